@@ -1,0 +1,1 @@
+"""Plugins that ship inside the core distribution and are always loaded."""

@@ -1,0 +1,76 @@
+"""The ``refig`` command line, built by a factory from a plugin registry.
+
+Nothing here runs at import time: :func:`create_app` assembles the app from the command modules in
+:mod:`refig.commands` (each exposes ``register(app, registry)``) and from plugins' ``refig_commands``
+hooks, and :func:`main` turns refig's errors into a message and an exit code.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+
+import typer
+
+from refig import __version__, commands
+from refig.console import err
+from refig.errors import RefigError
+from refig.plugins import Registry
+
+
+def create_app(registry: Registry) -> typer.Typer:
+    """Build the ``refig`` app for a registry."""
+    app = typer.Typer(
+        name="refig",
+        help="Evaluate agents that rebuild figures as editable documents.",
+        no_args_is_help=True,
+        pretty_exceptions_show_locals=False,
+        rich_markup_mode="rich",
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+
+    @app.callback()
+    def _root(
+        version: bool = typer.Option(False, "--version", help="Print the version and exit."),
+    ) -> None:
+        if version:
+            typer.echo(f"refig {__version__}")
+            raise typer.Exit()
+
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{commands.__name__}.{info.name}")
+        module.register(app, registry)
+    registry.add_commands(app)
+    return app
+
+
+def run(argv: list[str] | None = None) -> int:
+    """Run the CLI with ``argv``; return the exit code instead of exiting."""
+    try:
+        app = create_app(Registry.load())
+        code = app(args=argv, prog_name="refig", standalone_mode=False)
+    except RefigError as exc:
+        err.print(f"[bold red]error:[/] {exc}", markup=True, highlight=False)
+        return exc.exit_code
+    except typer.Exit as exc:
+        return exc.exit_code
+    except typer.Abort:
+        err.print("aborted")
+        return 130
+    except KeyboardInterrupt:
+        err.print("interrupted; finished work is kept in the run store, run again to resume")
+        return 130
+    except Exception as exc:
+        import click
+
+        if isinstance(exc, click.ClickException):
+            exc.show()
+            return exc.exit_code
+        raise
+    return code if isinstance(code, int) else 0
+
+
+def main() -> None:
+    """Console-script entry point."""
+    sys.exit(run())

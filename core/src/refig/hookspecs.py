@@ -1,0 +1,117 @@
+"""The hooks a refig plugin can implement.
+
+Registration hooks take no arguments and return (or yield) frozen records from
+:mod:`refig.records`. They must be cheap: import heavy libraries inside the record's factory, not
+at module level. Each hook is documented in ``docs/plugins.md``; a test keeps the two in step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import pluggy
+
+if TYPE_CHECKING:
+    import typer
+
+    from refig.records import (
+        ExecutorRecord,
+        HarnessRecord,
+        JudgeRecord,
+        MetricRecord,
+        RendererRecord,
+        ReporterRecord,
+        SuiteRecord,
+        WorkflowRecord,
+    )
+
+PROJECT = "refig"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@hookspec
+def refig_suites() -> Iterable[SuiteRecord]:
+    """Register suite builders, used by ``refig suite build NAME``.
+
+    Example::
+
+        @hookimpl
+        def refig_suites():
+            yield SuiteRecord(name="mine", description="...", factory=..., command=build)
+
+    Returns: an iterable of :class:`refig.records.SuiteRecord`.
+    """
+
+
+@hookspec
+def refig_harnesses() -> Iterable[HarnessRecord]:
+    """Register harness adapters, selected with ``refig run --harness NAME``.
+
+    Returns: an iterable of :class:`refig.records.HarnessRecord`.
+    """
+
+
+@hookspec
+def refig_workflows() -> Iterable[WorkflowRecord]:
+    """Register workflows, selected with ``refig run --workflow NAME``.
+
+    Returns: an iterable of :class:`refig.records.WorkflowRecord`.
+    """
+
+
+@hookspec
+def refig_executors() -> Iterable[ExecutorRecord]:
+    """Register executors, selected with ``--executor NAME`` on ``run`` and ``evaluate``.
+
+    Returns: an iterable of :class:`refig.records.ExecutorRecord`.
+    """
+
+
+@hookspec
+def refig_renderers() -> Iterable[RendererRecord]:
+    """Register renderers, selected with ``--renderer NAME``.
+
+    Returns: an iterable of :class:`refig.records.RendererRecord`.
+    """
+
+
+@hookspec
+def refig_metrics() -> Iterable[MetricRecord]:
+    """Register metric families, run by ``refig evaluate`` and ``refig check``.
+
+    Returns: an iterable of :class:`refig.records.MetricRecord`.
+    """
+
+
+@hookspec
+def refig_judges() -> Iterable[JudgeRecord]:
+    """Register judges, selected with ``refig evaluate --judge NAME``.
+
+    Returns: an iterable of :class:`refig.records.JudgeRecord`.
+    """
+
+
+@hookspec
+def refig_reporters() -> Iterable[ReporterRecord]:
+    """Register reporters, used by ``refig report``.
+
+    Returns: an iterable of :class:`refig.records.ReporterRecord`.
+    """
+
+
+@hookspec
+def refig_commands(app: typer.Typer) -> None:
+    """Add subcommands to the ``refig`` command line.
+
+    Example::
+
+        @hookimpl
+        def refig_commands(app):
+            @app.command()
+            def hello():
+                print("hello")
+
+    Returns: nothing; the hook adds commands to ``app``.
+    """

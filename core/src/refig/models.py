@@ -1,0 +1,369 @@
+"""The data of an experiment, as validated pydantic models.
+
+These are the boundary types: they are written to and read from the run store, suite files and
+``--json`` output. ``SCHEMA_VERSION`` is stored in every run and suite; a change that breaks reading
+old data bumps it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from refig.records import TaskKind
+
+SCHEMA_VERSION = 1
+
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._+-]*$"
+SHA256_PATTERN = r"^[0-9a-f]{64}$"
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware, in UTC."""
+    return datetime.now(UTC)
+
+
+def stable_hash(value: Any) -> str:
+    """sha256 of a JSON-serialisable value with sorted keys: a key that survives restarts."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class Record(BaseModel):
+    """Base of every stored model: immutable, and strict about unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# --- suites and configurations ------------------------------------------------------------------
+
+
+class Task(Record):
+    """One item of a suite: a source to rebuild (or a deck to edit) and what is known about it.
+
+    Paths are relative to the suite directory. ``cluster`` groups tasks that share a source figure,
+    for cluster bootstraps; it defaults to the task id.
+    """
+
+    id: str = Field(pattern=ID_PATTERN)
+    kind: TaskKind
+    source: str
+    source_sha256: str = Field(pattern=SHA256_PATTERN)
+    instruction: str | None = None
+    annotation: str | None = None
+    annotation_sha256: str | None = Field(default=None, pattern=SHA256_PATTERN)
+    cluster: str | None = None
+    params: dict[str, Any] = Field(default_factory=dict)
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def cluster_id(self) -> str:
+        """The source-figure cluster this task belongs to."""
+        return self.cluster or self.id
+
+
+class SuiteManifest(Record):
+    """``suite.json``: what a suite is and how it was built."""
+
+    schema_version: int = SCHEMA_VERSION
+    name: str
+    version: str
+    kind: TaskKind
+    builder: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    created_at: datetime = Field(default_factory=utcnow)
+    description: str = ""
+
+
+class Configuration(Record):
+    """A (model, harness, workflow) triple plus options, with a stable readable id.
+
+    The id reads ``model@harness/workflow``, e.g. ``gpt-5.5@codex/direct``; options add a sorted
+    suffix such as ``[effort=xhigh]`` so two option sets never share an id.
+    """
+
+    model: str
+    harness: str
+    workflow: str
+    options: dict[str, str] = Field(default_factory=dict)
+    id: str = ""
+
+    @model_validator(mode="after")
+    def _derive_id(self) -> Configuration:
+        expected = self.model + "@" + self.harness + "/" + self.workflow
+        if self.options:
+            pairs = ",".join(f"{k}={v}" for k, v in sorted(self.options.items()))
+            expected += f"[{pairs}]"
+        if self.id and self.id != expected:
+            raise ValueError(f"configuration id {self.id!r} does not match {expected!r}")
+        object.__setattr__(self, "id", expected)
+        return self
+
+
+# --- attempts -----------------------------------------------------------------------------------
+
+
+class Usage(Record):
+    """Token counts of one or more model calls."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached_tokens: int = 0
+    reasoning_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            cached_tokens=self.cached_tokens + other.cached_tokens,
+            reasoning_tokens=self.reasoning_tokens + other.reasoning_tokens,
+        )
+
+
+class ErrorInfo(Record):
+    """A typed failure: ``kind`` is machine-readable (``timeout``, ``api_error``...)."""
+
+    kind: str
+    message: str = ""
+    retryable: bool = False
+
+
+class AttemptStatus(StrEnum):
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+
+
+class Output(StrEnum):
+    """Roles of the files an attempt leaves in the object store."""
+
+    SLIDE = "slide"
+    PROGRAM = "program"
+    TRANSCRIPT = "transcript"
+    CALLS = "calls"
+    LOG = "log"
+
+
+class Attempt(Record):
+    """One run of one configuration on one task; keyed by (task, configuration, try)."""
+
+    task_id: str
+    config_id: str
+    try_index: int = Field(default=0, ge=0)
+    status: AttemptStatus
+    error: ErrorInfo | None = None
+    outputs: dict[str, str] = Field(default_factory=dict)
+    turns: int | None = None
+    usage: Usage = Field(default_factory=Usage)
+    cost_usd: float | None = None
+    wall_seconds: float = 0.0
+    exit_code: int | None = None
+    harness_version: str | None = None
+    cli_version: str | None = None
+    prompt_sha256: str | None = None
+    started_at: datetime = Field(default_factory=utcnow)
+    finished_at: datetime = Field(default_factory=utcnow)
+
+    @property
+    def slide_sha256(self) -> str | None:
+        """Hash of the produced .pptx, if any."""
+        return self.outputs.get(Output.SLIDE)
+
+
+# --- deterministic evaluation -------------------------------------------------------------------
+
+
+class GateReason(StrEnum):
+    """Why an artifact scores zero before any metric or judge sees it."""
+
+    MISSING = "missing"
+    NOT_A_ZIP = "not_a_zip"
+    TOO_LARGE = "too_large"
+    CORRUPT = "corrupt"
+    NO_SLIDES = "no_slides"
+    MULTIPLE_SLIDES = "multiple_slides"
+    RENDER_FAILED = "render_failed"
+    RENDER_TIMEOUT = "render_timeout"
+
+
+class GateResult(Record):
+    """g(P): pass, or a typed reason with a human-readable detail."""
+
+    passed: bool
+    reason: GateReason | None = None
+    detail: str = ""
+    slides: int | None = None
+
+
+class Render(Record):
+    """R(P): the rendering of one artifact, keyed by artifact and renderer settings."""
+
+    artifact_sha256: str
+    renderer: str
+    settings: str
+    png_sha256: str | None = None
+    width_px: int | None = None
+    height_px: int | None = None
+    renderer_version: str = ""
+    fonts: tuple[str, ...] = ()
+    seconds: float = 0.0
+    error: ErrorInfo | None = None
+
+
+class ObjectKind(StrEnum):
+    """Native object kinds read from the slide XML."""
+
+    TEXT_BOX = "text_box"
+    AUTO_SHAPE = "auto_shape"
+    CONNECTOR = "connector"
+    FREEFORM = "freeform"
+    GROUP = "group"
+    PICTURE = "picture"
+    TABLE = "table"
+    CHART = "chart"
+    SMARTART = "smartart"
+    PLACEHOLDER = "placeholder"
+    OLE = "ole"
+    OTHER = "other"
+
+
+class Rect(Record):
+    """An axis-aligned box in slide coordinates (EMU), before rotation."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+class Endpoint(Record):
+    """A connector end bound to a shape's connection site (``a:stCxn``/``a:endCxn``)."""
+
+    shape_id: int
+    site: int
+
+
+class SlideObject(Record):
+    """One native object of a slide; groups hold their children."""
+
+    id: int | None = None
+    name: str = ""
+    kind: ObjectKind
+    rect: Rect | None = None
+    rotation: float = 0.0
+    flip_h: bool = False
+    flip_v: bool = False
+    z: int = 0
+    text: str = ""
+    geometry: str | None = None
+    placeholder: str | None = None
+    image_sha256: str | None = None
+    image_fill: bool = False
+    start: Endpoint | None = None
+    end: Endpoint | None = None
+    start_arrow: str | None = None
+    end_arrow: str | None = None
+    dash: str | None = None
+    hidden: bool = False
+    in_alternate_content: bool = False
+    children: tuple[SlideObject, ...] = ()
+
+
+class ObjectTree(Record):
+    """O(P): every native object of the slide, in paint order (back to front)."""
+
+    slide_width: int
+    slide_height: int
+    objects: tuple[SlideObject, ...] = ()
+    background_image_sha256: str | None = None
+
+    def walk(self) -> Iterator[SlideObject]:
+        """Every object, groups before their children, depth first in paint order."""
+        stack = list(reversed(self.objects))
+        while stack:
+            obj = stack.pop()
+            yield obj
+            stack.extend(reversed(obj.children))
+
+
+class Inspection(Record):
+    """The gate verdict and object tree of one artifact, keyed by its hash and inspector version."""
+
+    artifact_sha256: str
+    inspector: str
+    gate: GateResult
+    tree: ObjectTree | None = None
+    seconds: float = 0.0
+
+
+class MetricValue(Record):
+    """One number from a metric plugin, keyed by artifact, metric, name and reference."""
+
+    artifact_sha256: str
+    metric: str
+    name: str
+    value: float | None
+    reference_sha256: str | None = None
+    version: str = ""
+    detail: dict[str, Any] = Field(default_factory=dict)
+
+
+# --- judgments and preferences ------------------------------------------------------------------
+
+
+class AxisScore(Record):
+    """A judge's score on one rubric axis, with its reason."""
+
+    axis: str
+    score: float
+    max_score: float
+    rationale: str = ""
+
+
+class JudgmentStatus(StrEnum):
+    OK = "ok"
+    FAILED = "failed"
+
+
+class Judgment(Record):
+    """One judge's verdict on one artifact, keyed by artifact, judge, rubric and repeat index.
+
+    ``judge_key`` hashes the judge's name and parameters, so changing the model or temperature
+    judges again while a re-run of the same evaluation makes no call.
+    """
+
+    artifact_sha256: str
+    judge: str
+    judge_key: str
+    rubric_sha256: str
+    rubric_version: str
+    repeat: int = Field(ge=0)
+    status: JudgmentStatus
+    scores: tuple[AxisScore, ...] = ()
+    total: float | None = None
+    raw_total: float | None = None
+    capped: bool = False
+    proxy: bool = False
+    error: ErrorInfo | None = None
+    model: str | None = None
+    usage: Usage = Field(default_factory=Usage)
+    cost_usd: float | None = None
+    latency_seconds: float = 0.0
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Preference(Record):
+    """A blinded human comparison: the configuration shown left (A) and right (B), and the choice."""
+
+    id: str
+    annotator: str
+    task_id: str
+    left: str
+    right: str
+    choice: Literal["A", "B", "tie"]
+    created_at: datetime = Field(default_factory=utcnow)

@@ -1,0 +1,291 @@
+"""The plugin registry: the only code in refig that talks to pluggy.
+
+Plugins are modules named by entry points in group ``refig`` (plus refig's own built-ins). Each is
+loaded on its own: one that fails to import, implements an unknown hook, raises in a registration
+hook or returns something that is not a record is reported as ``failed`` and skipped, unless
+``REFIG_STRICT_PLUGINS=1``. ``REFIG_LOAD_PLUGINS`` (comma-separated distributions; empty means
+built-ins only) and ``REFIG_DISABLE_PLUGINS`` choose which distributions load.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+import sys
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from importlib import metadata
+from types import ModuleType
+from typing import Any, Literal
+
+import pluggy
+
+from refig import hookspecs
+from refig.errors import PluginLoadError, UnknownPluginError
+from refig.records import RECORD_TYPES, PluginKind, PluginRecord
+
+ENTRY_POINT_GROUP = "refig"
+CORE_DISTRIBUTION = "refig"
+BUILTIN_MODULES = ("refig.builtins.executors",)
+
+REGISTRATION_HOOKS: dict[str, PluginKind] = {
+    "refig_suites": PluginKind.SUITE,
+    "refig_harnesses": PluginKind.HARNESS,
+    "refig_workflows": PluginKind.WORKFLOW,
+    "refig_executors": PluginKind.EXECUTOR,
+    "refig_renderers": PluginKind.RENDERER,
+    "refig_metrics": PluginKind.METRIC,
+    "refig_judges": PluginKind.JUDGE,
+    "refig_reporters": PluginKind.REPORTER,
+}
+
+Status = Literal["active", "failed", "disabled"]
+
+
+def canonical(name: str) -> str:
+    """Normalise a distribution name the way packaging does (PEP 503)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _names_from_env(value: str | None) -> set[str] | None:
+    if value is None:
+        return None
+    return {canonical(part) for part in value.split(",") if part.strip()}
+
+
+@dataclass
+class PluginInfo:
+    """One distribution's standing in the registry, as ``refig list-plugins`` shows it."""
+
+    name: str
+    version: str
+    status: Status = "active"
+    provides: list[str] = field(default_factory=list)
+    hooks: list[str] = field(default_factory=list)
+    error: str | None = None
+    builtin: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        """The documented ``--json`` shape: exactly these six keys."""
+        return {
+            "name": self.name,
+            "version": self.version,
+            "status": self.status,
+            "provides": sorted(self.provides),
+            "hooks": sorted(self.hooks),
+            "error": self.error,
+        }
+
+
+@dataclass(frozen=True)
+class Selection:
+    """A resolved selector: the record, the distribution behind it and any ``:argument``."""
+
+    record: PluginRecord
+    distribution: str
+    argument: str | None = None
+
+    @property
+    def label(self) -> str:
+        """The selector as the user wrote it, with the canonical name."""
+        return f"{self.record.name}:{self.argument}" if self.argument else self.record.name
+
+    def create(self, **options: Any) -> Any:
+        """Call the record's factory (the heavy import happens here)."""
+        if self.record.accepts_argument:
+            options["argument"] = self.argument
+        return self.record.factory(**options)
+
+
+@dataclass
+class _Loaded:
+    info: PluginInfo
+    modules: list[ModuleType]
+    records: list[PluginRecord] = field(default_factory=list)
+
+
+class Registry:
+    """Typed access to everything plugins registered."""
+
+    def __init__(self, *, strict: bool = False, warn: Callable[[str], None] | None = None):
+        self._pm = pluggy.PluginManager(hookspecs.PROJECT)
+        self._pm.add_hookspecs(hookspecs)
+        self._strict = strict
+        self._warn = warn or (lambda line: print(line, file=sys.stderr))
+        self._loaded: dict[str, _Loaded] = {}
+        self._by_name: dict[PluginKind, dict[str, tuple[PluginRecord, str]]] = defaultdict(dict)
+
+    # --- loading --------------------------------------------------------------------------------
+
+    @classmethod
+    def load(
+        cls,
+        *,
+        environ: Mapping[str, str] | None = None,
+        warn: Callable[[str], None] | None = None,
+        entry_points: Iterable[metadata.EntryPoint] | None = None,
+    ) -> Registry:
+        """Load built-ins and installed plugins, honouring the ``REFIG_*_PLUGINS`` variables."""
+        env = os.environ if environ is None else environ
+        registry = cls(strict=env.get("REFIG_STRICT_PLUGINS", "") in {"1", "true", "yes"}, warn=warn)
+        registry._load_builtins()
+        allow = _names_from_env(env.get("REFIG_LOAD_PLUGINS"))
+        deny = _names_from_env(env.get("REFIG_DISABLE_PLUGINS")) or set()
+        eps = entry_points if entry_points is not None else metadata.entry_points(group="refig")
+        by_dist: dict[str, list[metadata.EntryPoint]] = defaultdict(list)
+        for ep in eps:
+            by_dist[canonical(ep.dist.name) if ep.dist else ep.name].append(ep)
+        for dist, group in sorted(by_dist.items()):
+            if dist == CORE_DISTRIBUTION:
+                continue
+            version = group[0].dist.version if group[0].dist else "unknown"
+            if dist in deny or (allow is not None and dist not in allow):
+                self_info = PluginInfo(name=dist, version=version, status="disabled")
+                registry._loaded[dist] = _Loaded(self_info, [])
+                continue
+            registry._load_distribution(dist, version, group)
+        registry._resolve_conflicts()
+        return registry
+
+    def _load_builtins(self) -> None:
+        version = metadata.version(CORE_DISTRIBUTION)
+        info = PluginInfo(name=CORE_DISTRIBUTION, version=version, builtin=True)
+        loaded = _Loaded(info, [])
+        for module_name in BUILTIN_MODULES:
+            module = importlib.import_module(module_name)
+            self._pm.register(module, name=module_name)
+            loaded.modules.append(module)
+        loaded.records = self._collect(loaded)
+        self._add(loaded)
+
+    def _load_distribution(
+        self, dist: str, version: str, entry_points: list[metadata.EntryPoint]
+    ) -> None:
+        loaded = _Loaded(PluginInfo(name=dist, version=version), [])
+        self._loaded[dist] = loaded
+        try:
+            for ep in entry_points:
+                module = ep.load()
+                self._pm.register(module, name=f"{dist}:{ep.name}")
+                loaded.modules.append(module)
+                unknown = [
+                    caller.name
+                    for caller in self._pm.get_hookcallers(module) or ()
+                    if caller.spec is None
+                ]
+                if unknown:
+                    raise ValueError(f"implements unknown hook(s) {', '.join(unknown)}")
+            loaded.records = self._collect(loaded)
+        except Exception as exc:  # a broken plugin must never take the CLI down
+            self._fail(loaded, f"{type(exc).__name__}: {exc}", exc)
+            return
+        self._add(loaded)
+
+    def _collect(self, loaded: _Loaded) -> list[PluginRecord]:
+        """Call the plugin's registration hooks one by one and check what they return."""
+        records: list[PluginRecord] = []
+        for module in loaded.modules:
+            for caller in self._pm.get_hookcallers(module) or ():
+                loaded.info.hooks.append(caller.name)
+                kind = REGISTRATION_HOOKS.get(caller.name)
+                if kind is None:
+                    continue
+                impl = next(i for i in caller.get_hookimpls() if i.plugin is module)
+                for record in impl.function() or ():
+                    expected = RECORD_TYPES[kind]
+                    if not isinstance(record, expected):
+                        raise TypeError(
+                            f"{caller.name} returned {type(record).__name__}, "
+                            f"expected {expected.__name__}"
+                        )
+                    records.append(record)
+        loaded.info.hooks = sorted(set(loaded.info.hooks))
+        return records
+
+    def _add(self, loaded: _Loaded) -> None:
+        self._loaded[loaded.info.name] = loaded
+        loaded.info.provides = [f"{r.kind}:{r.name}" for r in loaded.records]
+
+    def _fail(self, loaded: _Loaded, error: str, cause: BaseException | None = None) -> None:
+        dist = loaded.info.name
+        if self._strict:
+            raise PluginLoadError(f"plugin {dist} failed to load: {error}") from cause
+        for module in loaded.modules:
+            if self._pm.is_registered(module):
+                self._pm.unregister(module)
+        loaded.info.status = "failed"
+        loaded.info.error = error
+        loaded.info.provides = []
+        loaded.records = []
+        self._warn(
+            f"refig: plugin {dist} failed and was skipped: {error} "
+            f"(REFIG_DISABLE_PLUGINS={dist} hides it)"
+        )
+
+    def _resolve_conflicts(self) -> None:
+        """Two distributions claiming one name is an error that names both."""
+        while True:
+            claims: dict[tuple[PluginKind, str], list[str]] = defaultdict(list)
+            for dist, loaded in self._loaded.items():
+                for record in loaded.records:
+                    for name in set(record.names):
+                        claims[(record.kind, name)].append(dist)
+            clash = next(((k, d) for k, d in sorted(claims.items()) if len(d) > 1), None)
+            if clash is None:
+                break
+            (kind, name), dists = clash
+            message = f"{kind} {name!r} is claimed by both {dists[0]} and {dists[1]}"
+            losers = [d for d in dists if not self._loaded[d].info.builtin] or dists
+            for dist in losers:
+                self._fail(self._loaded[dist], message)
+        self._by_name.clear()
+        for dist, loaded in self._loaded.items():
+            for record in loaded.records:
+                for name in record.names:
+                    self._by_name[record.kind][name] = (record, dist)
+
+    # --- queries --------------------------------------------------------------------------------
+
+    @property
+    def plugins(self) -> list[PluginInfo]:
+        """Every distribution seen, built-ins first."""
+        infos = [loaded.info for loaded in self._loaded.values()]
+        return sorted(infos, key=lambda info: (not info.builtin, info.name))
+
+    def records(self, kind: PluginKind | str) -> list[PluginRecord]:
+        """The records of one kind, sorted by name."""
+        seen = {id(r): r for r, _ in self._by_name[PluginKind(kind)].values()}
+        return sorted(seen.values(), key=lambda r: r.name)
+
+    def names(self, kind: PluginKind | str) -> list[str]:
+        """The canonical names of one kind."""
+        return [r.name for r in self.records(kind)]
+
+    def resolve(self, kind: PluginKind | str, selector: str) -> Selection:
+        """Find ``name`` or ``name:argument``; unknown names raise :class:`UnknownPluginError`."""
+        kind = PluginKind(kind)
+        table = self._by_name[kind]
+        if selector in table:
+            record, dist = table[selector]
+            return Selection(record, dist)
+        prefix, sep, argument = selector.partition(":")
+        if sep and prefix in table and table[prefix][0].accepts_argument and argument:
+            record, dist = table[prefix]
+            return Selection(record, dist, argument)
+        raise UnknownPluginError(kind.value, selector, self.names(kind))
+
+    def add_commands(self, app: Any) -> None:
+        """Let every active plugin add subcommands; a failing one is reported and skipped."""
+        for loaded in list(self._loaded.values()):
+            for module in loaded.modules:
+                hook = getattr(module, "refig_commands", None)
+                if hook is None or not self._pm.is_registered(module):
+                    continue
+                try:
+                    hook(app)
+                except Exception as exc:
+                    self._fail(loaded, f"refig_commands raised {type(exc).__name__}: {exc}", exc)
+                    self._resolve_conflicts()
+                    break

@@ -1,0 +1,149 @@
+"""Frozen plugin records: what a registration hook yields.
+
+A record names a plugin's contribution and carries a ``factory`` that performs the heavy import
+only when the contribution is selected, so listing plugins never imports litellm, ray or onnxruntime.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, ClassVar
+
+
+class TaskKind(StrEnum):
+    """The three task families that share refig's machinery."""
+
+    FIGURE_TO_SLIDE = "figure-to-slide"
+    DECK_EDIT = "deck-edit"
+    FIGURE_TO_CODE = "figure-to-code"
+
+
+ALL_TASK_KINDS: frozenset[TaskKind] = frozenset(TaskKind)
+
+
+class PluginKind(StrEnum):
+    """The kinds of contribution a plugin can register, one hook each."""
+
+    SUITE = "suite"
+    HARNESS = "harness"
+    WORKFLOW = "workflow"
+    EXECUTOR = "executor"
+    RENDERER = "renderer"
+    METRIC = "metric"
+    JUDGE = "judge"
+    REPORTER = "reporter"
+
+
+@dataclass(frozen=True, kw_only=True)
+class PluginRecord:
+    """Common fields of every record.
+
+    ``factory(**options)`` builds the working object; it is the only place a plugin may import
+    heavy dependencies. ``accepts_argument`` lets a selector carry a suffix after a colon, as in
+    ``--judge litellm:openai/gpt-4o``; the suffix reaches the factory as ``argument=``.
+    """
+
+    kind: ClassVar[PluginKind]
+    name: str
+    description: str
+    factory: Callable[..., Any]
+    aliases: tuple[str, ...] = ()
+    task_kinds: frozenset[TaskKind] = ALL_TASK_KINDS
+    accepts_argument: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.name or ":" in self.name or any(c.isspace() for c in self.name):
+            raise ValueError(f"invalid {self.kind} name {self.name!r}: no spaces or colons")
+        object.__setattr__(self, "aliases", tuple(self.aliases))
+        object.__setattr__(self, "task_kinds", frozenset(TaskKind(k) for k in self.task_kinds))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The name followed by its aliases."""
+        return (self.name, *self.aliases)
+
+    def applies_to(self, kind: TaskKind | str) -> bool:
+        """True when this contribution handles tasks of ``kind``."""
+        return TaskKind(kind) in self.task_kinds
+
+
+@dataclass(frozen=True, kw_only=True)
+class SuiteRecord(PluginRecord):
+    """A suite builder: ``refig suite build NAME``.
+
+    ``command`` is a function whose typed, typer-annotated keyword parameters become the options of
+    ``refig suite build NAME``; it receives ``out`` (the suite directory) and returns it after
+    building. Keep its imports inside its body.
+    """
+
+    kind: ClassVar[PluginKind] = PluginKind.SUITE
+    command: Callable[..., Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class HarnessRecord(PluginRecord):
+    """A harness adapter; ``factory(**options)`` returns a :class:`refig.protocols.Harness`."""
+
+    kind: ClassVar[PluginKind] = PluginKind.HARNESS
+    needs_model: bool = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class WorkflowRecord(PluginRecord):
+    """A workflow; ``factory(**options)`` returns a :class:`refig.protocols.Workflow`."""
+
+    kind: ClassVar[PluginKind] = PluginKind.WORKFLOW
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExecutorRecord(PluginRecord):
+    """An executor; ``factory(**options)`` returns a :class:`refig.protocols.Executor`."""
+
+    kind: ClassVar[PluginKind] = PluginKind.EXECUTOR
+
+
+@dataclass(frozen=True, kw_only=True)
+class RendererRecord(PluginRecord):
+    """A renderer; ``factory(**options)`` returns a :class:`refig.protocols.Renderer`."""
+
+    kind: ClassVar[PluginKind] = PluginKind.RENDERER
+
+
+@dataclass(frozen=True, kw_only=True)
+class MetricRecord(PluginRecord):
+    """A metric family; ``factory(**options)`` returns a :class:`refig.protocols.Metric`.
+
+    ``default`` metrics run in ``refig evaluate`` and ``refig check`` unless ``--metric`` narrows
+    the selection.
+    """
+
+    kind: ClassVar[PluginKind] = PluginKind.METRIC
+    default: bool = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class JudgeRecord(PluginRecord):
+    """A judge; ``factory(argument=None, **options)`` returns a :class:`refig.protocols.Judge`."""
+
+    kind: ClassVar[PluginKind] = PluginKind.JUDGE
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReporterRecord(PluginRecord):
+    """A reporter; ``factory(**options)`` returns a :class:`refig.protocols.Reporter`."""
+
+    kind: ClassVar[PluginKind] = PluginKind.REPORTER
+
+
+RECORD_TYPES: dict[PluginKind, type[PluginRecord]] = {
+    PluginKind.SUITE: SuiteRecord,
+    PluginKind.HARNESS: HarnessRecord,
+    PluginKind.WORKFLOW: WorkflowRecord,
+    PluginKind.EXECUTOR: ExecutorRecord,
+    PluginKind.RENDERER: RendererRecord,
+    PluginKind.METRIC: MetricRecord,
+    PluginKind.JUDGE: JudgeRecord,
+    PluginKind.REPORTER: ReporterRecord,
+}

@@ -1,0 +1,142 @@
+"""A real HTTP server on 127.0.0.1 that stands in for a model provider in tests and demos.
+
+It runs in a background thread, hands each request to a handler function, records every request,
+and can answer with JSON, server-sent events (streamed in HTTP/1.1 chunks), a delay, or a connection
+cut mid-stream. API-specific behaviour (OpenAI, Anthropic) lives in handlers built on top of it.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Request:
+    """One request as the server received it."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: bytes
+    received_at: float
+
+    def json(self) -> Any:
+        return json.loads(self.body or b"null")
+
+
+@dataclass
+class Response:
+    """What to answer. ``chunks`` streams the body; ``cut_after`` drops the connection early."""
+
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    body: bytes = b""
+    chunks: Iterable[bytes] | None = None
+    delay: float = 0.0
+    cut_after: int | None = None
+
+    @classmethod
+    def json(cls, payload: Any, status: int = 200, headers: dict[str, str] | None = None,
+             delay: float = 0.0) -> Response:
+        return cls(status=status, body=json.dumps(payload).encode(),
+                   headers={"Content-Type": "application/json", **(headers or {})}, delay=delay)
+
+    @classmethod
+    def sse(cls, events: Iterable[tuple[str | None, Any]], *, delay: float = 0.0,
+            cut_after: int | None = None) -> Response:
+        """Server-sent events: ``(event name or None, data)``; data that is not str is JSON."""
+
+        def encode() -> Iterable[bytes]:
+            for name, data in events:
+                text = data if isinstance(data, str) else json.dumps(data)
+                prefix = f"event: {name}\n" if name else ""
+                yield f"{prefix}data: {text}\n\n".encode()
+
+        return cls(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"},
+                   chunks=encode(), delay=delay, cut_after=cut_after)
+
+
+Handler = Callable[[Request], Response]
+
+
+class StandInServer:
+    """Serve ``handler`` on 127.0.0.1 (a free port by default) until :meth:`stop`."""
+
+    def __init__(self, handler: Handler, *, host: str = "127.0.0.1", port: int = 0):
+        self.handler = handler
+        self.requests: list[Request] = []
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer((host, port), self._make_handler())
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def start(self) -> StandInServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def __enter__(self) -> StandInServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _record(self, request: Request) -> None:
+        with self._lock:
+            self.requests.append(request)
+
+    def _make_handler(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class _Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:  # quiet in tests
+                return
+
+            def _serve(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else b""
+                request = Request(self.command, self.path, dict(self.headers.items()), body,
+                                  time.time())
+                server._record(request)
+                response = server.handler(request)
+                if response.delay:
+                    time.sleep(response.delay)
+                self.send_response(response.status)
+                for name, value in response.headers.items():
+                    self.send_header(name, value)
+                if response.chunks is None:
+                    self.send_header("Content-Length", str(len(response.body)))
+                    self.end_headers()
+                    self.wfile.write(response.body)
+                    return
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                for index, chunk in enumerate(response.chunks):
+                    if response.cut_after is not None and index >= response.cut_after:
+                        self.close_connection = True
+                        self.wfile.flush()
+                        self.connection.shutdown(2)
+                        return
+                    self.wfile.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
+                    self.wfile.flush()
+                self.wfile.write(b"0\r\n\r\n")
+
+            do_GET = do_POST = do_PUT = do_DELETE = _serve
+
+        return _Handler

@@ -1,0 +1,339 @@
+"""The run store: ``refig.db`` (SQLite in WAL mode) plus content-addressed ``objects/``.
+
+Every record type has a table whose primary key is the record's natural key (an attempt is task x
+configuration x try; a judgment is artifact x judge x rubric x repeat). Writes are ``INSERT ... ON
+CONFLICT DO NOTHING`` in short transactions, and files are written to a temporary name and renamed,
+so a process killed at any instant leaves either a whole record or none, and a resumed run skips
+what exists. Several processes may write at once; SQLite serialises them.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+import tempfile
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, TypeVar
+
+from refig.errors import RefigError, UsageError
+from refig.models import (
+    SCHEMA_VERSION,
+    Attempt,
+    Configuration,
+    Inspection,
+    Judgment,
+    MetricValue,
+    Preference,
+    Record,
+    Render,
+    SuiteManifest,
+    Task,
+    utcnow,
+)
+
+M = TypeVar("M", bound=Record)
+
+DB_NAME = "refig.db"
+OBJECTS_DIR = "objects"
+_CHUNK = 1 << 20
+
+
+@dataclass(frozen=True)
+class Table:
+    """How one record type is stored: its table name and the fields that form its key."""
+
+    name: str
+    model: type[Record]
+    key: tuple[str, ...]
+
+
+TABLES: dict[type[Record], Table] = {
+    table.model: table
+    for table in (
+        Table("tasks", Task, ("id",)),
+        Table("configurations", Configuration, ("id",)),
+        Table("attempts", Attempt, ("task_id", "config_id", "try_index")),
+        Table("inspections", Inspection, ("artifact_sha256", "inspector")),
+        Table("renders", Render, ("artifact_sha256", "renderer", "settings")),
+        Table("metrics", MetricValue, ("artifact_sha256", "metric", "name", "reference_sha256")),
+        Table("judgments", Judgment, ("artifact_sha256", "judge_key", "rubric_sha256", "repeat")),
+        Table("preferences", Preference, ("id",)),
+    )
+}
+TABLES_BY_NAME: dict[str, Table] = {t.name: t for t in TABLES.values()}
+
+
+def register_table(table: Table) -> None:
+    """Let a plugin store its own record type in the run store (created on first open)."""
+    existing = TABLES_BY_NAME.get(table.name)
+    if existing is not None and existing != table:
+        raise ValueError(f"table {table.name!r} is already registered for {existing.model}")
+    TABLES[table.model] = table
+    TABLES_BY_NAME[table.name] = table
+
+
+def _key_value(record: Record, field: str) -> Any:
+    value = getattr(record, field)
+    return "" if value is None else value
+
+
+def sha256_file(path: Path) -> str:
+    """Stream a file through sha256."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(_CHUNK), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+class ObjectStore:
+    """Files addressed by the sha256 of their bytes, under ``objects/ab/<sha>``."""
+
+    def __init__(self, root: Path):
+        self.root = root
+
+    def path(self, sha256: str) -> Path:
+        """Where the object with this hash lives (it may not exist)."""
+        return self.root / sha256[:2] / sha256
+
+    def exists(self, sha256: str) -> bool:
+        return self.path(sha256).is_file()
+
+    def put_bytes(self, data: bytes) -> str:
+        """Store bytes; return their hash. Storing the same bytes twice writes once."""
+        sha = hashlib.sha256(data).hexdigest()
+        if not self.exists(sha):
+            self._commit(sha, lambda handle: handle.write(data))
+        return sha
+
+    def put_file(self, source: Path) -> str:
+        """Copy a file in; return its hash."""
+        sha = sha256_file(source)
+        if not self.exists(sha):
+            with source.open("rb") as src:
+                self._commit(sha, lambda handle: shutil.copyfileobj(src, handle, _CHUNK))
+        return sha
+
+    def read_bytes(self, sha256: str) -> bytes:
+        return self.path(sha256).read_bytes()
+
+    def _commit(self, sha: str, write: Any) -> None:
+        target = self.path(sha)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                write(handle)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+
+class RunStore:
+    """One run directory. Open it with :meth:`open` or :meth:`create`."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self.db_path = self.root / DB_NAME
+        self.objects = ObjectStore(self.root / OBJECTS_DIR)
+        self._local = threading.local()
+
+    @classmethod
+    def create(cls, root: Path | str) -> RunStore:
+        """Open a run directory, creating it when it does not exist."""
+        store = cls(Path(root))
+        store.root.mkdir(parents=True, exist_ok=True)
+        store.objects.root.mkdir(exist_ok=True)
+        store._migrate()
+        return store
+
+    @classmethod
+    def open(cls, root: Path | str) -> RunStore:
+        """Open an existing run directory."""
+        store = cls(Path(root))
+        if not store.db_path.is_file():
+            raise UsageError(
+                f"{store.root} is not a refig run (no {DB_NAME})",
+                path=store.root,
+                fix="create one with `refig run --out DIR ...` or check the path",
+            )
+        store._migrate()
+        return store
+
+    # --- connection -----------------------------------------------------------------------------
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        """A connection for this thread and process (connections never cross a fork)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None or getattr(self._local, "pid", None) != os.getpid():
+            conn = sqlite3.connect(self.db_path, timeout=60, isolation_level=None)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA busy_timeout=60000")
+            self._local.conn, self._local.pid = conn, os.getpid()
+        return conn
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+    def _migrate(self) -> None:
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            row = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+            if row is None:
+                db.execute(
+                    "INSERT INTO meta VALUES ('schema_version', ?), ('created_at', ?)",
+                    (str(SCHEMA_VERSION), utcnow().isoformat()),
+                )
+            elif int(row[0]) != SCHEMA_VERSION:
+                raise RefigError(
+                    f"run store schema {row[0]} is not the supported {SCHEMA_VERSION}",
+                    path=self.db_path,
+                    fix="use the refig version that wrote this run, or start a new run",
+                )
+            for table in TABLES.values():
+                self._create_table(db, table)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    @staticmethod
+    def _create_table(db: sqlite3.Connection, table: Table) -> None:
+        columns = ", ".join(f'"{k}" NOT NULL' for k in table.key)
+        keys = ", ".join(f'"{k}"' for k in table.key)
+        db.execute(
+            f'CREATE TABLE IF NOT EXISTS "{table.name}" ({columns}, data TEXT NOT NULL, '
+            f"created_at TEXT NOT NULL, PRIMARY KEY ({keys})) WITHOUT ROWID"
+        )
+
+    def _table(self, model: type[Record]) -> Table:
+        table = TABLES.get(model)
+        if table is None:
+            raise KeyError(f"{model.__name__} has no table; register one with register_table")
+        if not getattr(self._local, f"ready_{table.name}", False):
+            self._create_table(self.db, table)
+            setattr(self._local, f"ready_{table.name}", True)
+        return table
+
+    # --- records --------------------------------------------------------------------------------
+
+    def put(self, record: Record, *, replace: bool = False) -> bool:
+        """Store a record under its key; return False if one was there (and ``replace`` is off)."""
+        return self.put_many([record], replace=replace) == 1
+
+    def put_many(self, records: Iterable[Record], *, replace: bool = False) -> int:
+        """Store records in one transaction; return how many were new or replaced."""
+        rows: dict[Table, list[tuple[Any, ...]]] = {}
+        now = utcnow().isoformat()
+        for record in records:
+            table = self._table(type(record))
+            key = tuple(_key_value(record, k) for k in table.key)
+            rows.setdefault(table, []).append((*key, record.model_dump_json(), now))
+        if not rows:
+            return 0
+        db = self.db
+        written = 0
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for table, values in rows.items():
+                marks = ", ".join("?" * (len(table.key) + 2))
+                verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
+                for value in values:
+                    cursor = db.execute(f'{verb} INTO "{table.name}" VALUES ({marks})', value)
+                    written += cursor.rowcount
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return written
+
+    def get(self, model: type[M], **key: Any) -> M | None:
+        """The record with exactly this key, or None."""
+        found = self.query(model, **key)
+        return found[0] if found else None
+
+    def query(self, model: type[M], **where: Any) -> list[M]:
+        """Records whose key fields equal the given values, in key order."""
+        return list(self.iter(model, **where))
+
+    def iter(self, model: type[M], **where: Any) -> Iterator[M]:
+        """Like :meth:`query`, streaming."""
+        table = self._table(model)
+        unknown = set(where) - set(table.key)
+        if unknown:
+            raise KeyError(f"{table.name} can be filtered by {table.key}, not {sorted(unknown)}")
+        clause = " AND ".join(f'"{k}" = ?' for k in where)
+        sql = f'SELECT data FROM "{table.name}"' + (f" WHERE {clause}" if clause else "")
+        sql += " ORDER BY " + ", ".join(f'"{k}"' for k in table.key)
+        params = ["" if v is None else v for v in where.values()]
+        for (data,) in self.db.execute(sql, params):
+            yield model.model_validate_json(data)
+
+    def keys(self, model: type[Record]) -> set[tuple[Any, ...]]:
+        """Every stored key of a table, for cheap "is it done?" checks."""
+        table = self._table(model)
+        cols = ", ".join(f'"{k}"' for k in table.key)
+        return {tuple(row) for row in self.db.execute(f'SELECT {cols} FROM "{table.name}"')}
+
+    def count(self, model: type[Record]) -> int:
+        table = self._table(model)
+        return self.db.execute(f'SELECT count(*) FROM "{table.name}"').fetchone()[0]
+
+    # --- run metadata ---------------------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else row[0]
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    def suite(self) -> SuiteManifest | None:
+        """The manifest of the suite this run was made from, if recorded."""
+        raw = self.get_meta("suite")
+        return None if raw is None else SuiteManifest.model_validate_json(raw)
+
+    # --- export ---------------------------------------------------------------------------------
+
+    def export(self, table_name: str, fmt: str, out: IO[str]) -> int:
+        """Write a table as JSON lines or CSV; return the number of rows."""
+        table = TABLES_BY_NAME.get(table_name)
+        if table is None:
+            raise UsageError(
+                f"unknown table {table_name!r}; tables: {', '.join(sorted(TABLES_BY_NAME))}"
+            )
+        if fmt not in {"jsonl", "csv"}:
+            raise UsageError(f"unknown format {fmt!r}; formats: jsonl, csv")
+        rows = (r.model_dump(mode="json") for r in self.iter(table.model))
+        if fmt == "jsonl":
+            n = 0
+            for n, row in enumerate(rows, 1):
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+            return n
+        fields = list(table.model.model_fields)
+        writer = csv.DictWriter(out, fieldnames=fields)
+        writer.writeheader()
+        n = 0
+        for n, row in enumerate(rows, 1):
+            writer.writerow(
+                {k: json.dumps(v) if isinstance(v, dict | list) else v for k, v in row.items()}
+            )
+        return n
