@@ -1,8 +1,8 @@
 """The ``refig`` command line, built by a factory from a plugin registry.
 
-Nothing here runs at import time: :func:`create_app` assembles the app from the command modules in
-:mod:`refig.commands` (each exposes ``register(app, registry)``) and from plugins' ``refig_commands``
-hooks, and :func:`main` turns refig's errors into a message and an exit code.
+Nothing here runs at import time: :func:`create_app` assembles the app from the command modules
+in :mod:`refig.commands` (each exposes ``register(app, registry)``) and from plugins'
+``refig_commands`` hooks, and :func:`main` turns refig's errors into a message and an exit code.
 """
 
 from __future__ import annotations

@@ -18,7 +18,9 @@ class ImageError(RefigError):
     """An image that cannot be read safely: corrupt, or larger than ``MAX_PIXELS``."""
 
 
-def open_image(source: Path | bytes, *, max_pixels: int = MAX_PIXELS, mode: str = "RGB") -> Image.Image:
+def open_image(
+    source: Path | bytes, *, max_pixels: int = MAX_PIXELS, mode: str = "RGB"
+) -> Image.Image:
     """Decode an image after checking its header size, converted to ``mode``.
 
     Pillow reads the dimensions before decoding pixels, so an oversized image (a decompression

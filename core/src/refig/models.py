@@ -358,7 +358,7 @@ class Judgment(Record):
 
 
 class Preference(Record):
-    """A blinded human comparison: the configuration shown left (A) and right (B), and the choice."""
+    """A blinded human comparison: configurations shown left (A) and right (B), and the choice."""
 
     id: str
     annotator: str

@@ -129,7 +129,8 @@ class Registry:
     ) -> Registry:
         """Load built-ins and installed plugins, honouring the ``REFIG_*_PLUGINS`` variables."""
         env = os.environ if environ is None else environ
-        registry = cls(strict=env.get("REFIG_STRICT_PLUGINS", "") in {"1", "true", "yes"}, warn=warn)
+        strict = env.get("REFIG_STRICT_PLUGINS", "") in {"1", "true", "yes"}
+        registry = cls(strict=strict, warn=warn)
         registry._load_builtins()
         allow = _names_from_env(env.get("REFIG_LOAD_PLUGINS"))
         deny = _names_from_env(env.get("REFIG_DISABLE_PLUGINS")) or set()

@@ -178,4 +178,6 @@ class Judge(Protocol):
 class Reporter(Protocol):
     """Writes a report of a run (terminal, HTML, LaTeX, JSON...)."""
 
-    def report(self, run_dir: Path, out: Path | None, options: Mapping[str, Any]) -> Path | None: ...
+    def report(
+        self, run_dir: Path, out: Path | None, options: Mapping[str, Any]
+    ) -> Path | None: ...

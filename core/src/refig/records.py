@@ -1,7 +1,7 @@
 """Frozen plugin records: what a registration hook yields.
 
 A record names a plugin's contribution and carries a ``factory`` that performs the heavy import
-only when the contribution is selected, so listing plugins never imports litellm, ray or onnxruntime.
+only when the contribution is selected, so listing plugins never imports litellm or ray.
 """
 
 from __future__ import annotations
@@ -82,12 +82,30 @@ class SuiteRecord(PluginRecord):
     command: Callable[..., Any]
 
 
+@dataclass(frozen=True)
+class CliPin:
+    """A harness CLI pinned to the one version its adapter was tested with.
+
+    ``refig harness install`` installs ``package@version`` from npm; ``bin`` is the command it
+    provides. ``version_pattern`` finds the version in ``bin --version`` output.
+    """
+
+    package: str
+    version: str
+    bin: str
+    version_pattern: str = r"(\d+\.\d+\.\d+)"
+
+
 @dataclass(frozen=True, kw_only=True)
 class HarnessRecord(PluginRecord):
-    """A harness adapter; ``factory(**options)`` returns a :class:`refig.protocols.Harness`."""
+    """A harness adapter; ``factory(**options)`` returns a :class:`refig.protocols.Harness`.
+
+    ``cli`` names the pinned command-line program the adapter drives, if any.
+    """
 
     kind: ClassVar[PluginKind] = PluginKind.HARNESS
     needs_model: bool = True
+    cli: CliPin | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -195,7 +195,7 @@ class RunStore:
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
-            db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
             row = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
             if row is None:
                 db.execute(
@@ -322,18 +322,14 @@ class RunStore:
             )
         if fmt not in {"jsonl", "csv"}:
             raise UsageError(f"unknown format {fmt!r}; formats: jsonl, csv")
-        rows = (r.model_dump(mode="json") for r in self.iter(table.model))
+        rows = [r.model_dump(mode="json") for r in self.iter(table.model)]
         if fmt == "jsonl":
-            n = 0
-            for n, row in enumerate(rows, 1):
-                out.write(json.dumps(row, ensure_ascii=False) + "\n")
-            return n
-        fields = list(table.model.model_fields)
-        writer = csv.DictWriter(out, fieldnames=fields)
+            out.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+            return len(rows)
+        writer = csv.DictWriter(out, fieldnames=list(table.model.model_fields))
         writer.writeheader()
-        n = 0
-        for n, row in enumerate(rows, 1):
+        for row in rows:
             writer.writerow(
                 {k: json.dumps(v) if isinstance(v, dict | list) else v for k, v in row.items()}
             )
-        return n
+        return len(rows)

@@ -1,0 +1,210 @@
+"""The plugin registry against real, metadata-discoverable distributions."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from refig.cli import run
+from refig.errors import PluginLoadError, UnknownPluginError
+from refig.plugins import Registry
+from refig.records import PluginKind
+
+JUDGE_PLUGIN = """
+from refig import hookimpl
+from refig.records import JudgeRecord, MetricRecord
+
+def _make(argument=None, **options):
+    import testplug_heavy_dependency_that_is_not_installed  # noqa: F401 - heavy import in factory
+
+@hookimpl
+def refig_judges():
+    yield JudgeRecord(name="{name}", description="a test judge", factory=_make,
+                      aliases=("{name}-alias",), accepts_argument=True)
+
+@hookimpl
+def refig_metrics():
+    return [MetricRecord(name="{name}-metric", description="a test metric", factory=_make)]
+"""
+
+
+def _load(monkeypatch=None, **env) -> tuple[Registry, list[str]]:
+    """Load the registry; keep only warnings about this test's distributions.
+
+    Other plugins (the workspace's own) are installed too, as on a user's machine, so tests look
+    at the test distributions rather than at whole listings.
+    """
+    lines: list[str] = []
+    registry = Registry.load(environ=env, warn=lines.append)
+    return registry, [line for line in lines if "testplug" in line]
+
+
+def _strict(dists: str) -> dict[str, str]:
+    """Strict mode, loading only this test's distributions."""
+    return {"REFIG_STRICT_PLUGINS": "1", "REFIG_LOAD_PLUGINS": dists}
+
+
+def _info(registry: Registry, name: str):
+    return next(i for i in registry.plugins if i.name == name)
+
+
+def test_builtins_are_always_there(site_dir):
+    registry, lines = _load()
+    core = _info(registry, "refig")
+    assert core.builtin and core.status == "active"
+    assert "executor:local" in core.provides
+    assert registry.resolve("executor", "local").record.name == "local"
+    assert lines == []
+
+
+def test_good_plugin_is_active_with_what_it_provides(make_dist):
+    make_dist("testplug-judge-good", JUDGE_PLUGIN.format(name="good"), version="2.3")
+    registry, lines = _load()
+    info = _info(registry, "testplug-judge-good")
+    assert (info.status, info.version, info.error) == ("active", "2.3", None)
+    assert sorted(info.provides) == ["judge:good", "metric:good-metric"]
+    assert info.hooks == ["refig_judges", "refig_metrics"]
+    assert info.as_json().keys() == {"name", "version", "status", "provides", "hooks", "error"}
+    assert lines == []
+
+
+def test_selectors_resolve_names_aliases_and_arguments(make_dist):
+    make_dist("testplug-judge-good", JUDGE_PLUGIN.format(name="good"))
+    registry, _ = _load()
+    assert registry.resolve("judge", "good-alias").record.name == "good"
+    chosen = registry.resolve(PluginKind.JUDGE, "good:openai/gpt-x")
+    assert (chosen.record.name, chosen.argument, chosen.label) == (
+        "good", "openai/gpt-x", "good:openai/gpt-x")
+    assert chosen.distribution == "testplug-judge-good"
+    with pytest.raises(ModuleNotFoundError, match="heavy_dependency"):
+        chosen.create()  # the heavy import happens only here
+    with pytest.raises(UnknownPluginError) as info:
+        registry.resolve("judge", "nope")
+    assert info.value.exit_code == 2
+    assert "good" in info.value.available and "available judges: " in str(info.value)
+    with pytest.raises(UnknownPluginError):
+        registry.resolve("metric", "good-metric:arg")  # metric does not accept arguments
+
+
+HOOKIMPL = "from refig import hookimpl\n@hookimpl\n"
+BROKEN = {
+    "import": "import testplug_module_that_does_not_exist\n",
+    "unknown-hook": HOOKIMPL + "def refig_teleport():\n    return []\n",
+    "raises": HOOKIMPL + "def refig_judges():\n    raise RuntimeError('boom')\n",
+    "wrong-type": HOOKIMPL + "def refig_judges():\n    return ['judge']\n",
+    "bad-signature": HOOKIMPL + "def refig_commands(app, extra):\n    pass\n",
+}
+BROKEN_ERRORS = {
+    "import": "ModuleNotFoundError",
+    "unknown-hook": "unknown hook(s) refig_teleport",
+    "raises": "RuntimeError: boom",
+    "wrong-type": "returned str, expected JudgeRecord",
+    "bad-signature": "PluginValidationError",
+}
+
+
+@pytest.mark.parametrize("flavour", sorted(BROKEN))
+def test_broken_plugin_is_reported_and_skipped(make_dist, flavour):
+    make_dist("testplug-judge-good", JUDGE_PLUGIN.format(name="good"))
+    make_dist(f"testplug-broken-{flavour}", BROKEN[flavour])
+    registry, lines = _load()
+    info = _info(registry, f"testplug-broken-{flavour}")
+    assert info.status == "failed"
+    assert BROKEN_ERRORS[flavour] in info.error
+    assert info.provides == []
+    assert len(lines) == 1 and f"testplug-broken-{flavour}" in lines[0]
+    assert _info(registry, "testplug-judge-good").status == "active"
+    with pytest.raises(PluginLoadError, match=f"testplug-broken-{flavour}"):
+        Registry.load(environ=_strict(f"testplug-broken-{flavour}"), warn=lambda _: None)
+
+
+def test_allow_and_deny_lists(make_dist):
+    make_dist("testplug-judge-a", JUDGE_PLUGIN.format(name="a"))
+    make_dist("testplug-judge-b", JUDGE_PLUGIN.format(name="b"))
+    only_builtins, _ = _load(REFIG_LOAD_PLUGINS="")
+    assert only_builtins.names("judge") == []
+    assert {i.status for i in only_builtins.plugins if not i.builtin} == {"disabled"}
+    only_a, _ = _load(REFIG_LOAD_PLUGINS="testplug_judge_A")  # names are normalised
+    assert only_a.names("judge") == ["a"]
+    not_a, _ = _load(REFIG_DISABLE_PLUGINS="testplug-judge-a, other")
+    assert "a" not in not_a.names("judge") and "b" in not_a.names("judge")
+    assert _info(not_a, "testplug-judge-a").status == "disabled"
+
+
+def test_two_plugins_claiming_one_name_fail_naming_both(make_dist):
+    make_dist("testplug-judge-a", JUDGE_PLUGIN.format(name="same"))
+    make_dist("testplug-judge-b", JUDGE_PLUGIN.format(name="same"))
+    make_dist("testplug-judge-c", JUDGE_PLUGIN.format(name="other"))
+    registry, lines = _load()
+    for dist in ("testplug-judge-a", "testplug-judge-b"):
+        info = _info(registry, dist)
+        assert info.status == "failed"
+        assert "testplug-judge-a" in info.error and "testplug-judge-b" in info.error
+    assert "same" not in registry.names("judge") and "other" in registry.names("judge")
+    assert len(lines) == 2
+    with pytest.raises(PluginLoadError, match="claimed by both"):
+        Registry.load(environ=_strict("testplug-judge-a,testplug-judge-b"), warn=lambda _: None)
+
+
+def test_a_plugin_cannot_take_a_builtin_name(make_dist):
+    make_dist("testplug-executor-fake", """
+from refig import hookimpl
+from refig.records import ExecutorRecord
+@hookimpl
+def refig_executors():
+    yield ExecutorRecord(name="local", description="impostor", factory=object)
+""")
+    registry, _ = _load()
+    assert _info(registry, "testplug-executor-fake").status == "failed"
+    assert registry.resolve("executor", "local").distribution == "refig"
+
+
+COMMANDS = """
+from refig import hookimpl
+
+@hookimpl
+def refig_commands(app):
+    @app.command("hello")
+    def hello(name: str = "world"):
+        print(f"hello {name}")
+"""
+
+
+def test_plugin_commands_join_the_cli(make_dist, capsys):
+    make_dist("testplug-hello", COMMANDS)
+    assert run(["hello", "--name", "refig"]) == 0
+    assert "hello refig" in capsys.readouterr().out
+
+
+def test_failing_command_hook_leaves_cli_working(make_dist, capsys):
+    make_dist("testplug-badcmd", "from refig import hookimpl\n@hookimpl\ndef refig_commands(app):\n"
+                              "    raise ValueError('no commands today')\n")
+    assert run(["list-plugins", "--json"]) == 0
+    captured = capsys.readouterr()
+    listing = {p["name"]: p for p in json.loads(captured.out)}
+    assert listing["testplug-badcmd"]["status"] == "failed"
+    assert "no commands today" in listing["testplug-badcmd"]["error"]
+    assert "testplug-badcmd" in captured.err
+
+
+def test_list_plugins_json_shape_and_filters(make_dist, capsys):
+    make_dist("testplug-judge-good", JUDGE_PLUGIN.format(name="good"))
+    make_dist("testplug-broken", BROKEN["import"])
+    assert run(["list-plugins", "--json"]) == 0
+    plugins = json.loads(capsys.readouterr().out)
+    by_name = {p["name"]: p for p in plugins}
+    assert "refig" not in by_name  # built-ins only with --all
+    assert by_name["testplug-judge-good"] == {
+        "name": "testplug-judge-good", "version": "1.0", "status": "active",
+        "provides": ["judge:good", "metric:good-metric"],
+        "hooks": ["refig_judges", "refig_metrics"], "error": None,
+    }
+    assert by_name["testplug-broken"]["status"] == "failed"
+    assert run(["list-plugins", "--all", "--json", "--kind", "executor"]) == 0
+    executors = [p["name"] for p in json.loads(capsys.readouterr().out)]
+    assert "refig" in executors and "testplug-judge-good" not in executors
+    assert run(["list-plugins"]) == 0
+    table = capsys.readouterr().out
+    assert "judge:good" in table and "failed" in table
+    assert run(["list-plugins", "--kind", "bogus"]) == 2
+    assert "unknown kind 'bogus'" in capsys.readouterr().err

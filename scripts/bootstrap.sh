@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Install what refig needs on a Debian or Ubuntu machine, then sync the uv workspace.
+#   bootstrap.sh          what `refig demo` needs: uv, LibreOffice, metric-compatible fonts
+#   bootstrap.sh --test   also what the tests need: Chromium, bubblewrap, the harness CLIs
+# System packages are installed with apt when running as root or with password-less sudo;
+# otherwise the script stops and prints the exact command to run.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WITH_TESTS=0
+[[ "${1:-}" == "--test" ]] && WITH_TESTS=1
+
+say() { printf '\033[1m[refig setup]\033[0m %s\n' "$*" >&2; }
+
+# --- system packages ------------------------------------------------------------------------------
+packages=()
+command -v soffice >/dev/null || packages+=(libreoffice-impress)
+fc-list 2>/dev/null | grep -qi carlito || packages+=(fonts-crosextra-carlito)
+fc-list 2>/dev/null | grep -qi caladea || packages+=(fonts-crosextra-caladea)
+fc-list 2>/dev/null | grep -qi "noto sans cjk" || packages+=(fonts-noto-cjk)
+fc-list 2>/dev/null | grep -qi dejavu || packages+=(fonts-dejavu-core)
+if ((WITH_TESTS)); then
+  command -v chromium >/dev/null || packages+=(chromium)
+  command -v bwrap >/dev/null || packages+=(bubblewrap)
+  command -v node >/dev/null || packages+=(nodejs npm)
+  command -v gs >/dev/null || packages+=(ghostscript)
+fi
+
+if ((${#packages[@]})); then
+  apt_cmd=(apt-get install -y --no-install-recommends "${packages[@]}")
+  if [[ "$(id -u)" == 0 ]]; then SUDO=()
+  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO=(sudo)
+  else
+    say "missing system packages: ${packages[*]}"
+    say "install them with:  sudo apt-get update && sudo ${apt_cmd[*]}"
+    exit 1
+  fi
+  say "installing ${packages[*]} with apt"
+  "${SUDO[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" "${apt_cmd[@]}" >/dev/null
+fi
+
+# --- uv -------------------------------------------------------------------------------------------
+export PATH="$HOME/.local/bin:$PATH"
+if ! command -v uv >/dev/null; then
+  say "installing uv with pip"
+  python3 -m pip install --user --quiet uv 2>/dev/null \
+    || python3 -m pip install --user --quiet --break-system-packages uv
+fi
+
+cd "$ROOT"
+say "syncing the workspace (uv sync)"
+uv sync --all-packages --locked --quiet
+
+# --- harness CLIs (tests drive the real binaries against a scripted local model server) ----------
+if ((WITH_TESTS)) && uv run --quiet refig harness --help >/dev/null 2>&1; then
+  for harness in claude-code codex qwen-code; do
+    uv run --quiet refig harness install "$harness" --quiet
+  done
+fi
