@@ -12,6 +12,7 @@ import pkgutil
 import sys
 
 import typer
+from rich.markup import escape
 
 from refig import __version__, commands
 from refig.console import err
@@ -49,26 +50,13 @@ def run(argv: list[str] | None = None) -> int:
     """Run the CLI with ``argv``; return the exit code instead of exiting."""
     try:
         app = create_app(Registry.load())
-        code = app(args=argv, prog_name="refig", standalone_mode=False)
+        app(args=argv, prog_name="refig")
     except RefigError as exc:
-        err.print(f"[bold red]error:[/] {exc}", markup=True, highlight=False)
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
         return exc.exit_code
-    except typer.Exit as exc:
-        return exc.exit_code
-    except typer.Abort:
-        err.print("aborted")
-        return 130
-    except KeyboardInterrupt:
-        err.print("interrupted; finished work is kept in the run store, run again to resume")
-        return 130
-    except Exception as exc:
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            return exc.exit_code
-        raise
-    return code if isinstance(code, int) else 0
+    except SystemExit as exc:  # typer's standalone mode reports every ending this way
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    return 0
 
 
 def main() -> None:

@@ -1,0 +1,16 @@
+"""Registers the {{ cookiecutter.name }} executor."""
+
+from refig import hookimpl
+from refig.records import ExecutorRecord
+
+
+def _make(**options):
+    from {{ cookiecutter.module }}.plugin import SerialExecutor
+
+    return SerialExecutor(**options)
+
+
+@hookimpl
+def refig_executors():
+    yield ExecutorRecord(name="{{ cookiecutter.name }}", description="{{ cookiecutter.description }}",
+                         factory=_make)

@@ -1,0 +1,16 @@
+"""Registers the {{ cookiecutter.name }} harness."""
+
+from refig import hookimpl
+from refig.records import HarnessRecord
+
+
+def _make(**options):
+    from {{ cookiecutter.module }}.plugin import TitleHarness
+
+    return TitleHarness(**options)
+
+
+@hookimpl
+def refig_harnesses():
+    yield HarnessRecord(name="{{ cookiecutter.name }}", description="{{ cookiecutter.description }}",
+                        factory=_make, needs_model=False, task_kinds={"figure-to-slide"})

@@ -1,0 +1,20 @@
+"""Registers the {{ cookiecutter.name }} metric."""
+
+from refig import hookimpl
+from refig.records import MetricRecord
+
+
+def _make(**options):
+    from {{ cookiecutter.module }}.plugin import WordCount
+
+    return WordCount(**options)
+
+
+@hookimpl
+def refig_metrics():
+    yield MetricRecord(
+        name="{{ cookiecutter.name }}",
+        description="{{ cookiecutter.description }}",
+        factory=_make,
+        task_kinds={"figure-to-slide", "deck-edit"},
+    )

@@ -1,0 +1,51 @@
+"""Renders a deck by its embedded thumbnail: instant, low fidelity, no office suite needed."""
+
+import io
+import time
+import zipfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from refig.images import ImageError, open_image
+from refig.models import ErrorInfo
+from refig.protocols import RenderOutput
+
+THUMBNAIL = "docProps/thumbnail.jpeg"
+MAX_THUMBNAIL_BYTES = 16 * 1024 * 1024
+
+
+class ThumbnailRenderer:
+    """Turns ``docProps/thumbnail.jpeg`` into a PNG of at most ``width`` pixels across."""
+
+    version = "thumbnail-1"
+    fonts: tuple[str, ...] = ()
+
+    def __init__(self, width: int = 1280):
+        self.width = int(width)
+        self.settings = f"width={self.width}"
+
+    def render(self, files: Sequence[Path], out_dir: Path) -> list[RenderOutput]:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        return [self._render_one(Path(path), out_dir) for path in files]
+
+    def _render_one(self, path: Path, out_dir: Path) -> RenderOutput:
+        started = time.monotonic()
+        try:
+            with zipfile.ZipFile(path) as package:
+                info = package.getinfo(THUMBNAIL)
+                if info.file_size > MAX_THUMBNAIL_BYTES:
+                    raise ImageError(f"thumbnail is {info.file_size} bytes")
+                image = open_image(package.read(info))
+        except (OSError, KeyError, zipfile.BadZipFile, ImageError) as exc:
+            error = ErrorInfo(kind="render_failed", message=f"{path.name}: {exc}")
+            return RenderOutput(png=None, error=error, seconds=time.monotonic() - started)
+        if image.width > self.width:
+            image = image.resize((self.width, round(image.height * self.width / image.width)))
+        png = out_dir / f"{path.stem}.png"
+        buffer = io.BytesIO()
+        image.save(buffer, format="PNG")
+        png.write_bytes(buffer.getvalue())
+        return RenderOutput(png=png, seconds=time.monotonic() - started)
+
+    def close(self) -> None:
+        """No processes to stop."""

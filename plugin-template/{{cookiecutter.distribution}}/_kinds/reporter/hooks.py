@@ -1,0 +1,16 @@
+"""Registers the {{ cookiecutter.name }} reporter."""
+
+from refig import hookimpl
+from refig.records import ReporterRecord
+
+
+def _make(**options):
+    from {{ cookiecutter.module }}.plugin import CsvLeaderboard
+
+    return CsvLeaderboard(**options)
+
+
+@hookimpl
+def refig_reporters():
+    yield ReporterRecord(name="{{ cookiecutter.name }}", description="{{ cookiecutter.description }}",
+                         factory=_make)

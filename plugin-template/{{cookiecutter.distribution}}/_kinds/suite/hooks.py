@@ -1,0 +1,26 @@
+"""Registers the {{ cookiecutter.name }} suite builder (`refig suite build {{ cookiecutter.name }}`)."""
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from refig import hookimpl
+from refig.records import SuiteRecord
+
+
+def build(
+    out: Path,
+    n: Annotated[int, typer.Option(help="How many figures.")] = 3,
+    seed: Annotated[int, typer.Option(help="Random seed; the same seed gives the same suite.")] = 0,
+) -> Path:
+    """Build the suite into ``out``."""
+    from {{ cookiecutter.module }}.plugin import build_suite
+
+    build_suite(out, n=n, seed=seed)
+    return out
+
+
+@hookimpl
+def refig_suites():
+    yield SuiteRecord(name="{{ cookiecutter.name }}", description="{{ cookiecutter.description }}",
+                      factory=lambda **_: build, command=build, task_kinds={"figure-to-slide"})

@@ -1,0 +1,16 @@
+"""Registers the {{ cookiecutter.name }} workflow."""
+
+from refig import hookimpl
+from refig.records import WorkflowRecord
+
+
+def _make(**options):
+    from {{ cookiecutter.module }}.plugin import ChecklistWorkflow
+
+    return ChecklistWorkflow(**options)
+
+
+@hookimpl
+def refig_workflows():
+    yield WorkflowRecord(name="{{ cookiecutter.name }}", description="{{ cookiecutter.description }}",
+                         factory=_make, task_kinds={"figure-to-slide"})
