@@ -28,7 +28,7 @@ from refig.records import RECORD_TYPES, PluginKind, PluginRecord
 
 ENTRY_POINT_GROUP = "refig"
 CORE_DISTRIBUTION = "refig"
-BUILTIN_MODULES = ("refig.builtins.executors",)
+BUILTIN_MODULES = ("refig.builtins.executors", "refig.builtins.reporters")
 
 REGISTRATION_HOOKS: dict[str, PluginKind] = {
     "refig_suites": PluginKind.SUITE,

@@ -1,0 +1,43 @@
+"""The analysis layer: a run store turned into the report's tables, the one source of numbers.
+
+``analyse(run)`` returns an :class:`Analysis` whose tables every reporter renders; section builders
+are registered with :func:`register_section` (see ``docs/reports.md``).
+"""
+
+from refig.analysis.context import Context, Options, preference_comparisons
+from refig.analysis.report import REPORT_FORMAT, Analysis, analyse, analysis_for
+from refig.analysis.rundata import Outcome, RunData
+from refig.analysis.scores import JudgeScores
+from refig.analysis.sections import (
+    direction_table,
+    effect_pairs,
+    elo_table,
+    judge_margins,
+    register_section,
+    sections,
+)
+from refig.analysis.tables import Cell, Column, Estimate, Table, format_cell
+
+__all__ = [
+    "REPORT_FORMAT",
+    "Analysis",
+    "Cell",
+    "Column",
+    "Context",
+    "Estimate",
+    "JudgeScores",
+    "Options",
+    "Outcome",
+    "RunData",
+    "Table",
+    "analyse",
+    "analysis_for",
+    "direction_table",
+    "effect_pairs",
+    "elo_table",
+    "format_cell",
+    "judge_margins",
+    "preference_comparisons",
+    "register_section",
+    "sections",
+]

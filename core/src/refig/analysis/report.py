@@ -1,0 +1,125 @@
+"""One analysis of a run: every section's tables, computed once and shared by every reporter."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from refig import __version__
+from refig.analysis.context import Context, Options
+from refig.analysis.rundata import RunData
+from refig.analysis.scores import JudgeScores
+from refig.analysis.sections import sections
+from refig.analysis.tables import Table
+from refig.console import track
+from refig.models import utcnow
+from refig.stats import EloResult
+from refig.store import RunStore
+
+#: Version of the ``refig report --json`` document; bumped when a key changes meaning.
+REPORT_FORMAT = 1
+
+
+@dataclass
+class Analysis:
+    """The report's tables plus the data behind them (for figures and per-task pages)."""
+
+    context: Context
+    tables: list[Table]
+    generated_at: datetime = field(default_factory=utcnow)
+    seconds: float = 0.0
+
+    @property
+    def data(self) -> RunData:
+        return self.context.data
+
+    @property
+    def run(self) -> Path:
+        return self.context.data.root
+
+    @property
+    def judges(self) -> dict[str, JudgeScores]:
+        return self.context.judges
+
+    @property
+    def primary(self) -> str | None:
+        return self.context.primary
+
+    @property
+    def elo(self) -> EloResult | None:
+        return self.context.elo
+
+    def table(self, key: str) -> Table | None:
+        """A table by key, or None."""
+        return next((t for t in self.tables if t.key == key), None)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``--json`` document: run, options, configurations and every table by key."""
+        data = self.data
+        return {
+            "format": REPORT_FORMAT,
+            "refig_version": __version__,
+            "run": str(self.run),
+            "generated_at": self.generated_at.isoformat(),
+            "suite": data.suite.model_dump(mode="json") if data.suite else None,
+            "judge": self.primary,
+            "judges": list(self.judges),
+            "options": {k: _json_option(v) for k, v in asdict(self.context.options).items()},
+            "configurations": [
+                data.configs[c].model_dump(mode="json")
+                for c in data.config_order
+                if c in data.configs
+            ],
+            "tasks": len(data.task_order),
+            "tables": {t.key: t.as_dict() for t in self.tables},
+        }
+
+
+def _json_option(value: Any) -> Any:
+    """Options as JSON: tuples as lists, an infinite bucket edge as null (JSON has no infinity)."""
+    if isinstance(value, tuple):
+        return [_json_option(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def analyse(
+    run: Path | str | RunStore, options: Options | None = None, *, quiet: bool = True
+) -> Analysis:
+    """Read a run and build every registered section's tables."""
+    store = run if isinstance(run, RunStore) else RunStore.open(Path(run))
+    started = time.monotonic()
+    context = Context(RunData.load(store), options or Options())
+    _ = context.primary  # an unknown --judge fails before any work
+    tables: list[Table] = []
+    builders = sections()
+    with track("analysing", len(builders), quiet=quiet) as tracker:
+        for _, builder in builders:
+            tracker.start()
+            tables.extend(builder(context))
+            tracker.finish()
+    return Analysis(context, tables, seconds=time.monotonic() - started)
+
+
+def analysis_for(run_dir: Path, options: Mapping[str, Any]) -> Analysis:
+    """What a reporter renders: the analysis ``refig report`` passed in, else a fresh one.
+
+    ``refig report`` computes the analysis once and hands it to every reporter as
+    ``options["analysis"]``; a reporter called on its own analyses ``run_dir`` with the
+    ``Options`` fields found in ``options``.
+    """
+    found = options.get("analysis")
+    if isinstance(found, Analysis):
+        return found
+    fields = set(Options.__dataclass_fields__)
+    return analyse(
+        run_dir,
+        Options(**{k: v for k, v in options.items() if k in fields}),
+        quiet=bool(options.get("quiet", True)),
+    )

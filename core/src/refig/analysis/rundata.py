@@ -1,0 +1,189 @@
+"""A run store read into memory, and what each configuration produced for each task.
+
+Rules (``docs/statistics.md``): a task x configuration is scored from its latest succeeded attempt
+(highest try index). When no attempt succeeded, or the succeeded one left no slide, it is a gate
+failure with reason ``missing`` (the attempt's error kind kept as detail). Otherwise the final
+gate that ``refig evaluate`` stores as metric ``gate/passed`` (structure and rendering) decides,
+falling back to the inspection's structural gate; a failure keeps its reason. Gate failures score
+zero on every axis. An artifact not evaluated yet is unscored: counted, never silently scored.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from refig.models import (
+    Attempt,
+    AttemptStatus,
+    Configuration,
+    GateReason,
+    Inspection,
+    Judgment,
+    MetricValue,
+    Preference,
+    Render,
+    SuiteManifest,
+    Task,
+)
+from refig.store import RunStore
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one configuration produced for one task, and whether it passed the gate."""
+
+    task_id: str
+    config_id: str
+    attempt: Attempt
+    artifact: str | None
+    inspection: Inspection | None
+    gate_reason: str | None = None
+    gate_detail: str = ""
+
+    @property
+    def gated(self) -> bool:
+        """True when the artifact scores zero before any judge (a gate failure)."""
+        return self.gate_reason is not None
+
+    @property
+    def evaluated(self) -> bool:
+        """True when the gate verdict is known (a failure, or an inspected artifact)."""
+        return self.gated or self.inspection is not None
+
+    @property
+    def passed(self) -> bool:
+        """True when the artifact passed the gate and goes on to metrics and judges."""
+        return self.evaluated and not self.gated
+
+
+@dataclass
+class RunData:
+    """Every record of a run that the report reads, indexed for lookups."""
+
+    root: Path
+    store: RunStore
+    suite: SuiteManifest | None
+    tasks: dict[str, Task]
+    configs: dict[str, Configuration]
+    outcomes: dict[tuple[str, str], Outcome]
+    attempts: list[Attempt]
+    inspections: dict[str, Inspection]
+    renders: dict[str, list[Render]]
+    metrics: dict[str, dict[tuple[str, str], MetricValue]]
+    judgments: dict[str, list[Judgment]]
+    preferences: list[Preference]
+    task_order: list[str] = field(default_factory=list)
+    config_order: list[str] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, store: RunStore) -> RunData:
+        """Read a run store (one pass per table)."""
+        tasks = {t.id: t for t in store.iter(Task)}
+        configs = {c.id: c for c in store.iter(Configuration)}
+        attempts = list(store.iter(Attempt))
+        inspections: dict[str, Inspection] = {}
+        for ins in store.iter(Inspection):
+            inspections.setdefault(ins.artifact_sha256, ins)
+        renders: dict[str, list[Render]] = defaultdict(list)
+        for render in store.iter(Render):
+            renders[render.artifact_sha256].append(render)
+        metrics: dict[str, dict[tuple[str, str], MetricValue]] = defaultdict(dict)
+        for value in store.iter(MetricValue):
+            key = (value.metric, value.name)
+            held = metrics[value.artifact_sha256].get(key)
+            if held is None or (held.value is None and value.value is not None):
+                metrics[value.artifact_sha256][key] = value
+        judgments: dict[str, list[Judgment]] = defaultdict(list)
+        for judgment in store.iter(Judgment):
+            judgments[judgment.artifact_sha256].append(judgment)
+        preferences = list(store.iter(Preference))
+        for attempt in attempts:
+            if attempt.config_id not in configs:
+                configs[attempt.config_id] = _config_from_id(attempt.config_id)
+        outcomes = _outcomes(attempts, inspections, metrics)
+        task_ids = sorted({t for t, _ in outcomes} | set(tasks))
+        return cls(
+            root=store.root,
+            store=store,
+            suite=store.suite(),
+            tasks=tasks,
+            configs=configs,
+            outcomes=outcomes,
+            attempts=attempts,
+            inspections=inspections,
+            renders=dict(renders),
+            metrics=dict(metrics),
+            judgments=dict(judgments),
+            preferences=preferences,
+            task_order=task_ids,
+            config_order=sorted({c for _, c in outcomes}),
+        )
+
+    def cluster(self, task_id: str) -> str:
+        """The source-figure cluster of a task (the task id when the task is unknown)."""
+        task = self.tasks.get(task_id)
+        return task.cluster_id if task is not None else task_id
+
+    def metric(self, artifact: str | None, metric: str, name: str) -> float | None:
+        """One metric value of an artifact, or None when not measured."""
+        if artifact is None:
+            return None
+        value = self.metrics.get(artifact, {}).get((metric, name))
+        return None if value is None else value.value
+
+    def render(self, artifact: str | None) -> Render | None:
+        """The artifact's successful rendering (the first renderer setting that has one)."""
+        if artifact is None:
+            return None
+        found = [r for r in self.renders.get(artifact, []) if r.png_sha256]
+        return found[0] if found else None
+
+
+def _config_from_id(config_id: str) -> Configuration:
+    """A configuration known only by its id (``model@harness/workflow``), for runs that lack one."""
+    model, _, rest = config_id.partition("@")
+    harness, _, workflow = rest.partition("/")
+    workflow = workflow.split("[", 1)[0]
+    try:
+        return Configuration(model=model, harness=harness or "?", workflow=workflow or "?")
+    except ValueError:
+        return Configuration(model=config_id, harness="?", workflow="?")
+
+
+#: Where ``refig evaluate`` stores the final gate (1 passed, 0 failed, reason in detail).
+GATE_METRIC = ("gate", "passed")
+
+
+def _outcomes(
+    attempts: list[Attempt],
+    inspections: dict[str, Inspection],
+    metrics: dict[str, dict[tuple[str, str], MetricValue]],
+) -> dict[tuple[str, str], Outcome]:
+    by_cell: dict[tuple[str, str], list[Attempt]] = defaultdict(list)
+    for attempt in attempts:
+        by_cell[(attempt.task_id, attempt.config_id)].append(attempt)
+    outcomes = {}
+    for (task_id, config_id), tries in by_cell.items():
+        tries.sort(key=lambda a: a.try_index)
+        succeeded = [a for a in tries if a.status == AttemptStatus.SUCCEEDED]
+        attempt = succeeded[-1] if succeeded else tries[-1]
+        artifact = attempt.slide_sha256 if succeeded else None
+        inspection = inspections.get(artifact) if artifact else None
+        reason, detail = None, ""
+        if artifact is None:
+            reason = GateReason.MISSING.value
+            detail = attempt.error.kind if attempt.error else "no slide produced"
+        else:
+            final = metrics.get(artifact, {}).get(GATE_METRIC)
+            if final is not None and final.value is not None and final.value < 1:
+                reason = str(final.detail.get("reason") or GateReason.RENDER_FAILED.value)
+                detail = str(final.detail.get("detail") or "")
+            elif final is None and inspection is not None and not inspection.gate.passed:
+                reason = (inspection.gate.reason or GateReason.CORRUPT).value
+                detail = inspection.gate.detail
+        outcomes[(task_id, config_id)] = Outcome(
+            task_id, config_id, attempt, artifact, inspection, reason, detail
+        )
+    return outcomes

@@ -1,0 +1,63 @@
+"""Rendering an analysis as rich tables in the terminal."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from refig.analysis import Analysis, Table
+
+BEST_MARK = "*"
+
+
+def render_table(table: Table) -> RichTable | Text:
+    """One table as rich renders it; a sentence when the data are too few."""
+    if table.empty:
+        reason = table.insufficient or "no rows"
+        return Text.assemble((table.title, "bold"), ("\n  too little data: ", "yellow"), reason)
+    rich = RichTable(
+        title=table.title, title_justify="left", title_style="bold", caption_justify="left"
+    )
+    for k, column in enumerate(table.columns):
+        numeric = column.kind != "text"
+        # The first column names the row (a configuration id): keep it on one line.
+        rich.add_column(
+            column.label, justify="right" if numeric else "left", overflow="fold", no_wrap=k == 0
+        )
+    best = {c.key: table.best_rows(c.key) for c in table.columns}
+    for i, row in enumerate(table.rows):
+        cells = []
+        for column in table.columns:
+            text = table.text(row, column.key)
+            if i in best[column.key]:
+                cells.append(Text(text + BEST_MARK, style="bold green"))
+            else:
+                cells.append(Text(text))
+        rich.add_row(*cells)
+    captions = []
+    if any(best.values()):
+        captions.append(f"{BEST_MARK} best in column")
+    captions += table.notes
+    if captions:
+        rich.caption = "; ".join(captions)
+    return rich
+
+
+def print_analysis(analysis: Analysis, console: Console) -> None:
+    """The header and every non-detail table, in report order."""
+    data = analysis.data
+    suite = f"{data.suite.name} {data.suite.version}" if data.suite else "unknown suite"
+    judges = (
+        ", ".join(f"{j} (main)" if j == analysis.primary else j for j in analysis.judges) or "none"
+    )
+    console.print(Text.assemble(("refig report ", "bold"), str(analysis.run)))
+    console.print(
+        f"{suite}: {len(data.task_order)} tasks, {len(data.config_order)} configurations, "
+        f"judges: {judges}, {len(data.preferences)} human votes"
+    )
+    for table in analysis.tables:
+        if table.detail:
+            continue
+        console.print()
+        console.print(render_table(table))

@@ -1,0 +1,210 @@
+"""The report's figures with matplotlib (object API, Agg canvas): PNG and SVG of each.
+
+Every figure reads the analysis' tables and score arrays, so it shows the numbers the tables
+print. A figure without enough data is skipped with the reason, never drawn empty.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from matplotlib.figure import Figure as MplFigure
+from refig.analysis import Analysis, Estimate, Table
+from refig.stats import rank_agreement
+
+DPI = 150
+SVG_METADATA = {"Date": None}
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A written figure: its stem, title, caption and the PNG and SVG paths."""
+
+    name: str
+    title: str
+    caption: str
+    png: Path
+    svg: Path
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A figure not drawn, and why."""
+
+    name: str
+    title: str
+    reason: str
+
+
+def _save(fig: MplFigure, out_dir: Path, name: str, title: str, caption: str) -> Figure:
+    png, svg = out_dir / f"{name}.png", out_dir / f"{name}.svg"
+    fig.savefig(png, dpi=DPI, bbox_inches="tight")
+    fig.savefig(svg, bbox_inches="tight", metadata=SVG_METADATA)
+    return Figure(name, title, caption, png, svg)
+
+
+def _rows_with_estimates(table: Table | None, key: str) -> list[dict]:
+    if table is None or table.empty:
+        return []
+    return [
+        r for r in table.rows if isinstance(r.get(key), Estimate) and math.isfinite(r[key].value)
+    ]  # type: ignore[union-attr]
+
+
+def forest(analysis: Analysis, out_dir: Path) -> Figure | Skipped:
+    """Paired effects on the total, each a point with its interval, against a zero line."""
+    title = "Paired effects on the total score"
+    rows = _rows_with_estimates(analysis.table("effects"), "d_total")
+    if not rows:
+        return Skipped("effects_forest", title, "no paired effects with a score")
+    fig = MplFigure(figsize=(7.0, 0.5 * len(rows) + 1.4))
+    ax = fig.add_subplot()
+    for y, row in enumerate(reversed(rows)):
+        est: Estimate = row["d_total"]
+        if est.low is not None and est.high is not None:
+            ax.hlines(y, est.low, est.high, color="tab:blue", linewidth=2)
+        ax.plot(est.value, y, "o", color="tab:blue")
+    ax.axvline(0, color="grey", linestyle="--", linewidth=1)
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels([f"{r['comparison']}  ({r['fixed']})" for r in reversed(rows)])
+    ax.set_xlabel("Δ total (treatment − baseline), points")
+    ax.set_title(title)
+    return _save(
+        fig,
+        out_dir,
+        "effects_forest",
+        title,
+        "Points are mean paired differences over common tasks; bars are bootstrap intervals.",
+    )
+
+
+def judge_vs_elo(analysis: Analysis, out_dir: Path) -> Figure | Skipped:
+    """Each judge's mean total per configuration against human Elo, with Pearson's r."""
+    title = "Judge means against human Elo"
+    elo_rows = _rows_with_estimates(analysis.table("elo"), "elo")
+    if len(elo_rows) < 3 or not analysis.judges:
+        return Skipped("judge_vs_elo", title, "needs Elo for at least three configurations")
+    fig = MplFigure(figsize=(6.5, 4.5))
+    ax = fig.add_subplot()
+    labelled = False
+    for label, scores in analysis.judges.items():
+        xs, ys, errs, names = [], [], [[], []], []
+        for row in elo_rows:
+            if row["config"] not in scores.configs:
+                continue
+            total = scores.total[scores.config_index(row["config"])]
+            if np.isfinite(total).any():
+                est: Estimate = row["elo"]
+                xs.append(float(np.nanmean(total)))
+                ys.append(est.value)
+                errs[0].append(est.value - (est.low if est.low is not None else est.value))
+                errs[1].append((est.high if est.high is not None else est.value) - est.value)
+                names.append(row["config"])
+        if len(xs) < 3:
+            continue
+        r = rank_agreement(np.array(xs), np.array(ys), pearson=True).pearson
+        ax.errorbar(xs, ys, yerr=errs, fmt="o", capsize=2, label=f"{label} (r = {r:.2f})")
+        if not labelled:  # name the configurations once; the other judges' points share rows
+            for x, y, name in zip(xs, ys, names, strict=True):
+                ax.annotate(name, (x, y), fontsize=6, xytext=(4, -8), textcoords="offset points")
+            labelled = True
+    if not labelled:
+        return Skipped("judge_vs_elo", title, "no judge scored three configurations with Elo")
+    ax.set_xlabel("judge mean total")
+    ax.set_ylabel("human Elo")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    return _save(
+        fig,
+        out_dir,
+        "judge_vs_elo",
+        title,
+        "Each point is a configuration with its Elo interval; r is Pearson's "
+        "correlation across configurations.",
+    )
+
+
+def axis_bars(analysis: Analysis, out_dir: Path) -> Figure | Skipped:
+    """Per-axis means as a share of each axis' maximum, one bar per configuration."""
+    title = "Per-axis scores"
+    scores = analysis.judges.get(analysis.primary or "")
+    table = analysis.table("means")
+    if scores is None or table is None or table.empty:
+        return Skipped("axis_bars", title, "no judged artifacts")
+    keys = [*scores.axes, "total"]
+    tops = [*scores.max_points, scores.full_marks]
+    rows = [r for r in table.rows if isinstance(r.get("total"), Estimate)]
+    fig = MplFigure(figsize=(max(6.0, 1.2 * len(keys) + 0.3 * len(rows)), 4.2))
+    ax = fig.add_subplot()
+    width = 0.8 / max(len(rows), 1)
+    for k, row in enumerate(rows):
+        values, lows, highs = [], [], []
+        for key, top in zip(keys, tops, strict=True):
+            est: Estimate = row[key]  # type: ignore[assignment]
+            values.append(100 * est.value / top)
+            lows.append(100 * (est.value - (est.low if est.low is not None else est.value)) / top)
+            highs.append(
+                100 * ((est.high if est.high is not None else est.value) - est.value) / top
+            )
+        x = np.arange(len(keys)) + (k - (len(rows) - 1) / 2) * width
+        ax.bar(x, values, width, yerr=[lows, highs], capsize=2, label=str(row["config"]))
+    ax.set_xticks(range(len(keys)))
+    ax.set_xticklabels(keys)
+    ax.set_ylabel("% of the axis maximum")
+    ax.set_ylim(0, 105)
+    ax.set_title(f"{title} (judge {analysis.primary})")
+    ax.legend(fontsize=7, ncols=2)
+    return _save(
+        fig,
+        out_dir,
+        "axis_bars",
+        title,
+        "Mean per axis as a share of its maximum, with bootstrap intervals.",
+    )
+
+
+def distributions(analysis: Analysis, out_dir: Path) -> Figure | Skipped:
+    """Per-task totals per configuration: a box plot with the tasks as points."""
+    title = "Score distributions"
+    scores = analysis.judges.get(analysis.primary or "")
+    if scores is None:
+        return Skipped("score_distributions", title, "no judged artifacts")
+    data = [scores.total[c][np.isfinite(scores.total[c])] for c in range(len(scores.configs))]
+    keep = [k for k, d in enumerate(data) if d.size]
+    if not keep:
+        return Skipped("score_distributions", title, "no scored task")
+    fig = MplFigure(figsize=(max(5.0, 1.1 * len(keep) + 1.5), 4.2))
+    ax = fig.add_subplot()
+    ax.boxplot([data[k] for k in keep], showfliers=False)
+    rng = np.random.default_rng(0)
+    for pos, k in enumerate(keep, 1):
+        ax.scatter(pos + rng.uniform(-0.15, 0.15, data[k].size), data[k], s=6, alpha=0.5)
+    ax.set_xticks(range(1, len(keep) + 1))
+    ax.set_xticklabels([scores.configs[k] for k in keep], rotation=20, ha="right", fontsize=7)
+    ax.set_ylabel(f"total /{scores.full_marks:g}")
+    ax.set_title(f"{title} (judge {analysis.primary})")
+    return _save(
+        fig,
+        out_dir,
+        "score_distributions",
+        title,
+        "Per-task totals (gate failures at 0); boxes show quartiles.",
+    )
+
+
+FIGURES: tuple[Callable[[Analysis, Path], Figure | Skipped], ...] = (
+    forest,
+    judge_vs_elo,
+    axis_bars,
+    distributions,
+)
+
+
+def write_figures(analysis: Analysis, out_dir: Path) -> list[Figure | Skipped]:
+    """Draw every figure into ``out_dir`` (created), returning what was written or skipped."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    return [draw(analysis, out_dir) for draw in FIGURES]

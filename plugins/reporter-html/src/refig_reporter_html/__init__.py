@@ -1,0 +1,1 @@
+"""refig reporter `html`: a static, offline HTML report of a run."""

@@ -1,0 +1,124 @@
+"""The HTML report opened in headless Chromium (Debian's, driven by Playwright): every page loads
+without console errors or network requests, every image decodes, every internal link resolves."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from urllib.parse import unquote, urldefrag, urlparse
+
+import pytest
+from refig.analysis.synthetic import SyntheticSpec, synthetic_run
+from refig.cli import run as cli
+from refig.models import AxisScore, Configuration, Judgment, JudgmentStatus
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+HOSTILE = '<script>alert("x")</script> & "quoted"'
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("html")
+    configs = [
+        Configuration(model="m", harness=h, workflow=w)
+        for h, w in (("h1", "direct"), ("h1", "specialized"), ("h2", "direct"))
+    ]
+    spec = SyntheticSpec(
+        configs=configs,
+        quality=[[0.6] * 5, [0.7] * 5, [0.4] * 5],
+        tasks=6,
+        repeats=2,
+        votes=40,
+        gate_failures=0.2,
+    )
+    store = synthetic_run(root / "run", spec)
+    judged = next(j for j in store.query(Judgment) if j.status == JudgmentStatus.OK)
+    store.put(
+        judged.model_copy(
+            update={
+                "repeat": 9,
+                "scores": (
+                    AxisScore(axis="text", score=1, max_score=20, rationale=HOSTILE),
+                    *judged.scores[1:],
+                ),
+            }
+        )
+    )
+    out = root / "html"
+    assert cli(["report", str(store.root), "--html", str(out), "--resamples", "500", "-q"]) == 0
+    return out
+
+
+def test_report_folder_is_complete(report: Path) -> None:
+    assert (report / "index.html").is_file()
+    assert len(list((report / "configs").glob("*.html"))) == 3
+    assert len(list((report / "tasks").glob("*.html"))) == 6
+    assert list((report / "figures").glob("*.svg"))
+    html = "".join(p.read_text() for p in report.rglob("*.html"))
+    assert "http://" not in html and "https://" not in html  # nothing to fetch: opens offline
+    assert HOSTILE not in html and "&lt;script&gt;alert(" in html  # autoescaped
+
+
+def test_report_in_headless_chromium(report: Path) -> None:
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    errors: list[str] = []
+    external: list[str] = []
+    dialogs: list[str] = []
+    visited: set[str] = set()
+    links = 0
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        try:
+            page = browser.new_page()
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("requestfailed", lambda r: errors.append(f"failed: {r.url}"))
+            page.on(
+                "request",
+                lambda r: None if r.url.startswith(("file:", "data:")) else external.append(r.url),
+            )
+            page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+            queue = [(report / "index.html").as_uri()]
+            while queue:
+                url = queue.pop()
+                if url in visited:
+                    continue
+                visited.add(url)
+                page.goto(url, wait_until="load")
+                broken = page.eval_on_selector_all(
+                    "img",
+                    "els => els.filter(e => !(e.complete && e.naturalWidth > 0))"
+                    ".map(e => e.getAttribute('src'))",
+                )
+                assert broken == [], (url, broken)
+                hrefs = page.eval_on_selector_all("a[href]", "els => els.map(e => e.href)")
+                for href in hrefs:
+                    target, fragment = urldefrag(href)
+                    assert urlparse(target).scheme == "file", href
+                    path = Path(unquote(urlparse(target).path))
+                    assert path.is_file(), (url, href)
+                    links += 1
+                    if fragment and target == url:
+                        assert page.locator(f"#{fragment}").count() == 1, href
+                    if path.suffix == ".html" and target not in visited:
+                        queue.append(target)
+            task_page = next(u for u in visited if "/tasks/" in u)
+            page.goto(task_page)
+            assert page.locator("img.picture").count() >= 3  # source, renderings, overlays
+        finally:
+            browser.close()
+    assert errors == [] and external == [] and dialogs == []
+    assert len(visited) == 1 + 3 + 6 and links > 30
+    hostile_page = [
+        p for p in (report / "tasks").glob("*.html") if "&lt;script&gt;" in p.read_text()
+    ]
+    assert len(hostile_page) == 1

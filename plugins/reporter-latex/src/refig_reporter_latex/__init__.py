@@ -1,0 +1,1 @@
+"""refig reporter `latex`: the report's tables as booktabs LaTeX."""
