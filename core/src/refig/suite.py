@@ -10,8 +10,9 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -80,9 +81,13 @@ class Suite:
                 try:
                     task = Task.model_validate_json(line)
                 except ValidationError as exc:
-                    raise SuiteError(f"invalid task on line {number}: {exc}", path=tasks_path) from exc
+                    raise SuiteError(
+                        f"invalid task on line {number}: {exc}", path=tasks_path
+                    ) from exc
                 if task.id in seen:
-                    raise SuiteError(f"duplicate task id {task.id!r} on line {number}", path=tasks_path)
+                    raise SuiteError(
+                        f"duplicate task id {task.id!r} on line {number}", path=tasks_path
+                    )
                 seen.add(task.id)
                 tasks.append(task)
         return cls(root=root, manifest=manifest, tasks=tuple(tasks))
@@ -109,11 +114,14 @@ class SuiteWriter:
 
     def __init__(self, root: Path | str, *, name: str, kind: TaskKind | str, builder: str,
                  version: str = "1", params: Mapping[str, Any] | None = None,
-                 description: str = ""):
+                 description: str = "", created_at: datetime | None = None):
+        """``created_at`` fixes the manifest's creation time (a seeded build is byte-identical)."""
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
         self._manifest = dict(name=name, version=version, kind=TaskKind(kind), builder=builder,
                               params=dict(params or {}), description=description)
+        if created_at is not None:
+            self._manifest["created_at"] = created_at
         self._tasks: list[Task] = []
 
     def add(self, task_id: str, source_name: str, source: bytes, *,
@@ -132,11 +140,15 @@ class SuiteWriter:
         task = Task(
             id=task_id, kind=self._manifest["kind"], source=source_rel,
             source_sha256=hashlib.sha256(source).hexdigest(), instruction=instruction,
-            annotation=annotation_rel, annotation_sha256=annotation_sha, cluster=cluster, params=dict(params or {}),
-            meta=dict(meta or {}),
+            annotation=annotation_rel, annotation_sha256=annotation_sha, cluster=cluster,
+            params=dict(params or {}), meta=dict(meta or {}),
         )
         self._tasks.append(task)
         return task
+
+    def set_params(self, **params: Any) -> None:
+        """Record build parameters known only after adding tasks (skipped files, rejections)."""
+        self._manifest["params"].update(params)
 
     def finish(self, tasks: Iterable[Task] | None = None) -> Suite:
         """Write ``tasks.jsonl`` and then ``suite.json``; return the loaded suite."""
@@ -146,3 +158,145 @@ class SuiteWriter:
         manifest = SuiteManifest(**self._manifest)
         _write_atomic(self.root / SUITE_FILE, manifest.model_dump_json(indent=2).encode())
         return Suite.load(self.root)
+
+
+# --- validation ---------------------------------------------------------------------------------
+
+IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".tif", ".tiff"})
+
+
+@dataclass(frozen=True)
+class SuiteProblem:
+    """One thing wrong with a suite directory: where (a file or ``task ID``) and what."""
+
+    where: str
+    message: str
+    severity: str = "error"
+
+
+@dataclass
+class SuiteCheck:
+    """What :func:`check_suite` found: the problems and how much it looked at."""
+
+    root: Path
+    tasks: int = 0
+    files: int = 0
+    images: int = 0
+    problems: list[SuiteProblem] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[SuiteProblem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def add(self, where: str, message: str, severity: str = "error") -> None:
+        self.problems.append(SuiteProblem(where, message, severity))
+
+
+def _sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _check_file(check: SuiteCheck, where: str, relative: str, expected: str | None) -> Path | None:
+    """Check that ``relative`` stays inside the suite, exists and hashes to ``expected``."""
+    if Path(relative).is_absolute() or "\\" in relative:
+        check.add(where, f"path {relative!r} must be relative, with forward slashes")
+        return None
+    try:
+        path = inside(check.root, relative)
+    except SuiteError:
+        check.add(where, f"path {relative!r} leaves the suite directory")
+        return None
+    if not path.is_file():
+        check.add(where, f"{relative} is missing")
+        return None
+    check.files += 1
+    actual = _sha256_file(path)
+    if expected is not None and actual != expected:
+        check.add(where, f"{relative} has sha256 {actual[:12]}…, the task records {expected[:12]}…")
+    return path
+
+
+def check_suite(root: Path | str, *, max_pixels: int | None = None,
+                on_task: Callable[[Task], None] | None = None) -> SuiteCheck:
+    """Check a suite directory thoroughly, collecting every problem instead of stopping at one.
+
+    Checks the manifest and every task line against the schema, that ids are unique and kinds
+    agree, that every source and annotation stays inside the directory and matches its recorded
+    sha256, that annotations are JSON objects, and that every image source decodes within
+    ``max_pixels`` (default :data:`refig.images.MAX_PIXELS`). Files under ``assets/`` or
+    ``annotations/`` that no task names are reported as warnings.
+    """
+    from refig.images import MAX_PIXELS, ImageError, open_image
+
+    check = SuiteCheck(root=Path(root))
+    manifest_path = check.root / SUITE_FILE
+    manifest: SuiteManifest | None = None
+    if not manifest_path.is_file():
+        check.add(SUITE_FILE, f"{check.root} has no {SUITE_FILE}")
+    else:
+        try:
+            manifest = SuiteManifest.model_validate_json(manifest_path.read_bytes())
+        except ValidationError as exc:
+            check.add(SUITE_FILE, f"does not match the schema: {exc}")
+    tasks_path = check.root / TASKS_FILE
+    if not tasks_path.is_file():
+        check.add(TASKS_FILE, "missing")
+        return check
+    referenced: set[Path] = set()
+    seen: set[str] = set()
+    with tasks_path.open(encoding="utf-8", errors="replace") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                task = Task.model_validate_json(line)
+            except ValidationError as exc:
+                check.add(f"{TASKS_FILE}:{number}", f"does not match the task schema: {exc}")
+                continue
+            check.tasks += 1
+            where = f"task {task.id}"
+            if task.id in seen:
+                check.add(where, f"duplicate task id on line {number}")
+            seen.add(task.id)
+            if manifest is not None and task.kind != manifest.kind:
+                check.add(where, f"kind {task.kind} differs from the suite's {manifest.kind}")
+            source = _check_file(check, where, task.source, task.source_sha256)
+            if source is not None:
+                referenced.add(source)
+                if source.suffix.lower() in IMAGE_SUFFIXES:
+                    try:
+                        open_image(source, max_pixels=max_pixels or MAX_PIXELS).close()
+                        check.images += 1
+                    except ImageError as exc:
+                        check.add(where, f"{task.source}: {exc.message}")
+            if (task.annotation is None) != (task.annotation_sha256 is None):
+                check.add(where, "annotation and annotation_sha256 must be given together")
+            if task.annotation is not None:
+                path = _check_file(check, where, task.annotation, task.annotation_sha256)
+                if path is not None:
+                    referenced.add(path)
+                    try:
+                        if not isinstance(json.loads(path.read_bytes()), dict):
+                            check.add(where, f"{task.annotation} is not a JSON object")
+                    except (ValueError, UnicodeDecodeError) as exc:
+                        check.add(where, f"{task.annotation} is not valid JSON: {exc}")
+            if on_task is not None:
+                on_task(task)
+    if check.tasks == 0 and not any(p.where.startswith(TASKS_FILE) for p in check.problems):
+        check.add(TASKS_FILE, "holds no tasks")
+    for folder in ("assets", "annotations"):
+        base = check.root / folder
+        if base.is_dir():
+            for path in sorted(base.rglob("*")):
+                if path.is_file() and path.resolve() not in referenced:
+                    rel = path.relative_to(check.root).as_posix()
+                    check.add(rel, "no task refers to this file", "warning")
+    return check

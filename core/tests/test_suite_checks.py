@@ -1,0 +1,91 @@
+"""`refig suite validate` and `refig suite info` on real suite directories."""
+
+from __future__ import annotations
+
+import io
+import json
+from datetime import UTC, datetime
+
+import pytest
+from PIL import Image
+from refig.cli import run
+from refig.suite import SuiteWriter, check_suite
+
+
+def _png(width: int, height: int, color: str = "#336699") -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (width, height), color).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+@pytest.fixture
+def suite_dir(tmp_path):
+    writer = SuiteWriter(tmp_path / "s", name="tiny", kind="figure-to-slide", builder="test",
+                         created_at=datetime(2020, 1, 1, tzinfo=UTC))
+    writer.add("a", "a.png", _png(300, 100), annotation={"nodes": []}, meta={"field": "cs.CV"})
+    writer.add("b", "b.png", _png(200, 100), meta={"field": "cs.CL"})
+    writer.add("c", "c.png", _png(400, 100), meta={"field": "cs.CV"})
+    writer.finish()
+    return tmp_path / "s"
+
+
+def test_created_at_is_fixed_by_the_writer(suite_dir):
+    assert json.loads((suite_dir / "suite.json").read_text())["created_at"].startswith("2020-01-01")
+
+
+def test_a_good_suite_validates(suite_dir, capsys):
+    check = check_suite(suite_dir)
+    assert check.ok and (check.tasks, check.images, check.files) == (3, 3, 4)
+    assert run(["suite", "validate", str(suite_dir), "-q"]) == 0
+    assert "valid" in capsys.readouterr().out
+
+
+def test_a_tampered_asset_fails_and_is_named(suite_dir, capsys):
+    (suite_dir / "assets" / "b.png").write_bytes(_png(200, 100, "#FF0000"))
+    assert run(["suite", "validate", str(suite_dir), "-q"]) == 1
+    output = capsys.readouterr().out
+    assert "assets/b.png" in output and "sha256" in output
+
+
+def test_json_report_lists_every_problem(suite_dir, capsys):
+    (suite_dir / "assets" / "a.png").write_bytes(b"not an image")
+    (suite_dir / "annotations" / "a.json").write_text("[]")
+    (suite_dir / "assets" / "stray.png").write_bytes(_png(10, 10))
+    lines = (suite_dir / "tasks.jsonl").read_text().splitlines()
+    escaped = json.loads(lines[1]) | {"source": "../outside.png"}
+    duplicate = json.loads(lines[2]) | {"id": "a"}
+    (suite_dir / "tasks.jsonl").write_text("\n".join([lines[0], json.dumps(escaped),
+                                                      json.dumps(duplicate), "{bad"]) + "\n")
+    assert run(["suite", "validate", str(suite_dir), "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    messages = " | ".join(f"{p['where']}: {p['message']}" for p in report["problems"])
+    for expected in ("has sha256", "cannot", "leaves the suite", "duplicate task id",
+                     "tasks.jsonl:4", "no task refers", "not a JSON object"):
+        assert expected in messages, expected
+    assert not report["ok"]
+
+
+def test_oversized_image_is_refused(tmp_path):
+    writer = SuiteWriter(tmp_path, name="big", kind="figure-to-slide", builder="test")
+    writer.add("big", "big.png", _png(500, 500))
+    writer.finish()
+    check = check_suite(tmp_path, max_pixels=1000)
+    assert not check.ok and "over the limit" in check.errors[0].message
+
+
+def test_missing_manifest_is_reported(tmp_path, capsys):
+    assert run(["suite", "validate", str(tmp_path), "-q"]) == 1
+    assert "suite.json" in capsys.readouterr().out
+
+
+def test_info_table_json_and_plot(suite_dir, tmp_path, capsys):
+    assert run(["suite", "info", str(suite_dir)]) == 0
+    table = capsys.readouterr().out
+    assert "cs.CV" in table and "cs.CL" in table
+    plot = tmp_path / "info.png"
+    assert run(["suite", "info", str(suite_dir), "--json", "--plot", str(plot)]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["all"]["count"] == 3 and info["all"]["distinct_resolutions"] == 3
+    assert info["all"]["aspect"]["median"] == pytest.approx(3.0)
+    assert info["by_field"]["cs.CV"]["count"] == 2
+    assert Image.open(plot).size[0] > 500

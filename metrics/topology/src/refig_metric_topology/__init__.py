@@ -1,0 +1,1 @@
+"""refig metric `topology`: a slide's nodes and directed edges against a figure annotation."""

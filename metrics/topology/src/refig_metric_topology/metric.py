@@ -1,0 +1,56 @@
+"""The ``topology`` metric plugin object."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from refig.metric_values import ValueMaker
+from refig.models import MetricValue
+from refig.protocols import Artifact
+
+from refig_metric_topology.topology import AnnotationError, score
+
+METRIC = "topology"
+NAMES = (
+    "node_recall",
+    "edge_recall",
+    "edge_precision",
+    "edge_f1",
+    "reversed_share",
+    "undirected_share",
+    "style_agreement",
+    "dashed_agreement",
+    "bidirectional_agreement",
+)
+#: A slide that did not pass the gate draws nothing: these score 0, the shares stay undefined.
+ZERO_WHEN_UNREADABLE = ("node_recall", "edge_recall", "edge_precision", "edge_f1")
+
+
+class TopologyMetric:
+    """Scores a slide's nodes and directed edges against the task's figure annotation."""
+
+    version = "1"
+
+    def compute(self, artifact: Artifact) -> Iterator[MetricValue]:
+        if artifact.annotation is None:
+            return  # no annotation, nothing to compare with
+        reference = artifact.task.annotation_sha256 if artifact.task is not None else None
+        make = ValueMaker(artifact, METRIC, self.version, reference)
+        if artifact.tree is None:
+            reason = "no object tree" + ("" if artifact.gate.passed else " (gate failed)")
+            for name in NAMES:
+                value = 0.0 if name in ZERO_WHEN_UNREADABLE and not artifact.gate.passed else None
+                yield make.value(name, value, reason=reason)
+            return
+        try:
+            result = score(artifact.tree, dict(artifact.annotation))
+        except AnnotationError as exc:
+            yield from make.missing(NAMES, f"unusable annotation: {exc}")
+            return
+        details = {
+            "node_recall": {"counts": result.counts, "nodes": result.nodes},
+            "edge_recall": {"counts": result.counts, "edges": result.edges},
+            "edge_precision": {"counts": result.counts, "links": result.links},
+        }
+        for name in NAMES:
+            yield make.value(name, result.values[name], **details.get(name, {}))

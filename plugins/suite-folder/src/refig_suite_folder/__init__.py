@@ -1,0 +1,1 @@
+"""refig suite `folder`: a suite from a folder of figures with optional provenance."""

@@ -1,0 +1,126 @@
+"""``build_folder``: a suite from a folder of figures and an optional provenance file."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from refig.console import err, track
+from refig.errors import RefigError, UsageError
+from refig.images import MAX_PIXELS
+from refig.records import TaskKind
+from refig.suite import Suite, SuiteWriter
+
+from refig_suite_folder import provenance
+from refig_suite_folder.convert import SUFFIXES, FigureError, read_figure
+
+MAX_BYTES = 100_000_000
+AUTO_PROVENANCE = ("manifest.json", "provenance.json", "provenance.csv")
+FIELD_KEYS = ("field", "category", "field_guess", "primary_category")
+
+
+def task_id(stem: str) -> str:
+    """A task id from a file stem: ASCII letters, digits and ``._+-``, starting alphanumeric."""
+    ascii_text = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode()
+    cleaned = re.sub(r"[^A-Za-z0-9._+-]+", "-", ascii_text).strip("-._+")
+    return cleaned or "figure"
+
+
+def _unique(base: str, taken: set[str]) -> str:
+    name, n = base, 2
+    while name.casefold() in taken:
+        name, n = f"{base}-{n}", n + 1
+    taken.add(name.casefold())
+    return name
+
+
+def _json_safe(value: Any) -> Any:
+    return json.loads(json.dumps(value, default=str))
+
+
+def figure_files(folder: Path) -> list[Path]:
+    """Figure files under ``folder`` (recursively, hidden ones skipped), in path order."""
+    return sorted(
+        p for p in folder.rglob("*")
+        if p.is_file() and p.suffix.lower() in SUFFIXES
+        and not any(part.startswith(".") for part in p.relative_to(folder).parts)
+    )
+
+
+def build_folder(source: Path | str, out: Path | str, *, name: str | None = None,
+                 provenance_file: Path | None = None, max_pixels: int = MAX_PIXELS,
+                 max_bytes: int = MAX_BYTES, skip_invalid: bool = False,
+                 created_at: datetime | None = None, quiet: bool = True) -> Suite:
+    """Copy (or convert) every figure of ``source`` into a suite at ``out``."""
+    source, out = Path(source), Path(out)
+    if not source.is_dir():
+        raise UsageError(f"{source} is not a folder", fix="pass --from DIR, a folder of figures")
+    if out.resolve() == source.resolve() or out.resolve().is_relative_to(source.resolve()):
+        raise UsageError("--out must lie outside the folder of figures", path=out)
+    if provenance_file is None:
+        provenance_file = next((source / n for n in AUTO_PROVENANCE if (source / n).is_file()),
+                               None)
+    entries = provenance.load(provenance_file) if provenance_file is not None else {}
+    files = figure_files(source)
+    if not files:
+        raise RefigError(f"no figures in {source}",
+                         fix=f"put {', '.join(sorted(SUFFIXES))} files there")
+    suite_name = task_id(name or source.resolve().name)
+    writer = SuiteWriter(
+        out, name=suite_name, kind=TaskKind.FIGURE_TO_SLIDE, builder="folder",
+        params={"from": source.resolve().name, "files": len(files),
+                "provenance": provenance_file.name if provenance_file else None},
+        description=f"figures imported from {source.resolve().name}",
+        created_at=created_at,
+    )
+    taken: set[str] = set()
+    skipped: list[str] = []
+    used: set[str] = set()
+    with track("importing figures", len(files), quiet=quiet) as tracker:
+        for path in files:
+            tracker.start()
+            relative = path.relative_to(source).as_posix()
+            entry = provenance.lookup(entries, relative)
+            try:
+                figure = read_figure(path, max_pixels=max_pixels, max_bytes=max_bytes)
+                digest = hashlib.sha256(path.read_bytes()).hexdigest()
+                expected = (entry or {}).get("sha256")
+                if expected and str(expected).lower() != digest:
+                    raise FigureError(
+                        f"provenance records sha256 {str(expected)[:12]}…, the file hashes to "
+                        f"{digest[:12]}…", path=path,
+                        fix="the file changed since the provenance was written; fix one of them",
+                    )
+            except FigureError as exc:
+                if not skip_invalid:
+                    raise
+                skipped.append(f"{relative}: {exc.message}")
+                tracker.finish(ok=False)
+                continue
+            identifier = _unique(task_id(path.stem), taken)
+            meta: dict[str, Any] = {"file": relative, "original_sha256": digest,
+                                    "width": figure.width, "height": figure.height}
+            if figure.converted:
+                meta["converted_from"] = path.suffix.lower().lstrip(".")
+            if entry is not None:
+                used.add(relative)
+                meta["provenance"] = _json_safe(entry)
+                field = next((entry[k] for k in FIELD_KEYS if entry.get(k)), None)
+                if field:
+                    meta["field"] = str(field)
+            writer.add(identifier, f"{identifier}.{figure.extension}", figure.data, meta=meta)
+            tracker.finish()
+    unmatched = sorted(k for k in entries if not any(k in (u, Path(u).name) for u in used))
+    for message in skipped:
+        err.print(f"[yellow]skipped[/] {message}")
+    if unmatched:
+        err.print(f"[yellow]provenance entries without a file:[/] {', '.join(unmatched)}")
+    if len(skipped) == len(files):
+        raise RefigError("every figure was skipped; nothing to build", path=source)
+    writer.set_params(skipped=skipped, unmatched_provenance=unmatched)
+    return writer.finish()

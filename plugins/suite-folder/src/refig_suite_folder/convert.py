@@ -1,0 +1,78 @@
+"""Reading a user's figure file safely, and turning it into the bytes a suite stores."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+from refig.errors import RefigError
+from refig.images import ImageError, open_image
+
+#: Stored byte for byte (agents and renderers read these everywhere).
+KEPT = {".png": "png", ".jpg": "jpg", ".jpeg": "jpg", ".webp": "webp"}
+#: Converted to PNG (first frame or page).
+CONVERTED = frozenset({".gif", ".bmp", ".tif", ".tiff", ".pdf"})
+SUFFIXES = frozenset(KEPT) | CONVERTED
+
+
+class FigureError(RefigError):
+    """A figure file that cannot become a task."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """The stored bytes of one figure, their extension and size."""
+
+    data: bytes
+    extension: str
+    width: int
+    height: int
+    converted: bool
+
+
+def _png(image) -> bytes:  # type: ignore[no-untyped-def]
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def _pdf_page(path: Path, dpi: int, max_pixels: int) -> Figure:
+    import pypdfium2 as pdfium
+
+    try:
+        document = pdfium.PdfDocument(str(path))
+    except pdfium.PdfiumError as exc:
+        raise FigureError(f"cannot open PDF: {exc}", path=path) from exc
+    try:
+        if len(document) == 0:
+            raise FigureError("the PDF has no pages", path=path)
+        page = document[0]
+        width_pt, height_pt = page.get_size()
+        scale = dpi / 72
+        if width_pt * height_pt * scale * scale > max_pixels:  # render within the pixel budget
+            scale = (max_pixels / (width_pt * height_pt)) ** 0.5
+        image = page.render(scale=scale, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB")
+    finally:
+        document.close()
+    return Figure(_png(image), "png", image.width, image.height, True)
+
+
+def read_figure(path: Path, *, max_pixels: int, max_bytes: int, pdf_dpi: int = 200) -> Figure:
+    """The figure at ``path`` as stored bytes; raises :class:`FigureError` naming the file."""
+    size = path.stat().st_size
+    if size > max_bytes:
+        raise FigureError(f"file is {size:,} bytes, over the limit of {max_bytes:,}", path=path,
+                          fix="shrink it, raise --max-bytes, or pass --skip-invalid")
+    suffix = path.suffix.lower()
+    if suffix == ".pdf":
+        return _pdf_page(path, pdf_dpi, max_pixels)
+    data = path.read_bytes()
+    try:
+        image = open_image(data, max_pixels=max_pixels)
+    except ImageError as exc:
+        raise FigureError(exc.message, path=path,
+                          fix=exc.fix or "remove the file, or pass --skip-invalid") from exc
+    if suffix in KEPT:
+        return Figure(data, KEPT[suffix], image.width, image.height, False)
+    return Figure(_png(image), "png", image.width, image.height, True)

@@ -1,0 +1,1 @@
+"""refig suite `orbit`: traceable retrieval of overview figures from arXiv source packages."""

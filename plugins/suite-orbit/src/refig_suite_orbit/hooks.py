@@ -1,0 +1,29 @@
+"""Registers the `orbit` suite builder; the selection lives in :mod:`.build`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from refig import hookimpl
+from refig.records import SuiteRecord, TaskKind
+
+from refig_suite_orbit.command import build_command
+
+
+def _factory(**options: Any) -> Any:
+    from refig_suite_orbit.build import build_orbit
+
+    return build_orbit
+
+
+@hookimpl
+def refig_suites() -> Iterator[SuiteRecord]:
+    yield SuiteRecord(
+        name="orbit",
+        description="ORBIT: overview figures retrieved from arXiv source packages by caption "
+                    "evidence, with full provenance.",
+        factory=_factory,
+        command=build_command,
+        task_kinds=frozenset({TaskKind.FIGURE_TO_SLIDE}),
+    )

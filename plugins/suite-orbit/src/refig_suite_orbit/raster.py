@@ -1,0 +1,102 @@
+"""Figure assets to raster images: PNG and JPEG as they are, PDF through pypdfium2, EPS through
+Ghostscript when it is installed."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from refig.images import ImageError, open_image
+
+GHOSTSCRIPT_HINT = ("EPS figures need Ghostscript (`gs`): apt-get install ghostscript "
+                    "(macOS: brew install ghostscript); without it such papers are skipped")
+MAX_SIDE = 4000
+GS_TIMEOUT = 60
+
+
+class RasterError(Exception):
+    def __init__(self, reason: str, detail: str = ""):
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+        self.reason = reason
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class Raster:
+    data: bytes
+    extension: str
+    width: int
+    height: int
+    converted_from: str | None
+
+
+def ghostscript() -> str | None:
+    return shutil.which("gs")
+
+
+def _png(image) -> bytes:  # type: ignore[no-untyped-def]
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def _pdf(data: bytes, dpi: int) -> Raster:
+    import pypdfium2 as pdfium
+
+    try:
+        document = pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as exc:
+        raise RasterError("raster_failed", f"PDF: {exc}") from exc
+    try:
+        if len(document) == 0:
+            raise RasterError("raster_failed", "PDF without pages")
+        page = document[0]
+        width, height = page.get_size()
+        scale = min(dpi / 72, MAX_SIDE / max(width, height, 1))
+        image = page.render(scale=scale, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB")
+    finally:
+        document.close()
+    return Raster(_png(image), "png", image.width, image.height, "pdf")
+
+
+def _eps(data: bytes, dpi: int) -> Raster:
+    gs = ghostscript()
+    if gs is None:
+        raise RasterError("eps_needs_ghostscript", GHOSTSCRIPT_HINT)
+    with tempfile.TemporaryDirectory(prefix="refig-eps-") as tmp:
+        source, target = Path(tmp) / "figure.eps", Path(tmp) / "figure.png"
+        source.write_bytes(data)
+        command = [gs, "-dSAFER", "-dBATCH", "-dNOPAUSE", "-dQUIET", "-dEPSCrop",
+                   "-sDEVICE=png16m", f"-r{dpi}", "-dTextAlphaBits=4", "-dGraphicsAlphaBits=4",
+                   f"-sOutputFile={target}", str(source)]
+        try:
+            subprocess.run(command, capture_output=True, timeout=GS_TIMEOUT, check=True)
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+            raise RasterError("raster_failed", f"Ghostscript: {exc}") from exc
+        if not target.is_file():
+            raise RasterError("raster_failed", "Ghostscript wrote no image")
+        try:
+            image = open_image(target)
+        except ImageError as exc:
+            raise RasterError("raster_failed", exc.message) from exc
+    return Raster(_png(image), "png", image.width, image.height, "eps")
+
+
+def rasterise(name: str, data: bytes, dpi: int = 300) -> Raster:
+    """The raster form of a figure file named ``name`` inside a package."""
+    suffix = Path(name).suffix.lower()
+    if suffix == ".pdf":
+        return _pdf(data, dpi)
+    if suffix in (".eps", ".ps"):
+        return _eps(data, dpi)
+    if suffix not in (".png", ".jpg", ".jpeg"):
+        raise RasterError("asset_unsupported", f"{suffix or 'no extension'} figures are not read")
+    try:
+        image = open_image(data)
+    except ImageError as exc:
+        raise RasterError("raster_failed", exc.message) from exc
+    return Raster(data, "jpg" if suffix != ".png" else "png", image.width, image.height, None)
