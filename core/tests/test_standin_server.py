@@ -5,7 +5,6 @@ import json
 import time
 
 import pytest
-
 from refig.standins.server import Response, StandInServer
 
 

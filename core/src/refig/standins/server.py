@@ -8,6 +8,7 @@ cut mid-stream. API-specific behaviour (OpenAI, Anthropic) lives in handlers bui
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -65,14 +66,31 @@ class Response:
 Handler = Callable[[Request], Response]
 
 
-class StandInServer:
-    """Serve ``handler`` on 127.0.0.1 (a free port by default) until :meth:`stop`."""
+class CutStream(Exception):
+    """Raised by a chunk iterator to drop the connection mid-stream (as a broken upstream does)."""
 
-    def __init__(self, handler: Handler, *, host: str = "127.0.0.1", port: int = 0):
+
+class _QuietServer(ThreadingHTTPServer):
+    """A client that hangs up mid-answer (a killed agent, a cut stream) is normal here."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
+class StandInServer:
+    """Serve ``handler`` on 127.0.0.1 (a free port by default) until :meth:`stop`.
+
+    ``keep_requests=False`` leaves :attr:`requests` empty (for proxies that see large bodies).
+    """
+
+    def __init__(self, handler: Handler, *, host: str = "127.0.0.1", port: int = 0,
+                 keep_requests: bool = True):
         self.handler = handler
+        self.keep_requests = keep_requests
         self.requests: list[Request] = []
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer((host, port), self._make_handler())
+        self._server = _QuietServer((host, port), self._make_handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
@@ -96,6 +114,8 @@ class StandInServer:
         self.stop()
 
     def _record(self, request: Request) -> None:
+        if not self.keep_requests:  # a long-lived proxy must not hold every body in memory
+            return
         with self._lock:
             self.requests.append(request)
 
@@ -104,6 +124,9 @@ class StandInServer:
 
         class _Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # Headers and body go out in separate writes; with Nagle on, the client's delayed ACK
+            # adds ~40 ms to every response.
+            disable_nagle_algorithm = True
 
             def log_message(self, format: str, *args: Any) -> None:  # quiet in tests
                 return
@@ -127,14 +150,17 @@ class StandInServer:
                     return
                 self.send_header("Transfer-Encoding", "chunked")
                 self.end_headers()
-                for index, chunk in enumerate(response.chunks):
-                    if response.cut_after is not None and index >= response.cut_after:
-                        self.close_connection = True
+                try:
+                    for index, chunk in enumerate(response.chunks):
+                        if response.cut_after is not None and index >= response.cut_after:
+                            raise CutStream
+                        self.wfile.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
                         self.wfile.flush()
-                        self.connection.shutdown(2)
-                        return
-                    self.wfile.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
+                except CutStream:
+                    self.close_connection = True
                     self.wfile.flush()
+                    self.connection.shutdown(2)
+                    return
                 self.wfile.write(b"0\r\n\r\n")
 
             do_GET = do_POST = do_PUT = do_DELETE = _serve

@@ -1,0 +1,212 @@
+"""The shared body of every adapter that drives a real harness CLI (Claude Code, Codex, Qwen Code).
+
+For one attempt it finds the pinned CLI, starts a recording gateway in front of the provider,
+runs the CLI in the attempt's sandbox until the deadline (through
+:func:`refig.running.sandbox.run_command`), and builds the :class:`HarnessResult` from the
+gateway's record (turns, tokens, cost: the same accounting for every harness) and from the CLI's
+own final report (its verdict, which the gateway cannot see). A subclass says only how to invoke
+its CLI and how to read its transcript.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar
+
+from refig.errors import RefigError
+from refig.gateway import Gateway, PriceTable, Upstream, summarize
+from refig.gateway.calls import CallSummary, write_calls
+from refig.harness_cli import require
+from refig.models import ErrorInfo, Usage
+from refig.protocols import AttemptContext, HarnessResult
+from refig.records import CliPin
+from refig.running.sandbox import run_command
+from refig.running.workspace import PROGRAM_FILE, SLIDE_FILE
+
+TRANSCRIPT = "transcript.jsonl"
+CALLS = "calls.jsonl"
+STDERR = "stderr.log"
+
+
+@dataclass(frozen=True)
+class Provider:
+    """Where a harness's model traffic goes by default, and the variables that override it.
+
+    ``base_env`` and ``key_env`` are read from the attempt's secrets, then refig's environment
+    (``ANTHROPIC_BASE_URL``/``ANTHROPIC_API_KEY``, ``OPENAI_BASE_URL``/``OPENAI_API_KEY``).
+    """
+
+    base_env: str
+    key_env: tuple[str, ...]
+    default_base: str
+    auth: str
+    mount: str
+
+
+ANTHROPIC = Provider("ANTHROPIC_BASE_URL", ("ANTHROPIC_API_KEY",), "https://api.anthropic.com",
+                     "x-api-key", "")
+OPENAI = Provider("OPENAI_BASE_URL", ("OPENAI_API_KEY",), "https://api.openai.com/v1", "bearer",
+                  "/v1")
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """How to start the CLI: the command line, variables added to the attempt's environment, what
+    to write to its standard input, and extra host paths the sandbox must expose."""
+
+    argv: list[str]
+    env: dict[str, str] = field(default_factory=dict)
+    stdin: bytes | None = None
+    writable: list[Path] = field(default_factory=list)
+    readable: list[Path] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Report:
+    """What the CLI itself said at the end: its verdict and its own counts (kept for comparison;
+    refig's numbers come from the gateway)."""
+
+    error: ErrorInfo | None = None
+    turns: int | None = None
+    usage: Usage | None = None
+    cost_usd: float | None = None
+    finished: bool = False
+
+
+class CliHarness(ABC):
+    """Base of the CLI adapters; ``options`` come from the factory and, per configuration, from
+    ``ctx.options`` (which win). Common options: ``effort``, ``max_turns``, ``max_retries``,
+    ``upstream`` (provider base URL), ``prices`` (override file)."""
+
+    name: ClassVar[str]
+    pin: ClassVar[CliPin]
+    provider: ClassVar[Provider]
+    #: A model the CLI knows (it picks its tools by model), used by ``refig harness check``.
+    example_model: ClassVar[str]
+
+    def __init__(self, **options: str):
+        self.options = {k: str(v) for k, v in options.items() if v is not None}
+
+    def option(self, ctx: AttemptContext, key: str) -> str | None:
+        value = ctx.options.get(key, self.options.get(key))
+        return None if value in (None, "") else str(value)
+
+    @abstractmethod
+    def invocation(self, ctx: AttemptContext, binary: Path, base_url: str,
+                   home: Path) -> Invocation:
+        """The command that runs one attempt against ``base_url`` (the gateway)."""
+
+    @abstractmethod
+    def read_report(self, transcript: Path) -> Report:
+        """Parse the CLI's machine-readable output."""
+
+    def upstream(self, ctx: AttemptContext) -> Upstream:
+        """The real provider behind the gateway, with the real key (never given to the agent)."""
+        env: Mapping[str, str] = {**os.environ, **ctx.env, **ctx.secrets}
+        base = self.option(ctx, "upstream") or env.get(self.provider.base_env)
+        key = next((env[k] for k in self.provider.key_env if env.get(k)), None)
+        return Upstream(base or self.provider.default_base, key, self.provider.auth,
+                        self.provider.mount)
+
+    def run(self, ctx: AttemptContext) -> HarnessResult:
+        try:
+            cli = require(self.name, self.pin)
+        except RefigError as exc:
+            return HarnessResult(exit_code=None, error=ErrorInfo(
+                kind="harness_missing", message=str(exc)))
+        binary = Path(str(cli.path))
+        outputs = ctx.outputs_dir or Path(tempfile.mkdtemp(prefix=f"refig-{self.name}-"))
+        outputs.mkdir(parents=True, exist_ok=True)
+        home = ctx.home or outputs / "home"
+        home.mkdir(parents=True, exist_ok=True)
+        transcript, calls_log = outputs / TRANSCRIPT, outputs / CALLS
+        prices = PriceTable.load(self.option(ctx, "prices"))
+        # No upstream read outlives the attempt by much, even when the agent was killed mid-call.
+        read_timeout = max(5.0, ctx.deadline - time.monotonic())
+        gateway = Gateway(self.upstream(ctx), prices=prices, log=calls_log,
+                          read_timeout=read_timeout)
+        with gateway:
+            call = self.invocation(ctx, binary, gateway.url, home)
+            process = run_command(
+                ctx, call.argv, env={**ctx.env, **call.env}, stdout=transcript,
+                stdin_data=call.stdin,
+                stderr=ctx.log or outputs / STDERR,
+                readable=[cli_root(binary), *call.readable], writable=call.writable,
+            )
+        write_calls(calls_log, gateway.calls)
+        summary = summarize(gateway.calls)
+        report = self.read_report(transcript)
+        error = self.verdict(process.timed_out, process.exit_code, report, summary)
+        slide, program = ctx.workspace / SLIDE_FILE, ctx.workspace / PROGRAM_FILE
+        return HarnessResult(
+            exit_code=process.exit_code, error=error,
+            slide=slide if slide.is_file() else None,
+            program=program if program.is_file() else None,
+            transcript=transcript if transcript.exists() else None,
+            extra_outputs={"calls": calls_log},
+            turns=summary.turns, usage=summary.usage, cost_usd=summary.cost_usd,
+            cli_version=cli.found,
+        )
+
+    def verdict(self, timed_out: bool, exit_code: int | None, report: Report,
+                summary: CallSummary) -> ErrorInfo | None:
+        """The attempt's typed failure, or None when it succeeded.
+
+        The deadline wins; otherwise a CLI that failed (non-zero exit, or its own error report)
+        is blamed on its last model call when that call failed, since that is the cause the CLI
+        gave up on, and on the CLI's report otherwise.
+        """
+        if timed_out:
+            return ErrorInfo(kind="timeout", message="the attempt reached its deadline",
+                             retryable=True)
+        failed = report.error is not None or exit_code != 0 or not report.finished
+        if not failed:
+            return None
+        if summary.last_error is not None and (report.error is None
+                                               or report.error.kind != "max_turns"):
+            return summary.last_error
+        if report.error is not None:
+            return report.error
+        if not report.finished:
+            return ErrorInfo(kind="harness_error",
+                             message=f"{self.name} exited {exit_code} without a final report")
+        return ErrorInfo(kind="harness_error", message=f"{self.name} exited {exit_code}")
+
+
+def cli_root(binary: Path) -> Path:
+    """The install prefix (or directory) of a CLI, to expose read-only in the sandbox."""
+    resolved = binary.resolve()
+    for parent in resolved.parents:
+        if parent.name == "node_modules":
+            return parent.parent
+    return resolved.parent
+
+
+def events(transcript: Path) -> Iterator[dict[str, object]]:
+    """The JSON objects of a JSONL transcript, skipping lines that are not JSON objects."""
+    if not transcript.exists():
+        return
+    with transcript.open("rb") as handle:
+        for line in handle:
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(event, dict):
+                yield event
+
+
+def choice(value: str | None, allowed: tuple[str, ...], what: str) -> str | None:
+    """``value`` if it is one of ``allowed`` (or None); a UsageError naming them otherwise."""
+    if value is not None and value not in allowed:
+        from refig.errors import UsageError
+
+        raise UsageError(f"unknown {what} {value!r}; choose one of: {', '.join(allowed)}")
+    return value

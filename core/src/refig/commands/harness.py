@@ -1,0 +1,131 @@
+"""``refig harness``: install the pinned harness CLIs and list what is installed."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+from rich.table import Table
+
+from refig.console import err, out
+from refig.errors import RefigError, UsageError
+from refig.harness_cli import InstalledCli, install, locate
+from refig.plugins import Registry
+from refig.records import CliPin, HarnessRecord, PluginKind
+
+
+def pinned_clis(registry: Registry) -> dict[str, CliPin]:
+    """Harness name -> the CLI its adapter pins, for every harness that drives one."""
+    pins: dict[str, CliPin] = {}
+    for record in registry.records(PluginKind.HARNESS):
+        if isinstance(record, HarnessRecord) and record.cli is not None:
+            pins[record.name] = record.cli
+    return pins
+
+
+def harness_clis(registry: Registry) -> list[InstalledCli]:
+    """Each harness CLI with its pinned and installed versions; ``refig doctor`` reports these."""
+    return [locate(name, pin) for name, pin in sorted(pinned_clis(registry).items())]
+
+
+def register(app: typer.Typer, registry: Registry) -> None:
+    group = typer.Typer(help="Install and list the harness CLIs (Claude Code, Codex, ...).",
+                        no_args_is_help=True)
+    app.add_typer(group, name="harness")
+
+    @group.command("install")
+    def install_cmd(
+        names: list[str] = typer.Argument(None, help="Harnesses to install (default: all)."),
+        force: bool = typer.Option(False, "--force", help="Reinstall even when present."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing on success."),
+    ) -> None:
+        """Install each harness's pinned CLI with npm into refig's own prefix."""
+        pins = pinned_clis(registry)
+        for name in names or sorted(pins):
+            if name not in pins:
+                raise UsageError(
+                    f"unknown harness CLI {name!r}; harnesses with a CLI: "
+                    f"{', '.join(sorted(pins)) or 'none installed'}",
+                    fix="`refig harness list` shows them",
+                )
+            pin = pins[name]
+            if not quiet:
+                err.print(f"installing {pin.package}@{pin.version} for harness {name} ...")
+            result = install(name, pin, force=force)
+            if not quiet:
+                out.print(f"[green]ok[/] {name}: {pin.bin} {result.found} at {result.path}")
+
+    @group.command("list")
+    def list_cmd(
+        as_json: bool = typer.Option(False, "--json", help="Print a JSON list."),
+    ) -> None:
+        """Each harness CLI: the pinned version, what is installed, and the fix when it differs."""
+        rows = harness_clis(registry)
+        if as_json:
+            typer.echo(json.dumps([r.as_json() for r in rows], indent=2))
+            return
+        table = Table(title="harness CLIs", title_justify="left")
+        for column in ("harness", "package", "pinned", "installed", "where", "fix"):
+            table.add_column(column, overflow="fold")
+        for row in rows:
+            style = "green" if row.ok else "bold red"
+            table.add_row(row.harness, row.package, row.pinned,
+                          f"[{style}]{row.found or 'missing'}[/]", row.path or "", row.fix or "")
+        out.print(table)
+
+    @group.command("check")
+    def check_cmd(
+        name: str = typer.Argument(..., help="The harness to check."),
+        fault: str | None = typer.Option(
+            None, "--fault", help="Inject a fault on every call: 400, 429, 500, malformed, cut."),
+        timeout: float = typer.Option(300.0, "--timeout", help="Seconds before the deadline."),
+        sandbox: str = typer.Option("auto", "--sandbox", help="auto, bwrap or none."),
+        as_json: bool = typer.Option(False, "--json", help="Print a JSON summary."),
+    ) -> None:
+        """Run the harness's real CLI offline against refig's scripted model server.
+
+        It proves the CLI, the gateway and the sandbox work here: the agent must write and run a
+        python-pptx program, and the attempt's turns and tokens must equal what the server served.
+        """
+        from refig.gate import inspect_structure
+        from refig.harness_check import check_harness
+        from refig.standins.scripted import Fault
+
+        pins = pinned_clis(registry)
+        if name not in pins:
+            raise UsageError(f"unknown harness CLI {name!r}; harnesses with a CLI: "
+                             f"{', '.join(sorted(pins)) or 'none installed'}")
+        harness = registry.resolve(PluginKind.HARNESS, name).create()
+        options = {"max_retries": "0"} if fault else {}
+        outcome = check_harness(harness, faults=[Fault(fault)] if fault else [],
+                                timeout=timeout, sandbox=sandbox, options=options)
+        try:
+            result = outcome.result
+            gate = inspect_structure(result.slide).gate if result.slide else None
+            recorded = {"turns": result.turns or 0, **result.usage.model_dump()}
+            served = {k: v for k, v in outcome.totals.items() if k in recorded}
+            problems = outcome.mismatches()
+            summary = {
+                "harness": name, "cli_version": result.cli_version, "seconds": outcome.seconds,
+                "error": result.error.model_dump() if result.error else None,
+                "slide_gate": gate.model_dump(mode="json") if gate else None,
+                "recorded": recorded, "served": served, "match": not problems,
+                "mismatches": problems,
+            }
+        finally:
+            outcome.remove()
+        if as_json:
+            typer.echo(json.dumps(summary, indent=2))
+        else:
+            verdict = result.error.kind if result.error else "succeeded"
+            out.print(f"{name} {result.cli_version}: {verdict} in {outcome.seconds:.1f}s; "
+                      f"slide gate: {'pass' if gate and gate.passed else 'fail'}; "
+                      f"recorded {recorded} vs served {served}: "
+                      f"{'[green]match[/]' if summary['match'] else '[bold red]differ[/]'}")
+        expected_fail = fault is not None
+        if summary["match"] is not True or (result.error is not None) != expected_fail or (
+                not expected_fail and not (gate and gate.passed)):
+            raise RefigError(f"harness {name} failed its offline check",
+                             fix=f"see `refig harness list`; reinstall with "
+                                 f"`refig harness install {name} --force`")
+

@@ -1,0 +1,1 @@
+"""refig harness ``claude-code``: Anthropic's Claude Code CLI, pinned, behind refig's gateway."""

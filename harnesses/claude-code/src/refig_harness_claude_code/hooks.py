@@ -1,0 +1,31 @@
+"""Registers the ``claude-code`` harness; the adapter is imported only when selected."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from refig import hookimpl
+from refig.records import HarnessRecord, TaskKind
+
+from refig_harness_claude_code.pin import PIN
+
+
+def _create(**options: Any) -> Any:
+    from refig_harness_claude_code.adapter import ClaudeCodeHarness
+
+    return ClaudeCodeHarness(**options)
+
+
+@hookimpl
+def refig_harnesses() -> Iterator[HarnessRecord]:
+    yield HarnessRecord(
+        name="claude-code",
+        aliases=("claude",),
+        description=f"Claude Code {PIN.version} (`claude -p`, stream-json) through refig's "
+        "recording gateway; options: effort, max_turns, max_retries, upstream, prices.",
+        factory=_create,
+        task_kinds=frozenset({TaskKind.FIGURE_TO_SLIDE, TaskKind.DECK_EDIT,
+                              TaskKind.FIGURE_TO_CODE}),
+        cli=PIN,
+    )

@@ -1,0 +1,85 @@
+"""The real Claude Code CLI, at its pinned version, driven by the adapter against the scripted
+model server (no network): a real one-slide deck, exact accounting, typed failures, a deadline."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from refig.gate import inspect_structure
+from refig.harness_check import check_harness, served_cost
+from refig.harness_cli import locate
+from refig.running.processes import kill_tree
+from refig.standins.scripted import Fault
+from refig_harness_claude_code.adapter import ClaudeCodeHarness
+from refig_harness_claude_code.pin import PIN
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not locate("claude-code", PIN).ok,
+                       reason=f"Claude Code {PIN.version} is not installed: "
+                              "run `refig harness install claude-code`"),
+]
+
+PRICE = {"input_cost_per_token": 3e-6, "output_cost_per_token": 1.5e-5,
+         "cache_read_input_token_cost": 3e-7, "cache_creation_input_token_cost": 3.75e-6}
+
+
+def test_an_attempt_builds_a_gated_slide_and_records_exactly_what_was_served(
+        tmp_path: Path) -> None:
+    prices = tmp_path / "prices.json"
+    prices.write_text(json.dumps({ClaudeCodeHarness.example_model: PRICE}))
+    outcome = check_harness(ClaudeCodeHarness(effort="max", max_turns="20"),
+                            options={"prices": str(prices)})
+    try:
+        result = outcome.result
+        assert result.error is None and result.exit_code == 0
+        assert result.cli_version == PIN.version
+        structure = inspect_structure(result.slide)
+        assert structure.gate.passed and structure.gate.slides == 1
+        assert structure.tree is not None and structure.tree.counts()["bound_connectors"] == 2
+        assert result.program is not None and "from pptx import" in result.program.read_text()
+        assert outcome.mismatches() == []
+        assert result.turns == 3
+        # Claude Code's own Write and Bash tools carried the script.
+        assert [s.tools for s in outcome.served] == ["claude-code", "claude-code", "none"]
+        assert result.cost_usd == pytest.approx(served_cost(
+            outcome.served, input=3e-6, output=1.5e-5, cache_read=3e-7, cache_write=3.75e-6))
+        # The flags reached the CLI and the CLI's requests: highest effort, private config.
+        log = outcome.dirs.log.read_text()
+        assert "--effort max" in log and "--max-turns 20" in log
+        assert all(r["model"] == ClaudeCodeHarness.example_model for r in outcome.requests)
+        assert "thinking" in outcome.requests[0] or "output_config" in outcome.requests[0]
+        assert (outcome.dirs.home / ".claude").is_dir()
+        # Claude Code's own count of turns agrees with the gateway's.
+        assert ClaudeCodeHarness().read_report(result.transcript).turns == 3
+    finally:
+        outcome.remove()
+
+
+@pytest.mark.parametrize(("fault", "kind"), [("429", "rate_limited"), ("500", "api_error"),
+                                             ("cut", "stream_error")])
+def test_api_errors_reported_as_success_are_typed_failures(fault: str, kind: str) -> None:
+    outcome = check_harness(ClaudeCodeHarness(), faults=[Fault(fault)],
+                            options={"max_retries": "0"})
+    try:
+        result = outcome.result
+        assert result.error is not None and result.error.kind == kind
+        assert result.error.retryable
+        report = ClaudeCodeHarness().read_report(result.transcript)
+        assert report.error is not None  # is_error: true, whatever the subtype says
+        assert result.turns == 0 and outcome.mismatches() == []
+    finally:
+        outcome.remove()
+
+
+def test_a_hang_is_ended_at_the_deadline() -> None:
+    outcome = check_harness(ClaudeCodeHarness(), faults=[Fault("hang")], timeout=8)
+    try:
+        assert outcome.result.error is not None and outcome.result.error.kind == "timeout"
+        assert outcome.seconds < 20
+        assert kill_tree(marker=outcome.dirs.root.name) == 0  # nothing was left running
+        assert [c.error for c in outcome.calls] == ["aborted"]
+    finally:
+        outcome.remove()

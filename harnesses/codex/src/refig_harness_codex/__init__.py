@@ -1,0 +1,1 @@
+"""refig harness ``codex``: OpenAI's Codex CLI, pinned, behind refig's gateway."""

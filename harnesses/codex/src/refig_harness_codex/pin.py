@@ -1,0 +1,10 @@
+"""The Codex CLI release this adapter was tested with; ``refig harness install`` installs it."""
+
+from refig.records import CliPin
+
+PIN = CliPin(
+    package="@openai/codex",
+    version="0.171.0",
+    bin="codex",
+    version_pattern=r"codex-cli (\d+\.\d+\.\d+)",
+)

@@ -1,0 +1,1 @@
+"""refig harness ``qwen-code``: Alibaba's Qwen Code CLI, pinned, behind refig's gateway."""

@@ -1,0 +1,74 @@
+"""The real Qwen Code CLI, at its pinned version, driven by the adapter against the scripted
+model server over OpenAI Chat Completions (no network): the adapter interface is not tied to
+Anthropic or the Responses API."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from refig.gate import inspect_structure
+from refig.harness_check import check_harness, served_cost
+from refig.harness_cli import locate
+from refig.running.processes import kill_tree
+from refig.standins.scripted import Fault
+from refig_harness_qwen_code.adapter import QwenCodeHarness
+from refig_harness_qwen_code.pin import PIN
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not locate("qwen-code", PIN).ok,
+                       reason=f"Qwen Code {PIN.version} is not installed: "
+                              "run `refig harness install qwen-code`"),
+]
+
+
+def test_an_attempt_builds_a_gated_slide_and_records_exactly_what_was_served(
+        tmp_path: Path) -> None:
+    prices = tmp_path / "prices.json"
+    # litellm has no price for this model: the override file supplies it.
+    prices.write_text(json.dumps({QwenCodeHarness.example_model: {
+        "input_cost_per_token": 1e-6, "output_cost_per_token": 5e-6}}))
+    outcome = check_harness(QwenCodeHarness(effort="high"), options={"prices": str(prices)})
+    try:
+        result = outcome.result
+        assert result.error is None and result.exit_code == 0
+        assert result.cli_version == PIN.version
+        structure = inspect_structure(result.slide)
+        assert structure.gate.passed and structure.gate.slides == 1
+        assert outcome.mismatches() == []
+        # Three agent calls and no background memory agent call: its settings turned it off.
+        assert result.turns == 3 and len(outcome.served) == 3
+        assert [s.tools for s in outcome.served] == ["qwen-code", "qwen-code", "none"]
+        assert result.cost_usd == pytest.approx(served_cost(
+            outcome.served, input=1e-6, output=5e-6, cache_read=1e-6, cache_write=1e-6))
+        assert outcome.requests[0]["reasoning"] == {"effort": "high"}
+        assert all(r["model"] == QwenCodeHarness.example_model for r in outcome.requests)
+    finally:
+        outcome.remove()
+
+
+@pytest.mark.parametrize(("fault", "kind"), [("400", "bad_request"),
+                                             ("malformed", "malformed_response")])
+def test_injected_errors_become_typed_failures(fault: str, kind: str) -> None:
+    # Qwen Code retries 429 and 5xx seven times with backoff (about 80 s) whatever maxRetries
+    # says, so those are covered by the Claude Code and Codex tests and the gateway's own tests.
+    outcome = check_harness(QwenCodeHarness(), faults=[Fault(fault)],
+                            options={"max_retries": "0"})
+    try:
+        result = outcome.result
+        assert result.error is not None and result.error.kind == kind
+        assert result.turns == 0 and outcome.mismatches() == []
+    finally:
+        outcome.remove()
+
+
+def test_a_hang_is_ended_at_the_deadline() -> None:
+    outcome = check_harness(QwenCodeHarness(), faults=[Fault("hang")], timeout=10)
+    try:
+        assert outcome.result.error is not None and outcome.result.error.kind == "timeout"
+        assert outcome.seconds < 25
+        assert kill_tree(marker=outcome.dirs.root.name) == 0
+    finally:
+        outcome.remove()

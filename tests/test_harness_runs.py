@@ -1,0 +1,116 @@
+"""``refig run`` end to end with each real harness CLI against the scripted model server.
+
+The provider is reached the standard way (``ANTHROPIC_BASE_URL``/``OPENAI_BASE_URL`` on the refig
+process), prices come from an override file (``REFIG_PRICES``), and the stored attempts must
+match the server's own log exactly: turns, tokens and cost.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from refig.gate import inspect_structure
+from refig.gateway import read_calls
+from refig.harness_check import served_cost
+from refig.harness_cli import locate
+from refig.models import Attempt, AttemptStatus, Output
+from refig.plugins import Registry
+from refig.records import HarnessRecord, PluginKind
+from refig.standins.scripted import ScriptedServer
+from refig.store import RunStore
+
+HARNESSES = {  # name -> (model, base URL variable, URL suffix)
+    "claude-code": ("claude-sonnet-4-5", "ANTHROPIC_BASE_URL", ""),
+    "codex": ("gpt-5.5", "OPENAI_BASE_URL", "/v1"),
+    "qwen-code": ("qwen3-coder-plus", "OPENAI_BASE_URL", "/v1"),
+}
+PRICE = {"input_cost_per_token": 2e-6, "output_cost_per_token": 8e-6,
+         "cache_read_input_token_cost": 2e-7, "cache_creation_input_token_cost": 2.5e-6}
+
+
+def refig(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    command = [str(Path(sys.executable).parent / "refig"), *args]
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=900,
+                          check=False)
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    registry = Registry.load(warn=lambda _: None)
+    if "sample" not in registry.names(PluginKind.SUITE):
+        pytest.skip("the sample suite builder (refig-suite-sample) is not installed")
+    out = tmp_path_factory.mktemp("suite") / "sample"
+    done = refig("suite", "build", "sample", "--out", str(out), "-n", "2", "-q",
+                 env=dict(os.environ))
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(HARNESSES))
+def test_refig_run_records_what_the_scripted_server_served(
+        name: str, suite: Path, tmp_path: Path) -> None:
+    record = next((r for r in Registry.load(warn=lambda _: None).records(PluginKind.HARNESS)
+                   if r.name == name), None)
+    if not isinstance(record, HarnessRecord) or record.cli is None:
+        pytest.skip(f"the {name} harness plugin is not installed")
+    if not locate(name, record.cli).ok:
+        pytest.skip(f"{name} CLI {record.cli.version} is not installed: "
+                    f"run `refig harness install {name}`")
+    model, variable, suffix = HARNESSES[name]
+    prices = tmp_path / "prices.json"
+    prices.write_text(json.dumps({model: PRICE}))
+    run = tmp_path / "run"
+    with ScriptedServer() as server:
+        env = {**os.environ, variable: server.url + suffix, "REFIG_PRICES": str(prices)}
+        done = refig("run", "--suite", str(suite), "--harness", name, "--model", model,
+                     "--workflow", "direct", "--out", str(run), "-q", "--json", env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    store = RunStore.open(run)
+    attempts = store.query(Attempt)
+    assert len(attempts) == 2
+    assert all(a.status is AttemptStatus.SUCCEEDED and a.cli_version == record.cli.version
+               for a in attempts)
+    for attempt in attempts:
+        gate = inspect_structure(store.objects.path(attempt.outputs[Output.SLIDE])).gate
+        assert gate.passed and gate.slides == 1
+        calls = read_calls(store.objects.path(attempt.outputs[Output.CALLS]))
+        assert len(calls) == attempt.turns == 3
+    served = server.served
+    assert sum(a.turns or 0 for a in attempts) == sum(s.completed for s in served) == 6
+    for field in ("input_tokens", "output_tokens", "cached_tokens", "reasoning_tokens"):
+        assert sum(getattr(a.usage, field) for a in attempts) == sum(
+            getattr(s, field) for s in served), field
+    assert sum(a.cost_usd or 0 for a in attempts) == pytest.approx(served_cost(
+        served, input=2e-6, output=8e-6, cache_read=2e-7, cache_write=2.5e-6))
+
+
+def test_harness_list_reports_every_pinned_cli() -> None:
+    done = refig("harness", "list", "--json", env=dict(os.environ))
+    assert done.returncode == 0, done.stderr
+    rows = {row["harness"]: row for row in json.loads(done.stdout)}
+    assert set(HARNESSES) <= set(rows)
+    for row in rows.values():
+        assert row["ok"] == (row["found"] == row["pinned"])
+        assert row["ok"] or row["fix"].startswith("refig harness install")
+
+
+@pytest.mark.slow
+def test_harness_check_runs_the_cli_offline_and_fails_loudly_on_a_fault() -> None:
+    record = next((r for r in Registry.load(warn=lambda _: None).records(PluginKind.HARNESS)
+                   if r.name == "codex"), None)
+    if not isinstance(record, HarnessRecord) or record.cli is None or not locate(
+            "codex", record.cli).ok:
+        pytest.skip("the codex harness or its CLI is not installed")
+    done = refig("harness", "check", "codex", "--json", env=dict(os.environ))
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["match"] and summary["slide_gate"]["passed"] and summary["error"] is None
+    failed = refig("harness", "check", "codex", "--fault", "500", "--json", env=dict(os.environ))
+    assert failed.returncode == 0, failed.stderr  # the fault was expected, and typed
+    assert json.loads(failed.stdout)["error"]["kind"] == "api_error"
