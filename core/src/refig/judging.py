@@ -1,0 +1,567 @@
+"""The judging stage: every evaluated artifact x judge x repeat, cached, throttled, within budget.
+
+A judgment is stored under (artifact, judge_key, rubric_sha256, repeat), where ``judge_key``
+hashes the judge's own key (its name and parameters) with the hashes of the rendering and the
+source it saw. A second run of the same evaluation therefore makes no model call; a new rubric, a
+new judge or a new rendering judges only what is new. Failed judgments are stored with a typed
+error and also count as done (``retry_failed`` judges them again), except those that say the
+judge could not run at all (:data:`NOT_CACHED`: the budget, a key, a model name, a server that
+never answered), which the next run picks up.
+
+Each judge gets its own workers and :class:`~refig.traffic.AdaptiveLimiter`. A judge makes one
+judging per call of ``judge()`` (an LLM judge may retry a malformed answer inside it); failures
+it marks ``retryable`` (429, 5xx, timeouts, lost connections) are retried here with backoff,
+honouring ``Retry-After``. The stage then checks the scores against the rubric (whatever judge
+made them) and applies the flattening cap.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from refig.audit import object_audit
+from refig.console import err, track
+from refig.errors import UsageError
+from refig.metric_values import source_sha256
+from refig.models import ErrorInfo, Judgment, JudgmentStatus, Usage, stable_hash
+from refig.plugins import Registry
+from refig.protocols import Artifact, Judge, JudgeRequest
+from refig.records import PluginKind
+from refig.rubric import AnswerError, Rubric, load_rubric
+from refig.store import RunStore, sha256_file
+from refig.traffic import AdaptiveLimiter, RetryPolicy
+
+#: ``--judge-opt`` keys the stage keeps for itself instead of passing them to the judge.
+STAGE_OPTIONS = {"attempts": int, "backoff": float}
+BUDGET = "budget"
+RATE_LIMITED = "rate_limited"
+#: Failures that say the judge could not run at all (budget, key, model name, server, plugin):
+#: stored for the report, but judged again by the next run, unlike a failure on the artifact.
+NOT_CACHED = frozenset({BUDGET, "auth", "not_found", "connection", "judge_error"})
+#: Failures after which every other call of the judge would fail the same way: not made.
+FATAL = frozenset({"auth", "not_found"})
+
+
+# --- choosing judges ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class JudgeOption:
+    """One ``--judge-opt [JUDGE:]KEY=VALUE``; ``scope`` limits it to one judge."""
+
+    scope: str | None
+    key: str
+    value: str
+
+
+def parse_judge_options(pairs: Iterable[str]) -> list[JudgeOption]:
+    """Parse ``KEY=VALUE`` or ``JUDGE:KEY=VALUE`` (``JUDGE`` as in ``--judge``)."""
+    options = []
+    for pair in pairs:
+        head, sep, value = pair.partition("=")
+        scope, _, key = head.rpartition(":")
+        if not sep or not key.strip():
+            raise UsageError(
+                f"--judge-opt {pair!r} is not KEY=VALUE",
+                fix="write --judge-opt temperature=0 or --judge-opt qwen:api_base=http://...",
+            )
+        options.append(JudgeOption(scope.strip() or None, key.strip(), value))
+    return options
+
+
+@dataclass(frozen=True)
+class SelectedJudge:
+    """A judge ready to run: the label stored in ``Judgment.judge``, the judge, its retry policy."""
+
+    label: str
+    judge: Judge
+    policy: RetryPolicy = field(default_factory=RetryPolicy)
+
+
+def select_judges(
+    registry: Registry, selectors: Sequence[str], options: Iterable[str] = ()
+) -> list[SelectedJudge]:
+    """Resolve ``--judge`` selectors and build each judge with the ``--judge-opt`` meant for it."""
+    parsed = parse_judge_options(options)
+    chosen: list[SelectedJudge] = []
+    used: set[str] = set()
+    for selector in selectors:
+        selection = registry.resolve(PluginKind.JUDGE, selector)
+        names = {selector, selection.label, *selection.record.names}
+        mine: dict[str, str] = {}
+        for option in parsed:
+            if option.scope is None or option.scope in names:
+                mine[option.key] = option.value
+                if option.scope:
+                    used.add(option.scope)
+        stage = {}
+        for key, cast in STAGE_OPTIONS.items():
+            if key in mine:
+                try:
+                    stage[key] = cast(mine.pop(key))
+                except ValueError as exc:
+                    raise UsageError(f"--judge-opt {key} must be a number: {exc}") from exc
+        judge = selection.create(**mine)
+        label = getattr(judge, "label", None) or selection.label
+        if any(c.judge.key == judge.key for c in chosen):
+            continue
+        chosen.append(SelectedJudge(label, judge, RetryPolicy(**stage)))
+    unknown = {o.scope for o in parsed if o.scope} - used
+    if unknown:
+        raise UsageError(
+            f"--judge-opt names judges that are not selected: {', '.join(sorted(unknown))}",
+            fix="prefix an option with a judge given to --judge, e.g. qwen:api_base=URL",
+        )
+    return chosen
+
+
+# --- accounting -----------------------------------------------------------------------------------
+
+
+@dataclass
+class JudgeLedger:
+    """What one judge did in this run: calls, outcomes, tokens and dollars."""
+
+    label: str
+    calls: int = 0
+    judged: int = 0
+    failed: Counter[str] = field(default_factory=Counter)
+    cached: int = 0
+    skipped_budget: int = 0
+    cost_usd: float = 0.0
+    unpriced_calls: int = 0
+    usage: Usage = field(default_factory=Usage)
+    retries: int = 0
+    rate_limited: int = 0
+
+    def line(self) -> str:
+        """``gpt-5.4: 120 judged (2 failed: 2 timeout), 30 cached, 140 calls, $1.2345``."""
+        failed = sum(self.failed.values())
+        text = f"{self.label}: {self.judged} judged"
+        if failed:
+            kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(self.failed.items()))
+            text += f" ({failed} failed: {kinds})"
+        text += f", {self.cached} cached, {self.calls} calls"
+        if self.retries:
+            text += f" ({self.retries} retries, {self.rate_limited} rate-limited)"
+        text += f", ${self.cost_usd:.4f}"
+        if self.unpriced_calls:
+            text += f" (+{self.unpriced_calls} calls of unknown price)"
+        if self.skipped_budget:
+            text += f", {self.skipped_budget} skipped at the budget"
+        return text
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "judge": self.label,
+            "judged": self.judged,
+            "failed": dict(self.failed),
+            "cached": self.cached,
+            "calls": self.calls,
+            "retries": self.retries,
+            "rate_limited": self.rate_limited,
+            "cost_usd": round(self.cost_usd, 6),
+            "unpriced_calls": self.unpriced_calls,
+            "skipped_budget": self.skipped_budget,
+            "usage": self.usage.model_dump(),
+        }
+
+
+@dataclass
+class JudgingSummary:
+    """The outcome of one judging stage, per judge."""
+
+    rubric_sha256: str
+    rubric_version: str
+    repeats: int
+    ledgers: list[JudgeLedger]
+    not_judged_gate: int = 0
+    budget_usd: float | None = None
+    seconds: float = 0.0
+
+    @property
+    def cost_usd(self) -> float:
+        return sum(ledger.cost_usd for ledger in self.ledgers)
+
+    @property
+    def calls(self) -> int:
+        return sum(ledger.calls for ledger in self.ledgers)
+
+    @property
+    def failed(self) -> int:
+        return sum(sum(ledger.failed.values()) for ledger in self.ledgers)
+
+    @property
+    def skipped_budget(self) -> int:
+        return sum(ledger.skipped_budget for ledger in self.ledgers)
+
+    def lines(self) -> list[str]:
+        """A line per judge, then the budget and the artifacts the gate kept from judging."""
+        lines = [ledger.line() for ledger in self.ledgers]
+        if self.budget_usd is not None:
+            lines.append(
+                f"budget: ${self.cost_usd:.4f} of ${self.budget_usd:.4f} spent"
+                + (f"; {self.skipped_budget} judgments not made (run again with a larger "
+                   "--budget to make them)" if self.skipped_budget else "")
+            )
+        if self.not_judged_gate:
+            lines.append(f"{self.not_judged_gate} artifacts not judged: they failed the gate")
+        return lines
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "rubric_sha256": self.rubric_sha256,
+            "rubric_version": self.rubric_version,
+            "repeats": self.repeats,
+            "judges": [ledger.as_json() for ledger in self.ledgers],
+            "cost_usd": round(self.cost_usd, 6),
+            "budget_usd": self.budget_usd,
+            "skipped_budget": self.skipped_budget,
+            "not_judged_gate": self.not_judged_gate,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+class _Budget:
+    """Dollars spent across judges; once at the limit no new call starts."""
+
+    def __init__(self, limit: float | None):
+        self.limit = limit
+        self.spent = 0.0
+        self._lock = threading.Lock()
+
+    def add(self, cost: float | None) -> None:
+        with self._lock:
+            self.spent += cost or 0.0
+
+    def exhausted(self) -> bool:
+        return self.limit is not None and self.spent >= self.limit
+
+
+# --- the work -------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Job:
+    """One judgment to make, and what its calls have cost so far."""
+
+    key: tuple[str, str, str, int]
+    artifact: Artifact
+    audit: str
+    repeat: int
+    judge_key: str
+    attempt: int = 0
+    cost: float | None = None
+    usage: Usage = field(default_factory=Usage)
+    latency: float = 0.0
+    started: bool = False
+
+
+class _Queue:
+    """Jobs ordered by when they may run next; retries wait in it instead of in a thread."""
+
+    def __init__(self, jobs: Sequence[_Job], stop: threading.Event):
+        self._heap = [(0.0, i, job) for i, job in enumerate(jobs)]
+        self._seq = itertools.count(len(jobs))
+        self._pending = len(jobs)
+        self._stop = stop
+        self._cond = threading.Condition()
+
+    def get(self) -> _Job | None:
+        with self._cond:
+            while self._pending and not self._stop.is_set():
+                now = time.monotonic()
+                if self._heap and self._heap[0][0] <= now:
+                    return heapq.heappop(self._heap)[2]
+                self._cond.wait(min(0.5, self._heap[0][0] - now) if self._heap else 0.5)
+            return None
+
+    def stop(self) -> None:
+        with self._cond:
+            self._stop.set()
+            self._cond.notify_all()
+
+    def later(self, job: _Job, delay: float) -> None:
+        with self._cond:
+            heapq.heappush(self._heap, (time.monotonic() + delay, next(self._seq), job))
+            self._cond.notify()
+
+    def done(self) -> None:
+        with self._cond:
+            self._pending -= 1
+            self._cond.notify_all()
+
+
+def _failure(job: _Job, kind: str, message: str) -> Judgment:
+    return Judgment(
+        artifact_sha256=job.artifact.sha256,
+        judge="",
+        judge_key=job.judge_key,
+        rubric_sha256="",
+        rubric_version="",
+        repeat=job.repeat,
+        status=JudgmentStatus.FAILED,
+        error=ErrorInfo(kind=kind, message=message),
+    )
+
+
+class _JudgeRun:
+    """One judge's jobs on ``jobs`` worker threads behind one adaptive limiter."""
+
+    def __init__(self, selected: SelectedJudge, jobs: list[_Job], *, store: RunStore,
+                 rubric: Rubric, workers: int, budget: _Budget, ledger: JudgeLedger,
+                 tracker: Any, stop: threading.Event):
+        self.selected = selected
+        self.jobs = jobs
+        self.store = store
+        self.rubric = rubric
+        self.workers = max(1, min(workers, len(jobs)))
+        self.budget = budget
+        self.ledger = ledger
+        self.tracker = tracker
+        self.limiter = AdaptiveLimiter(maximum=max(1, workers))
+        self.queue = _Queue(jobs, stop)
+        self.errors: list[BaseException] = []
+        self.fatal: ErrorInfo | None = None
+        self._lock = threading.Lock()
+
+    def threads(self) -> list[threading.Thread]:
+        return [
+            threading.Thread(target=self._work, name=f"judge-{i}", daemon=True)
+            for i in range(self.workers if self.jobs else 0)
+        ]
+
+    def _work(self) -> None:
+        while (job := self.queue.get()) is not None:
+            try:
+                self._step(job)
+            except BaseException as exc:  # a bug here must not lose the job silently
+                self._finish(job, _failure(job, "judge_error", f"{type(exc).__name__}: {exc}"))
+
+    def _skip_for_budget(self, job: _Job) -> None:
+        self._finish(job, _failure(job, BUDGET, "not judged: the --budget was reached"))
+
+    def _step(self, job: _Job) -> None:
+        if self.fatal is not None:
+            return self._finish(job, _failure(job, self.fatal.kind, "not attempted after: "
+                                              + self.fatal.message))
+        if self.budget.exhausted():
+            return self._skip_for_budget(job)
+        window = self.limiter.acquire()
+        if self.budget.exhausted():
+            self.limiter.release(window)
+            return self._skip_for_budget(job)
+        if not job.started:
+            job.started = True
+            self.tracker.start()
+        request = JudgeRequest(job.artifact, job.audit, job.repeat, self.rubric.path)
+        started = time.monotonic()
+        try:
+            result = self.selected.judge.judge(request)
+        except Exception as exc:  # the protocol says never raise; a plugin that does is typed
+            result = _failure(job, "judge_error", f"{type(exc).__name__}: {exc}")
+        error = result.error if result.status is JudgmentStatus.FAILED else None
+        if error is not None and error.kind in FATAL:
+            self.fatal = error
+        rate_limited = error is not None and error.kind == RATE_LIMITED
+        self.limiter.release(window, rate_limited=rate_limited, ok=error is None)
+        self.budget.add(result.cost_usd)
+        with self._lock:
+            self.ledger.calls += 1
+            self.ledger.rate_limited += rate_limited
+            if result.cost_usd is None and result.model is not None:
+                self.ledger.unpriced_calls += 1
+            self.ledger.cost_usd += result.cost_usd or 0.0
+            self.ledger.usage += result.usage
+        if result.cost_usd is not None:
+            job.cost = (job.cost or 0.0) + result.cost_usd
+        job.usage += result.usage
+        job.latency += result.latency_seconds or (time.monotonic() - started)
+        policy = self.selected.policy
+        if error is not None and error.retryable and job.attempt + 1 < policy.attempts:
+            delay = policy.delay(job.attempt, error.retry_after)
+            job.attempt += 1
+            with self._lock:
+                self.ledger.retries += 1
+            self.queue.later(job, delay)
+            return None
+        if error is not None and error.retryable:
+            result = result.model_copy(update={"error": error.model_copy(update={
+                "message": f"{error.message} (gave up after {job.attempt + 1} calls)"})})
+        self._finish(job, result)
+        return None
+
+    def _finish(self, job: _Job, result: Judgment) -> None:
+        record = self._stamp(job, result)
+        try:
+            self.store.put(record, replace=True)
+        except Exception as exc:  # the store failed (disk full...): stop, and say so afterwards
+            with self._lock:
+                self.errors.append(exc)
+            self.queue.stop()
+        with self._lock:
+            if record.status is JudgmentStatus.OK:
+                self.ledger.judged += 1
+            elif record.error is not None and record.error.kind == BUDGET:
+                self.ledger.skipped_budget += 1
+            else:
+                self.ledger.judged += 1
+                self.ledger.failed[record.error.kind if record.error else "unknown"] += 1
+        if not job.started:
+            self.tracker.skip()
+        else:
+            self.tracker.finish(ok=record.status is JudgmentStatus.OK)
+        self.queue.done()
+
+    def _stamp(self, job: _Job, result: Judgment) -> Judgment:
+        """The judgment as stored: its key, accumulated cost, checked scores and the cap."""
+        update: dict[str, Any] = {
+            "artifact_sha256": job.artifact.sha256,
+            "judge": self.selected.label,
+            "judge_key": job.judge_key,
+            "rubric_sha256": self.rubric.sha256,
+            "rubric_version": self.rubric.version,
+            "repeat": job.repeat,
+            "cost_usd": job.cost,
+            "usage": job.usage,
+            "latency_seconds": round(job.latency, 3),
+        }
+        if result.status is JudgmentStatus.OK:
+            try:
+                self.rubric.check(result.scores, result.total)
+            except AnswerError as exc:
+                update.update(
+                    status=JudgmentStatus.FAILED,
+                    scores=(),
+                    total=None,
+                    error=ErrorInfo(kind="invalid_answer", message=f"judge's scores: {exc}"),
+                )
+            else:
+                scored = self.rubric.finish(
+                    result.scores, flattened=self.rubric.is_flattened(job.artifact.metrics)
+                )
+                update.update(
+                    scores=scored.scores,
+                    total=scored.total,
+                    raw_total=scored.raw_total,
+                    capped=scored.capped,
+                )
+        return result.model_copy(update=update)
+
+
+def judgment_key(judge: Judge, render_sha256: str | None, source_sha256: str | None) -> str:
+    """The cache identity of a judge on one artifact: its key and what it was shown."""
+    return stable_hash({"judge": judge.key, "render": render_sha256, "source": source_sha256})
+
+
+def judge_artifacts(
+    store: RunStore,
+    artifacts: Iterable[Artifact],
+    judges: Sequence[SelectedJudge],
+    *,
+    rubric: Rubric | None = None,
+    repeats: int = 1,
+    jobs: int = 8,
+    budget: float | None = None,
+    retry_failed: bool = False,
+    quiet: bool = False,
+) -> JudgingSummary:
+    """Judge every artifact that passed the gate with every judge ``repeats`` times; store all.
+
+    Returns the per-judge ledger. ``jobs`` bounds each judge's concurrent calls (the adaptive
+    limit starts there and never exceeds it); ``budget`` (USD, across judges) stops new calls
+    once spent; ``retry_failed`` judges stored failures again.
+    """
+    if repeats < 1:
+        raise UsageError(f"--repeats must be at least 1, not {repeats}")
+    if budget is not None and budget < 0:
+        raise UsageError(f"--budget must be zero or more dollars, not {budget}")
+    rubric = rubric or load_rubric()
+    began = time.monotonic()
+    summary = JudgingSummary(rubric.sha256, rubric.version, repeats, [], budget_usd=budget)
+    done: dict[tuple[str, str, str, int], Judgment] = {
+        (j.artifact_sha256, j.judge_key, j.rubric_sha256, j.repeat): j
+        for j in store.iter(Judgment, rubric_sha256=rubric.sha256)
+    }
+
+    def cached(key: tuple[str, str, str, int]) -> bool:
+        found = done.get(key)
+        if found is None:
+            return False
+        if found.status is JudgmentStatus.OK:
+            return True
+        return not retry_failed and not (found.error is not None
+                                         and found.error.kind in NOT_CACHED)
+
+    plans: list[tuple[SelectedJudge, JudgeLedger, list[_Job]]] = [
+        (selected, JudgeLedger(selected.label), []) for selected in judges
+    ]
+    planned: set[tuple[str, str, str, int]] = set()
+    for artifact in artifacts:
+        if not artifact.gate.passed:
+            summary.not_judged_gate += 1
+            continue
+        render_sha = (
+            sha256_file(artifact.render)
+            if artifact.render is not None and artifact.render.is_file()
+            else None
+        )
+        source_sha = source_sha256(artifact)
+        audit = object_audit(artifact.tree, artifact.metrics)
+        for selected, ledger, todo in plans:
+            key_of_judge = judgment_key(selected.judge, render_sha, source_sha)
+            for repeat in range(repeats):
+                key = (artifact.sha256, key_of_judge, rubric.sha256, repeat)
+                if key in planned:  # the same slide and source under two tasks: judged once
+                    continue
+                planned.add(key)
+                if cached(key):
+                    ledger.cached += 1
+                else:
+                    todo.append(_Job(key, artifact, audit, repeat, key_of_judge))
+
+    total = sum(len(todo) for _, _, todo in plans)
+    budget_state = _Budget(budget)
+    stop = threading.Event()
+    with track("judging", total, quiet=quiet) as tracker:
+        runs = [
+            _JudgeRun(selected, todo, store=store, rubric=rubric, workers=jobs,
+                      budget=budget_state, ledger=ledger, tracker=tracker, stop=stop)
+            for selected, ledger, todo in plans
+        ]
+        threads = [thread for run in runs for thread in run.threads()]
+        for thread in threads:
+            thread.start()
+        try:
+            for thread in threads:
+                while thread.is_alive():
+                    thread.join(timeout=0.5)
+        except KeyboardInterrupt:
+            stop.set()
+            for thread in threads:
+                thread.join()
+            raise
+    for judge_run in runs:
+        if judge_run.errors:
+            raise judge_run.errors[0]
+    summary.ledgers = [ledger for _, ledger, _ in plans]
+    summary.seconds = time.monotonic() - began
+    if not quiet:
+        for line in summary.lines():
+            err.print(line, markup=False, highlight=False)
+        unpriced = [led.label for led in summary.ledgers if led.unpriced_calls]
+        if budget is not None and unpriced:
+            err.print(
+                f"warning: the price of {', '.join(unpriced)} is unknown, so --budget did not "
+                "count those calls; set --judge-opt input_cost_per_token=... and "
+                "output_cost_per_token=...",
+                markup=False,
+            )
+    return summary

@@ -1,0 +1,1 @@
+"""The rubric filled from deterministic metrics: an offline proxy judge."""

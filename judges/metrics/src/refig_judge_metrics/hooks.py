@@ -1,0 +1,26 @@
+"""Registers the offline `metrics` judge."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from refig import hookimpl
+from refig.records import JudgeRecord, TaskKind
+
+
+def _factory(argument: str | None = None, **options: Any) -> Any:
+    from refig_judge_metrics.proxy import MetricsJudge
+
+    return MetricsJudge(**options)
+
+
+@hookimpl
+def refig_judges() -> Iterator[JudgeRecord]:
+    yield JudgeRecord(
+        name="metrics",
+        description="Offline proxy: the rubric filled from deterministic metrics (no model, "
+        "no network); labelled proxy.",
+        factory=_factory,
+        task_kinds=frozenset({TaskKind.FIGURE_TO_SLIDE}),
+    )

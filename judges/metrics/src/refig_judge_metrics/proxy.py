@@ -1,0 +1,194 @@
+"""The offline proxy judge: each rubric axis filled from deterministic metric values.
+
+Every axis is a fraction f in [0, 1] times the axis maximum, rounded to whole points (the
+rubric's score type). The formulas, and the fallback used when a metric did not run, are listed
+in ``docs/judges.md``; each rationale says which numbers made the score. Nothing here calls a
+model or the network, so the same inputs always give the same judgment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from refig.audit import BOUND, CONNECTORS, FLATTENED, FREE_LINES, HALF_BOUND, TEXT_RECALL
+from refig.models import AxisScore, ErrorInfo, Judgment, JudgmentStatus, ObjectKind, stable_hash
+from refig.protocols import Artifact, JudgeRequest
+from refig.rubric import Rubric, load_rubric
+from refig.slide_text import native_text, shown_objects, word_tokens
+
+#: Bumped whenever a formula changes, so cached proxy judgments are recomputed.
+FORMULA_VERSION = "1"
+
+NODE_RECALL = "topology.node_recall"
+EDGE_RECALL = "topology.edge_recall"
+SSIM = "image.ssim"
+CIEDE2000 = "image.ciede2000"
+CONTENT_RASTER = "flattening.content_raster_area_ratio"
+RASTER = "flattening.raster_area_ratio"
+
+#: Words of native text that earn the full fallback text credit when OCR recall is missing.
+FALLBACK_WORDS = 30
+#: Mean CIEDE2000 at which the colour part of visual detail reaches zero.
+CIEDE_ZERO = 25.0
+
+
+def _clip(value: float) -> float:
+    return min(1.0, max(0.0, value))
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """The numbers the formulas read from one artifact."""
+
+    metrics: Mapping[str, float | None]
+    native_words: int
+    native_objects: int
+    lines: int
+    bound: int
+    half_bound: int
+
+    @classmethod
+    def of(cls, artifact: Artifact) -> Evidence:
+        metrics = artifact.metrics
+        tree = artifact.tree
+        words = sum(len(word_tokens(t)) for t in native_text(tree)) if tree else 0
+        native = (
+            sum(1 for o in shown_objects(tree) if o.layer == "slide"
+                and o.kind not in (ObjectKind.PICTURE, ObjectKind.GROUP))
+            if tree else 0
+        )
+        connectors = metrics.get(CONNECTORS)
+        if connectors is None and tree is not None:
+            counts = tree.counts()
+            lines, bound, half = counts["connectors"], counts["bound_connectors"], 0
+        else:
+            lines = round((connectors or 0) + (metrics.get(FREE_LINES) or 0))
+            bound, half = round(metrics.get(BOUND) or 0), round(metrics.get(HALF_BOUND) or 0)
+        return cls(metrics, words, native, lines, bound, half)
+
+    def get(self, key: str) -> float | None:
+        return self.metrics.get(key)
+
+    @property
+    def binding(self) -> float | None:
+        """Share of drawn links bound to shapes (a half-bound one counts half); None: no links."""
+        if self.lines == 0:
+            return None
+        return _clip((self.bound + 0.5 * self.half_bound) / self.lines)
+
+
+Formula = Callable[[Evidence], tuple[float, str]]
+
+
+def text(e: Evidence) -> tuple[float, str]:
+    recall = e.get(TEXT_RECALL)
+    if recall is not None:
+        return _clip(recall), f"{recall:.0%} of the source's words are native text"
+    share = 0.5 * min(1.0, e.native_words / FALLBACK_WORDS)
+    return share, f"no OCR recall; {e.native_words} native words earn half credit at most"
+
+
+def semantic_structure(e: Evidence) -> tuple[float, str]:
+    nodes, edges = e.get(NODE_RECALL), e.get(EDGE_RECALL)
+    if edges is not None:
+        if nodes is None:
+            return _clip(edges), f"edge recall {edges:.2f} against the annotation"
+        f = 0.5 * _clip(nodes) + 0.5 * _clip(edges)
+        return f, f"node recall {nodes:.2f}, edge recall {edges:.2f} against the annotation"
+    components, why = text(e)
+    links = 0.0 if e.lines == 0 else _clip(
+        (e.bound + 0.5 * e.half_bound + 0.25 * (e.lines - e.bound - e.half_bound)) / e.lines
+    )
+    return 0.5 * components + 0.5 * links, (
+        f"no annotation; components by text ({why}), links: {e.lines} drawn, {e.bound} bound"
+    )
+
+
+def layout(e: Evidence) -> tuple[float, str]:
+    ssim = e.get(SSIM)
+    if ssim is None:
+        return 0.0, "no image similarity measured"
+    return _clip(ssim), f"SSIM {ssim:.2f} between the rendering and the source"
+
+
+def editability(e: Evidence) -> tuple[float, str]:
+    if (e.get(FLATTENED) or 0) >= 0.5:
+        return 0.0, "flattened: the source is pasted as a picture"
+    if e.native_objects == 0:
+        return 0.0, "no native objects"
+    raster = e.get(CONTENT_RASTER)
+    raster = e.get(RASTER) if raster is None else raster
+    raster = 0.0 if raster is None else _clip(raster)
+    binding = e.binding
+    f = (1 - raster) * (0.6 + 0.4 * (0.5 if binding is None else binding))
+    links = "no links drawn" if binding is None else f"{binding:.0%} of links bound"
+    return f, f"{e.native_objects} native objects, images cover {raster:.0%}, {links}"
+
+
+def visual_detail(e: Evidence) -> tuple[float, str]:
+    ssim, delta = e.get(SSIM), e.get(CIEDE2000)
+    if ssim is None and delta is None:
+        return 0.0, "no image similarity measured"
+    if delta is None:
+        return _clip(ssim or 0), f"SSIM {ssim:.2f} (no colour difference measured)"
+    colour = _clip(1 - delta / CIEDE_ZERO)
+    if ssim is None:
+        return colour, f"mean CIEDE2000 {delta:.1f} (no SSIM)"
+    return 0.5 * _clip(ssim) + 0.5 * colour, f"SSIM {ssim:.2f}, mean CIEDE2000 {delta:.1f}"
+
+
+FORMULAS: dict[str, Formula] = {
+    "text": text,
+    "semantic_structure": semantic_structure,
+    "layout": layout,
+    "editability": editability,
+    "visual_detail": visual_detail,
+}
+
+
+class MetricsJudge:
+    """Fills the rubric from metrics; ``proxy=True`` on every judgment."""
+
+    label = "metrics"
+    key = stable_hash({"judge": "metrics", "formula": FORMULA_VERSION})
+
+    def __init__(self, **options: Any):
+        """It has no options; ``--judge-opt`` values meant for every judge are ignored."""
+
+    def judge(self, request: JudgeRequest) -> Judgment:
+        rubric = load_rubric(request.rubric_path)
+        fields: dict[str, Any] = {
+            "artifact_sha256": request.artifact.sha256,
+            "judge": self.label,
+            "judge_key": self.key,
+            "rubric_sha256": rubric.sha256,
+            "rubric_version": rubric.version,
+            "repeat": request.repeat,
+            "proxy": True,
+            "cost_usd": 0.0,
+        }
+        missing = [a.id for a in rubric.axes if a.id not in FORMULAS]
+        if missing:
+            return Judgment(status=JudgmentStatus.FAILED, error=ErrorInfo(
+                kind="unsupported_rubric",
+                message=f"no proxy formula for axes {missing}; it knows {sorted(FORMULAS)}",
+            ), **fields)
+        scores = score(rubric, Evidence.of(request.artifact))
+        total = sum(s.score for s in scores)
+        return Judgment(status=JudgmentStatus.OK, scores=scores, total=total, raw_total=total,
+                        **fields)
+
+
+def score(rubric: Rubric, evidence: Evidence) -> tuple[AxisScore, ...]:
+    """Every axis of ``rubric`` from its formula, rounded to whole points for integer rubrics."""
+    scores = []
+    for axis in rubric.axes:
+        fraction, why = FORMULAS[axis.id](evidence)
+        points = fraction * axis.max
+        if rubric.spec.score_type == "integer":
+            points = float(int(points + 0.5))
+        scores.append(AxisScore(axis=axis.id, score=points, max_score=axis.max,
+                                rationale=f"proxy: {why}"))
+    return tuple(scores)

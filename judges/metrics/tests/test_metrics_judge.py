@@ -1,0 +1,106 @@
+"""The offline proxy judge: deterministic, labelled proxy, and hard on a raster paste."""
+
+from __future__ import annotations
+
+import socket
+
+from refig.judging import SelectedJudge, judge_artifacts
+from refig.models import (
+    Endpoint,
+    GateResult,
+    Judgment,
+    JudgmentStatus,
+    ObjectKind,
+    ObjectTree,
+    Rect,
+    SlideObject,
+)
+from refig.plugins import Registry
+from refig.protocols import Artifact, JudgeRequest
+from refig.store import RunStore
+from refig_judge_metrics.proxy import MetricsJudge
+
+SLIDE = {"slide_width": 12192000, "slide_height": 6858000}
+
+
+def _artifact(tree, metrics, sha="a" * 64):
+    return Artifact(path=None, sha256=sha, gate=GateResult(passed=True), tree=tree,
+                    metrics=metrics)
+
+
+def honest():
+    boxes = [SlideObject(id=i, kind=ObjectKind.AUTO_SHAPE, text=f"Stage {i} encoder block",
+                         rect=Rect(x=i * 1e6, y=0, w=9e5, h=5e5)) for i in range(1, 6)]
+    links = [SlideObject(id=10 + i, kind=ObjectKind.CONNECTOR, end_arrow="triangle",
+                         start=Endpoint(shape_id=i, site=3), end=Endpoint(shape_id=i + 1, site=1))
+             for i in range(1, 5)]
+    metrics = {"text.recall": 0.85, "image.ssim": 0.55, "image.ciede2000": 9.0,
+               "flattening.flattened": 0, "flattening.raster_area_ratio": 0.0,
+               "connector-audit.connector_count": 4, "connector-audit.bound_connectors": 4,
+               "connector-audit.half_bound_connectors": 0, "connector-audit.free_lines": 0}
+    return _artifact(ObjectTree(**SLIDE, objects=(*boxes, *links)), metrics, "b" * 64)
+
+
+def paste():
+    picture = SlideObject(id=1, kind=ObjectKind.PICTURE, rect=Rect(x=0, y=0, w=12192000,
+                                                                    h=6858000))
+    metrics = {"text.recall": 0.0, "image.ssim": 0.97, "image.ciede2000": 1.0,
+               "flattening.flattened": 1, "flattening.raster_area_ratio": 1.0,
+               "connector-audit.connector_count": 0, "connector-audit.bound_connectors": 0,
+               "connector-audit.half_bound_connectors": 0, "connector-audit.free_lines": 0}
+    return _artifact(ObjectTree(**SLIDE, objects=(picture,)), metrics, "c" * 64)
+
+
+def scores(judgment):
+    return {s.axis: s.score for s in judgment.scores}
+
+
+def test_a_paste_scores_far_below_an_honest_reconstruction(tmp_path):
+    store = RunStore.create(tmp_path / "run")
+    judge = Registry.load(warn=lambda line: None).resolve("judge", "metrics").create()
+    judge_artifacts(store, [honest(), paste()], [SelectedJudge("metrics", judge)], quiet=True)
+    stored = store.query(Judgment)
+    good = next(j for j in stored if j.artifact_sha256 == "b" * 64)
+    bad = next(j for j in stored if j.artifact_sha256 == "c" * 64)
+    assert good.proxy and bad.proxy and good.cost_usd == 0
+    assert scores(good)["editability"] >= 20 and scores(bad)["editability"] == 0
+    assert bad.capped and bad.total <= 25 < 50 < good.total
+    # The paste earns only what it copied (layout and visual detail), all of it under the cap.
+    assert scores(bad)["layout"] == 15 and scores(bad)["text"] == 0
+
+
+def test_each_axis_follows_its_documented_formula():
+    judgment = MetricsJudge().judge(JudgeRequest(honest(), "", 0, None))
+    assert judgment.status is JudgmentStatus.OK and judgment.proxy
+    assert scores(judgment) == {
+        "text": 17,                 # 20 x 0.85
+        "semantic_structure": 28,   # 30 x (0.5 x 0.85 + 0.5 x 4/4 bound)
+        "layout": 8,                # 15 x SSIM 0.55
+        "editability": 25,          # 25 x (1 - 0) x (0.6 + 0.4 x 1)
+        "visual_detail": 6,         # 10 x (0.5 x 0.55 + 0.5 x (1 - 9/25))
+    }
+    assert judgment.total == 84
+    assert all(s.rationale.startswith("proxy: ") for s in judgment.scores)
+
+
+def test_missing_metrics_fall_back_and_say_so():
+    bare = _artifact(honest().tree, {})
+    judgment = MetricsJudge().judge(JudgeRequest(bare, "", 0, None))
+    by_axis = {s.axis: s for s in judgment.scores}
+    assert "no OCR recall" in by_axis["text"].rationale
+    assert by_axis["text"].score == 7  # 20 x 0.5 x min(1, 20 words / 30)
+    assert by_axis["layout"].score == 0 and "no image similarity" in by_axis["layout"].rationale
+
+
+def test_the_proxy_is_deterministic_and_offline(monkeypatch):
+    def no_network(*args, **kwargs):
+        raise AssertionError("the metrics judge must not open sockets")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    first = MetricsJudge().judge(JudgeRequest(honest(), "", 0, None))
+    second = MetricsJudge().judge(JudgeRequest(honest(), "", 1, None))
+    assert first.scores == second.scores and first.total == second.total
+
+
+def test_options_for_every_judge_are_ignored():
+    assert MetricsJudge(temperature="0").key == MetricsJudge().key

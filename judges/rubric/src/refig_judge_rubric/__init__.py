@@ -1,0 +1,1 @@
+"""The five-axis rubric scored by an LLM through litellm."""

@@ -1,0 +1,131 @@
+"""The LLM rubric judge: one judging per call, a malformed answer retried with the error quoted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from refig.errors import UsageError
+from refig.images import ImageError
+from refig.models import ErrorInfo, Judgment, JudgmentStatus, Usage, stable_hash
+from refig.protocols import JudgeRequest
+from refig.rubric import AnswerError, load_rubric
+
+from refig_judge_rubric.client import NO_KEY, CallError, ChatClient
+from refig_judge_rubric.messages import PROMPT_VERSION, correction, judge_messages
+from refig_judge_rubric.options import JudgeOptions, parse_options
+
+
+class RubricJudge:
+    """Scores an artifact on the rubric with one litellm model.
+
+    ``name`` is the judge's name as selected (``gpt-5.4``, ``litellm:openai/gpt-4o``, ``qwen``);
+    ``defaults`` are that judge's own option values, so the label only shows what a user changed.
+    """
+
+    def __init__(self, name: str, options: JudgeOptions, defaults: dict[str, Any] | None = None):
+        self.name = name
+        self.options = options
+        identity = options.identity()
+        self.key = stable_hash({"judge": name, "prompt": PROMPT_VERSION, **identity})
+        base = JudgeOptions.model_validate({"model": options.model, **(defaults or {})})
+        changed = {k: v for k, v in identity.items() if v != getattr(base, k)}
+        self.label = name + (
+            "[" + ",".join(f"{k}={v}" for k, v in sorted(changed.items())) + "]" if changed else ""
+        )
+        self.client = ChatClient(options)
+
+    def judge(self, request: JudgeRequest) -> Judgment:
+        """Score one artifact; a failure comes back typed, never raised."""
+        artifact = request.artifact
+        usage, cost, seconds = Usage(), 0.0, 0.0
+        priced = True
+
+        def result(**fields: Any) -> Judgment:
+            return Judgment(
+                artifact_sha256=artifact.sha256,
+                judge=self.label,
+                judge_key=self.key,
+                rubric_sha256=rubric.sha256,
+                rubric_version=rubric.version,
+                repeat=request.repeat,
+                model=self.options.model,
+                usage=usage,
+                cost_usd=cost if priced else None,
+                latency_seconds=round(seconds, 3),
+                **fields,
+            )
+
+        def failed(kind: str, message: str, **extra: Any) -> Judgment:
+            return result(status=JudgmentStatus.FAILED,
+                          error=ErrorInfo(kind=kind, message=message, **extra))
+
+        rubric = load_rubric(request.rubric_path)
+        missing = [name for name, path in (("source figure", artifact.source),
+                                           ("rendering", artifact.render))
+                   if path is None or not path.is_file()]
+        if missing:
+            return failed("missing_input", f"no {' and no '.join(missing)} to show the judge")
+        try:
+            messages = judge_messages(rubric, artifact.source, artifact.render, request.audit,
+                                      max_side=self.options.max_image_side)
+        except (ImageError, OSError) as exc:
+            return failed("missing_input", f"cannot read an image: {exc}")
+        response_format = rubric.response_format()
+        tag = f"refig-{artifact.sha256[:16]}-r{request.repeat}"
+        problem = ""
+        for _ in range(1 + self.options.answer_retries):
+            try:
+                reply = self.client.complete(messages, response_format, tag=tag)
+            except CallError as exc:
+                return result(status=JudgmentStatus.FAILED, error=exc.error)
+            usage += reply.usage
+            seconds += reply.seconds
+            if reply.cost_usd is None:
+                priced = False
+            else:
+                cost += reply.cost_usd
+            try:
+                scores = rubric.parse(reply.content)
+            except AnswerError as exc:
+                problem = str(exc)
+                messages = [*messages, {"role": "assistant", "content": reply.content or ""},
+                            correction(problem)]
+                continue
+            total = sum(s.score for s in scores)
+            return result(status=JudgmentStatus.OK, scores=scores, total=total,
+                          raw_total=total)
+        tries = 1 + self.options.answer_retries
+        return failed("invalid_answer", f"no valid answer in {tries} tries; last: {problem}")
+
+
+def check_credentials(judge: str, options: JudgeOptions) -> JudgeOptions:
+    """Fail early, naming the variable to set, when a real provider's key is missing.
+
+    With ``api_base`` (a local or self-hosted server) a missing key is replaced by a placeholder,
+    since such servers usually want none.
+    """
+    if options.api_key:
+        return options
+    from refig_judge_rubric.client import import_litellm
+
+    litellm = import_litellm()
+    try:
+        found = litellm.validate_environment(model=options.model)
+    except Exception:  # a provider litellm cannot check: let the first call say what is wrong
+        return options
+    missing = list(found.get("missing_keys") or [])
+    if found.get("keys_in_environment") or not missing:
+        return options
+    if options.api_base:
+        return options.model_copy(update={"api_key": NO_KEY})
+    raise UsageError(
+        f"judge {judge} (model {options.model}) needs {' and '.join(missing)} in the environment",
+        fix=f"export {missing[0]}=..., or pass --judge-opt api_key=... "
+        "(or --judge-opt api_base=URL for a local OpenAI-compatible server)",
+    )
+
+
+def build_judge(name: str, values: dict[str, Any], defaults: dict[str, Any]) -> RubricJudge:
+    """Validate options over ``defaults``, check credentials, and build the judge."""
+    options = parse_options(name, {**defaults, **values})
+    return RubricJudge(name, check_credentials(name, options), defaults)

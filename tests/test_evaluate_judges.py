@@ -1,0 +1,156 @@
+"""`refig evaluate RUN --judge litellm:openai/MODEL --judge-opt api_base=URL --repeats 3`, end to
+end: real decks, real LibreOffice, the real metrics, and a real HTTP judge server on 127.0.0.1
+that answers some calls with garbage, out-of-range scores, 500s and 429s with Retry-After."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from PIL import Image, ImageDraw
+from pptx import Presentation
+from pptx.enum.shapes import MSO_CONNECTOR, MSO_SHAPE
+from pptx.util import Emu
+from refig.cli import run as refig
+from refig.models import Attempt, AttemptStatus, Configuration, Judgment, JudgmentStatus, Task
+from refig.standins.judge_server import JudgeStandIn, Reply
+from refig.store import RunStore
+
+pytestmark = pytest.mark.slow
+
+RETRY_AFTER = 0.5
+
+
+def _source() -> bytes:
+    image = Image.new("RGB", (800, 400), "white")
+    draw = ImageDraw.Draw(image)
+    for x, label in ((60, "Encoder"), (480, "Decoder")):
+        draw.rectangle((x, 150, x + 260, 250), outline="black", width=4)
+        draw.text((x + 90, 190), label, fill="black")
+    draw.line((320, 200, 480, 200), fill="black", width=4)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def _native_deck() -> bytes:
+    deck = Presentation()
+    deck.slide_width, deck.slide_height = Emu(12_192_000), Emu(6_096_000)
+    slide = deck.slides.add_slide(deck.slide_layouts[6])
+    shapes = []
+    for x, label in ((900_000, "Encoder"), (7_300_000, "Decoder")):
+        shape = slide.shapes.add_shape(MSO_SHAPE.RECTANGLE, Emu(x), Emu(2_300_000),
+                                       Emu(4_000_000), Emu(1_500_000))
+        shape.text_frame.text = label
+        shapes.append(shape)
+    link = slide.shapes.add_connector(MSO_CONNECTOR.STRAIGHT, 0, 0, 1, 1)
+    link.begin_connect(shapes[0], 3)
+    link.end_connect(shapes[1], 1)
+    buffer = io.BytesIO()
+    deck.save(buffer)
+    return buffer.getvalue()
+
+
+def _pasted_deck(source: bytes) -> bytes:
+    deck = Presentation()
+    deck.slide_width, deck.slide_height = Emu(12_192_000), Emu(6_096_000)
+    slide = deck.slides.add_slide(deck.slide_layouts[6])
+    slide.shapes.add_picture(io.BytesIO(source), 0, 0, deck.slide_width, deck.slide_height)
+    buffer = io.BytesIO()
+    deck.save(buffer)
+    return buffer.getvalue()
+
+
+def _script(body, index):
+    """A mix no test wrote call by call: garbage, out of range, wrong totals, 500s and 429s."""
+    return {1: Reply.GARBAGE, 2: Reply.RATE_LIMITED, 4: Reply.OUT_OF_RANGE, 5: Reply.SERVER_ERROR,
+            7: Reply.WRONG_TOTAL, 8: Reply.RATE_LIMITED, 10: Reply.GARBAGE}.get(index % 12,
+                                                                                  Reply.OK)
+
+
+@pytest.fixture
+def run_dir(tmp_path):
+    store = RunStore.create(tmp_path / "run")
+    source = _source()
+    source_sha = store.objects.put_bytes(source)
+    config = Configuration(model="m", harness="h", workflow="direct")
+    store.put(config)
+    decks = {"native": _native_deck(), "paste": _pasted_deck(source), "broken": b"not a zip"}
+    for name, data in decks.items():
+        store.put(Task(id=name, kind="figure-to-slide", source="source.png",
+                       source_sha256=source_sha))
+        store.put(Attempt(task_id=name, config_id=config.id, status=AttemptStatus.SUCCEEDED,
+                          outputs={"slide": store.objects.put_bytes(data)}))
+    return store.root
+
+
+def test_evaluate_with_a_judge_stores_every_judgment_or_its_failure(run_dir, capsys):
+    with JudgeStandIn(script=_script, retry_after=RETRY_AFTER) as server:
+        argv = ["evaluate", str(run_dir), "--metric", "flattening", "--metric",
+                "connector-audit", "--judge", "litellm:openai/judge-x",
+                "--judge-opt", f"api_base={server.url}", "--judge-opt", "backoff=0.05",
+                "--judge-opt", "input_cost_per_token=1e-6",
+                "--judge-opt", "output_cost_per_token=2e-6",
+                "--repeats", "3", "--judge-jobs", "3"]
+        assert refig(argv) == 0
+        first_calls = server.calls
+        err = capsys.readouterr().err
+        assert refig(argv) == 0  # the same evaluation again
+        assert server.calls == first_calls  # ... makes no model call
+
+    store = RunStore.open(run_dir)
+    judgments = store.query(Judgment)
+    tasks = {a.outputs["slide"]: a.task_id for a in store.query(Attempt)}
+    assert sorted((tasks[j.artifact_sha256], j.repeat) for j in judgments) == [
+        (name, r) for name in ("native", "paste") for r in range(3)]  # the broken deck: gate 0
+    for j in judgments:
+        assert j.judge == "litellm:openai/judge-x" and j.rubric_version == "1"
+        if j.status is JudgmentStatus.OK:
+            assert j.total == sum(s.score for s in j.scores) or j.capped
+        else:
+            assert j.error.kind in {"invalid_answer", "rate_limited", "server_error"}
+    ok = [j for j in judgments if j.status is JudgmentStatus.OK]
+    assert len(ok) == 6  # every bad answer and passing failure was retried to an answer
+    pasted = [j for j in ok if tasks[j.artifact_sha256] == "paste"]
+    assert all(j.capped and j.total <= 25 for j in pasted)
+    assert all(not j.capped and j.total == 69 for j in ok if tasks[j.artifact_sha256] == "native")
+
+    # Every 429 was honoured: the judgment it refused sent nothing more before its Retry-After
+    # had passed (each judgment's requests carry its own tag in the OpenAI `user` field).
+    tags = [body["user"] for body in server.bodies]
+    assert len(set(tags)) == 6
+    refused = [i for i, reply in enumerate(server.replies) if reply is Reply.RATE_LIMITED]
+    for index in refused:
+        retry = next(j for j in range(index + 1, server.calls) if tags[j] == tags[index])
+        gap = server.times[retry] - server.times[index]
+        assert gap >= RETRY_AFTER - 0.02, (index, retry, gap)
+    assert server.count(Reply.RATE_LIMITED) >= 2 and server.count(Reply.GARBAGE) >= 1
+    assert "litellm:openai/judge-x: 6 judged" in err
+    assert "$" in err
+
+
+def test_an_unknown_judge_exits_2_before_any_work(run_dir, capsys):
+    assert refig(["evaluate", str(run_dir), "--judge", "nope", "-q"]) == 2
+    assert "available judges" in capsys.readouterr().err
+    assert RunStore.open(run_dir).query(Judgment) == []
+
+
+def test_a_judge_option_for_no_selected_judge_is_refused(run_dir, capsys):
+    code = refig(["evaluate", str(run_dir), "--judge", "metrics", "--judge-opt",
+                  "qwen:api_base=http://127.0.0.1:9/v1", "-q"])
+    assert code == 2
+    assert "not selected: qwen" in capsys.readouterr().err
+
+
+def test_the_offline_metrics_judge_runs_through_evaluate(run_dir, capsys):
+    assert refig(["evaluate", str(run_dir), "--metric", "flattening", "--metric",
+                  "connector-audit", "--judge", "metrics", "-q"]) == 0
+    judgments = {j.artifact_sha256: j for j in RunStore.open(run_dir).query(Judgment)}
+    assert len(judgments) == 2 and all(j.proxy for j in judgments.values())
+    by_task = {a.task_id: judgments[a.outputs["slide"]]
+               for a in RunStore.open(run_dir).query(Attempt) if a.outputs["slide"] in judgments}
+    native = {s.axis: s.score for s in by_task["native"].scores}
+    pasted = {s.axis: s.score for s in by_task["paste"].scores}
+    assert pasted["editability"] == 0 < native["editability"]
+    assert json.loads(by_task["paste"].model_dump_json())["capped"] is True
