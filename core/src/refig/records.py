@@ -6,7 +6,7 @@ only when the contribution is selected, so listing plugins never imports litellm
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar
@@ -52,6 +52,7 @@ class PluginRecord:
     aliases: tuple[str, ...] = ()
     task_kinds: frozenset[TaskKind] = ALL_TASK_KINDS
     accepts_argument: bool = False
+    checks: Callable[[], Iterable[Any]] | None = None
 
     def __post_init__(self) -> None:
         if not self.name or ":" in self.name or any(c.isspace() for c in self.name):

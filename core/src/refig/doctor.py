@@ -1,0 +1,149 @@
+"""What this machine has for refig, what is missing, and the command that fixes each gap.
+
+Core checks the tools every run touches (uv, Node, bubblewrap, the harness CLIs, API keys);
+plugins add their own through the ``checks`` field of their records (the renderer checks
+LibreOffice and fonts, the text metric its OCR models, and so on).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+
+from refig import __version__
+from refig.plugins import Registry
+from refig.records import HarnessRecord, PluginKind
+
+#: Credentials refig reads and what needs each; doctor says whether each is set, never its value.
+KEYS = {
+    "ANTHROPIC_API_KEY": "the claude-code harness",
+    "OPENAI_API_KEY": "the codex harness and the gpt-5.4 and litellm:openai/* judges",
+}
+#: Endpoints refig reads, and where calls go when they are unset.
+ENDPOINTS = {
+    "ANTHROPIC_BASE_URL": "the Anthropic API",
+    "OPENAI_BASE_URL": "the OpenAI API",
+    "REFIG_QWEN_API_BASE": "no server: the qwen judge needs it (or --judge-opt api_base=URL)",
+}
+
+
+class Status(StrEnum):
+    OK = "ok"
+    WARN = "warn"
+    MISSING = "missing"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of ``refig doctor``: a component, its state, and how to fix it.
+
+    ``required`` marks what ``refig demo`` cannot work without; a required component that is
+    missing makes ``refig doctor`` exit 1.
+    """
+
+    component: str
+    status: Status
+    detail: str = ""
+    fix: str | None = None
+    required: bool = False
+
+    def as_json(self) -> dict[str, object]:
+        return {**asdict(self), "status": self.status.value}
+
+
+def apt_fix(*packages: str) -> str:
+    """The exact apt command that installs ``packages`` on this machine."""
+    sudo = "" if os.geteuid() == 0 else "sudo "
+    return f"{sudo}apt-get install -y --no-install-recommends {' '.join(packages)}"
+
+
+def command_version(*argv: str, timeout: float = 20) -> str | None:
+    """The first line ``argv`` prints, or None when it is missing or fails."""
+    if shutil.which(argv[0]) is None:
+        return None
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    text = (done.stdout or done.stderr).strip()
+    return text.splitlines()[0] if done.returncode == 0 and text else None
+
+
+def tool(component: str, argv: tuple[str, ...], fix: str, *, required: bool = False,
+         purpose: str = "") -> Check:
+    """A check that a command-line tool runs, reporting its version."""
+    version = command_version(*argv)
+    if version is None:
+        detail = f"not found{f' ({purpose})' if purpose else ''}"
+        return Check(component, Status.MISSING, detail, fix, required)
+    return Check(component, Status.OK, version)
+
+
+def core_checks(registry: Registry) -> Iterator[Check]:
+    """The checks refig itself makes, whatever plugins are installed."""
+    yield Check("python", Status.OK, f"{platform.python_version()} at {sys.executable}")
+    yield Check("refig", Status.OK, __version__)
+    for info in registry.plugins:
+        if info.status == "failed":
+            yield Check(f"plugin {info.name}", Status.WARN, info.error or "failed to load",
+                        f"reinstall it, or hide it with REFIG_DISABLE_PLUGINS={info.name}")
+    yield tool("uv", ("uv", "--version"), "python3 -m pip install --user uv")
+    yield tool("node", ("node", "--version"), apt_fix("nodejs", "npm"),
+               purpose="the harness CLIs run on Node.js 20 or newer")
+    yield tool("bubblewrap", ("bwrap", "--version"), apt_fix("bubblewrap"),
+               purpose="without it attempts run unsandboxed; see docs/running.md")
+    yield from harness_checks(registry)
+    for name, use in KEYS.items():
+        if os.environ.get(name):
+            yield Check(name, Status.OK, f"set, for {use}")
+        else:
+            yield Check(name, Status.WARN, f"not set; needed for {use}", f"export {name}=...")
+    for name, default in ENDPOINTS.items():
+        value = os.environ.get(name)
+        yield Check(name, Status.OK, f"{value}" if value else f"unset: calls go to {default}")
+
+
+def harness_checks(registry: Registry) -> Iterator[Check]:
+    """Each harness CLI against its pinned version."""
+    from refig.commands.harness import harness_clis
+
+    for cli in harness_clis(registry):
+        if cli.ok:
+            yield Check(f"{cli.harness} CLI", Status.OK, f"{cli.package} {cli.found} ({cli.path})")
+        else:
+            found = f"found {cli.found}" if cli.found else "not installed"
+            yield Check(f"{cli.harness} CLI", Status.MISSING,
+                        f"{cli.package} {cli.pinned} pinned, {found}", cli.fix)
+
+
+def plugin_checks(registry: Registry) -> Iterator[Check]:
+    """What each plugin reports through its records' ``checks``."""
+    for kind in PluginKind:
+        for record in registry.records(kind):
+            if record.checks is None or (isinstance(record, HarnessRecord) and record.cli):
+                continue
+            try:
+                yield from record.checks()
+            except Exception as exc:  # a plugin's check must not take the doctor down
+                yield Check(f"{kind} {record.name}", Status.WARN,
+                            f"its check raised {type(exc).__name__}: {exc}")
+
+
+def run_checks(registry: Registry) -> list[Check]:
+    """Every check, core first, without duplicates (plugins may share a component)."""
+    seen: dict[str, Check] = {}
+    for check in _chain(core_checks(registry), plugin_checks(registry)):
+        seen.setdefault(check.component, check)
+    return list(seen.values())
+
+
+def _chain(*groups: Iterable[Check]) -> Iterator[Check]:
+    for group in groups:
+        yield from group
