@@ -1,0 +1,16 @@
+"""Registers the {{ cookiecutter.name }} judge."""
+
+from refig import hookimpl
+from refig.records import JudgeRecord
+
+
+def _make(argument=None, **options):
+    from {{ cookiecutter.module }}.plugin import NativeShareJudge
+
+    return NativeShareJudge(**options)
+
+
+@hookimpl
+def refig_judges():
+    yield JudgeRecord(name="{{ cookiecutter.name }}", description="{{ cookiecutter.description }}",
+                      factory=_make, task_kinds={"figure-to-slide"})

@@ -1,0 +1,38 @@
+"""A deterministic judge: every rubric axis earns the share of slide objects that are native.
+
+It is a proxy (labelled so in every judgment), small enough to read in a minute, and shows the
+whole judge contract: load the rubric, score each axis, let the rubric check and cap the scores,
+and return failures as typed judgments instead of raising.
+"""
+
+from refig.models import AxisScore, ErrorInfo, Judgment, JudgmentStatus, ObjectKind, stable_hash
+from refig.protocols import JudgeRequest
+from refig.rubric import load_rubric
+
+
+class NativeShareJudge:
+    """Scores ``axis.max x (native objects / all objects)`` on every axis."""
+
+    label = "{{ cookiecutter.name }}"
+    key = stable_hash({"judge": "{{ cookiecutter.name }}", "version": 1})
+
+    def judge(self, request: JudgeRequest) -> Judgment:
+        rubric = load_rubric(request.rubric_path)
+        fields = dict(artifact_sha256=request.artifact.sha256, judge=self.label,
+                      judge_key=self.key, rubric_sha256=rubric.sha256,
+                      rubric_version=rubric.version, repeat=request.repeat, proxy=True)
+        tree = request.artifact.tree
+        objects = [o for o in tree.walk() if o.kind is not ObjectKind.GROUP] if tree else []
+        if not objects:
+            error = ErrorInfo(kind="no_objects", message="the slide has no objects to judge")
+            return Judgment(status=JudgmentStatus.FAILED, error=error, **fields)
+        share = sum(o.kind is not ObjectKind.PICTURE for o in objects) / len(objects)
+        scores = tuple(
+            AxisScore(axis=axis.id, score=float(round(share * axis.max)), max_score=axis.max,
+                      rationale=f"{share:.0%} of {len(objects)} objects are native")
+            for axis in rubric.axes
+        )
+        rubric.check(scores, sum(s.score for s in scores))
+        scored = rubric.finish(scores, flattened=rubric.is_flattened(request.artifact.metrics))
+        return Judgment(status=JudgmentStatus.OK, scores=scored.scores, total=scored.total,
+                        raw_total=scored.raw_total, capped=scored.capped, **fields)
