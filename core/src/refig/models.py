@@ -132,6 +132,8 @@ class ErrorInfo(Record):
     kind: str
     message: str = ""
     retryable: bool = False
+    retry_after: float | None = None
+    """Seconds the server asked to wait before trying again (``Retry-After``), when it said."""
 
 
 class AttemptStatus(StrEnum):
@@ -166,6 +168,8 @@ class Attempt(Record):
     harness_version: str | None = None
     cli_version: str | None = None
     prompt_sha256: str | None = None
+    prompt_version: str | None = None
+    sandbox: str | None = None
     started_at: datetime = Field(default_factory=utcnow)
     finished_at: datetime = Field(default_factory=utcnow)
 
@@ -272,6 +276,14 @@ class SlideObject(Record):
     hidden: bool = False
     in_alternate_content: bool = False
     children: tuple[SlideObject, ...] = ()
+    #: Part name of ``image_sha256`` (``ppt/media/image1.png``), for reading the bytes.
+    image_part: str | None = None
+    #: ``slide`` for the slide's own objects; ``layout``/``master`` for the non-placeholder shapes
+    #: those paint behind the slide (negative ``z``, not in :meth:`ObjectTree.counts`).
+    layer: Literal["slide", "layout", "master"] = "slide"
+    #: Inside ``mc:AlternateContent``: which branch, and whether it is the branch LibreOffice shows.
+    alternate_branch: Literal["choice", "fallback"] | None = None
+    alternate_selected: bool = True
 
 
 class ObjectTree(Record):
@@ -281,6 +293,7 @@ class ObjectTree(Record):
     slide_height: int
     objects: tuple[SlideObject, ...] = ()
     background_image_sha256: str | None = None
+    background_image_part: str | None = None
 
     def walk(self) -> Iterator[SlideObject]:
         """Every object, groups before their children, depth first in paint order."""
@@ -289,6 +302,45 @@ class ObjectTree(Record):
             obj = stack.pop()
             yield obj
             stack.extend(reversed(obj.children))
+
+    def shown(self) -> Iterator[SlideObject]:
+        """The slide's own objects that paint: not inherited from the layout or master, not
+        hidden (nor inside a hidden group), and of each ``mc:AlternateContent`` only the shown
+        branch; groups before their children."""
+        stack = [o for o in reversed(self.objects) if o.layer == "slide"]
+        while stack:
+            obj = stack.pop()
+            if obj.hidden or not obj.alternate_selected:
+                continue
+            yield obj
+            stack.extend(reversed(obj.children))
+
+    def counts(self) -> dict[str, int]:
+        """The objects the slide shows (:meth:`shown`) by kind. A connector is bound when both
+        ends name a shape id that exists on the slide."""
+        own = list(self.shown())
+        ids = {o.id for o in own if o.id is not None and o.kind != ObjectKind.CONNECTOR}
+        kinds = [o.kind for o in own]
+        connectors = [o for o in own if o.kind == ObjectKind.CONNECTOR]
+        return {
+            "text_boxes": kinds.count(ObjectKind.TEXT_BOX),
+            "auto_shapes": kinds.count(ObjectKind.AUTO_SHAPE),
+            "connectors": len(connectors),
+            "bound_connectors": sum(
+                1
+                for c in connectors
+                if c.start is not None
+                and c.end is not None
+                and c.start.shape_id in ids
+                and c.end.shape_id in ids
+            ),
+            "freeforms": kinds.count(ObjectKind.FREEFORM),
+            "groups": kinds.count(ObjectKind.GROUP),
+            "pictures": kinds.count(ObjectKind.PICTURE),
+            "tables": kinds.count(ObjectKind.TABLE),
+            "charts": kinds.count(ObjectKind.CHART),
+            "smartart": kinds.count(ObjectKind.SMARTART),
+        }
 
 
 class Inspection(Record):
@@ -358,7 +410,12 @@ class Judgment(Record):
 
 
 class Preference(Record):
-    """A blinded human comparison: configurations shown left (A) and right (B), and the choice."""
+    """A blinded human comparison: configurations shown left (A) and right (B), and the choice.
+
+    ``left`` and ``right`` are the order the page showed. Undo never deletes a vote: it stores the
+    same vote again with ``retracted_at`` set, so a retraction travels with export and import, and
+    analyses read only active votes (``retracted_at`` None).
+    """
 
     id: str
     annotator: str
@@ -367,3 +424,16 @@ class Preference(Record):
     right: str
     choice: Literal["A", "B", "tie"]
     created_at: datetime = Field(default_factory=utcnow)
+    #: Hashes of the slides shown left and right (the artifacts the vote is about).
+    left_artifact: str | None = None
+    right_artifact: str | None = None
+    #: The ``refig annotate`` process that stored the vote.
+    session: str | None = None
+    #: Seconds from showing the pair to the vote, as the page measured them.
+    seconds: float | None = None
+    retracted_at: datetime | None = None
+
+    @property
+    def active(self) -> bool:
+        """True unless the annotator took the vote back."""
+        return self.retracted_at is None

@@ -41,3 +41,6 @@ __all__ = [
     "register_section",
     "sections",
 ]
+
+# Sections defined beside the data they read register themselves when imported.
+import refig.annotation.agreement  # noqa: F401  (human votes and annotator agreement)

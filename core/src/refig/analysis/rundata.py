@@ -98,7 +98,7 @@ class RunData:
         judgments: dict[str, list[Judgment]] = defaultdict(list)
         for judgment in store.iter(Judgment):
             judgments[judgment.artifact_sha256].append(judgment)
-        preferences = list(store.iter(Preference))
+        preferences = [p for p in store.iter(Preference) if p.active]  # undone votes left out
         for attempt in attempts:
             if attempt.config_id not in configs:
                 configs[attempt.config_id] = _config_from_id(attempt.config_id)

@@ -1,0 +1,138 @@
+"""What the annotation page can show: per task, each configuration's gate-passing rendering.
+
+A task x configuration is shown from the attempt the report scores (the latest succeeded one,
+:mod:`refig.analysis.rundata`) when its artifact passed the gate and has a rendering in the object
+store. The rendering and object audit are the ones the judges saw (``load_artifacts``); a run
+evaluated without the standard inspector falls back to any stored rendering of the artifact.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from refig.analysis.rundata import RunData
+from refig.audit import object_audit
+from refig.errors import RefigError
+from refig.evaluation import load_artifacts
+from refig.store import RunStore
+
+#: Content types by leading bytes: the image formats every browser shows.
+_IMAGE_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"GIF87a", "image/gif"),
+    (b"GIF89a", "image/gif"),
+    (b"BM", "image/bmp"),
+)
+
+
+def image_type(path: Path) -> str | None:
+    """The content type of a browser-viewable image file, from its first bytes (None otherwise)."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(16)
+    except OSError:
+        return None
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "image/webp"
+    return next((kind for magic, kind in _IMAGE_MAGIC if head.startswith(magic)), None)
+
+
+@dataclass(frozen=True)
+class Side:
+    """One configuration's result on one task, as the page shows it (never with its name)."""
+
+    config_id: str
+    artifact: str
+    png_sha256: str
+    audit: str
+
+
+@dataclass
+class Candidates:
+    """Per task, the sides that can be shown; plus what was left out and why."""
+
+    sides: dict[str, list[Side]]
+    sources: dict[str, str | None]
+    clusters: dict[str, str]
+    configs: list[str]
+    images: dict[str, str] = field(default_factory=dict)
+    skipped: Counter[str] = field(default_factory=Counter)
+    results: int = 0
+
+    def why_empty(self) -> RefigError:
+        """The error to show when no task has two sides to compare."""
+        fix = "run `refig evaluate RUN` (it inspects, renders and gates every artifact)"
+        if self.results == 0:
+            return RefigError(
+                "nothing to annotate: the run has no attempts yet",
+                fix="start one with `refig run --suite DIR ... --out RUN`",
+            )
+        if len(self.configs) < 2:
+            return RefigError(
+                f"nothing to annotate: the run has one configuration ({', '.join(self.configs)});"
+                " a comparison needs two",
+                fix="run a second configuration into the same run directory",
+            )
+        left_out = ", ".join(f"{n} {why}" for why, n in sorted(self.skipped.items()))
+        shown = sum(len(s) for s in self.sides.values())
+        return RefigError(
+            f"nothing to annotate: no task has gate-passing renderings from two configurations "
+            f"({self.results} task x configuration results: {shown} can be shown; "
+            f"left out: {left_out or 'none'})",
+            fix=fix,
+        )
+
+
+def load_candidates(store: RunStore) -> Candidates:
+    """Read a run and collect every showable side, with the reasons others were left out."""
+    data = RunData.load(store)
+    judged = {(a.sha256, a.task.id): a for a in load_artifacts(store) if a.task is not None}
+    found = Candidates(
+        sides=defaultdict(list),
+        sources={},
+        clusters={},
+        configs=list(data.config_order),
+        results=len(data.outcomes),
+    )
+    for (task_id, config_id), outcome in sorted(data.outcomes.items()):
+        if not outcome.evaluated:
+            found.skipped["not evaluated yet"] += 1
+            continue
+        if not outcome.passed or outcome.artifact is None:
+            found.skipped["failed the gate"] += 1
+            continue
+        artifact = judged.get((outcome.artifact, task_id))
+        png: str | None = None
+        if artifact is not None and artifact.render is not None:
+            png = artifact.render.name
+        else:
+            render = data.render(outcome.artifact)
+            png = render.png_sha256 if render is not None else None
+        kind = image_type(store.objects.path(png)) if png else None
+        if png is None or kind is None:
+            found.skipped["have no rendering"] += 1
+            continue
+        if artifact is not None:
+            tree, metrics = artifact.tree, dict(artifact.metrics)
+        else:
+            tree = outcome.inspection.tree if outcome.inspection else None
+            metrics = {
+                f"{metric}.{name}": value.value
+                for (metric, name), value in data.metrics.get(outcome.artifact, {}).items()
+            }
+        found.images[png] = kind
+        audit = object_audit(tree, metrics)
+        found.sides[task_id].append(Side(config_id, outcome.artifact, png, audit))
+    for task_id in found.sides:
+        task = data.tasks.get(task_id)
+        source = task.source_sha256 if task is not None else None
+        kind = image_type(store.objects.path(source)) if source else None
+        found.sources[task_id] = source if kind else None
+        if source and kind:
+            found.images[source] = kind
+        found.clusters[task_id] = data.cluster(task_id)
+    found.sides = dict(found.sides)
+    return found

@@ -1,0 +1,214 @@
+"""The annotation page's HTTP server: the static page, JSON actions and the run's images.
+
+A threaded ``http.server``: ``GET /`` the page, ``GET /static/<file>`` its script and style,
+``GET /api/session`` and ``GET /api/state?annotator=NAME``, ``POST /api/vote`` and
+``POST /api/undo`` (JSON bodies), ``GET /img/<sha256>`` an image of the plan (source figures and
+renderings only, with the content type read from the file). Bodies are capped; POSTs must be JSON
+(a cross-site form cannot send that without a CORS preflight, which is never granted); on a
+loopback address the ``Host`` header must name the loopback too (no DNS rebinding).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import threading
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from refig.annotation.session import ActionError, Session
+from refig.console import err
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+MAX_BODY_BYTES = 16_384
+PAGE_FILES = {
+    "index.html": "text/html; charset=utf-8",
+    "app.js": "text/javascript; charset=utf-8",
+    "style.css": "text/css; charset=utf-8",
+}
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; "
+    "script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+}
+
+
+def _page(name: str) -> bytes:
+    return (resources.files("refig.annotation") / "page" / name).read_bytes()
+
+
+class _IPv6Server(ThreadingHTTPServer):
+    address_family = socket.AF_INET6
+
+
+class AnnotationServer:
+    """Serve a :class:`Session` on ``host:port`` (port 0: any free port)."""
+
+    def __init__(self, session: Session, host: str = "127.0.0.1", port: int = 0):
+        self.session = session
+        self.host = host
+        self.pages = {name: _page(name) for name in PAGE_FILES}
+        server_class = _IPv6Server if ":" in host else ThreadingHTTPServer
+        self._httpd = server_class((host, port), _handler(self))
+        self._httpd.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    @property
+    def port(self) -> int:
+        return int(self._httpd.server_address[1])
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        if host in ("0.0.0.0", "[::]"):
+            host = "127.0.0.1"
+        return f"http://{host}:{self.port}/"
+
+    def serve_forever(self) -> None:
+        """Serve in this thread until :meth:`stop` (or Ctrl-C)."""
+        self._httpd.serve_forever()
+
+    def start(self) -> AnnotationServer:
+        """Serve from a background thread."""
+        self._thread = threading.Thread(target=self.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def allowed_host(self, header: str | None) -> bool:
+        """On a loopback address, only a loopback ``Host`` header is answered."""
+        if self.host not in LOOPBACK:
+            return True
+        name = urlsplit(f"//{header or ''}").hostname or ""
+        return name in LOOPBACK
+
+
+def _handler(server: AnnotationServer) -> type[BaseHTTPRequestHandler]:
+    session = server.session
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # else the client's delayed ACK adds ~40 ms per response
+        server_version = "refig-annotate"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            return
+
+        def do_GET(self) -> None:
+            self._dispatch(self._get)
+
+        def do_POST(self) -> None:
+            self._dispatch(self._post)
+
+        def _dispatch(self, action: Any) -> None:
+            try:
+                if not server.allowed_host(self.headers.get("Host")):
+                    self._json({"error": "unknown host"}, HTTPStatus.MISDIRECTED_REQUEST)
+                    return
+                action(urlsplit(self.path))
+            except ActionError as exc:
+                self._json({"error": str(exc)}, exc.status)
+            except (BrokenPipeError, ConnectionResetError):
+                self.close_connection = True
+            except Exception as exc:  # a bug must not take the page down; say what broke
+                err.print(f"[red]annotation server error:[/] {type(exc).__name__}: {exc}")
+                self._json({"error": "internal error; see the terminal"}, 500)
+            finally:
+                session.store.close()  # each request runs on its own thread
+
+        def _get(self, url: Any) -> None:
+            path = url.path
+            if path in ("/", "/index.html"):
+                self._bytes(server.pages["index.html"], PAGE_FILES["index.html"], cache=False)
+            elif path.startswith("/static/") and path[8:] in PAGE_FILES:
+                name = path[8:]
+                self._bytes(server.pages[name], PAGE_FILES[name], cache=False)
+            elif path == "/api/session":
+                self._json(session.info())
+            elif path == "/api/state":
+                query = parse_qs(url.query)
+                self._json(session.state(query.get("annotator", [""])[0]))
+            elif path.startswith("/img/"):
+                self._image(path[5:])
+            else:
+                self._json({"error": "not found"}, HTTPStatus.NOT_FOUND)
+
+        def _post(self, url: Any) -> None:
+            body = self._body()
+            annotator = str(body.get("annotator") or "")
+            if url.path == "/api/vote":
+                seconds = body.get("seconds")
+                self._json(
+                    session.vote(
+                        annotator,
+                        str(body.get("token") or ""),
+                        str(body.get("choice") or ""),
+                        body.get("id") if isinstance(body.get("id"), str) else None,
+                        seconds if isinstance(seconds, int | float) else None,
+                    )
+                )
+            elif url.path == "/api/undo":
+                self._json(session.undo(annotator))
+            else:
+                self._json({"error": "not found"}, HTTPStatus.NOT_FOUND)
+
+        def _body(self) -> dict[str, Any]:
+            try:
+                length = int(self.headers.get("Content-Length") or "0")
+            except ValueError:
+                length = -1
+            if length < 0 or length > MAX_BODY_BYTES:
+                self.close_connection = True  # the body is left unread
+                raise ActionError(f"a request body is at most {MAX_BODY_BYTES} bytes", 413)
+            raw = self.rfile.read(length)
+            kind = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+            if kind != "application/json":
+                raise ActionError("send JSON (Content-Type: application/json)", 415)
+            try:
+                body = json.loads(raw or b"{}")
+            except ValueError as exc:
+                raise ActionError("the body is not JSON", 400) from exc
+            if not isinstance(body, dict):
+                raise ActionError("the body must be a JSON object", 400)
+            return body
+
+        def _image(self, sha: str) -> None:
+            kind = session.images.get(sha)
+            path = session.store.objects.path(sha) if kind else None
+            if kind is None or path is None or not path.is_file():
+                self._json({"error": "no such image in this plan"}, HTTPStatus.NOT_FOUND)
+                return
+            with path.open("rb") as handle:
+                size = path.stat().st_size
+                self._head(HTTPStatus.OK, kind, size, cache=True)
+                shutil.copyfileobj(handle, self.wfile, 1 << 16)
+
+        def _json(self, payload: Any, status: int = 200) -> None:
+            self._bytes(json.dumps(payload).encode(), "application/json", status, cache=False)
+
+        def _bytes(self, data: bytes, kind: str, status: int = 200, *, cache: bool) -> None:
+            self._head(status, kind, len(data), cache=cache)
+            self.wfile.write(data)
+
+        def _head(self, status: int, kind: str, length: int, *, cache: bool) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(length))
+            # images are addressed by their hash, so they never change
+            self.send_header(
+                "Cache-Control", "private, max-age=31536000, immutable" if cache else "no-store"
+            )
+            for name, value in SECURITY_HEADERS.items():
+                self.send_header(name, value)
+            self.end_headers()
+
+    return Handler

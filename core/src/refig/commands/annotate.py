@@ -1,0 +1,163 @@
+"""``refig annotate``: the blinded pairwise comparison page, and moving votes between machines.
+
+``refig annotate RUN`` serves the page; ``refig annotate export RUN`` and ``refig annotate import
+RUN FILE`` move votes as JSON lines. See ``docs/annotation.md``.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+from typer.core import TyperGroup
+
+from refig.console import err, out
+from refig.errors import RefigError, UsageError
+from refig.plugins import Registry
+
+if TYPE_CHECKING:  # typer vendors click; only annotations use it here
+    from typer._click import Context
+
+DEFAULT_PORT = 8765
+
+
+class _ServeByDefault(TyperGroup):
+    """``refig annotate RUN ...`` means ``refig annotate serve RUN ...``."""
+
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
+            args = ["serve", *args]
+        return super().parse_args(ctx, args)
+
+
+def _can_open_browser() -> bool:
+    """A desktop is there to open a browser on (never a terminal browser on a bare server)."""
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def register(app: typer.Typer, registry: Registry) -> None:
+    annotate = typer.Typer(
+        cls=_ServeByDefault,
+        no_args_is_help=True,
+        help="Blinded pairwise human comparisons: `refig annotate RUN` serves the page; "
+        "`export` and `import` move votes between machines.",
+    )
+    app.add_typer(annotate, name="annotate")
+
+    @annotate.command("serve")
+    def serve(
+        run: Path = typer.Argument(..., help="The run directory (evaluated: gate and renders)."),
+        port: int = typer.Option(
+            DEFAULT_PORT, "--port", "-p", min=0, max=65535, help="Port; 0 picks a free one."
+        ),
+        host: str = typer.Option(
+            "127.0.0.1", "--host", help="Address to bind; beyond loopback, others can reach it."
+        ),
+        annotator: str | None = typer.Option(
+            None, "--annotator", help="Default annotator name (else entered on the page)."
+        ),
+        seed: int = typer.Option(0, "--seed", help="Seed of the plan order and left/right coins."),
+        replication: int = typer.Option(
+            2, "--replication", min=1, help="Annotators each comparison is planned for."
+        ),
+        open_browser: bool = typer.Option(
+            True, "--open/--no-open", help="Open the page in a browser (when there is a desktop)."
+        ),
+        quiet: bool = typer.Option(False, "-q", "--quiet", help="Only print the page's address."),
+    ) -> None:
+        """Serve the comparison page for RUN (`refig annotate RUN`): A / B / tie, undo, progress."""
+        from refig.annotation.candidates import load_candidates
+        from refig.annotation.planner import build_plan
+        from refig.annotation.server import LOOPBACK, AnnotationServer
+        from refig.annotation.session import ActionError, Session, check_annotator
+        from refig.store import RunStore
+
+        store = RunStore.open(run)
+        if annotator is not None:
+            try:
+                check_annotator(annotator)
+            except ActionError as exc:
+                raise UsageError(f"--annotator {annotator!r}: {exc}") from exc
+        candidates = load_candidates(store)
+        plan = build_plan(candidates, seed)
+        if not plan.items:
+            raise candidates.why_empty()
+        session = Session(
+            store, candidates, plan, replication=replication, default_annotator=annotator
+        )
+        try:
+            server = AnnotationServer(session, host, port)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise RefigError(
+                    f"port {port} on {host} is in use", fix="pass --port 0 for any free port"
+                ) from exc
+            raise RefigError(f"cannot listen on {host}:{port}: {exc.strerror}") from exc
+        if not quiet:
+            err.print(f"[bold]annotating[/] {store.root}: {plan.describe()}")
+            if candidates.skipped:
+                left_out = ", ".join(f"{n} {why}" for why, n in sorted(candidates.skipped.items()))
+                err.print(f"left out (task x configuration): {left_out}")
+        if host not in LOOPBACK:
+            err.print(
+                f"[bold yellow]warning:[/] listening on {host}: anyone who can reach this "
+                "address can see the figures and vote (there is no login). Bind to 127.0.0.1 "
+                "and use an SSH tunnel unless this network is trusted."
+            )
+        out.print(f"serving {server.url}", soft_wrap=True)
+        sys.stdout.flush()
+        if not quiet:
+            err.print("several annotators can open it at once; Ctrl-C stops")
+        if open_browser and _can_open_browser():
+            import webbrowser
+
+            webbrowser.open(server.url)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.stop()
+            if not quiet:
+                err.print(f"stopped: {session.stored} votes stored in this session")
+
+    @annotate.command("export")
+    def export(
+        run: Path = typer.Argument(..., help="The run directory."),
+        output: Path | None = typer.Option(
+            None, "--out", "-o", help="JSONL file to write (default: stdout)."
+        ),
+    ) -> None:
+        """Write every vote (undone ones included, as retractions) as JSON lines."""
+        from refig.annotation.votes import export_votes
+        from refig.store import RunStore
+
+        store = RunStore.open(run)
+        if output is None:
+            n = export_votes(store, sys.stdout)
+        else:
+            with output.open("w", encoding="utf-8") as handle:
+                n = export_votes(store, handle)
+        err.print(f"exported {n} votes" + (f" to {output}" if output else ""))
+
+    @annotate.command("import")
+    def import_(
+        run: Path = typer.Argument(..., help="The run directory to merge into."),
+        file: Path = typer.Argument(..., help="A JSONL file from `refig annotate export`."),
+    ) -> None:
+        """Merge votes exported elsewhere (by vote id: importing twice adds nothing)."""
+        from refig.annotation.votes import import_votes
+        from refig.store import RunStore
+
+        store = RunStore.open(run)
+        result = import_votes(store, file)
+        err.print(
+            f"imported {file}: {result.added} new votes, {result.retracted} retractions, "
+            f"{result.unchanged} already in the run"
+        )
