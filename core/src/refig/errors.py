@@ -38,8 +38,9 @@ class UnknownPluginError(UsageError):
     def __init__(self, kind: str, selector: str, available: Iterable[str]):
         names = sorted(available)
         listing = ", ".join(names) if names else "none installed"
+        plural = kind + ("es" if kind.endswith("s") else "s")
         super().__init__(
-            f"unknown {kind} {selector!r}; available {kind}s: {listing}",
+            f"unknown {kind} {selector!r}; available {plural}: {listing}",
             fix="`refig list-plugins --all` shows every plugin and what it provides",
         )
         self.kind = kind

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from refig.models import (
     ErrorInfo,
@@ -20,6 +20,9 @@ from refig.models import (
     Task,
     Usage,
 )
+
+if TYPE_CHECKING:
+    from refig.running.sandbox import SandboxPolicy
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -43,7 +46,13 @@ class AttemptContext:
 
     ``workspace`` holds only the source and the workflow's files; ``deadline`` is a
     ``time.monotonic()`` value after which the harness must have ended its whole process tree.
-    ``env`` is the environment to run the agent with (keys already resolved by refig).
+    ``env`` is the clean environment to run the agent with: no secrets, ``HOME`` and ``TMPDIR``
+    private to the attempt, and the ``REFIG_ATTEMPT_ID`` marker refig uses to end stray
+    processes. ``secrets`` holds the API keys found in refig's own environment, for the harness
+    to hand to a gateway or, knowingly, to its CLI; refig redacts their values from every file it
+    stores. ``home`` and ``workspace`` are writable inside the sandbox, ``outputs_dir`` (for
+    transcripts) is not visible to the agent. Run commands with
+    :func:`refig.running.sandbox.run_command`, which applies ``sandbox`` and the deadline.
     """
 
     task: Task
@@ -55,6 +64,11 @@ class AttemptContext:
     env: Mapping[str, str] = field(default_factory=dict)
     options: Mapping[str, str] = field(default_factory=dict)
     log: Path | None = None
+    attempt_id: str = ""
+    home: Path | None = None
+    outputs_dir: Path | None = None
+    secrets: Mapping[str, str] = field(default_factory=dict)
+    sandbox: SandboxPolicy | None = None
 
 
 @dataclass

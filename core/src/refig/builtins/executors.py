@@ -26,6 +26,7 @@ class LocalExecutor:
         pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="refig")
         pending: dict[Future[R], T] = {}
         queue = iter(items)
+        finished = False
         try:
             for item in queue:
                 pending[pool.submit(fn, item)] = item
@@ -40,8 +41,11 @@ class LocalExecutor:
                         pending[pool.submit(fn, next_item)] = next_item
                     error = future.exception()
                     yield item, (error if error is not None else future.result())
+            finished = True
         finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+            # Interrupted (Ctrl-C while waiting, or the consumer stopped): do not wait here for
+            # running items; the caller ends them (``refig run`` kills their processes).
+            pool.shutdown(wait=finished, cancel_futures=True)
 
     def close(self) -> None:
         """Nothing to release: each ``map`` owns its pool."""

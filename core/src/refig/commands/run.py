@@ -1,0 +1,123 @@
+"""``refig run``: one configuration (model, harness, workflow) over a suite into a run directory."""
+
+from __future__ import annotations
+
+import json
+import signal
+from pathlib import Path
+
+import typer
+
+from refig.console import format_duration, out
+from refig.errors import UsageError
+from refig.plugins import Registry
+
+
+def _options(pairs: list[str]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--harness-opt {pair!r} is not KEY=VALUE", fix="e.g. effort=high")
+        options[key.strip()] = value
+    return options
+
+
+def _interrupt_on_sigterm() -> None:
+    """Let SIGTERM unwind like Ctrl-C, so running attempts are ended rather than orphaned."""
+
+    def handler(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, handler)
+
+
+def register(app: typer.Typer, registry: Registry) -> None:
+    @app.command("run")
+    def run(
+        suite: Path = typer.Option(..., "--suite", help="The suite directory."),
+        harness: str = typer.Option(..., "--harness", help="Harness name (refig list-plugins)."),
+        out_dir: Path = typer.Option(..., "--out", help="The run directory (created if new)."),
+        workflow: str = typer.Option("direct", "--workflow", help="Workflow name."),
+        model: str | None = typer.Option(
+            None, "--model", help="Model for the harness; baselines take none."
+        ),
+        executor: str = typer.Option("local", "--executor", help="local or ray."),
+        ray_address: str | None = typer.Option(
+            None, "--ray-address", help="Ray cluster address (default $REFIG_RAY_ADDRESS, "
+            "else a local cluster)."
+        ),
+        jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Attempts at once."),
+        limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N tasks."),
+        timeout: float = typer.Option(
+            1800.0, "--timeout", min=1.0, help="Deadline of each attempt, in seconds."
+        ),
+        retry_failed: bool = typer.Option(
+            False, "--retry-failed", help="Run a new try of attempts that failed retryably."
+        ),
+        max_tries: int = typer.Option(3, "--max-tries", min=1, help="Tries per task at most."),
+        harness_opt: list[str] = typer.Option(
+            [], "--harness-opt", help="KEY=VALUE passed to the harness; part of the "
+            "configuration id. Repeatable."
+        ),
+        sandbox: str = typer.Option(
+            "auto", "--sandbox", help="auto (bwrap when installed), bwrap, or none."
+        ),
+        workspace_root: Path | None = typer.Option(
+            None, "--workspace-root", help="Where attempt directories are made "
+            "(default $REFIG_WORKSPACE_ROOT or ~/.cache/refig/attempts)."
+        ),
+        keep_workspaces: bool = typer.Option(
+            False, "--keep-workspaces", help="Keep each attempt's directory (secrets redacted)."
+        ),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+        as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+    ) -> None:
+        """Run one configuration over a suite; re-running resumes where it stopped."""
+        from refig.running.runner import execute, make_request
+
+        request = make_request(
+            registry, suite=suite, out=out_dir, harness=harness, workflow=workflow,
+            model=model, executor=executor, ray_address=ray_address,
+            options=_options(harness_opt), jobs=jobs, limit=limit, timeout=timeout,
+            retry_failed=retry_failed, max_tries=max_tries, sandbox=sandbox,
+            workspace_root=workspace_root, keep_workspaces=keep_workspaces,
+        )
+        _interrupt_on_sigterm()
+        summary = execute(request, quiet=quiet or as_json)
+        if as_json:
+            typer.echo(json.dumps(summary.as_json(), indent=2))
+            return
+        from rich.table import Table
+
+        table = Table(title=f"refig run: {summary.config_id}", title_justify="left",
+                      show_header=False)
+        table.add_column(style="bold")
+        table.add_column(overflow="fold")
+        errors = ", ".join(f"{k} x{n}" for k, n in sorted(summary.errors.items())) or "-"
+        wall = summary.median_wall
+        already = str(summary.skipped_done) + (
+            f" (and {summary.skipped_failed} failed)" if summary.skipped_failed else "")
+        rows = [
+            ("run", str(summary.run)),
+            ("tasks", str(summary.tasks)),
+            ("already done", already),
+            ("ran now", str(summary.planned)),
+            ("succeeded", f"[green]{summary.succeeded}[/]"),
+            ("failed", f"[red]{summary.failed}[/]" if summary.failed else "0"),
+            ("errors", errors),
+            ("median wall", format_duration(wall) if wall is not None else "-"),
+            ("turns", str(summary.turns)),
+            ("tokens in / out / cached", f"{summary.usage.input_tokens:,} / "
+             f"{summary.usage.output_tokens:,} / {summary.usage.cached_tokens:,}"),
+            ("cost", f"${summary.cost_usd:.4f}"),
+        ]
+        for key, value in rows:
+            table.add_row(key, value)
+        out.print(table)
+        out.print(f"sandbox: {summary.sandbox}, executor: {summary.executor}")
+        if summary.skipped_failed and not retry_failed:
+            out.print(f"{summary.skipped_failed} task(s) failed before; --retry-failed retries "
+                      "those whose error is retryable")
+        for path in summary.kept_workspaces:
+            out.print(f"kept {path}")

@@ -1,0 +1,103 @@
+"""Keeping API keys out of everything an attempt writes.
+
+Secrets are the values of environment variables whose names look like credentials
+(``ANTHROPIC_API_KEY``, ``GITHUB_TOKEN``, ``AWS_SECRET_ACCESS_KEY``...). They are never put in an
+attempt's environment by refig, and every file refig stores or leaves behind passes through a
+:class:`Redactor`, which replaces each value with ``[REDACTED:NAME]``, inside zip members too
+(a .pptx is a zip whose XML parts are usually compressed).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import zipfile
+from collections.abc import Mapping
+from pathlib import Path
+
+SECRET_NAME = re.compile(
+    r"(API_?KEY|ACCESS_?KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|PRIVATE_?KEY|AUTH)", re.I
+)
+#: Shorter values are not treated as secrets: redacting "1" or "true" would mangle every file.
+MIN_SECRET_LENGTH = 8
+#: Zip members above this size (uncompressed) are not rewritten; refig never stores such parts.
+_MAX_MEMBER_BYTES = 256 << 20
+
+
+def find_secrets(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The credential-like variables of ``environ`` (default: this process), name to value."""
+    env = os.environ if environ is None else environ
+    return {
+        name: value
+        for name, value in env.items()
+        if SECRET_NAME.search(name) and len(value) >= MIN_SECRET_LENGTH
+    }
+
+
+class Redactor:
+    """Replaces known secret values in bytes, files and directory trees."""
+
+    def __init__(self, secrets: Mapping[str, str]):
+        pairs = {value.encode(): f"[REDACTED:{name}]".encode() for name, value in secrets.items()}
+        # Longest first, so a secret that contains another is replaced whole.
+        self._pairs = sorted(pairs.items(), key=lambda kv: -len(kv[0]))
+
+    def __bool__(self) -> bool:
+        return bool(self._pairs)
+
+    def found(self, data: bytes) -> bool:
+        """True when ``data`` holds a secret verbatim."""
+        return any(secret in data for secret, _ in self._pairs)
+
+    def text(self, data: bytes) -> bytes:
+        """``data`` with every secret replaced (no zip handling)."""
+        for secret, mask in self._pairs:
+            data = data.replace(secret, mask)
+        return data
+
+    def bytes(self, data: bytes) -> bytes:
+        """``data`` with every secret replaced, looking inside zip archives as well."""
+        if not self._pairs:
+            return data
+        if data[:4] == b"PK\x03\x04":
+            rewritten = self._zip(data)
+            if rewritten is not None:
+                return rewritten
+        return self.text(data)
+
+    def _zip(self, data: bytes) -> bytes | None:
+        """Rewrite the members that hold a secret; None when ``data`` is not a readable zip."""
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                infos = archive.infolist()
+                if sum(i.file_size for i in infos) > _MAX_MEMBER_BYTES:
+                    return None
+                members = [(info, archive.read(info)) for info in infos]
+        except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, EOFError):
+            return None
+        if not any(self.found(payload) for _, payload in members) and not self.found(data):
+            return data
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for info, payload in members:
+                archive.writestr(info, self.text(payload), compress_type=info.compress_type)
+        # A secret in a member's name or the archive comment: mask the raw bytes as a last resort.
+        return self.text(buffer.getvalue())
+
+    def file(self, path: Path) -> bool:
+        """Redact one file in place; return True when it changed."""
+        if not self._pairs or not path.is_file() or path.is_symlink():
+            return False
+        data = path.read_bytes()
+        cleaned = self.bytes(data)
+        if cleaned == data:
+            return False
+        path.write_bytes(cleaned)
+        return True
+
+    def tree(self, root: Path) -> int:
+        """Redact every regular file under ``root``; return how many changed."""
+        if not self._pairs:
+            return 0
+        return sum(self.file(path) for path in root.rglob("*") if path.is_file())

@@ -1,0 +1,273 @@
+"""The driver of ``refig run``: record the suite, plan, run attempts on an executor, store them.
+
+Only this process writes the run store; workers (threads or Ray tasks) return
+:class:`~refig.running.attempt.AttemptOutcome` values. The suite's manifest, tasks, sources and
+annotations are copied into the store on first use, so later stages never read the suite again.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import statistics
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from refig.console import track
+from refig.errors import UsageError
+from refig.models import Attempt, AttemptStatus, Configuration, Task, Usage
+from refig.plugins import Registry, Selection
+from refig.records import HarnessRecord, PluginKind
+from refig.running.attempt import (
+    AttemptJob,
+    AttemptOutcome,
+    failed_outcome,
+    record_outcome,
+    run_attempt,
+)
+from refig.running.processes import kill_tree
+from refig.running.sandbox import SandboxPolicy
+from refig.running.scheduler import Plan, Planned, plan_attempts
+from refig.running.workspace import check_outside, default_root, sweep_stale
+from refig.store import RunStore, sha256_file
+from refig.suite import Suite, SuiteError
+
+DEFAULT_TIMEOUT = 1800.0
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """One configuration over one suite into one run directory."""
+
+    suite: Path
+    out: Path
+    harness: Selection
+    workflow: Selection
+    executor: Selection
+    model: str = "none"
+    options: dict[str, str] = field(default_factory=dict)
+    jobs: int = 1
+    limit: int | None = None
+    timeout: float = DEFAULT_TIMEOUT
+    retry_failed: bool = False
+    max_tries: int = 3
+    sandbox: str = "auto"
+    workspace_root: Path | None = None
+    keep_workspaces: bool = False
+    executor_options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def configuration(self) -> Configuration:
+        return Configuration(model=self.model, harness=self.harness.record.name,
+                             workflow=self.workflow.record.name, options=self.options)
+
+
+@dataclass
+class RunSummary:
+    """What a ``refig run`` did, for the summary table and ``--json``."""
+
+    run: Path
+    config_id: str
+    tasks: int
+    sandbox: str
+    executor: str
+    planned: int = 0
+    skipped_done: int = 0
+    skipped_failed: int = 0
+    succeeded: int = 0
+    failed: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    walls: list[float] = field(default_factory=list)
+    cost_usd: float = 0.0
+    usage: Usage = field(default_factory=Usage)
+    turns: int = 0
+    kept_workspaces: list[Path] = field(default_factory=list)
+
+    def add(self, attempt: Attempt) -> None:
+        if attempt.status == AttemptStatus.SUCCEEDED:
+            self.succeeded += 1
+        else:
+            self.failed += 1
+            self.errors[attempt.error.kind if attempt.error else "unknown"] += 1
+        self.walls.append(attempt.wall_seconds)
+        self.cost_usd += attempt.cost_usd or 0.0
+        self.usage = self.usage + attempt.usage
+        self.turns += attempt.turns or 0
+
+    @property
+    def median_wall(self) -> float | None:
+        return statistics.median(self.walls) if self.walls else None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "run": str(self.run), "configuration": self.config_id, "tasks": self.tasks,
+            "sandbox": self.sandbox, "executor": self.executor, "planned": self.planned,
+            "skipped_done": self.skipped_done, "skipped_failed": self.skipped_failed,
+            "succeeded": self.succeeded, "failed": self.failed, "errors": dict(self.errors),
+            "median_wall_seconds": self.median_wall, "cost_usd": self.cost_usd,
+            "usage": self.usage.model_dump(), "turns": self.turns,
+            "kept_workspaces": [str(p) for p in self.kept_workspaces],
+        }
+
+
+def make_request(
+    registry: Registry, *, suite: Path, out: Path, harness: str, workflow: str = "direct",
+    model: str | None = None, executor: str = "local", ray_address: str | None = None,
+    options: dict[str, str] | None = None, **fields: Any,
+) -> RunRequest:
+    """A checked :class:`RunRequest` from plugin names, as ``refig run`` (and ``refig demo``)
+    build it: unknown names, a model for a baseline or none for a real harness, options the
+    harness rejects and a Ray address without Ray all fail here (exit 2), before any work."""
+    executor_sel = registry.resolve(PluginKind.EXECUTOR, executor)
+    harness_sel = registry.resolve(PluginKind.HARNESS, harness)
+    workflow_sel = registry.resolve(PluginKind.WORKFLOW, workflow)
+    record = harness_sel.record
+    needs_model = not isinstance(record, HarnessRecord) or record.needs_model
+    if needs_model and not model:
+        raise UsageError(f"harness {record.name} needs --model", fix="e.g. --model gpt-5.5")
+    if not needs_model and model not in (None, "none"):
+        raise UsageError(f"harness {record.name} uses no model; drop --model {model}")
+    options = dict(options or {})
+    try:
+        harness_sel.create(**options)
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"harness {record.name} rejects options {options}: {exc}") from exc
+    executor_options: dict[str, Any] = {}
+    if ray_address and executor_sel.record.name != "ray":
+        raise UsageError("--ray-address needs --executor ray")
+    address = ray_address or os.environ.get("REFIG_RAY_ADDRESS")
+    if address and executor_sel.record.name == "ray":
+        executor_options["address"] = address
+    return RunRequest(suite=Path(suite), out=Path(out), harness=harness_sel,
+                      workflow=workflow_sel, executor=executor_sel, model=model or "none",
+                      options=options, executor_options=executor_options, **fields)
+
+
+def record_suite(store: RunStore, suite: Suite, tasks: Sequence[Task]) -> None:
+    """Copy the manifest, tasks, sources and annotations into the store (idempotent)."""
+    manifest = store.suite()
+    if manifest is None:
+        store.set_meta("suite", suite.manifest.model_dump_json())
+    elif (manifest.name, manifest.version, manifest.kind) != (
+        suite.manifest.name, suite.manifest.version, suite.manifest.kind
+    ):
+        raise UsageError(
+            f"{store.root} holds a run of suite {manifest.name} {manifest.version}, "
+            f"not {suite.manifest.name} {suite.manifest.version}",
+            path=store.root, fix="use another --out directory for another suite",
+        )
+    stored = {task.id: task for task in store.iter(Task)}
+    fresh: list[Task] = []
+    for task in tasks:
+        known = stored.get(task.id)
+        if known is not None and known.source_sha256 != task.source_sha256:
+            raise UsageError(
+                f"task {task.id} of {suite.root} has another source than the one this run "
+                "recorded", path=store.root, fix="use a new --out directory for a changed suite",
+            )
+        if known == task and store.objects.exists(task.source_sha256):
+            continue
+        files = [(suite.source_path(task), task.source_sha256, task.source)]
+        if task.annotation is not None:
+            files.append((suite.root / task.annotation, task.annotation_sha256, task.annotation))
+        for path, expected, name in files:
+            if not path.is_file():
+                raise SuiteError(f"task {task.id}: {name} is missing", path=path,
+                                 fix=f"`refig suite validate {suite.root}` lists every problem")
+            if expected is not None and sha256_file(path) != expected:
+                raise SuiteError(f"task {task.id}: {name} does not match its sha256", path=path,
+                                 fix=f"`refig suite validate {suite.root}` lists every problem")
+            store.objects.put_file(path)
+        fresh.append(task)
+    store.put_many(fresh, replace=True)
+
+
+class _Jobs(Sequence[AttemptJob]):
+    """The planned attempts as jobs, built when an executor asks (sources are read lazily)."""
+
+    def __init__(self, planned: list[Planned], make: Any):
+        self._planned, self._make = planned, make
+
+    def __len__(self) -> int:
+        return len(self._planned)
+
+    def __getitem__(self, index: int) -> AttemptJob:  # type: ignore[override]
+        return self._make(self._planned[index])
+
+    def __iter__(self) -> Iterator[AttemptJob]:
+        return (self._make(p) for p in self._planned)
+
+
+def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
+    """Run every planned attempt of one configuration; return the summary."""
+    suite = Suite.load(request.suite)
+    tasks = list(suite.tasks[: request.limit] if request.limit is not None else suite.tasks)
+    for selection in (request.harness, request.workflow):
+        if not selection.record.applies_to(suite.manifest.kind):
+            raise UsageError(
+                f"{selection.record.kind} {selection.record.name} does not handle "
+                f"{suite.manifest.kind} tasks"
+            )
+    root = (request.workspace_root or default_root()).absolute()
+    check_outside(root, request.suite, request.out)
+    root.mkdir(parents=True, exist_ok=True)
+    sweep_stale(root)
+    policy = SandboxPolicy.create(request.sandbox, protected=(request.suite, request.out, root))
+
+    store = RunStore.create(request.out)
+    record_suite(store, suite, suite.tasks)
+    config = request.configuration
+    store.put(config)
+    plan: Plan = plan_attempts(
+        tasks, store.query(Attempt, config_id=config.id),
+        retry_failed=request.retry_failed, max_tries=request.max_tries,
+    )
+    summary = RunSummary(
+        run=store.root, config_id=config.id, tasks=len(tasks), sandbox=policy.mode,
+        executor=request.executor.record.name, planned=len(plan.todo),
+        skipped_done=plan.done,
+        skipped_failed=plan.failed_final + plan.failed_not_retried + plan.exhausted,
+    )
+    run_token = f"r{os.getpid()}{secrets.token_hex(4)}"
+
+    def make(planned: Planned) -> AttemptJob:
+        return AttemptJob(
+            task=planned.task, source=store.objects.read_bytes(planned.task.source_sha256),
+            config=config, try_index=planned.try_index, harness=request.harness,
+            workflow=request.workflow, timeout=request.timeout, sandbox=policy,
+            workspace_root=root, run_token=run_token, keep_workspace=request.keep_workspaces,
+        )
+
+    jobs = max(1, request.jobs)
+    executor = request.executor.create(**request.executor_options)
+    results = executor.map(run_attempt, _Jobs(plan.todo, make), jobs=jobs)
+    try:
+        with track(config.id, total=len(plan.todo), quiet=quiet) as tracker:
+            started = min(jobs, len(plan.todo))
+            for _ in range(started):
+                tracker.start()
+            for job, result in results:
+                outcome = (result if isinstance(result, AttemptOutcome)
+                           else failed_outcome(job, result))
+                record_outcome(store, outcome)
+                summary.add(outcome.attempt)
+                if outcome.kept_workspace is not None:
+                    summary.kept_workspaces.append(outcome.kept_workspace)
+                tracker.finish(ok=outcome.attempt.status == AttemptStatus.SUCCEEDED)
+                if started < len(plan.todo):
+                    tracker.start()
+                    started += 1
+    except BaseException:
+        # End the attempts still running (their records are not written: a re-run redoes them).
+        kill_tree(marker=run_token + ".")
+        raise
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
+        executor.close()
+        store.close()
+    return summary

@@ -1,0 +1,218 @@
+"""The sandbox every attempt command runs in, and the helper harness adapters call to run one.
+
+With bubblewrap (``bwrap``), a command sees a fresh root: read-only binds of the system (``/usr``,
+the merged-usr links, a short list of ``/etc`` files), of the Python environment refig runs from
+and of any paths the harness adds; a private ``/tmp``, ``/proc`` and ``/dev``; its own PID, IPC
+and UTS namespaces; and, writable, only the attempt's workspace and private home. The suite, the
+run directory and the other attempts' directories are not in it (when a bound path contains one
+of them, an empty tmpfs masks it). The PID namespace dies with bwrap, so killing bwrap ends every
+process inside. Without bwrap, commands run directly: the same deadline, process-tree kill and
+secret redaction hold, the workspace still starts with only the source and the workflow's files,
+but the agent can read whatever the user running refig can read.
+"""
+
+from __future__ import annotations
+
+import functools
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterable, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+from refig.errors import UsageError
+from refig.running.processes import ProcessResult, run_process
+
+if TYPE_CHECKING:
+    from refig.protocols import AttemptContext
+
+MODES = ("auto", "bwrap", "none")
+
+#: Top-level system directories that merged-usr systems keep as symlinks into /usr.
+_ROOT_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+#: What of /etc a program needs: name resolution, TLS roots, users, fonts, locale, linker.
+_ETC = (
+    "/etc/alternatives", "/etc/ca-certificates", "/etc/ssl", "/etc/pki", "/etc/resolv.conf",
+    "/etc/hosts", "/etc/host.conf", "/etc/gai.conf", "/etc/nsswitch.conf", "/etc/passwd",
+    "/etc/group", "/etc/localtime", "/etc/timezone", "/etc/ld.so.cache", "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d", "/etc/fonts", "/etc/mime.types", "/etc/papersize",
+    "/etc/libreoffice", "/etc/java-17-openjdk", "/etc/os-release",
+)
+
+
+def _bwrap() -> str | None:
+    return shutil.which("bwrap")
+
+
+@functools.cache
+def bwrap_works() -> bool:
+    """True when bubblewrap is installed and can create namespaces here (containers may forbid)."""
+    binary = _bwrap()
+    if binary is None:
+        return False
+    try:
+        probe = subprocess.run(
+            [binary, "--ro-bind", "/", "/", "--unshare-pid", "--die-with-parent", "true"],
+            capture_output=True, timeout=20,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return probe.returncode == 0
+
+
+def resolve_mode(requested: str) -> str:
+    """``auto`` -> ``bwrap`` when it works here, else ``none``; ``bwrap`` must work."""
+    if requested not in MODES:
+        raise UsageError(f"unknown sandbox {requested!r}; choose one of: {', '.join(MODES)}")
+    if requested == "none":
+        return "none"
+    if bwrap_works():
+        return "bwrap"
+    if requested == "bwrap":
+        raise UsageError(
+            "--sandbox bwrap was asked for, but bubblewrap is not installed or cannot create "
+            "namespaces here",
+            fix="apt-get install bubblewrap (in a container, allow user namespaces), "
+            "or use --sandbox none",
+        )
+    return "none"
+
+
+def _python_paths() -> list[Path]:
+    """The interpreter, its prefixes and every import path of this process."""
+    paths = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix)}
+    executable = Path(sys.executable)
+    paths |= {executable.parent, executable.resolve().parent.parent}
+    paths |= {Path(p) for p in sys.path if p and Path(p).is_absolute()}
+    return sorted(p for p in paths if p.exists())
+
+
+def _under(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
+
+
+def _outermost(paths: Iterable[Path]) -> list[Path]:
+    """Drop paths that lie inside another path of the list."""
+    kept: list[Path] = []
+    for path in sorted({p.absolute() for p in paths}, key=lambda p: len(p.parts)):
+        if not any(_under(path, k) for k in kept):
+            kept.append(path)
+    return kept
+
+
+@dataclass(frozen=True)
+class SandboxPolicy:
+    """How an attempt's commands are isolated.
+
+    ``mode`` is ``bwrap`` or ``none`` (see :func:`resolve_mode`). ``readable`` are host paths
+    exposed read-only beyond the system ones; ``protected`` paths are never visible (the suite,
+    the run directory, the root holding every attempt's directory).
+    """
+
+    mode: str = "none"
+    readable: tuple[Path, ...] = ()
+    protected: tuple[Path, ...] = field(default_factory=tuple)
+
+    @classmethod
+    def create(
+        cls, requested: str = "auto", *, protected: Iterable[Path] = (),
+        readable: Iterable[Path] = (),
+    ) -> SandboxPolicy:
+        """A policy for this machine: the Python environment readable, ``protected`` hidden."""
+        mode = resolve_mode(requested)
+        shielded = tuple(Path(p).resolve() for p in protected)
+        exposed = [p for p in [*_python_paths(), *map(Path, readable)]
+                   if not any(_under(p.resolve(), s) for s in shielded)]
+        return cls(mode=mode, readable=tuple(_outermost(exposed)), protected=shielded)
+
+    def wrap(
+        self, argv: Sequence[str], *, cwd: Path, writable: Sequence[Path],
+        readable: Sequence[Path] = (), network: bool = True,
+    ) -> list[str]:
+        """``argv`` as a bwrap command line (unchanged when ``mode`` is ``none``)."""
+        if self.mode != "bwrap":
+            return list(argv)
+        binary = _bwrap()
+        if binary is None:
+            raise UsageError("bubblewrap disappeared", fix="apt-get install bubblewrap")
+        args = [binary, "--ro-bind", "/usr", "/usr"]
+        for link in _ROOT_LINKS:
+            path = Path(link)
+            if path.is_symlink():
+                args += ["--symlink", str(path.readlink()), link]
+            elif path.is_dir():
+                args += ["--ro-bind", link, link]
+        for item in _ETC:
+            args += ["--ro-bind-try", item, item]
+        args += ["--ro-bind-try", "/sys", "/sys", "--proc", "/proc", "--dev", "/dev",
+                 "--tmpfs", "/tmp"]
+        extra = [Path(p).absolute() for p in readable]
+        shielded = [p for p in extra if any(_under(p.resolve(), s) for s in self.protected)]
+        if shielded:
+            raise UsageError(f"refusing to expose {shielded[0]} to an attempt: it holds the "
+                             "suite, the run store or other attempts")
+        bound = _outermost(p for p in [*self.readable, *extra] if not _under(p, Path("/usr")))
+        for path in bound:
+            args += ["--ro-bind-try", str(path), str(path)]
+        for secret in self.protected:
+            if any(_under(secret, b) for b in [Path("/usr"), *bound]):
+                args += ["--tmpfs", str(secret)]
+        for path in writable:
+            args += ["--bind", str(path), str(path)]
+        args += ["--chdir", str(cwd), "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+                 "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
+        if not network:
+            args.append("--unshare-net")
+        return [*args, "--", *argv]
+
+
+def run_command(
+    ctx: AttemptContext,
+    argv: Sequence[str],
+    *,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    stdout: IO[bytes] | Path | None = None,
+    stderr: IO[bytes] | Path | None = None,
+    stdin_data: bytes | None = None,
+    readable: Sequence[Path] = (),
+    writable: Sequence[Path] = (),
+    network: bool = True,
+) -> ProcessResult:
+    """Run one command of an attempt: in the sandbox, in the workspace, until the deadline.
+
+    This is what harness adapters call to start their CLI. ``env`` defaults to ``ctx.env`` (start
+    from it when adding variables: it carries the marker that lets refig end stray processes).
+    ``stdout``/``stderr`` (open binary files or paths) default to the attempt log. ``readable``
+    and ``writable`` add host paths to the sandbox (an npm prefix, a cache); paths holding the
+    suite or run store are refused. ``network=False`` gives the command no network at all (under
+    bwrap). Whatever happens, every process the command started is ended before this returns.
+    """
+    policy = ctx.sandbox or SandboxPolicy()
+    workdir = cwd or ctx.workspace
+    own = [p for p in (ctx.workspace, ctx.home) if p is not None]
+    command = policy.wrap(argv, cwd=workdir, writable=[*own, *writable], readable=readable,
+                          network=network)
+    with ExitStack() as stack:
+        log = stack.enter_context(ctx.log.open("ab")) if ctx.log is not None else None
+        if log is not None:
+            log.write(f"$ {' '.join(argv)}  [sandbox: {policy.mode}]\n".encode())
+            log.flush()
+
+        def sink(target: IO[bytes] | Path | None) -> IO[bytes] | None:
+            if isinstance(target, Path):
+                return stack.enter_context(target.open("ab"))
+            return target if target is not None else log
+
+        result = run_process(
+            command, cwd=workdir, env=dict(ctx.env if env is None else env),
+            deadline=ctx.deadline, marker=ctx.attempt_id or "refig-unmarked",
+            stdout=sink(stdout), stderr=sink(stderr), stdin_data=stdin_data,
+        )
+        if log is not None:
+            status = "deadline reached" if result.timed_out else f"exit {result.exit_code}"
+            log.write(f"# {status} after {result.seconds:.2f}s\n".encode())
+    return result

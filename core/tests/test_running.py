@@ -1,0 +1,228 @@
+"""The parts of ``refig run``: redaction, planning, the process-tree kill and the sandbox."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+from refig.models import Attempt, AttemptStatus, ErrorInfo, Task
+from refig.protocols import AttemptContext, Prompt
+from refig.running.processes import MARKER, kill_tree, run_process
+from refig.running.redact import Redactor, find_secrets
+from refig.running.sandbox import SandboxPolicy, bwrap_works, run_command
+from refig.running.scheduler import plan_attempts
+from refig.running.workspace import AttemptDirs, attempt_env, sweep_stale
+
+needs_bwrap = pytest.mark.skipif(not bwrap_works(), reason="bubblewrap is not usable here")
+SHA = "0" * 64
+
+
+def task(task_id: str) -> Task:
+    return Task(id=task_id, kind="figure-to-slide", source=f"assets/{task_id}.png",
+                source_sha256=SHA)
+
+
+def attempt(task_id: str, try_index: int, ok: bool, retryable: bool = True) -> Attempt:
+    error = None if ok else ErrorInfo(kind="timeout" if retryable else "no_output",
+                                      retryable=retryable)
+    return Attempt(task_id=task_id, config_id="m@h/w", try_index=try_index,
+                   status=AttemptStatus.SUCCEEDED if ok else AttemptStatus.FAILED, error=error)
+
+
+# --- redaction ----------------------------------------------------------------------------------
+
+
+def test_find_secrets_picks_credentials_by_name_and_length() -> None:
+    env = {"ANTHROPIC_API_KEY": "sk-ant-0123456789", "GITHUB_TOKEN": "ghp_abcdefgh",
+           "PATH": "/usr/bin", "SHORT_TOKEN": "1", "HOME": "/root"}
+    assert find_secrets(env) == {"ANTHROPIC_API_KEY": "sk-ant-0123456789",
+                                 "GITHUB_TOKEN": "ghp_abcdefgh"}
+
+
+def test_redactor_masks_text_and_compressed_zip_members() -> None:
+    secret = "sk-test-SECRET-value-42"
+    redactor = Redactor({"OPENAI_API_KEY": secret})
+    assert redactor.bytes(f"key={secret}\n".encode()) == b"key=[REDACTED:OPENAI_API_KEY]\n"
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("ppt/slides/slide1.xml", f"<a:t>{secret}</a:t>" * 50)
+        archive.writestr("[Content_Types].xml", "<Types/>")
+    data = buffer.getvalue()
+    assert secret.encode() not in data  # compressed: a plain grep would miss it
+    cleaned = redactor.bytes(data)
+    with zipfile.ZipFile(io.BytesIO(cleaned)) as archive:
+        assert archive.testzip() is None
+        slide = archive.read("ppt/slides/slide1.xml")
+    assert secret.encode() not in slide and b"[REDACTED:OPENAI_API_KEY]" in slide
+
+
+# --- planning -----------------------------------------------------------------------------------
+
+
+def test_plan_skips_done_and_final_failures_and_retries_retryable_ones() -> None:
+    tasks = [task(f"t{i}") for i in range(5)]
+    stored = [
+        attempt("t0", 0, ok=True),
+        attempt("t1", 0, ok=False, retryable=True),
+        attempt("t2", 0, ok=False, retryable=False),
+        attempt("t3", 0, ok=False), attempt("t3", 1, ok=False), attempt("t3", 2, ok=False),
+    ]
+    plain = plan_attempts(tasks, stored)
+    assert [(p.task.id, p.try_index) for p in plain.todo] == [("t4", 0)]
+    assert (plain.done, plain.failed_final, plain.failed_not_retried) == (1, 1, 2)
+    retry = plan_attempts(tasks, stored, retry_failed=True, max_tries=3)
+    assert [(p.task.id, p.try_index) for p in retry.todo] == [("t1", 1), ("t4", 0)]
+    assert retry.exhausted == 1 and retry.skipped == 3
+
+
+# --- processes ----------------------------------------------------------------------------------
+
+ESCAPER = """
+import os, subprocess, sys, time
+token = sys.argv[1]
+env = dict(os.environ, ESCAPE_TOKEN=token)
+subprocess.Popen(["sleep", "300"], env=env)                       # a plain child
+subprocess.Popen(["sleep", "301"], env=env, start_new_session=True)  # its own session
+if os.fork() == 0:                                                # a double fork to init
+    os.setsid()
+    if os.fork() == 0:
+        os.environ["ESCAPE_TOKEN"] = token
+        os.execvp("sleep", ["sleep", "302"])
+    os._exit(0)
+print("started", flush=True)
+time.sleep(300)
+"""
+
+
+def processes_with(token: str, settle: float = 5.0) -> list[int]:
+    """Live processes carrying ``token``; waits ``settle`` seconds for killed ones to go."""
+    until = time.monotonic() + settle
+    while True:
+        found = _scan(token)
+        if not found or time.monotonic() > until:
+            return found
+        time.sleep(0.1)
+
+
+def _scan(token: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                environ = (entry / "environ").read_bytes()
+                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                continue
+            if f"ESCAPE_TOKEN={token}".encode() in environ and state != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+def test_deadline_ends_children_sessions_and_double_forks(tmp_path: Path) -> None:
+    token = os.urandom(6).hex()
+    log = (tmp_path / "out").open("wb")
+    started = time.monotonic()
+    result = run_process([sys.executable, "-c", ESCAPER, token], cwd=tmp_path,
+                         env=dict(os.environ), deadline=time.monotonic() + 3,
+                         marker=f"test-{token}", stdout=log)
+    assert result.timed_out and result.exit_code == -9
+    assert time.monotonic() - started < 15
+    assert (tmp_path / "out").read_text().startswith("started")
+    assert processes_with(token) == []
+
+
+def test_kill_tree_by_marker_alone(tmp_path: Path) -> None:
+    token = os.urandom(6).hex()
+    env = {**os.environ, MARKER: f"mk-{token}.1", "ESCAPE_TOKEN": token}
+    proc = subprocess.Popen(["sleep", "300"], env=env, start_new_session=True)
+    try:
+        assert processes_with(token, settle=0) == [proc.pid]
+        assert kill_tree(marker=f"mk-{token}.") >= 1
+        assert proc.wait(timeout=10) == -9
+    finally:
+        proc.kill()
+
+
+# --- workspaces and the sandbox -----------------------------------------------------------------
+
+
+def context(dirs: AttemptDirs, policy: SandboxPolicy, seconds: float = 30) -> AttemptContext:
+    source = dirs.workspace / "source.png"
+    source.write_bytes(b"not really a png")
+    return AttemptContext(
+        task=task("t0"), workspace=dirs.workspace, source=source, prompt=Prompt("p"),
+        model="none", deadline=time.monotonic() + seconds,
+        env=attempt_env(dirs, "test.attempt"), log=dirs.log, attempt_id="test.attempt",
+        home=dirs.home, outputs_dir=dirs.outputs, sandbox=policy,
+    )
+
+
+def test_attempt_environment_has_no_secrets_and_private_home(tmp_path: Path) -> None:
+    dirs = AttemptDirs.create(tmp_path / "attempts", "a1")
+    env = attempt_env(dirs, "a1", {"PATH": "/usr/bin", "OPENAI_API_KEY": "sk-xxxxxxxxxx",
+                                   "REFIG_HOME": "/x", "REFIG_API_TOKEN": "tok-12345678"})
+    assert "OPENAI_API_KEY" not in env and "REFIG_API_TOKEN" not in env
+    assert env["HOME"] == str(dirs.home) and env["TMPDIR"] == str(dirs.tmp)
+    assert env["REFIG_HOME"] == "/x" and env[MARKER] == "a1"
+    assert env["PATH"].split(os.pathsep)[0] == str(Path(sys.executable).parent)
+
+
+def test_sweep_removes_directories_of_dead_runs_only(tmp_path: Path) -> None:
+    root = tmp_path / "attempts"
+    mine = AttemptDirs.create(root, "live")
+    dead = AttemptDirs.create(root, "dead")
+    (dead.root / ".owner").write_text("999999999 12345\n")
+    assert sweep_stale(root) == 1
+    assert mine.root.exists() and not dead.root.exists()
+
+
+@needs_bwrap
+def test_bwrap_shows_only_the_workspace_and_home(tmp_path: Path) -> None:
+    suite = tmp_path / "suite"
+    (suite / "annotations").mkdir(parents=True)
+    (suite / "annotations" / "t0.json").write_text('{"secret": "answer"}')
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "refig.db").write_text("store")
+    root = tmp_path / "attempts"
+    other = AttemptDirs.create(root, "other")
+    (other.workspace / "slide.pptx").write_text("someone else's work")
+    dirs = AttemptDirs.create(root, "mine")
+    policy = SandboxPolicy.create("bwrap", protected=(suite, run, root))
+    probe = (
+        "import os, sys, pathlib\n"
+        f"for p in {[str(suite), str(run), str(other.workspace), str(dirs.outputs)]!r}:\n"
+        "    print(p, os.path.exists(p))\n"
+        "pathlib.Path('made.txt').write_text('ok')\n"
+        "try:\n    open('/usr/made.txt', 'w').write('x'); print('WROTE /usr')\n"
+        "except OSError: print('refused /usr')\n"
+        "open(os.path.expanduser('~/../outside.txt'), 'w').write('x')\n"
+        "import pptx; print('python-env ok')\n"
+    )
+    out = dirs.outputs / "probe.txt"
+    result = run_command(context(dirs, policy), [sys.executable, "-c", probe], stdout=out,
+                         network=False)
+    text = out.read_text()
+    assert result.exit_code == 0, dirs.log.read_text()
+    for path in (suite, run, other.workspace, dirs.outputs):
+        assert f"{path} False" in text
+    assert "refused /usr" in text and "python-env ok" in text
+    assert (dirs.workspace / "made.txt").read_text() == "ok"
+    # Outside the workspace and home, writes land in the sandbox's throwaway root, not here.
+    assert not (dirs.root / "outside.txt").exists()
+
+
+@needs_bwrap
+def test_sandbox_refuses_to_expose_protected_paths(tmp_path: Path) -> None:
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    dirs = AttemptDirs.create(tmp_path / "attempts", "a")
+    policy = SandboxPolicy.create("bwrap", protected=(suite,))
+    with pytest.raises(Exception, match="refusing to expose"):
+        run_command(context(dirs, policy), ["true"], readable=[suite])

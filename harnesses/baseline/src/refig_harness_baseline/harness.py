@@ -1,0 +1,54 @@
+"""The baselines as harnesses: a real subprocess in the workspace, through refig's sandbox.
+
+Like an agent, each baseline reads ``source.*``, writes ``build_slide.py`` and runs it to make
+``slide.pptx``; its JSON-lines progress on stdout is the transcript. It needs no model and no
+network, so its sandbox has none.
+"""
+
+from __future__ import annotations
+
+import platform
+import sys
+
+from refig.models import ErrorInfo, Usage
+from refig.protocols import AttemptContext, HarnessResult
+from refig.running import PROGRAM_FILE, SLIDE_FILE, run_command
+
+from refig_harness_baseline import __version__
+
+TRANSCRIPT = "transcript.jsonl"
+
+
+class BaselineHarness:
+    """Runs ``python -m refig_harness_baseline.<module> SOURCE`` for one attempt."""
+
+    def __init__(self, module: str):
+        self.module = module
+
+    def run(self, ctx: AttemptContext) -> HarnessResult:
+        outputs = ctx.outputs_dir or ctx.workspace.parent
+        transcript = outputs / TRANSCRIPT
+        with transcript.open("wb") as handle:
+            done = run_command(
+                ctx,
+                [sys.executable, "-m", f"refig_harness_baseline.{self.module}", ctx.source.name],
+                stdout=handle,
+                network=False,
+            )
+        error = None
+        if done.timed_out:
+            error = ErrorInfo(kind="timeout", message="the baseline reached the attempt's deadline",
+                              retryable=True)
+        slide, program = ctx.workspace / SLIDE_FILE, ctx.workspace / PROGRAM_FILE
+        return HarnessResult(
+            exit_code=done.exit_code,
+            error=error,
+            slide=slide if slide.is_file() else None,
+            program=program if program.is_file() else None,
+            transcript=transcript,
+            turns=0,
+            usage=Usage(),
+            cost_usd=0.0,
+            harness_version=__version__,
+            cli_version=f"python {platform.python_version()}",
+        )

@@ -1,0 +1,42 @@
+"""Registers the ``raster-paste`` and ``cv`` baselines; OpenCV and OCR load only in their runs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from refig import hookimpl
+from refig.records import HarnessRecord, TaskKind
+
+
+def _raster_paste(**options: Any) -> Any:
+    from refig_harness_baseline.harness import BaselineHarness
+
+    return BaselineHarness("raster_paste", **options)
+
+
+def _cv(**options: Any) -> Any:
+    from refig_harness_baseline.harness import BaselineHarness
+
+    return BaselineHarness("cv", **options)
+
+
+@hookimpl
+def refig_harnesses() -> Iterator[HarnessRecord]:
+    kinds = frozenset({TaskKind.FIGURE_TO_SLIDE})
+    yield HarnessRecord(
+        name="raster-paste",
+        description="Pastes the source image over the whole slide: the cheat the flattening "
+        "cap exists to catch.",
+        factory=_raster_paste,
+        task_kinds=kinds,
+        needs_model=False,
+    )
+    yield HarnessRecord(
+        name="cv",
+        description="Classical vision (OpenCV contours, OCR, line and arrow detection) writing "
+        "native text, shapes and bound connectors: the floor any agent should beat.",
+        factory=_cv,
+        task_kinds=kinds,
+        needs_model=False,
+    )

@@ -1,0 +1,1 @@
+"""refig's Ray executor."""

@@ -1,0 +1,74 @@
+"""Runs refig's work as Ray tasks, keeping at most ``jobs`` in flight.
+
+Workers only compute: each task's return value travels back to the driver, which alone writes
+the run store (SQLite must not be shared across machines). A task whose worker dies is reported
+as that item's exception, so the driver records a typed, retryable failure instead of retrying
+silently behind its back (``max_retries=0``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
+
+import ray
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class RayExecutor:
+    """Connects to (or starts) a Ray cluster and maps functions over items as Ray tasks.
+
+    ``address`` is a cluster address (``ray://host:10001``, ``host:6379`` or ``auto``); without
+    one, ``$REFIG_RAY_ADDRESS`` is used, else a local cluster is started for this process. When
+    this process already holds a Ray connection (``ray.init`` was called), it is reused.
+    ``num_cpus`` is what each task reserves (``$REFIG_RAY_NUM_CPUS``, default 1).
+    """
+
+    def __init__(self, address: str | None = None, num_cpus: float | str | None = None):
+        self.address = address or os.environ.get("REFIG_RAY_ADDRESS") or None
+        self.num_cpus = float(num_cpus or os.environ.get("REFIG_RAY_NUM_CPUS") or 1)
+        self._owned = False
+        if not ray.is_initialized():
+            ray.init(address=self.address, include_dashboard=False, log_to_driver=False,
+                     configure_logging=False)
+            self._owned = True
+
+    def map(
+        self, fn: Callable[[T], R], items: Sequence[T], *, jobs: int
+    ) -> Iterator[tuple[T, R | BaseException]]:
+        remote = ray.remote(num_cpus=self.num_cpus, max_retries=0)(fn)
+        queue = iter(items)
+        pending: dict[Any, T] = {}
+        try:
+            for item in queue:
+                pending[remote.remote(item)] = item
+                if len(pending) >= max(1, jobs):
+                    break
+            while pending:
+                [ref], _ = ray.wait(list(pending), num_returns=1)
+                item = pending.pop(ref)
+                following = next(queue, _END)
+                if following is not _END:
+                    pending[remote.remote(following)] = following
+                try:
+                    result: R | BaseException = ray.get(ref)
+                except ray.exceptions.RayTaskError as exc:
+                    result = exc.cause if isinstance(exc.cause, BaseException) else exc
+                except ray.exceptions.RayError as exc:
+                    result = exc
+                yield item, result
+        finally:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+
+    def close(self) -> None:
+        """Disconnect, and stop the local cluster if this executor started it."""
+        if self._owned and ray.is_initialized():
+            ray.shutdown()
+        self._owned = False
+
+
+_END = object()

@@ -1,0 +1,1 @@
+"""refig's standard workflows: ``direct`` and ``specialized``."""
