@@ -6,6 +6,7 @@ import io
 import warnings
 from pathlib import Path
 
+import numpy as np
 from PIL import Image
 
 from refig.errors import RefigError
@@ -43,6 +44,59 @@ def open_image(
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             handle.load()
+        if mode == "RGB" and ("A" in handle.getbands() or "transparency" in handle.info):
+            return flatten_alpha(handle)
         return handle.convert(mode) if handle.mode != mode else handle
     except (OSError, ValueError, SyntaxError) as exc:
         raise ImageError(f"cannot decode image: {exc}", path=name) from exc
+
+
+def flatten_alpha(
+    image: Image.Image, background: tuple[int, int, int] = (255, 255, 255)
+) -> Image.Image:
+    """RGB of an image with transparency composited on ``background``, as a slide or page shows it.
+
+    A plain ``convert("RGB")`` drops the alpha channel and exposes whatever colour transparent
+    pixels hold (often black).
+    """
+    rgba = image.convert("RGBA")
+    canvas = Image.new("RGBA", rgba.size, (*background, 255))
+    return Image.alpha_composite(canvas, rgba).convert("RGB")
+
+
+def border_colour(image: Image.Image) -> tuple[int, int, int]:
+    """The median RGB colour of the outermost pixel ring: the background a figure sits on."""
+    rgb = image.convert("RGB")
+    w, h = rgb.size
+    edges = [
+        rgb.crop(box) for box in ((0, 0, w, 1), (0, h - 1, w, h), (0, 0, 1, h), (w - 1, 0, w, h))
+    ]
+    ring = np.concatenate([np.asarray(edge).reshape(-1, 3) for edge in edges])
+    r, g, b = (int(v) for v in np.median(ring, axis=0))
+    return r, g, b
+
+
+def content_box(
+    image: Image.Image, *, tolerance: int = 24, band_pixels: int = 1 << 20
+) -> tuple[int, int, int, int] | None:
+    """``(left, top, right, bottom)`` of the pixels that differ from the image's border colour.
+
+    A pixel differs when one channel is more than ``tolerance`` away from :func:`border_colour`.
+    The box is exact (comparisons such as SSIM need the same crop on both sides to the pixel);
+    the image is scanned in bands of about ``band_pixels`` pixels so memory stays small. None when
+    no pixel differs.
+    """
+    rgb = image.convert("RGB")
+    background = np.array(border_colour(rgb), dtype=np.int16)
+    rows_hit = np.zeros(rgb.height, dtype=bool)
+    cols_hit = np.zeros(rgb.width, dtype=bool)
+    band_rows = max(1, band_pixels // rgb.width)
+    for top in range(0, rgb.height, band_rows):
+        band = np.asarray(rgb.crop((0, top, rgb.width, min(rgb.height, top + band_rows))))
+        differs = np.abs(band.astype(np.int16) - background).max(axis=2) > tolerance
+        rows_hit[top : top + band.shape[0]] = differs.any(axis=1)
+        cols_hit |= differs.any(axis=0)
+    rows, cols = np.flatnonzero(rows_hit), np.flatnonzero(cols_hit)
+    if rows.size == 0:
+        return None
+    return int(cols[0]), int(rows[0]), int(cols[-1]) + 1, int(rows[-1]) + 1

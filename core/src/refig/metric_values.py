@@ -1,0 +1,55 @@
+"""Building a metric plugin's values: one artifact, one metric, one version, one reference."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from refig.models import MetricValue
+from refig.protocols import Artifact
+
+
+@dataclass(frozen=True)
+class ValueMaker:
+    """Stamps values with the artifact hash, metric name, version and reference hash.
+
+    ``missing`` is how a metric reports that it could not measure (no render, no tree, no source):
+    the same names with ``value=None`` and the reason in ``detail``, never an exception.
+    """
+
+    artifact: Artifact
+    metric: str
+    version: str
+    reference_sha256: str | None = None
+
+    def value(self, name: str, value: float | None, **detail: Any) -> MetricValue:
+        """One number (or None) with its detail; detail entries that are None are left out."""
+        return MetricValue(
+            artifact_sha256=self.artifact.sha256,
+            metric=self.metric,
+            name=name,
+            value=None if value is None else float(value),
+            reference_sha256=self.reference_sha256,
+            version=self.version,
+            detail={key: item for key, item in detail.items() if item is not None},
+        )
+
+    def missing(self, names: Iterable[str], reason: str, **detail: Any) -> Iterator[MetricValue]:
+        """Every name as None, with ``reason`` in its detail."""
+        for name in names:
+            yield self.value(name, None, reason=reason, **detail)
+
+
+def source_sha256(artifact: Artifact) -> str | None:
+    """The hash of the artifact's source figure: the task's, else computed from the file."""
+    if artifact.task is not None:
+        return artifact.task.source_sha256
+    if artifact.source is None or not artifact.source.is_file():
+        return None
+    digest = hashlib.sha256()
+    with artifact.source.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()

@@ -1,0 +1,1 @@
+"""refig metric `connector-audit`: how a slide draws its arrows and links."""

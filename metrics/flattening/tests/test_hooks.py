@@ -1,0 +1,15 @@
+"""The installed distribution registers the `flattening` metric through its entry point."""
+
+from __future__ import annotations
+
+from refig.plugins import Registry
+from refig.protocols import Metric
+from refig.records import PluginKind
+
+
+def test_the_registry_finds_and_builds_the_metric() -> None:
+    selection = Registry.load().resolve(PluginKind.METRIC, "flattening")
+    assert selection.distribution == "refig-metric-flattening"
+    metric = selection.create()
+    assert isinstance(metric, Metric)
+    assert metric.version

@@ -1,0 +1,1 @@
+"""refig metric `image`: pixel similarity of the rendering to the source figure."""

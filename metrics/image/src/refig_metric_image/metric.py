@@ -1,0 +1,59 @@
+"""The ``image`` metric: how close the rendering looks to the source figure, pixel for pixel."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from refig.errors import RefigError
+from refig.images import open_image
+from refig.metric_values import ValueMaker, source_sha256
+from refig.models import MetricValue
+from refig.protocols import Artifact
+
+from refig_metric_image.pairing import WORK_WIDTH, pair
+from refig_metric_image.perceptual import Lpips, LpipsUnavailable
+from refig_metric_image.similarity import ciede2000, psnr, ssim
+
+METRIC = "image"
+NAMES = ("ssim", "psnr", "ciede2000", "lpips")
+
+
+class ImageSimilarity:
+    """SSIM, PSNR, mean CIEDE2000 and (when set up) LPIPS between the source and the render."""
+
+    version = "1"
+
+    def __init__(self, width: int = WORK_WIDTH, lpips_weights: str | Path | None = None):
+        self.width = int(width)
+        self.lpips = Lpips(lpips_weights)
+
+    def compute(self, artifact: Artifact) -> Iterator[MetricValue]:
+        make = ValueMaker(artifact, METRIC, self.version, source_sha256(artifact))
+        if artifact.render is None:
+            reason = "no rendering" + ("" if artifact.gate.passed else " (gate failed)")
+            yield from make.missing(NAMES, reason)
+            return
+        if artifact.source is None:
+            yield from make.missing(NAMES, "no source figure to compare with")
+            return
+        try:
+            source = open_image(artifact.source)
+        except RefigError as exc:
+            yield from make.missing(NAMES, f"cannot read the source figure: {exc.message}")
+            return
+        try:
+            render = open_image(artifact.render)
+        except RefigError as exc:
+            yield from make.missing(NAMES, f"cannot read the rendering: {exc.message}")
+            return
+        images = pair(source, render, self.width)
+        size = list(images.source.size)
+        detail = {"size": size, "source_box": images.source_box, "render_box": images.render_box}
+        yield make.value("ssim", ssim(images.source, images.render), **detail)
+        yield make.value("psnr", psnr(images.source, images.render), size=size)
+        yield make.value("ciede2000", ciede2000(images.source, images.render), size=size)
+        try:
+            yield make.value("lpips", self.lpips.distance(images.source, images.render), size=size)
+        except LpipsUnavailable as exc:
+            yield make.value("lpips", None, reason=str(exc))

@@ -1,0 +1,46 @@
+"""Pixel similarity of two images of one size, through scikit-image.
+
+* SSIM as Wang et al. (2004) define it: on luminance (ITU-R 601 luma), an 11-tap Gaussian window
+  of sigma 1.5, K1 = 0.01, K2 = 0.03, population (not sample) covariance, data range 255.
+* PSNR over the RGB channels, data range 255; identical images give ``PSNR_CAP`` rather than
+  infinity, so the value stays a finite number in JSON.
+* CIEDE2000: the mean per-pixel colour difference in CIELAB (D65), ``deltaE_ciede2000``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PIL import Image
+from skimage.color import deltaE_ciede2000, rgb2lab
+from skimage.metrics import peak_signal_noise_ratio, structural_similarity
+
+PSNR_CAP = 100.0
+
+
+def ssim(a: Image.Image, b: Image.Image) -> float:
+    """Structural similarity of the luminance of ``a`` and ``b`` (1 for identical images)."""
+    return float(
+        structural_similarity(
+            np.asarray(a.convert("L"), dtype=np.float64),
+            np.asarray(b.convert("L"), dtype=np.float64),
+            gaussian_weights=True,
+            sigma=1.5,
+            use_sample_covariance=False,
+            data_range=255.0,
+        )
+    )
+
+
+def psnr(a: Image.Image, b: Image.Image) -> float:
+    """Peak signal-to-noise ratio in dB over RGB, at most ``PSNR_CAP``."""
+    x, y = np.asarray(a.convert("RGB")), np.asarray(b.convert("RGB"))
+    if np.array_equal(x, y):
+        return PSNR_CAP
+    return min(PSNR_CAP, float(peak_signal_noise_ratio(x, y, data_range=255)))
+
+
+def ciede2000(a: Image.Image, b: Image.Image) -> float:
+    """Mean CIEDE2000 colour difference (0 for identical images; about 2.3 is just noticeable)."""
+    lab_a = rgb2lab(np.asarray(a.convert("RGB"), dtype=np.float64) / 255.0)
+    lab_b = rgb2lab(np.asarray(b.convert("RGB"), dtype=np.float64) / 255.0)
+    return float(deltaE_ciede2000(lab_a, lab_b).mean())

@@ -1,0 +1,1 @@
+"""refig metric `text`: does the slide carry the source's text as native, editable text?"""

@@ -1,0 +1,150 @@
+"""The ``text`` metric: is the source's text on the slide as native, editable text?
+
+The source figure is read with OCR (``refig.ocr.read_text``: RapidOCR, offline); the slide's text
+is read from the object tree (text boxes, shapes, table cells, groups, SmartArt and chart text,
+only what paints). Both become case-folded word tokens and are matched one to one
+(:mod:`refig_metric_text.matching`).
+
+* ``recall``: the share of the source's OCR words found in the slide's native text.
+* ``precision``: the share of the slide's native words found in the source's OCR words.
+* ``image_only_share``: the share of the source's OCR words missing from the native text but read
+  by OCR inside the raster images the slide shows: text that is there only as pixels.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from refig.errors import RefigError
+from refig.images import open_image
+from refig.metric_values import ValueMaker, source_sha256
+from refig.models import MetricValue, ObjectTree
+from refig.protocols import Artifact
+from refig.rasters import slide_images
+from refig.slide_text import native_text, word_tokens
+
+from refig_metric_text.matching import DEFAULT_SIMILARITY, match_tokens
+from refig_metric_text.ocr_cache import ocr_tokens
+
+METRIC = "text"
+NAMES = (
+    "recall",
+    "precision",
+    "image_only_share",
+    "source_words",
+    "native_words",
+    "image_words",
+)
+#: Embedded images read by OCR, largest on the slide first; smaller ones hold no sentence.
+MAX_OCR_IMAGES = 8
+MIN_OCR_SIDE = 24
+SOURCE_NAMES = ("recall", "precision", "image_only_share", "source_words")
+#: How many unmatched words a detail lists.
+DETAIL_WORDS = 50
+
+
+def share(part: int, whole: int) -> float | None:
+    return part / whole if whole else None
+
+
+class TextRecall:
+    """Recall and precision of native text against OCR of the source; text held in images."""
+
+    version = "1"
+
+    def __init__(
+        self,
+        min_similarity: float = DEFAULT_SIMILARITY,
+        ocr_max_side: int = 2048,
+        read_images: bool = True,
+    ):
+        self.min_similarity = float(min_similarity)
+        self.ocr_max_side = int(ocr_max_side)
+        self.read_images = bool(read_images)
+
+    def compute(self, artifact: Artifact) -> Iterator[MetricValue]:
+        make = ValueMaker(artifact, METRIC, self.version, source_sha256(artifact))
+        tree = artifact.tree
+        if tree is None:
+            reason = "no object tree" + ("" if artifact.gate.passed else " (gate failed)")
+            yield from make.missing(NAMES, reason)
+            return
+        started = time.perf_counter()
+        native = [token for text in native_text(tree) for token in word_tokens(text)]
+        pictured, image_detail = self._image_tokens(artifact.path, tree)
+        source = self._source_tokens(artifact, make.reference_sha256)
+        if isinstance(source, str):
+            yield from make.missing(SOURCE_NAMES, source)
+        else:
+            found = match_tokens(source, native, self.min_similarity)
+            in_images = match_tokens(found.unmatched_left, pictured, self.min_similarity)
+            no_text = "the source shows no text the OCR can read"
+            yield make.value(
+                "recall",
+                share(found.matched, len(source)),
+                missing=list(found.unmatched_left[:DETAIL_WORDS]),
+                exact=found.exact,
+                reason=None if source else no_text,
+            )
+            yield make.value(
+                "precision",
+                share(found.matched, len(native)),
+                extra=list(found.unmatched_right[:DETAIL_WORDS]),
+                reason=None if native else "the slide has no native text",
+            )
+            pictured_only = Counter(found.unmatched_left) - Counter(in_images.unmatched_left)
+            yield make.value(
+                "image_only_share",
+                share(in_images.matched, len(source)),
+                words=list(pictured_only.elements())[:DETAIL_WORDS],
+                reason=None if source else no_text,
+            )
+            yield make.value("source_words", len(source))
+        yield make.value("native_words", len(native))
+        yield make.value(
+            "image_words",
+            len(pictured) if self.read_images else None,
+            seconds=round(time.perf_counter() - started, 3),
+            **image_detail,
+        )
+
+    def _source_tokens(self, artifact: Artifact, sha: str | None) -> tuple[str, ...] | str:
+        """The source's OCR tokens (cached per source hash), or why there are none."""
+        if artifact.source is None or sha is None:
+            return "no source figure to compare with"
+        source = artifact.source
+        try:
+            return ocr_tokens(sha, lambda: open_image(source), max_side=self.ocr_max_side)
+        except RefigError as exc:
+            return f"cannot read the source figure: {exc.message}"
+
+    def _image_tokens(self, path: Path, tree: ObjectTree) -> tuple[list[str], dict[str, Any]]:
+        """OCR tokens of the raster images the slide shows (each image read once per process)."""
+        if not self.read_images:
+            return [], {"reason": "embedded images not read (read_images=False)"}
+        try:
+            images = [image for image in slide_images(path, tree) if image.shown]
+        except RefigError as exc:
+            return [], {"images_error": f"cannot read the images: {exc.message}"}
+        tokens: list[str] = []
+        read, skipped = [], []
+        for image in images[:MAX_OCR_IMAGES]:
+            try:
+                picture = open_image(image.data)
+            except RefigError as exc:  # EMF, SVG, corrupt: no pixels to read
+                skipped.append({"part": image.part, "reason": exc.message})
+                continue
+            if min(picture.size) < MIN_OCR_SIDE:
+                continue
+            tokens += ocr_tokens(image.sha256, lambda p=picture: p, max_side=self.ocr_max_side)
+            read.append(image.part)
+        detail: dict[str, Any] = {"images_read": read}
+        if skipped:
+            detail["images_skipped"] = skipped
+        if len(images) > MAX_OCR_IMAGES:
+            detail["images_not_read"] = len(images) - MAX_OCR_IMAGES
+        return tokens, detail
