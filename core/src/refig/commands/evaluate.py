@@ -1,0 +1,101 @@
+"""``refig evaluate RUN``: gate, render, object tree and metrics for every attempt of a run,
+then the judges given with ``--judge``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from refig.console import err
+from refig.plugins import Registry
+from refig.records import PluginKind
+
+
+def register(app: typer.Typer, registry: Registry) -> None:
+    @app.command("evaluate")
+    def evaluate(
+        run: Path = typer.Argument(..., help="The run directory (from `refig run`)."),
+        metric: list[str] = typer.Option(
+            [], "--metric", "-m", help="Run only these metrics (repeatable); default: all."
+        ),
+        renderer: str = typer.Option("libreoffice", "--renderer", help="The renderer to use."),
+        executor: str = typer.Option("local", "--executor", help="Where the work runs."),
+        jobs: int = typer.Option(2, "--jobs", "-j", min=1, help="Work items at once."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress output."),
+        judge: list[str] = typer.Option(
+            [], "--judge", help="Score with this judge after the metrics (repeatable): gpt-5.4, "
+            "qwen, metrics, litellm:PROVIDER/MODEL."
+        ),
+        judge_opt: list[str] = typer.Option(
+            [], "--judge-opt", help="[JUDGE:]KEY=VALUE for the judges (repeatable): api_base, "
+            "api_key, temperature, reasoning_effort, max_tokens, timeout, attempts..."
+        ),
+        repeats: int = typer.Option(
+            1, "--repeats", min=1, help="Judgments per artifact and judge."
+        ),
+        budget: float | None = typer.Option(
+            None, "--budget", min=0, help="Stop starting judge calls once this many USD are spent."
+        ),
+        rubric: Path | None = typer.Option(
+            None, "--rubric", help="A rubric TOML file (default: the packaged ReFigBench rubric)."
+        ),
+        judge_jobs: int = typer.Option(
+            8, "--judge-jobs", min=1, help="Most calls in flight per judge (adapts down on 429s)."
+        ),
+        rejudge_failed: bool = typer.Option(
+            False, "--rejudge-failed", help="Judge again what a judge failed on before."
+        ),
+    ) -> None:
+        """Evaluate a run: inspection, rendering, the gate, the metrics and the judges, resumable.
+
+        Everything is stored in the run (inspections, renders, metrics, judgments tables; PNGs
+        in objects/); work already stored is skipped, so an interrupted evaluation resumes and a
+        repeated one makes no judge call.
+        """
+        from refig.evaluation import Evaluation, close_plugins, select_metrics, use_registry
+        from refig.store import RunStore
+
+        selected_renderer = registry.resolve(PluginKind.RENDERER, renderer)
+        selected_metrics = select_metrics(registry, metric)
+        selected_executor = registry.resolve(PluginKind.EXECUTOR, executor)
+        judges = rubric_used = None
+        if judge:
+            from refig.judging import select_judges
+            from refig.rubric import load_rubric
+
+            rubric_used = load_rubric(rubric)
+            judges = select_judges(registry, judge, judge_opt)
+        store = RunStore.open(run)
+        use_registry(registry)
+        pool = selected_executor.create()
+        try:
+            summary = Evaluation(
+                store=store,
+                renderer=selected_renderer,
+                metrics=selected_metrics,
+                executor=pool,
+                jobs=jobs,
+                quiet=quiet,
+            ).run()
+        finally:
+            close_plugins()
+            pool.close()
+        if not quiet:
+            gates = ", ".join(f"{k} {v}" for k, v in sorted(summary.gates.items())) or "none"
+            skipped = sum(summary.skipped.values())
+            err.print(
+                f"evaluated {summary.artifacts} artifacts: {summary.inspected} inspected, "
+                f"{summary.rendered} rendered, {summary.metric_values} metric values "
+                f"({skipped} steps already stored); gate: {gates}"
+            )
+        if judges:
+            from refig.evaluation import load_artifacts
+            from refig.judging import judge_artifacts
+
+            judge_artifacts(store, load_artifacts(store), judges, rubric=rubric_used,
+                            repeats=repeats, jobs=judge_jobs, budget=budget,
+                            retry_failed=rejudge_failed, quiet=quiet)
+        if summary.failures:
+            err.print(f"[red]{summary.failures} work items failed[/]; run again to retry them")
+            raise typer.Exit(1)

@@ -1,0 +1,238 @@
+"""Batched .pptx to PDF conversion with LibreOffice headless, and isolation of a file that hangs.
+
+Starting LibreOffice costs about a second while converting one slide costs a few hundredths, so
+one ``soffice --convert-to pdf a.pptx b.pptx ...`` converts a batch. LibreOffice converts files
+in order and writes each PDF when it is done, so a batch is watched for progress: when no new PDF
+appears within the per-file timeout (or LibreOffice dies), the whole process group is killed, the
+first file without a PDF is retried alone (which decides its verdict) and the rest continue as a
+new batch. Each batch runs with its own profile directory, which no other process uses at the
+same time (a shared profile fails silently under concurrency).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from refig.models import ErrorInfo
+
+# Hidden slides are not exported by default; the gate renders the only slide even when hidden.
+PDF_FILTER = 'pdf:impress_pdf_Export:{"ExportHiddenSlides":{"type":"boolean","value":"true"}}'
+_POLL = 0.05
+_STDERR_TAIL = 600
+
+
+@dataclass(frozen=True)
+class BatchOutcome:
+    """What one soffice run produced: PDFs by input index, and why it ended."""
+
+    pdfs: dict[int, Path]
+    timed_out: bool
+    returncode: int | None
+    stderr: str
+    seconds: float
+
+
+@dataclass
+class Profile:
+    """A LibreOffice user profile directory used by one process at a time."""
+
+    path: Path
+    runs: int = 0
+    poisoned: bool = False
+
+    def reset(self) -> None:
+        """Throw the profile away (after a kill it may hold a stale lock or half a write)."""
+        shutil.rmtree(self.path, ignore_errors=True)
+        self.runs = 0
+        self.poisoned = False
+
+
+def _valid_pdf(path: Path) -> bool:
+    """A complete PDF: the header and, near the end, the ``%%EOF`` marker."""
+    try:
+        size = path.stat().st_size
+        if size < 64:
+            return False
+        with path.open("rb") as handle:
+            head = handle.read(5)
+            handle.seek(max(0, size - 1024))
+            tail = handle.read()
+        return head == b"%PDF-" and b"%%EOF" in tail
+    except OSError:
+        return False
+
+
+def _kill_group(process: subprocess.Popen[bytes], grace: float = 5.0) -> None:
+    """SIGKILL the process group (soffice, oosplash and soffice.bin), reap the leader, and wait
+    (briefly) until no member is left, so the profile is free when the next batch starts."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=10)
+    deadline = time.monotonic() + grace
+    while _group_alive(process.pid) and time.monotonic() < deadline:
+        time.sleep(_POLL)
+
+
+def _group_alive(pgid: int) -> bool:
+    """True while a process of group ``pgid`` still runs (zombies waiting for init do not)."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        try:
+            os.killpg(pgid, 0)
+        except (ProcessLookupError, PermissionError):
+            return False
+        return True
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 2 and fields[2] == str(pgid) and fields[0] not in {"Z", "X"}:
+            return True
+    return False
+
+
+@dataclass
+class Converter:
+    """Runs soffice batches in ``workdir`` with the given binary and limits."""
+
+    soffice: str
+    workdir: Path
+    timeout: float
+    memory_bytes: int | None = None
+
+    def run_batch(self, items: Sequence[tuple[int, Path]], profile: Profile) -> BatchOutcome:
+        """Convert ``items`` (index, .pptx) in one soffice process; never raises, never hangs."""
+        started = time.monotonic()
+        batch = Path(tempfile.mkdtemp(prefix="batch-", dir=self.workdir))
+        try:
+            inputs, outdir = batch / "in", batch / "out"
+            inputs.mkdir()
+            outdir.mkdir()
+            names: list[str] = []
+            for index, source in items:
+                link = inputs / f"{index}.pptx"  # unique names: outputs are named after inputs
+                try:
+                    link.symlink_to(Path(source).resolve())
+                except OSError:
+                    shutil.copyfile(source, link)
+                names.append(str(link))
+            command = [
+                self.soffice,
+                f"-env:UserInstallation={profile.path.resolve().as_uri()}",
+                "--headless",
+                "--invisible",
+                "--nologo",
+                "--norestore",
+                "--nodefault",
+                "--nolockcheck",
+                "--convert-to",
+                PDF_FILTER,
+                "--outdir",
+                str(outdir),
+                *names,
+            ]
+            if self.memory_bytes and shutil.which("prlimit"):
+                command = ["prlimit", f"--as={self.memory_bytes}", "--", *command]
+            env = dict(os.environ, TMPDIR=str(batch))
+            stderr_path = batch / "stderr.txt"
+            with stderr_path.open("wb") as stderr:
+                process = subprocess.Popen(
+                    command,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=stderr,
+                    env=env,
+                    start_new_session=True,  # its own process group, killed as a whole
+                )
+                timed_out = self._watch(process, outdir)
+                _kill_group(process)  # also reaps anything left behind after a normal exit
+            profile.runs += 1
+            if timed_out or process.returncode not in (0, None):
+                profile.poisoned = True
+            pdfs: dict[int, Path] = {}
+            for index, _ in items:
+                pdf = outdir / f"{index}.pdf"
+                if _valid_pdf(pdf):
+                    kept = self.workdir / f"{batch.name}-{index}.pdf"
+                    pdf.replace(kept)
+                    pdfs[index] = kept
+            stderr_text = stderr_path.read_bytes()[-_STDERR_TAIL:].decode("utf-8", "replace")
+            return BatchOutcome(
+                pdfs=pdfs,
+                timed_out=timed_out,
+                returncode=process.returncode,
+                stderr=stderr_text.strip(),
+                seconds=time.monotonic() - started,
+            )
+        finally:
+            shutil.rmtree(batch, ignore_errors=True)
+
+    def _watch(self, process: subprocess.Popen[bytes], outdir: Path) -> bool:
+        """Wait for the process; True when no new PDF appeared within ``timeout`` seconds."""
+        deadline = time.monotonic() + self.timeout
+        seen = 0
+        while process.poll() is None:
+            produced = sum(1 for name in os.listdir(outdir) if name.endswith(".pdf"))
+            if produced > seen:
+                seen = produced
+                deadline = time.monotonic() + self.timeout
+            if time.monotonic() > deadline:
+                return True
+            time.sleep(_POLL)
+        return False
+
+    def convert(
+        self, items: Sequence[tuple[int, Path]], profile: Profile
+    ) -> dict[int, Path | ErrorInfo]:
+        """PDFs (or typed failures) for every item, isolating the files that hang or crash."""
+        results: dict[int, Path | ErrorInfo] = {}
+        pending = list(items)
+        while pending:
+            outcome = self._run(pending, profile)
+            results.update(outcome.pdfs)
+            missing = [item for item in pending if item[0] not in outcome.pdfs]
+            if not missing:
+                break
+            if len(pending) == 1 or (outcome.returncode == 0 and not outcome.timed_out):
+                # LibreOffice went through every file and exited normally: those without a PDF
+                # failed on their own ("source file could not be loaded"), not by a neighbour.
+                for index, _ in missing:
+                    results[index] = _failure(outcome, self.timeout)
+                break
+            # The first file without a PDF is the suspect: it alone decides its own verdict.
+            suspect = missing[0]
+            alone = self._run([suspect], profile)
+            results[suspect[0]] = alone.pdfs.get(suspect[0]) or _failure(alone, self.timeout)
+            pending = missing[1:]
+        return results
+
+    def _run(self, items: Sequence[tuple[int, Path]], profile: Profile) -> BatchOutcome:
+        if profile.poisoned:
+            profile.reset()
+        return self.run_batch(items, profile)
+
+
+def _failure(outcome: BatchOutcome, timeout: float) -> ErrorInfo:
+    if outcome.timed_out:
+        return ErrorInfo(
+            kind="timeout",
+            message=f"LibreOffice produced no PDF within {timeout:g} s; its processes were killed",
+        )
+    detail = outcome.stderr.splitlines()[-1] if outcome.stderr else "no output"
+    return ErrorInfo(
+        kind="render_failed",
+        message=f"LibreOffice exited with code {outcome.returncode} and no PDF: {detail}",
+    )

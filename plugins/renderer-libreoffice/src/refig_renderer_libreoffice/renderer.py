@@ -1,0 +1,190 @@
+"""The ``libreoffice`` renderer: .pptx to PDF in warm, batched LibreOffice processes, then PNG."""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+from pathlib import Path
+
+from refig.errors import RefigError, UsageError
+from refig.models import ErrorInfo
+from refig.ooxml import Package
+from refig.protocols import RenderOutput
+
+from refig_renderer_libreoffice.convert import Converter, Profile
+from refig_renderer_libreoffice.raster import RasterError, pdf_to_png
+
+INSTALL_FIX = (
+    "install LibreOffice Impress and the metric-compatible fonts: apt-get install "
+    "libreoffice-impress fonts-crosextra-carlito fonts-crosextra-caladea fonts-noto-cjk "
+    "(or point REFIG_SOFFICE at a soffice binary)"
+)
+
+
+def find_soffice(explicit: str | None = None) -> str:
+    """The soffice binary: the option, ``REFIG_SOFFICE``, or ``soffice``/``libreoffice`` on PATH."""
+    for candidate in (explicit, os.environ.get("REFIG_SOFFICE"), "soffice", "libreoffice"):
+        if candidate and (found := shutil.which(candidate)):
+            return found
+    raise RefigError("LibreOffice (soffice) is not installed or not on PATH", fix=INSTALL_FIX)
+
+
+@cache
+def libreoffice_version(soffice: str) -> str:
+    """``LibreOffice 7.4.7.2 40(Build:2)``, as ``soffice --version`` prints it."""
+    try:
+        done = subprocess.run(
+            [soffice, "--version"], capture_output=True, timeout=60, check=False, text=True
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise RefigError(f"cannot run {soffice} --version: {exc}", fix=INSTALL_FIX) from exc
+    lines = [line for line in done.stdout.splitlines() if line.strip()]
+    return lines[0].strip() if lines else "LibreOffice (unknown version)"
+
+
+@cache
+def installed_fonts() -> tuple[str, ...]:
+    """The font families fontconfig offers LibreOffice, sorted (they change how slides render)."""
+    try:
+        done = subprocess.run(
+            ["fc-list", "--format", "%{family[0]}\n"],
+            capture_output=True,
+            timeout=60,
+            check=False,
+            text=True,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return ()
+    return tuple(sorted({line.strip() for line in done.stdout.splitlines() if line.strip()}))
+
+
+def slide_aspect(path: Path) -> float | None:
+    """Height / width of the deck's slide size, or None when the deck cannot say."""
+    try:
+        with Package.open(path) as package:
+            width, height = package.slide_size()
+            return height / width
+    except Exception:
+        return None
+
+
+class LibreOfficeRenderer:
+    """Renders .pptx files to PNG; profiles (and their warm caches) live until :meth:`close`.
+
+    ``width`` is the PNG width in pixels (the height follows the slide's aspect ratio);
+    ``timeout`` the seconds a single file may take; ``workers`` how many soffice processes one
+    :meth:`render` call runs at once; ``batch_size`` how many files one process converts.
+    """
+
+    def __init__(
+        self,
+        *,
+        width: int = 1600,
+        timeout: float = 60.0,
+        workers: int | None = None,
+        batch_size: int = 32,
+        soffice: str | None = None,
+        memory_mb: int | None = 4096,
+    ):
+        if not 16 <= int(width) <= 8192:
+            raise UsageError(f"renderer width {width} is outside 16..8192 pixels")
+        self.width = int(width)
+        self.settings = f"pdf-png;width={self.width}"
+        self.soffice = find_soffice(soffice)
+        self.version = libreoffice_version(self.soffice)
+        self.fonts = installed_fonts()
+        self.workers = max(1, int(workers or min(2, os.cpu_count() or 1)))
+        self.batch_size = max(1, int(batch_size))
+        self._workdir = Path(tempfile.mkdtemp(prefix="refig-libreoffice-"))
+        self._converter = Converter(
+            soffice=self.soffice,
+            workdir=self._workdir,
+            timeout=float(timeout),
+            memory_bytes=int(memory_mb) << 20 if memory_mb else None,
+        )
+        self._idle: list[Profile] = []
+        self._made = 0
+        self._lock = threading.Lock()
+
+    # --- profiles -------------------------------------------------------------------------------
+
+    def _acquire(self) -> Profile:
+        with self._lock:
+            if self._idle:
+                return self._idle.pop()
+            self._made += 1
+            return Profile(self._workdir / f"profile-{self._made}")
+
+    def _release(self, profile: Profile) -> None:
+        with self._lock:
+            self._idle.append(profile)
+
+    # --- rendering ------------------------------------------------------------------------------
+
+    def render(self, files: Sequence[Path], out_dir: Path) -> list[RenderOutput]:
+        """One PNG (or a typed failure) per file, in order; never raises for a bad file."""
+        out_dir = Path(out_dir)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        items = [(index, Path(path)) for index, path in enumerate(files)]
+        if not items:
+            return []
+        size = min(self.batch_size, max(1, math.ceil(len(items) / self.workers)))
+        chunks = [items[i : i + size] for i in range(0, len(items), size)]
+        results: dict[int, RenderOutput] = {}
+        if len(chunks) == 1:
+            results.update(self._render_chunk(chunks[0], out_dir))
+        else:
+            with ThreadPoolExecutor(min(self.workers, len(chunks))) as pool:
+                for done in pool.map(lambda chunk: self._render_chunk(chunk, out_dir), chunks):
+                    results.update(done)
+        return [results[index] for index, _ in items]
+
+    def _render_chunk(
+        self, chunk: list[tuple[int, Path]], out_dir: Path
+    ) -> dict[int, RenderOutput]:
+        started = time.monotonic()
+        profile = self._acquire()
+        try:
+            converted = self._converter.convert(chunk, profile)
+        finally:
+            self._release(profile)
+        share = (time.monotonic() - started) / len(chunk)
+        outputs: dict[int, RenderOutput] = {}
+        for index, source in chunk:
+            result = converted[index]
+            if isinstance(result, ErrorInfo):
+                outputs[index] = RenderOutput(png=None, error=result, seconds=share)
+                continue
+            raster_started = time.monotonic()
+            fd, name = tempfile.mkstemp(prefix=f"{source.stem}-", suffix=".png", dir=out_dir)
+            os.close(fd)
+            png = Path(name)
+            try:
+                pdf_to_png(result, png, width=self.width, aspect=slide_aspect(source))
+                seconds = share + time.monotonic() - raster_started
+                outputs[index] = RenderOutput(png=png, seconds=seconds)
+            except (RasterError, OSError, ValueError) as exc:
+                png.unlink(missing_ok=True)
+                error = ErrorInfo(kind="render_failed", message=f"PDF to PNG failed: {exc}")
+                outputs[index] = RenderOutput(png=None, error=error, seconds=share)
+            finally:
+                result.unlink(missing_ok=True)
+        return outputs
+
+    def close(self) -> None:
+        """Remove the profiles and scratch files."""
+        shutil.rmtree(self._workdir, ignore_errors=True)
+
+    def __enter__(self) -> LibreOfficeRenderer:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()

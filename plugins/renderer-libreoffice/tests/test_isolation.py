@@ -1,0 +1,98 @@
+"""Batch isolation of a file that hangs or crashes LibreOffice.
+
+No real deck makes LibreOffice hang on demand, so these tests run the converter against a
+stand-in ``soffice``: a real executable that converts like LibreOffice (in order, one PDF per
+input, a helper child process alive meanwhile) but hangs on a file containing ``HANG`` and dies
+on one containing ``CRASH``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+from refig_renderer_libreoffice.convert import Converter, Profile
+
+STAND_IN = """#!{python}
+import os, signal, subprocess, sys, time
+args = sys.argv[1:]
+outdir = args[args.index("--outdir") + 1]
+inputs = [a for a in args if a.endswith(".pptx")]
+helper = subprocess.Popen(["sleep", "300"])  # like soffice.bin beside oosplash
+with open(os.path.join(outdir, "..", "helper.pid"), "w") as handle:
+    handle.write(str(helper.pid))
+for path in inputs:
+    data = open(path, "rb").read()
+    if b"HANG" in data:
+        time.sleep(300)
+    if b"CRASH" in data:
+        os.kill(os.getpid(), signal.SIGSEGV)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    with open(os.path.join(outdir, stem + ".pdf"), "wb") as pdf:
+        pdf.write(b"%PDF-1.4\\n" + b"0" * 100 + b"\\n%%EOF\\n")
+helper.kill()
+"""
+
+
+def stand_in(tmp_path: Path) -> str:
+    script = tmp_path / "soffice"
+    script.write_text(STAND_IN.format(python=sys.executable))
+    script.chmod(0o755)
+    return str(script)
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().split()[2] != "Z"
+    except OSError:
+        return False
+
+
+def test_a_hanging_and_a_crashing_file_are_isolated(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    converter = Converter(soffice=stand_in(tmp_path), workdir=work, timeout=1.0)
+    contents = [b"ok", b"ok", b"HANG", b"ok", b"CRASH", b"ok"]
+    items = []
+    for index, content in enumerate(contents):
+        path = tmp_path / f"in{index}.pptx"
+        path.write_bytes(content)
+        items.append((index, path))
+    started = time.monotonic()
+    results = converter.convert(items, Profile(tmp_path / "profile"))
+    elapsed = time.monotonic() - started
+    kinds = [r.kind if not isinstance(r, Path) else "pdf" for _, r in sorted(results.items())]
+    assert kinds == ["pdf", "pdf", "timeout", "pdf", "render_failed", "pdf"]
+    assert all(r.is_file() for r in results.values() if isinstance(r, Path))
+    # the hang costs its timeout twice (in the batch, then alone), never once per file
+    assert elapsed < 10, elapsed
+
+
+def test_a_timeout_kills_the_helper_processes_too(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    converter = Converter(soffice=stand_in(tmp_path), workdir=work, timeout=0.5)
+    path = tmp_path / "hang.pptx"
+    path.write_bytes(b"HANG")
+    before = _sleepers()
+    results = converter.convert([(0, path)], Profile(tmp_path / "profile"))
+    assert results[0].kind == "timeout"  # type: ignore[union-attr]
+    assert _sleepers() - before == set()  # the helper died with its process group
+
+
+def _sleepers() -> set[int]:
+    """Live ``sleep 300`` processes (the stand-in's helpers)."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or not alive(int(entry)):
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                if handle.read() == b"sleep\x00300\x00":
+                    found.add(int(entry))
+        except OSError:
+            continue
+    return found

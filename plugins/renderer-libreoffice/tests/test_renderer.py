@@ -1,0 +1,159 @@
+"""The LibreOffice renderer against a real LibreOffice: sizes, pixels, batches with bad files,
+hidden slides, timeouts that kill the whole process group, and the registry entry."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from pptx import Presentation
+from pptx.dml.color import RGBColor
+from pptx.enum.shapes import MSO_SHAPE
+from pptx.util import Emu
+from refig.plugins import Registry
+from refig.protocols import Renderer
+from refig_renderer_libreoffice.renderer import LibreOfficeRenderer
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed"),
+]
+
+
+@pytest.fixture(scope="session")
+def renderer():
+    with LibreOfficeRenderer(width=400, workers=2, timeout=60) as shared:
+        yield shared
+
+
+def deck(path: Path, size=(12_192_000, 6_858_000), *, slides: int = 1, hidden=False) -> Path:
+    """A deck whose slides are filled by a red rectangle on the left half."""
+    prs = Presentation()
+    prs.slide_width, prs.slide_height = Emu(size[0]), Emu(size[1])
+    for _ in range(slides):
+        slide = prs.slides.add_slide(prs.slide_layouts[6])
+        shape = slide.shapes.add_shape(MSO_SHAPE.RECTANGLE, 0, 0, Emu(size[0] // 2), Emu(size[1]))
+        shape.fill.solid()
+        shape.fill.fore_color.rgb = RGBColor(255, 0, 0)
+        shape.line.fill.background()
+        if hidden:
+            slide._element.set("show", "0")
+    prs.save(path)
+    return path
+
+
+def pixel(png: Path, fx: float, fy: float) -> tuple[int, int, int]:
+    with Image.open(png) as image:
+        rgb = image.convert("RGB")
+        return rgb.getpixel((int(rgb.width * fx), int(rgb.height * fy)))
+
+
+def test_renders_the_slide_at_its_exact_aspect_ratio(renderer, tmp_path: Path) -> None:
+    sizes = [(12_192_000, 6_858_000), (9_144_000, 6_858_000), (12_345_678, 4_567_890)]
+    files = [deck(tmp_path / f"{i}.pptx", size) for i, size in enumerate(sizes)]
+    outputs = renderer.render(files, tmp_path / "out")
+    for (cx, cy), output in zip(sizes, outputs, strict=True):
+        assert output.error is None and output.png is not None
+        with Image.open(output.png) as image:
+            assert image.size == (400, round(400 * cy / cx))
+        red, white = pixel(output.png, 0.25, 0.5), pixel(output.png, 0.75, 0.5)
+        assert red[0] > 200 and red[1] < 60 and red[2] < 60, red
+        assert min(white) > 230, white
+
+
+def test_the_png_is_the_same_every_time(renderer, tmp_path: Path) -> None:
+    path = deck(tmp_path / "same.pptx")
+    first, second = renderer.render([path, path], tmp_path / "out")
+    assert first.png is not None and second.png is not None and first.png != second.png
+    digest = [hashlib.sha256(p.read_bytes()).hexdigest() for p in (first.png, second.png)]
+    assert digest[0] == digest[1]
+
+
+def test_a_hidden_only_slide_is_rendered(renderer, tmp_path: Path) -> None:
+    [output] = renderer.render([deck(tmp_path / "hidden.pptx", hidden=True)], tmp_path / "out")
+    assert output.png is not None and pixel(output.png, 0.25, 0.5)[0] > 200
+
+
+def test_a_batch_with_bad_files_keeps_the_good_ones_and_order(renderer, tmp_path: Path) -> None:
+    good = [deck(tmp_path / f"good{i}.pptx") for i in range(3)]
+    text = tmp_path / "notes.pptx"
+    text.write_text("not a presentation")
+    broken = tmp_path / "broken.pptx"
+    broken.write_bytes(good[0].read_bytes()[:500])
+    files = [good[0], text, good[1], tmp_path / "missing.pptx", broken, good[2]]
+    outputs = renderer.render(files, tmp_path / "out")
+    assert [o.png is not None for o in outputs] == [True, False, True, False, False, True]
+    for output in outputs:
+        if output.png is None:
+            assert output.error is not None and output.error.kind == "render_failed"
+            assert "no PDF" in output.error.message
+
+
+def _processes_mentioning(text: str) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                if text.encode() in handle.read():
+                    found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+def test_a_timeout_kills_the_whole_process_group(tmp_path: Path) -> None:
+    """0.3 s is far less than LibreOffice needs to start: the conversion must be killed."""
+    with LibreOfficeRenderer(width=200, timeout=0.3) as hasty:
+        workdir = str(hasty._workdir)
+        started = time.monotonic()
+        [output] = hasty.render([deck(tmp_path / "slow.pptx")], tmp_path / "out")
+        assert time.monotonic() - started < 15
+        assert output.png is None and output.error is not None
+        assert output.error.kind == "timeout"
+        assert _processes_mentioning(workdir) == []  # soffice.bin died with its group
+
+
+def test_version_fonts_and_settings(renderer) -> None:
+    assert renderer.version.startswith("LibreOffice ")
+    assert "Carlito" in renderer.fonts
+    assert renderer.settings == "pdf-png;width=400"
+
+
+def test_registered_as_the_libreoffice_renderer() -> None:
+    selection = Registry.load().resolve("renderer", "libreoffice")
+    assert selection.distribution == "refig-renderer-libreoffice"
+    created = selection.create(width=320)
+    try:
+        assert isinstance(created, Renderer) and created.settings.endswith("width=320")
+    finally:
+        created.close()
+
+
+def test_concurrent_calls_use_separate_profiles(renderer, tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    files = [deck(tmp_path / f"c{i}.pptx") for i in range(4)]
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(lambda f: renderer.render([f], tmp_path / "out")[0], files))
+    assert all(r.png is not None for r in results)
+    profiles = [p for p in Path(renderer._workdir).iterdir() if p.name.startswith("profile-")]
+    assert len(profiles) >= 2
+
+
+def test_a_png_of_a_real_deck(tmp_path: Path, renderer) -> None:
+    real = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "pptx-real"
+    if not (real / "SmartArt.pptx").is_file():
+        pytest.skip("no shared real decks")
+    [output] = renderer.render([real / "SmartArt.pptx"], tmp_path / "out")
+    assert output.png is not None
+    with Image.open(io.BytesIO(output.png.read_bytes())) as image:
+        darkest, lightest = image.convert("L").getextrema()
+        assert image.width == 400 and lightest - darkest > 100
