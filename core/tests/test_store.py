@@ -120,7 +120,7 @@ WRITER = textwrap.dedent(
     done = store.keys(Judgment)
     total, start, step = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
     for i in range(start, total, step):
-        key = ("%064x" % i, "judge", "r" * 64, 0)
+        key = ("%064x" % i, "judge", "r" * 64, "", 0)
         if key in done:
             continue
         blob = store.objects.put_bytes(("render %d" % i).encode() * 2000)

@@ -1,12 +1,12 @@
 """The judging stage: every evaluated artifact x judge x repeat, cached, throttled, within budget.
 
-A judgment is stored under (artifact, judge_key, rubric_sha256, repeat), where ``judge_key``
-hashes the judge's own key (its name and parameters) with the hashes of the rendering and the
-source it saw. A second run of the same evaluation therefore makes no model call; a new rubric, a
-new judge or a new rendering judges only what is new. Failed judgments are stored with a typed
-error and also count as done (``retry_failed`` judges them again), except those that say the
-judge could not run at all (:data:`NOT_CACHED`: the budget, a key, a model name, a server that
-never answered), which the next run picks up.
+A judgment is stored under (artifact, judge_key, rubric_sha256, inputs_sha256, repeat), where
+``judge_key`` is the judge's own key (its name and parameters) and ``inputs_sha256`` hashes the
+rendering and the source it saw. A second run of the same evaluation therefore makes no model
+call; a new rubric, a new judge or a new rendering judges only what is new. Failed judgments are
+stored with a typed error and also count as done (``retry_failed`` judges them again), except
+those that say the judge could not run at all (:data:`NOT_CACHED`: the budget, a key, a model
+name, a server that never answered), which the next run picks up.
 
 Each judge gets its own workers and :class:`~refig.traffic.AdaptiveLimiter`. A judge makes one
 judging per call of ``judge()`` (an LLM judge may retry a malformed answer inside it); failures
@@ -37,6 +37,9 @@ from refig.records import PluginKind
 from refig.rubric import AnswerError, Rubric, load_rubric
 from refig.store import RunStore, sha256_file
 from refig.traffic import AdaptiveLimiter, RetryPolicy
+
+#: (artifact, judge key, rubric hash, inputs hash, repeat): a stored judgment's identity.
+JudgmentKey = tuple[str, str, str, str, int]
 
 #: ``--judge-opt`` keys the stage keeps for itself instead of passing them to the judge.
 STAGE_OPTIONS = {"attempts": int, "backoff": float}
@@ -252,11 +255,12 @@ class _Budget:
 class _Job:
     """One judgment to make, and what its calls have cost so far."""
 
-    key: tuple[str, str, str, int]
+    key: JudgmentKey
     artifact: Artifact
     audit: str
     repeat: int
     judge_key: str
+    inputs_sha256: str
     attempt: int = 0
     cost: float | None = None
     usage: Usage = field(default_factory=Usage)
@@ -304,6 +308,7 @@ def _failure(job: _Job, kind: str, message: str) -> Judgment:
         artifact_sha256=job.artifact.sha256,
         judge="",
         judge_key=job.judge_key,
+        inputs_sha256=job.inputs_sha256,
         rubric_sha256="",
         rubric_version="",
         repeat=job.repeat,
@@ -426,6 +431,7 @@ class _JudgeRun:
             "artifact_sha256": job.artifact.sha256,
             "judge": self.selected.label,
             "judge_key": job.judge_key,
+            "inputs_sha256": job.inputs_sha256,
             "rubric_sha256": self.rubric.sha256,
             "rubric_version": self.rubric.version,
             "repeat": job.repeat,
@@ -456,9 +462,9 @@ class _JudgeRun:
         return result.model_copy(update=update)
 
 
-def judgment_key(judge: Judge, render_sha256: str | None, source_sha256: str | None) -> str:
-    """The cache identity of a judge on one artifact: its key and what it was shown."""
-    return stable_hash({"judge": judge.key, "render": render_sha256, "source": source_sha256})
+def inputs_key(render_sha256: str | None, source_sha256: str | None) -> str:
+    """What a judge is shown besides the slide and the rubric: its rendering and the source."""
+    return stable_hash({"render": render_sha256, "source": source_sha256})
 
 
 def judge_artifacts(
@@ -486,12 +492,12 @@ def judge_artifacts(
     rubric = rubric or load_rubric()
     began = time.monotonic()
     summary = JudgingSummary(rubric.sha256, rubric.version, repeats, [], budget_usd=budget)
-    done: dict[tuple[str, str, str, int], Judgment] = {
-        (j.artifact_sha256, j.judge_key, j.rubric_sha256, j.repeat): j
+    done: dict[JudgmentKey, Judgment] = {
+        (j.artifact_sha256, j.judge_key, j.rubric_sha256, j.inputs_sha256, j.repeat): j
         for j in store.iter(Judgment, rubric_sha256=rubric.sha256)
     }
 
-    def cached(key: tuple[str, str, str, int]) -> bool:
+    def cached(key: JudgmentKey) -> bool:
         found = done.get(key)
         if found is None:
             return False
@@ -503,7 +509,7 @@ def judge_artifacts(
     plans: list[tuple[SelectedJudge, JudgeLedger, list[_Job]]] = [
         (selected, JudgeLedger(selected.label), []) for selected in judges
     ]
-    planned: set[tuple[str, str, str, int]] = set()
+    planned: set[JudgmentKey] = set()
     for artifact in artifacts:
         if not artifact.gate.passed:
             summary.not_judged_gate += 1
@@ -513,19 +519,19 @@ def judge_artifacts(
             if artifact.render is not None and artifact.render.is_file()
             else None
         )
-        source_sha = source_sha256(artifact)
+        inputs = inputs_key(render_sha, source_sha256(artifact))
         audit = object_audit(artifact.tree, artifact.metrics)
         for selected, ledger, todo in plans:
-            key_of_judge = judgment_key(selected.judge, render_sha, source_sha)
+            judge_key = selected.judge.key
             for repeat in range(repeats):
-                key = (artifact.sha256, key_of_judge, rubric.sha256, repeat)
+                key = (artifact.sha256, judge_key, rubric.sha256, inputs, repeat)
                 if key in planned:  # the same slide and source under two tasks: judged once
                     continue
                 planned.add(key)
                 if cached(key):
                     ledger.cached += 1
                 else:
-                    todo.append(_Job(key, artifact, audit, repeat, key_of_judge))
+                    todo.append(_Job(key, artifact, audit, repeat, judge_key, inputs))
 
     total = sum(len(todo) for _, _, todo in plans)
     budget_state = _Budget(budget)

@@ -383,10 +383,12 @@ class JudgmentStatus(StrEnum):
 
 
 class Judgment(Record):
-    """One judge's verdict on one artifact, keyed by artifact, judge, rubric and repeat index.
+    """One judge's verdict on one artifact, keyed by artifact, judge, rubric, inputs and repeat.
 
     ``judge_key`` hashes the judge's name and parameters, so changing the model or temperature
-    judges again while a re-run of the same evaluation makes no call.
+    judges again while a re-run of the same evaluation makes no call; ``inputs_sha256`` hashes
+    what the judge was shown besides the slide (its rendering and the source figure), so a new
+    rendering is judged again too.
     """
 
     artifact_sha256: str
@@ -394,6 +396,7 @@ class Judgment(Record):
     judge_key: str
     rubric_sha256: str
     rubric_version: str
+    inputs_sha256: str = ""
     repeat: int = Field(ge=0)
     status: JudgmentStatus
     scores: tuple[AxisScore, ...] = ()

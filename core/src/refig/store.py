@@ -63,7 +63,8 @@ TABLES: dict[type[Record], Table] = {
         Table("inspections", Inspection, ("artifact_sha256", "inspector")),
         Table("renders", Render, ("artifact_sha256", "renderer", "settings")),
         Table("metrics", MetricValue, ("artifact_sha256", "metric", "name", "reference_sha256")),
-        Table("judgments", Judgment, ("artifact_sha256", "judge_key", "rubric_sha256", "repeat")),
+        Table("judgments", Judgment,
+              ("artifact_sha256", "judge_key", "rubric_sha256", "inputs_sha256", "repeat")),
         Table("preferences", Preference, ("id",)),
     )
 }

@@ -9,7 +9,6 @@ import typer
 
 from refig.console import err
 from refig.plugins import Registry
-from refig.records import PluginKind
 
 
 def register(app: typer.Typer, registry: Registry) -> None:
@@ -53,49 +52,14 @@ def register(app: typer.Typer, registry: Registry) -> None:
         in objects/); work already stored is skipped, so an interrupted evaluation resumes and a
         repeated one makes no judge call.
         """
-        from refig.evaluation import Evaluation, close_plugins, select_metrics, use_registry
-        from refig.store import RunStore
+        from refig.pipeline import EvaluateRequest
+        from refig.pipeline import evaluate as evaluate_run
 
-        selected_renderer = registry.resolve(PluginKind.RENDERER, renderer)
-        selected_metrics = select_metrics(registry, metric)
-        selected_executor = registry.resolve(PluginKind.EXECUTOR, executor)
-        judges = rubric_used = None
-        if judge:
-            from refig.judging import select_judges
-            from refig.rubric import load_rubric
-
-            rubric_used = load_rubric(rubric)
-            judges = select_judges(registry, judge, judge_opt)
-        store = RunStore.open(run)
-        use_registry(registry)
-        pool = selected_executor.create()
-        try:
-            summary = Evaluation(
-                store=store,
-                renderer=selected_renderer,
-                metrics=selected_metrics,
-                executor=pool,
-                jobs=jobs,
-                quiet=quiet,
-            ).run()
-        finally:
-            close_plugins()
-            pool.close()
-        if not quiet:
-            gates = ", ".join(f"{k} {v}" for k, v in sorted(summary.gates.items())) or "none"
-            skipped = sum(summary.skipped.values())
-            err.print(
-                f"evaluated {summary.artifacts} artifacts: {summary.inspected} inspected, "
-                f"{summary.rendered} rendered, {summary.metric_values} metric values "
-                f"({skipped} steps already stored); gate: {gates}"
-            )
-        if judges:
-            from refig.evaluation import load_artifacts
-            from refig.judging import judge_artifacts
-
-            judge_artifacts(store, load_artifacts(store), judges, rubric=rubric_used,
-                            repeats=repeats, jobs=judge_jobs, budget=budget,
-                            retry_failed=rejudge_failed, quiet=quiet)
-        if summary.failures:
-            err.print(f"[red]{summary.failures} work items failed[/]; run again to retry them")
+        outcome = evaluate_run(registry, EvaluateRequest(
+            run=run, metrics=metric, renderer=renderer, executor=executor, jobs=jobs,
+            judges=judge, judge_options=judge_opt, repeats=repeats, budget=budget, rubric=rubric,
+            judge_jobs=judge_jobs, rejudge_failed=rejudge_failed, quiet=quiet,
+        ))
+        if outcome.failures:
+            err.print(f"[red]{outcome.failures} work items failed[/]; run again to retry them")
             raise typer.Exit(1)

@@ -10,8 +10,7 @@ from pathlib import Path
 
 import typer
 
-from refig.plugins import Registry, Selection
-from refig.records import PluginKind
+from refig.plugins import Registry
 
 
 def _reporter_option(value: str) -> tuple[str, Path | None]:
@@ -49,26 +48,13 @@ def register(app: typer.Typer, registry: Registry) -> None:
         quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress or file messages."),
     ) -> None:
         """Tables of a run with intervals: means, audits, effects, judges, Elo, sensitivity."""
-        from refig.analysis import Options, analyse
-        from refig.console import err
-        from refig.store import RunStore
+        from refig.pipeline import ReportRequest
+        from refig.pipeline import report as write_reports
 
-        store = RunStore.open(run)
-        wanted: list[tuple[Selection, Path | None]] = []
-        if not as_json:
-            wanted.append((registry.resolve(PluginKind.REPORTER, "terminal"), None))
-        for name, target in (("html", html), ("latex", latex), ("figures", figures)):
-            if target is not None:
-                wanted.append((registry.resolve(PluginKind.REPORTER, name), target))
-        for value in reporters:
-            name, target = _reporter_option(value)
-            wanted.append((registry.resolve(PluginKind.REPORTER, name), target))
-        if as_json:
-            wanted.append((registry.resolve(PluginKind.REPORTER, "json"), None))
-        options = Options(judge=judge, resamples=resamples, elo_resamples=elo_resamples, seed=seed)
-        analysis = analyse(store, options, quiet=quiet or as_json)
-        shared = {"analysis": analysis, "quiet": quiet or as_json, "judge": judge}
-        for selection, target in wanted:
-            written = selection.create().report(store.root, target, shared)
-            if written is not None and not quiet:
-                err.print(f"{selection.record.name} report: {written}")
+        targets = [(name, target) for name, target in
+                   (("html", html), ("latex", latex), ("figures", figures)) if target is not None]
+        targets += [_reporter_option(value) for value in reporters]
+        write_reports(registry, ReportRequest(
+            run=run, targets=targets, as_json=as_json, judge=judge, resamples=resamples,
+            elo_resamples=elo_resamples, seed=seed, quiet=quiet,
+        ))

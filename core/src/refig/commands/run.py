@@ -110,7 +110,9 @@ def register(app: typer.Typer, registry: Registry) -> None:
             ("turns", str(summary.turns)),
             ("tokens in / out / cached", f"{summary.usage.input_tokens:,} / "
              f"{summary.usage.output_tokens:,} / {summary.usage.cached_tokens:,}"),
-            ("cost", f"${summary.cost_usd:.4f}"),
+            ("cost", f"${summary.cost_usd:.4f}" if summary.cost_usd is not None
+             else f"unknown ({summary.unpriced} attempts used unpriced models; see "
+                  "docs/harnesses.md on price overrides)"),
         ]
         for key, value in rows:
             table.add_row(key, value)

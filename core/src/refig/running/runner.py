@@ -81,7 +81,8 @@ class RunSummary:
     failed: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     walls: list[float] = field(default_factory=list)
-    cost_usd: float = 0.0
+    priced_cost_usd: float = 0.0
+    unpriced: int = 0
     usage: Usage = field(default_factory=Usage)
     turns: int = 0
     kept_workspaces: list[Path] = field(default_factory=list)
@@ -93,9 +94,17 @@ class RunSummary:
             self.failed += 1
             self.errors[attempt.error.kind if attempt.error else "unknown"] += 1
         self.walls.append(attempt.wall_seconds)
-        self.cost_usd += attempt.cost_usd or 0.0
+        if attempt.cost_usd is not None:
+            self.priced_cost_usd += attempt.cost_usd
+        elif attempt.turns:  # it called a model whose price refig does not know
+            self.unpriced += 1
         self.usage = self.usage + attempt.usage
         self.turns += attempt.turns or 0
+
+    @property
+    def cost_usd(self) -> float | None:
+        """Dollars spent, or None when some attempt's model has no known price."""
+        return None if self.unpriced else self.priced_cost_usd
 
     @property
     def median_wall(self) -> float | None:
@@ -108,6 +117,7 @@ class RunSummary:
             "skipped_done": self.skipped_done, "skipped_failed": self.skipped_failed,
             "succeeded": self.succeeded, "failed": self.failed, "errors": dict(self.errors),
             "median_wall_seconds": self.median_wall, "cost_usd": self.cost_usd,
+            "unpriced_attempts": self.unpriced,
             "usage": self.usage.model_dump(), "turns": self.turns,
             "kept_workspaces": [str(p) for p in self.kept_workspaces],
         }

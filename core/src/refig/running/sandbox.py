@@ -108,8 +108,9 @@ class SandboxPolicy:
     """How an attempt's commands are isolated.
 
     ``mode`` is ``bwrap`` or ``none`` (see :func:`resolve_mode`). ``readable`` are host paths
-    exposed read-only beyond the system ones; ``protected`` paths are never visible (the suite,
-    the run directory, the root holding every attempt's directory).
+    exposed read-only beyond the system ones and the Python environment of the process that runs
+    the command (a Ray worker's may differ from the driver's); ``protected`` paths are never
+    visible (the suite, the run directory, the root holding every attempt's directory).
     """
 
     mode: str = "none"
@@ -121,10 +122,10 @@ class SandboxPolicy:
         cls, requested: str = "auto", *, protected: Iterable[Path] = (),
         readable: Iterable[Path] = (),
     ) -> SandboxPolicy:
-        """A policy for this machine: the Python environment readable, ``protected`` hidden."""
+        """A policy for this machine: ``readable`` exposed, ``protected`` hidden."""
         mode = resolve_mode(requested)
         shielded = tuple(Path(p).resolve() for p in protected)
-        exposed = [p for p in [*_python_paths(), *map(Path, readable)]
+        exposed = [p for p in map(Path, readable)
                    if not any(_under(p.resolve(), s) for s in shielded)]
         return cls(mode=mode, readable=tuple(_outermost(exposed)), protected=shielded)
 
@@ -154,7 +155,10 @@ class SandboxPolicy:
         if shielded:
             raise UsageError(f"refusing to expose {shielded[0]} to an attempt: it holds the "
                              "suite, the run store or other attempts")
-        bound = _outermost(p for p in [*self.readable, *extra] if not _under(p, Path("/usr")))
+        python = [p for p in _python_paths()
+                  if not any(_under(p.resolve(), s) for s in self.protected)]
+        bound = _outermost(p for p in [*python, *self.readable, *extra]
+                           if not _under(p, Path("/usr")))
         for path in bound:
             args += ["--ro-bind-try", str(path), str(path)]
         for secret in self.protected:

@@ -1,0 +1,132 @@
+"""The evaluate and report stages as functions, shared by their commands and by ``refig demo``.
+
+Every name is resolved through the registry before any work starts, so a typo exits 2 with the
+names that exist instead of failing half-way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from refig.console import err
+from refig.errors import UsageError
+from refig.plugins import Registry, Selection
+from refig.records import PluginKind
+from refig.store import RunStore
+
+
+@dataclass(frozen=True)
+class EvaluateRequest:
+    """What ``refig evaluate`` was asked to do."""
+
+    run: Path
+    metrics: Sequence[str] = ()
+    renderer: str = "libreoffice"
+    executor: str = "local"
+    jobs: int = 2
+    judges: Sequence[str] = ()
+    judge_options: Sequence[str] = ()
+    repeats: int = 1
+    budget: float | None = None
+    rubric: Path | None = None
+    judge_jobs: int = 8
+    rejudge_failed: bool = False
+    quiet: bool = False
+
+
+@dataclass(frozen=True)
+class EvaluateOutcome:
+    """How many deterministic work items failed (a re-run retries them)."""
+
+    failures: int
+
+
+def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
+    """Inspect, render, gate and measure every artifact of a run, then judge it."""
+    from refig.evaluation import (
+        Evaluation,
+        close_plugins,
+        load_artifacts,
+        select_metrics,
+        use_registry,
+    )
+
+    renderer = registry.resolve(PluginKind.RENDERER, request.renderer)
+    metrics = select_metrics(registry, request.metrics)
+    executor = registry.resolve(PluginKind.EXECUTOR, request.executor)
+    judges = rubric = None
+    if request.judges:
+        from refig.judging import select_judges
+        from refig.rubric import load_rubric
+
+        rubric = load_rubric(request.rubric)
+        judges = select_judges(registry, request.judges, request.judge_options)
+    store = RunStore.open(request.run)
+    use_registry(registry)
+    pool = executor.create()
+    try:
+        summary = Evaluation(store=store, renderer=renderer, metrics=metrics, executor=pool,
+                             jobs=request.jobs, quiet=request.quiet).run()
+    finally:
+        close_plugins()
+        pool.close()
+    if not request.quiet:
+        gates = ", ".join(f"{k} {v}" for k, v in sorted(summary.gates.items())) or "none"
+        err.print(
+            f"evaluated {summary.artifacts} artifacts: {summary.inspected} inspected, "
+            f"{summary.rendered} rendered, {summary.metric_values} metric values "
+            f"({sum(summary.skipped.values())} steps already stored); gate: {gates}"
+        )
+    if judges:
+        from refig.judging import judge_artifacts
+
+        judge_artifacts(store, load_artifacts(store), judges, rubric=rubric,
+                        repeats=request.repeats, jobs=request.judge_jobs, budget=request.budget,
+                        retry_failed=request.rejudge_failed, quiet=request.quiet)
+    return EvaluateOutcome(failures=summary.failures)
+
+
+@dataclass(frozen=True)
+class ReportRequest:
+    """What ``refig report`` was asked to write. ``targets`` maps reporter names to folders."""
+
+    run: Path
+    targets: Sequence[tuple[str, Path | None]] = ()
+    terminal: bool = True
+    as_json: bool = False
+    judge: str | None = None
+    resamples: int = 10_000
+    elo_resamples: int = 1000
+    seed: int = 0
+    quiet: bool = False
+
+
+def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
+    """Analyse a run once and hand the analysis to each reporter; return what each wrote."""
+    from refig.analysis import Options, analyse
+
+    wanted: list[tuple[Selection, Path | None]] = []
+    if request.terminal and not request.as_json:
+        wanted.append((registry.resolve(PluginKind.REPORTER, "terminal"), None))
+    for name, target in request.targets:
+        wanted.append((registry.resolve(PluginKind.REPORTER, name), target))
+    if request.as_json:
+        wanted.append((registry.resolve(PluginKind.REPORTER, "json"), None))
+    if not wanted:
+        raise UsageError("nothing to report: give --html, --latex, --figures or --reporter")
+    store = RunStore.open(request.run)
+    quiet = request.quiet or request.as_json
+    options = Options(judge=request.judge, resamples=request.resamples,
+                      elo_resamples=request.elo_resamples, seed=request.seed)
+    analysis = analyse(store, options, quiet=quiet)
+    shared = {"analysis": analysis, "quiet": quiet, "judge": request.judge}
+    written: dict[str, Path] = {}
+    for selection, target in wanted:
+        path = selection.create().report(store.root, target, shared)
+        if path is not None:
+            written[selection.record.name] = path
+            if not request.quiet:
+                err.print(f"{selection.record.name} report: {path}")
+    return written

@@ -1,0 +1,43 @@
+"""`refig demo` runs the whole pipeline offline and the flattening cap catches the paste."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from refig.cli import run
+from refig.demo import verdicts
+from refig.store import RunStore
+
+
+@pytest.mark.slow
+def test_demo_ends_with_a_report_in_which_the_paste_is_capped(tmp_path, capsys):
+    out = tmp_path / "demo"
+    assert run(["demo", "--out", str(out), "--tasks", "3", "-q"]) == 0
+    printed = capsys.readouterr().out
+    assert "caught by the flattening cap and below cv on editability: yes" in printed
+    found = {v.config_id: v for v in verdicts(RunStore.open(out / "run"))}
+    paste, native = found["none@raster-paste/direct"], found["none@cv/direct"]
+    assert paste.judged == native.judged == 3 * 2  # three tasks, two repeats
+    assert paste.capped == paste.judged and native.capped == 0
+    assert paste.editability == 0 and native.editability > 15
+    assert paste.total <= 25 < native.total
+    index = out / "report" / "index.html"
+    assert index.is_file() and "raster-paste" in index.read_text()
+
+    # a second demo resumes: nothing is run, rendered or judged again
+    store = RunStore.open(out / "run")
+    before = {table: store.count(model) for table, model in _tables()}
+    assert run(["demo", "--out", str(out), "--tasks", "3", "-q"]) == 0
+    assert {table: store.count(model) for table, model in _tables()} == before
+    capsys.readouterr()
+    assert run(["report", str(out / "run"), "--json", "-q"]) == 0
+    tables = json.loads(capsys.readouterr().out)["tables"]
+    assert {"means", "structural", "effects", "repeatability"} <= tables.keys()
+
+
+def _tables():
+    from refig.models import Attempt, Judgment, MetricValue, Render
+
+    return [("attempts", Attempt), ("renders", Render), ("metrics", MetricValue),
+            ("judgments", Judgment)]
