@@ -33,6 +33,8 @@ from refig.running.workspace import PROGRAM_FILE, SLIDE_FILE
 TRANSCRIPT = "transcript.jsonl"
 CALLS = "calls.jsonl"
 STDERR = "stderr.log"
+#: Seconds an upstream read may outlast the attempt's deadline (see ``Gateway.read_timeout``).
+READ_GRACE = 30.0
 
 
 @dataclass(frozen=True)
@@ -128,8 +130,9 @@ class CliHarness(ABC):
         home.mkdir(parents=True, exist_ok=True)
         transcript, calls_log = outputs / TRANSCRIPT, outputs / CALLS
         prices = PriceTable.load(self.option(ctx, "prices"))
-        # No upstream read outlives the attempt by much, even when the agent was killed mid-call.
-        read_timeout = max(5.0, ctx.deadline - time.monotonic())
+        # No upstream read outlives the attempt by much, even when the agent was killed mid-call;
+        # the grace lets the deadline end the attempt first, so such a call is recorded aborted.
+        read_timeout = max(5.0, ctx.deadline - time.monotonic()) + READ_GRACE
         gateway = Gateway(self.upstream(ctx), prices=prices, log=calls_log,
                           read_timeout=read_timeout)
         with gateway:

@@ -75,9 +75,9 @@ class SuiteRecord(PluginRecord):
     """A suite builder: ``refig suite build NAME``.
 
     ``factory()`` returns a function ``build(out, **params) -> refig.suite.Suite`` for programs
-    (``refig demo`` calls it); ``command`` is a function whose typed, typer-annotated keyword parameters become the options of
-    ``refig suite build NAME``; it receives ``out`` (the suite directory) and returns it after
-    building. Keep its imports inside its body.
+    (``refig demo`` calls it). ``command`` is a function whose typed, typer-annotated keyword
+    parameters become the options of ``refig suite build NAME``; it receives ``out`` (the suite
+    directory) and returns it after building. Keep its imports inside its body.
     """
 
     kind: ClassVar[PluginKind] = PluginKind.SUITE
