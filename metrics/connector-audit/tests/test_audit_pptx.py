@@ -53,7 +53,6 @@ def test_lines_drawn_as_shapes_and_loose_connectors_are_free(kit: ModuleType, sl
     assert got["block_arrows"] == 1
 
 
-@pytest.mark.xfail(reason="the object-tree reader reads a:headEnd/a:tailEnd on p:cxnSp only")
 def test_arrow_heads_on_line_shapes_count(kit: ModuleType, slides) -> None:
     prs, slide = kit.new_slide()
     line = slide.shapes.add_shape(MSO_SHAPE.RECTANGLE, Emu(0), Emu(3_000_000), Emu(2_000_000), 0)

@@ -26,15 +26,18 @@ SITES = {"top": 0, "left": 1, "bottom": 2, "right": 3}  # python-pptx rectangle 
 
 @pytest.fixture(scope="module")
 def figures(tmp_path_factory):
-    suite = sample.build_sample(tmp_path_factory.mktemp("sample"), n=3, seed=11,
-                                difficulty="hard")
+    suite = sample.build_sample(tmp_path_factory.mktemp("sample"), n=3, seed=11, difficulty="hard")
     return [(task, suite.annotation(task)) for task in suite.tasks]
 
 
 def _side(box, point) -> str:
     x0, y0, x1, y1 = box
-    distances = {"left": abs(point[0] - x0), "right": abs(point[0] - x1),
-                 "top": abs(point[1] - y0), "bottom": abs(point[1] - y1)}
+    distances = {
+        "left": abs(point[0] - x0),
+        "right": abs(point[0] - x1),
+        "top": abs(point[1] - y0),
+        "bottom": abs(point[1] - y1),
+    }
     return min(distances, key=distances.get)
 
 
@@ -76,8 +79,9 @@ def build_slide(annotation, path, *, mode="correct", bind=True, drop=0):
         kind = MSO_CONNECTOR.STRAIGHT if edge["routing"] == "straight" else MSO_CONNECTOR.ELBOW
         connector = slide.shapes.add_connector(kind, *emu(*start), *emu(*end))
         if bind:
-            connector.begin_connect(shapes[edge["source"]],
-                                    SITES[_side(boxes[edge["source"]], start)])
+            connector.begin_connect(
+                shapes[edge["source"]], SITES[_side(boxes[edge["source"]], start)]
+            )
             connector.end_connect(shapes[edge["target"]], SITES[_side(boxes[edge["target"]], end)])
         if edge["style"] == "dashed":
             connector.line.dash_style = MSO_LINE_DASH_STYLE.DASH
@@ -134,20 +138,35 @@ def test_tail_end_draws_the_head_at_the_end_point(tmp_path):
     prs.slide_width, prs.slide_height = Inches(6), Inches(2)
     slide = prs.slides.add_slide(prs.slide_layouts[6])
     # drawn right to left (python-pptx sets flipH): the end point is on the LEFT
-    connector = slide.shapes.add_connector(MSO_CONNECTOR.STRAIGHT, Inches(5), Inches(1),
-                                           Inches(1), Inches(1))
+    connector = slide.shapes.add_connector(
+        MSO_CONNECTOR.STRAIGHT, Inches(5), Inches(1), Inches(1), Inches(1)
+    )
     connector.line.width = Inches(0.05)
     _head(connector, "tailEnd", "lg")
     prs.save(str(tmp_path / "tail.pptx"))
-    subprocess.run(["soffice", f"-env:UserInstallation=file://{tmp_path}/profile", "--headless",
-                    "--convert-to", "pdf", "--outdir", str(tmp_path), str(tmp_path / "tail.pptx")],
-                   check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [
+            "soffice",
+            f"-env:UserInstallation=file://{tmp_path}/profile",
+            "--headless",
+            "--convert-to",
+            "pdf",
+            "--outdir",
+            str(tmp_path),
+            str(tmp_path / "tail.pptx"),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     image = pdfium.PdfDocument(str(tmp_path / "tail.pdf"))[0].render(scale=2).to_pil().convert("L")
 
     def thickness(low: float, high: float) -> int:
         """The thickest dark column between two fractions of the width."""
-        return max(sum(1 for y in range(image.height) if image.getpixel((x, y)) < 128)
-                   for x in range(int(image.width * low), int(image.width * high)))
+        return max(
+            sum(1 for y in range(image.height) if image.getpixel((x, y)) < 128)
+            for x in range(int(image.width * low), int(image.width * high))
+        )
 
     line = thickness(0.45, 0.55)
     assert thickness(0.15, 0.3) > 2 * line  # the head, by the end point (x = 1 in)

@@ -37,9 +37,13 @@ def _emu(x: float, y: float) -> tuple[float, float]:
 def _shape(node: dict, shape_id: int, text: str | None = None) -> SlideObject:
     x0, y0 = _emu(*node["box"][:2])
     x1, y1 = _emu(*node["box"][2:])
-    return SlideObject(id=shape_id, kind=ObjectKind.AUTO_SHAPE, geometry="roundRect",
-                       text=node["text"] if text is None else text,
-                       rect=Rect(x=x0, y=y0, w=x1 - x0, h=y1 - y0))
+    return SlideObject(
+        id=shape_id,
+        kind=ObjectKind.AUTO_SHAPE,
+        geometry="roundRect",
+        text=node["text"] if text is None else text,
+        rect=Rect(x=x0, y=y0, w=x1 - x0, h=y1 - y0),
+    )
 
 
 def _side(node: dict, towards: dict) -> tuple[float, float]:
@@ -53,14 +57,27 @@ def _side(node: dict, towards: dict) -> tuple[float, float]:
     return ((x0 + x1) / 2, y1) if ty0 >= y1 else ((x0 + x1) / 2, y0)
 
 
-def _line(shape_id: int, start: tuple[float, float], end: tuple[float, float], *,
-          start_arrow: str | None = None, end_arrow: str | None = "triangle",
-          dash: str | None = None, bind: tuple[int, int] | None = None) -> SlideObject:
+def _line(
+    shape_id: int,
+    start: tuple[float, float],
+    end: tuple[float, float],
+    *,
+    start_arrow: str | None = None,
+    end_arrow: str | None = "triangle",
+    dash: str | None = None,
+    bind: tuple[int, int] | None = None,
+) -> SlideObject:
     (sx, sy), (ex, ey) = _emu(*start), _emu(*end)
     return SlideObject(
-        id=shape_id, kind=ObjectKind.CONNECTOR, geometry="straightConnector1",
+        id=shape_id,
+        kind=ObjectKind.CONNECTOR,
+        geometry="straightConnector1",
         rect=Rect(x=min(sx, ex), y=min(sy, ey), w=abs(ex - sx), h=abs(ey - sy)),
-        flip_h=ex < sx, flip_v=ey < sy, start_arrow=start_arrow, end_arrow=end_arrow, dash=dash,
+        flip_h=ex < sx,
+        flip_v=ey < sy,
+        start_arrow=start_arrow,
+        end_arrow=end_arrow,
+        dash=dash,
         start=Endpoint(shape_id=bind[0], site=1) if bind else None,
         end=Endpoint(shape_id=bind[1], site=3) if bind else None,
     )
@@ -81,11 +98,16 @@ def _slide(mode: str = "correct", *, bind: bool = True, drop: set[str] = frozens
             heads = {"start_arrow": "triangle", "end_arrow": None}
         elif mode == "plain":
             heads = {"start_arrow": None, "end_arrow": None}
-        objects.append(_line(
-            20 + k, _side(s, t), _side(t, s), **heads,
-            dash="dash" if edge["style"] == "dashed" else None,
-            bind=(ids[edge["source"]], ids[edge["target"]]) if bind else None,
-        ))
+        objects.append(
+            _line(
+                20 + k,
+                _side(s, t),
+                _side(t, s),
+                **heads,
+                dash="dash" if edge["style"] == "dashed" else None,
+                bind=(ids[edge["source"]], ids[edge["target"]]) if bind else None,
+            )
+        )
     return ObjectTree(slide_width=12_192_000, slide_height=6_858_000, objects=tuple(objects))
 
 
@@ -131,8 +153,10 @@ def test_duplicate_labels_are_told_apart_by_position():
 
 def test_style_disagreement_is_reported():
     tree = _slide()
-    objects = [o.model_copy(update={"dash": None}) if o.kind is ObjectKind.CONNECTOR else o
-               for o in tree.objects]
+    objects = [
+        o.model_copy(update={"dash": None}) if o.kind is ObjectKind.CONNECTOR else o
+        for o in tree.objects
+    ]
     values = score(tree.model_copy(update={"objects": tuple(objects)}), ANNOTATION).values
     assert values["edge_recall"] == 1.0
     assert values["dashed_agreement"] == pytest.approx(4 / 5)
@@ -157,10 +181,13 @@ def test_block_arrows_count_with_their_direction():
     objects = [_shape(nodes["a"], 2), _shape(nodes["b"], 3)]
     x0, y0 = _emu(410, 130)
     x1, y1 = _emu(690, 170)
-    arrow = SlideObject(id=9, kind=ObjectKind.AUTO_SHAPE, geometry="rightArrow",
-                        rect=Rect(x=x0, y=y0, w=x1 - x0, h=y1 - y0))
-    tree = ObjectTree(slide_width=12_192_000, slide_height=6_858_000,
-                      objects=(*objects, arrow))
+    arrow = SlideObject(
+        id=9,
+        kind=ObjectKind.AUTO_SHAPE,
+        geometry="rightArrow",
+        rect=Rect(x=x0, y=y0, w=x1 - x0, h=y1 - y0),
+    )
+    tree = ObjectTree(slide_width=12_192_000, slide_height=6_858_000, objects=(*objects, arrow))
     assert score(tree, ANNOTATION).edges["e1"]["drawn"] == "forward"
     reverse = arrow.model_copy(update={"flip_h": True})
     flipped = tree.model_copy(update={"objects": (*objects, reverse)})
@@ -170,8 +197,9 @@ def test_block_arrows_count_with_their_direction():
 def _artifact(tree: ObjectTree | None, gate: GateResult, annotation=ANNOTATION) -> Artifact:
     from pathlib import Path
 
-    return Artifact(path=Path("x.pptx"), sha256="0" * 64, gate=gate, tree=tree,
-                    annotation=annotation)
+    return Artifact(
+        path=Path("x.pptx"), sha256="0" * 64, gate=gate, tree=tree, annotation=annotation
+    )
 
 
 def test_plugin_values_and_gate_failures():
@@ -179,11 +207,19 @@ def test_plugin_values_and_gate_failures():
     values = {v.name: v for v in metric.compute(_artifact(_slide(), GateResult(passed=True)))}
     assert values["edge_recall"].value == 1.0 and values["edge_recall"].metric == "topology"
     assert values["edge_recall"].detail["edges"]["e1"]["drawn"] == "forward"
-    failed = {v.name: v.value for v in metric.compute(
-        _artifact(None, GateResult(passed=False, reason=GateReason.CORRUPT)))}
+    failed = {
+        v.name: v.value
+        for v in metric.compute(
+            _artifact(None, GateResult(passed=False, reason=GateReason.CORRUPT))
+        )
+    }
     assert failed["edge_recall"] == 0.0 and failed["reversed_share"] is None
     assert list(metric.compute(_artifact(_slide(), GateResult(passed=True), None))) == []
-    broken = {v.name: v for v in metric.compute(
-        _artifact(_slide(), GateResult(passed=True), {"nodes": [{"id": 1}]}))}
+    broken = {
+        v.name: v
+        for v in metric.compute(
+            _artifact(_slide(), GateResult(passed=True), {"nodes": [{"id": 1}]})
+        )
+    }
     assert broken["edge_recall"].value is None
     assert "unusable" in broken["edge_recall"].detail["reason"]

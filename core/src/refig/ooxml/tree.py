@@ -127,6 +127,25 @@ def _flag(value: str | None) -> bool:
     return value in {"1", "true"}
 
 
+def _line_style(sp_pr: etree._Element | None) -> dict[str, str | None]:
+    """Arrow heads and dash of a shape's outline (connectors, lines and freeforms alike)."""
+    style: dict[str, str | None] = {"start_arrow": None, "end_arrow": None, "dash": None}
+    line = sp_pr.find(q("a:ln")) if sp_pr is not None else None
+    if line is None:
+        return style
+    # DrawingML draws headEnd at the start of the path and tailEnd at its end.
+    for key, tag in (("start_arrow", "a:headEnd"), ("end_arrow", "a:tailEnd")):
+        node = line.find(q(tag))
+        kind = node.get("type", "none") if node is not None else "none"
+        style[key] = None if kind == "none" else kind
+    preset = line.find(q("a:prstDash"))
+    if preset is not None:
+        style["dash"] = preset.get("val")
+    elif line.find(q("a:custDash")) is not None:
+        style["dash"] = "custom"
+    return style
+
+
 def paragraphs_text(body: etree._Element | None) -> str:
     """The text of a ``txBody``: runs and fields joined, ``a:br`` a newline, a line a paragraph."""
     if body is None:
@@ -281,6 +300,7 @@ class TreeReader:
         if tag == CXN:
             return self._connector(element, sp_pr, fields)
         fields |= self._image(element, ctx, fill=True)
+        fields |= _line_style(sp_pr)
         fields["text"] = paragraphs_text(element.find(q("p:txBody")))
         if ph is not None:
             kind = ObjectKind.PLACEHOLDER
@@ -314,21 +334,7 @@ class TreeReader:
             shape_id = _int(node.get("id")) if node is not None else None
             if shape_id is not None:
                 ends[key] = Endpoint(shape_id=shape_id, site=_int(node.get("idx")) or 0)
-        line = sp_pr.find(q("a:ln")) if sp_pr is not None else None
-        arrows: dict[str, str | None] = {"start_arrow": None, "end_arrow": None}
-        dash = None
-        if line is not None:
-            # DrawingML draws headEnd at the start of the path and tailEnd at its end.
-            for key, tag in (("start_arrow", "a:headEnd"), ("end_arrow", "a:tailEnd")):
-                node = line.find(q(tag))
-                kind = node.get("type", "none") if node is not None else "none"
-                arrows[key] = None if kind == "none" else kind
-            preset = line.find(q("a:prstDash"))
-            if preset is not None:
-                dash = preset.get("val")
-            elif line.find(q("a:custDash")) is not None:
-                dash = "custom"
-        return SlideObject(kind=ObjectKind.CONNECTOR, **ends, **arrows, dash=dash, **fields)
+        return SlideObject(kind=ObjectKind.CONNECTOR, **ends, **_line_style(sp_pr), **fields)
 
     def _frame(self, element: etree._Element, ctx: _Ctx, fields: dict[str, Any]) -> SlideObject:
         fields |= self._geometry(element.find(q("p:xfrm")), ctx)

@@ -20,7 +20,7 @@ def refig_metrics() -> Iterator[MetricRecord]:
     yield MetricRecord(
         name="topology",
         description="Node recall, directed edge recall/precision, reversed arrows and style "
-                    "agreement against the task's figure annotation (when it has one).",
+        "agreement against the task's figure annotation (when it has one).",
         factory=_factory,
         task_kinds=frozenset({TaskKind.FIGURE_TO_SLIDE}),
     )

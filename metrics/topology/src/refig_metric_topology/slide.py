@@ -72,8 +72,10 @@ def _rotate(point: Point, centre: Point, degrees: float) -> Point:
         return point
     a = math.radians(degrees)
     dx, dy = point[0] - centre[0], point[1] - centre[1]
-    return (centre[0] + dx * math.cos(a) - dy * math.sin(a),
-            centre[1] + dx * math.sin(a) + dy * math.cos(a))
+    return (
+        centre[0] + dx * math.cos(a) - dy * math.sin(a),
+        centre[1] + dx * math.sin(a) + dy * math.cos(a),
+    )
 
 
 def _ends(obj: SlideObject, axis: str | None = None) -> tuple[Point, Point]:
@@ -96,8 +98,10 @@ def _ends(obj: SlideObject, axis: str | None = None) -> tuple[Point, Point]:
 
 def _is_line(obj: SlideObject) -> bool:
     geometry = obj.geometry or ""
-    return obj.kind is ObjectKind.CONNECTOR or geometry in LINE_PRESETS or geometry.startswith(
-        CONNECTOR_PREFIXES
+    return (
+        obj.kind is ObjectKind.CONNECTOR
+        or geometry in LINE_PRESETS
+        or geometry.startswith(CONNECTOR_PREFIXES)
     )
 
 
@@ -118,8 +122,11 @@ def text_shapes(tree: ObjectTree) -> list[TextShape]:
 
 def shapes_by_id(tree: ObjectTree) -> dict[int, Box]:
     """Boxes of the shapes connectors may bind to."""
-    return {o.id: box for o in _own(tree) if o.id is not None and not _is_line(o)
-            and (box := _box(o)) is not None}
+    return {
+        o.id: box
+        for o in _own(tree)
+        if o.id is not None and not _is_line(o) and (box := _box(o)) is not None
+    }
 
 
 def links(tree: ObjectTree) -> list[Link]:
@@ -131,12 +138,19 @@ def links(tree: ObjectTree) -> list[Link]:
         dashed = (obj.dash or "") not in SOLID
         if _is_line(obj):
             start, end = _ends(obj)
-            found.append(Link(
-                obj.id, obj.name, start, end,
-                start_head=(obj.start_arrow or "") not in NO_HEAD,
-                end_head=(obj.end_arrow or "") not in NO_HEAD,
-                dashed=dashed, start_binding=obj.start, end_binding=obj.end,
-            ))
+            found.append(
+                Link(
+                    obj.id,
+                    obj.name,
+                    start,
+                    end,
+                    start_head=(obj.start_arrow or "") not in NO_HEAD,
+                    end_head=(obj.end_arrow or "") not in NO_HEAD,
+                    dashed=dashed,
+                    start_binding=obj.start,
+                    end_binding=obj.end,
+                )
+            )
         elif obj.kind is ObjectKind.AUTO_SHAPE and (obj.geometry or "") in BLOCK_ARROWS:
             axis, start_head, end_head = BLOCK_ARROWS[obj.geometry or ""]
             start, end = _ends(obj, axis)

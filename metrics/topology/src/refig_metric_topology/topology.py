@@ -77,12 +77,19 @@ class Annotation:
 def parse(annotation: dict[str, Any]) -> Annotation:
     """The nodes and edges of a ``refig.figure-annotation/1`` document."""
     try:
-        nodes = tuple(Node(str(n["id"]), str(n.get("text", "")), tuple(map(float, n["box"])))
-                      for n in annotation["nodes"])
+        nodes = tuple(
+            Node(str(n["id"]), str(n.get("text", "")), tuple(map(float, n["box"])))
+            for n in annotation["nodes"]
+        )
         ids = {n.id for n in nodes}
         edges = tuple(
-            Edge(str(e.get("id", i)), str(e["source"]), str(e["target"]),
-                 e.get("style", "solid") == "dashed", bool(e.get("bidirectional", False)))
+            Edge(
+                str(e.get("id", i)),
+                str(e["source"]),
+                str(e["target"]),
+                e.get("style", "solid") == "dashed",
+                bool(e.get("bidirectional", False)),
+            )
             for i, e in enumerate(annotation.get("edges", ()))
         )
         image = annotation.get("image") or {}
@@ -178,8 +185,9 @@ class Result:
     links: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _match_nodes(ann: Annotation, shapes: list[TextShape], frame: Frame
-                 ) -> tuple[dict[str, int], dict[str, float]]:
+def _match_nodes(
+    ann: Annotation, shapes: list[TextShape], frame: Frame
+) -> tuple[dict[str, int], dict[str, float]]:
     """Node id -> index of its text shape, and each matched node's text similarity."""
     if not shapes or not ann.nodes:
         return {}, {}
@@ -193,12 +201,14 @@ def _match_nodes(ann: Annotation, shapes: list[TextShape], frame: Frame
             distance = math.dist(centre, _centre(frame.box(shape.box))) / ann.diagonal
             position = max(0.0, 1 - distance / POSITION_SCALE)
             score[i, j] = TEXT_WEIGHT * sims[i, j] + POSITION_WEIGHT * position
-            allowed[i, j] = (sims[i, j] == 1.0 and position >= 0.5) if short else (
-                sims[i, j] >= MIN_TEXT)
+            allowed[i, j] = (
+                (sims[i, j] == 1.0 and position >= 0.5) if short else (sims[i, j] >= MIN_TEXT)
+            )
     rows, cols = linear_sum_assignment(np.where(allowed, score, -1.0), maximize=True)
     matched = {ann.nodes[i].id: int(j) for i, j in zip(rows, cols, strict=True) if allowed[i, j]}
-    return matched, {ann.nodes[i].id: float(sims[i, j]) for i, j in zip(rows, cols, strict=True)
-                     if allowed[i, j]}
+    return matched, {
+        ann.nodes[i].id: float(sims[i, j]) for i, j in zip(rows, cols, strict=True) if allowed[i, j]
+    }
 
 
 def _anchored_frame(ann: Annotation, shapes: list[TextShape], frame: Frame) -> Frame:
@@ -217,13 +227,20 @@ def _anchored_frame(ann: Annotation, shapes: list[TextShape], frame: Frame) -> F
 class _Resolver:
     """Finds the node each end of a link touches."""
 
-    def __init__(self, ann: Annotation, shapes: list[TextShape], matched: dict[str, int],
-                 frame: Frame, bound: dict[int, Box]):
+    def __init__(
+        self,
+        ann: Annotation,
+        shapes: list[TextShape],
+        matched: dict[str, int],
+        frame: Frame,
+        bound: dict[int, Box],
+    ):
         self.frame = frame
         self.tolerance = END_TOLERANCE * ann.diagonal
         self.node_boxes = {node: frame.box(shapes[j].box) for node, j in matched.items()}
-        self.by_shape = {shapes[j].id: node for node, j in matched.items()
-                         if shapes[j].id is not None}
+        self.by_shape = {
+            shapes[j].id: node for node, j in matched.items() if shapes[j].id is not None
+        }
         self.bound = bound
 
     def node(self, point: Point, binding: Any) -> tuple[str | None, str]:
@@ -242,8 +259,11 @@ class _Resolver:
 
     def _nearest(self, box: Box) -> str | None:
         """The matched node whose box lies nearest ``box``, within the tolerance."""
-        best = min(self.node_boxes.items(), key=lambda kv: (_gap(box, kv[1]), math.dist(
-            _centre(box), _centre(kv[1]))), default=None)
+        best = min(
+            self.node_boxes.items(),
+            key=lambda kv: (_gap(box, kv[1]), math.dist(_centre(box), _centre(kv[1]))),
+            default=None,
+        )
         if best is not None and _gap(box, best[1]) <= self.tolerance:
             return best[0]
         return None
@@ -272,16 +292,27 @@ def score(tree: ObjectTree, annotation: dict[str, Any]) -> Result:
     result = Result(values={})
     for node in ann.nodes:
         j = matched.get(node.id)
-        result.nodes[node.id] = {"text": node.text, "shape_id": shapes[j].id if j is not None
-                                 else None, "similarity": round(sims.get(node.id, 0.0), 3)}
+        result.nodes[node.id] = {
+            "text": node.text,
+            "shape_id": shapes[j].id if j is not None else None,
+            "similarity": round(sims.get(node.id, 0.0), 3),
+        }
     resolved: list[tuple[Link, str | None, str | None]] = []
     for link in links(tree):
         u, how_u = resolver.node(link.start, link.start_binding)
         v, how_v = resolver.node(link.end, link.end_binding)
         resolved.append((link, u, v))
-        result.links.append({"id": link.id, "name": link.name, "start": u, "end": v,
-                             "found_by": [how_u, how_v], "heads": [link.start_head, link.end_head],
-                             "dashed": link.dashed})
+        result.links.append(
+            {
+                "id": link.id,
+                "name": link.name,
+                "start": u,
+                "end": v,
+                "found_by": [how_u, how_v],
+                "heads": [link.start_head, link.end_head],
+                "dashed": link.dashed,
+            }
+        )
     candidates = [i for i, (_, u, v) in enumerate(resolved) if u and v and u != v]
     weights = {"forward": 3.0, "undirected": 1.0, "reversed": 1.0}
     outcome = np.zeros((len(ann.edges), len(resolved)))
@@ -310,8 +341,12 @@ def score(tree: ObjectTree, annotation: dict[str, Any]) -> Result:
             dashed_ok.append(link.dashed == edge.dashed)
             bidir_ok.append(bidirectional == edge.bidirectional)
             both_ok.append(dashed_ok[-1] and bidir_ok[-1])
-            entry |= {"drawn": kind, "link": link.id, "dashed": link.dashed,
-                      "bidirectional": bidirectional}
+            entry |= {
+                "drawn": kind,
+                "link": link.id,
+                "dashed": link.dashed,
+                "bidirectional": bidirectional,
+            }
         result.edges[edge.id] = entry
     n_edges = len(ann.edges)
     recall = counts["forward"] / n_edges if n_edges else None
@@ -334,6 +369,12 @@ def score(tree: ObjectTree, annotation: dict[str, Any]) -> Result:
         "dashed_agreement": share(dashed_ok),
         "bidirectional_agreement": share(bidir_ok),
     }
-    result.counts = {"nodes": len(ann.nodes), "matched_nodes": len(matched), "edges": n_edges,
-                     "links": len(resolved), "node_links": len(candidates), **counts}
+    result.counts = {
+        "nodes": len(ann.nodes),
+        "matched_nodes": len(matched),
+        "edges": n_edges,
+        "links": len(resolved),
+        "node_links": len(candidates),
+        **counts,
+    }
     return result
