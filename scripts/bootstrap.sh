@@ -14,11 +14,14 @@ say() { printf '\033[1m[refig setup]\033[0m %s\n' "$*" >&2; }
 
 # --- system packages ------------------------------------------------------------------------------
 packages=()
+# Read the font list once: `fc-list | grep -q` would fail under pipefail when grep exits early.
+fonts="$(fc-list : family 2>/dev/null || true)"
+has_font() { [[ "${fonts,,}" == *"$1"* ]]; }
 command -v soffice >/dev/null || packages+=(libreoffice-impress)
-fc-list 2>/dev/null | grep -qi carlito || packages+=(fonts-crosextra-carlito)
-fc-list 2>/dev/null | grep -qi caladea || packages+=(fonts-crosextra-caladea)
-fc-list 2>/dev/null | grep -qi "noto sans cjk" || packages+=(fonts-noto-cjk)
-fc-list 2>/dev/null | grep -qi dejavu || packages+=(fonts-dejavu-core)
+has_font carlito || packages+=(fonts-crosextra-carlito)
+has_font caladea || packages+=(fonts-crosextra-caladea)
+has_font "noto sans cjk" || packages+=(fonts-noto-cjk)
+has_font "dejavu sans" || packages+=(fonts-dejavu-core)
 if ((WITH_TESTS)); then
   command -v chromium >/dev/null || packages+=(chromium)
   command -v bwrap >/dev/null || packages+=(bubblewrap)

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from refig.gate import inspect_structure
 from refig.gateway import read_calls
-from refig.harness_check import served_cost
-from refig.harness_cli import locate
+from refig.harness.install import locate
+from refig.harness.selfcheck import served_cost
 from refig.models import Attempt, AttemptStatus, Output
 from refig.plugins import Registry
 from refig.records import HarnessRecord, PluginKind

@@ -112,7 +112,7 @@ def core_checks(registry: Registry) -> Iterator[Check]:
 
 def harness_checks(registry: Registry) -> Iterator[Check]:
     """Each harness CLI against its pinned version."""
-    from refig.commands.harness import harness_clis
+    from refig.harness.install import harness_clis
 
     for cli in harness_clis(registry):
         if cli.ok:

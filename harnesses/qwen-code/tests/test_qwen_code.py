@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from refig.gate import inspect_structure
-from refig.harness_check import check_harness, served_cost
-from refig.harness_cli import locate
+from refig.harness.install import locate
+from refig.harness.selfcheck import check_harness, served_cost
 from refig.running.processes import kill_tree
 from refig.standins.scripted import Fault
 from refig_harness_qwen_code.adapter import QwenCodeHarness

@@ -9,23 +9,9 @@ from rich.table import Table
 
 from refig.console import err, out
 from refig.errors import RefigError, UsageError
-from refig.harness_cli import InstalledCli, install, locate
+from refig.harness.install import harness_clis, install, pinned_clis
 from refig.plugins import Registry
-from refig.records import CliPin, HarnessRecord, PluginKind
-
-
-def pinned_clis(registry: Registry) -> dict[str, CliPin]:
-    """Harness name -> the CLI its adapter pins, for every harness that drives one."""
-    pins: dict[str, CliPin] = {}
-    for record in registry.records(PluginKind.HARNESS):
-        if isinstance(record, HarnessRecord) and record.cli is not None:
-            pins[record.name] = record.cli
-    return pins
-
-
-def harness_clis(registry: Registry) -> list[InstalledCli]:
-    """Each harness CLI with its pinned and installed versions; ``refig doctor`` reports these."""
-    return [locate(name, pin) for name, pin in sorted(pinned_clis(registry).items())]
+from refig.records import PluginKind
 
 
 def register(app: typer.Typer, registry: Registry) -> None:
@@ -88,7 +74,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
         python-pptx program, and the attempt's turns and tokens must equal what the server served.
         """
         from refig.gate import inspect_structure
-        from refig.harness_check import check_harness
+        from refig.harness.selfcheck import check_harness
         from refig.standins.scripted import Fault
 
         pins = pinned_clis(registry)

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from refig.cli_harness import ANTHROPIC, CliHarness, Invocation, Report, choice, events
 from refig.gateway import DUMMY_KEY
 from refig.gateway.calls import status_kind
 from refig.gateway.usage import anthropic_tokens
+from refig.harness.adapter import ANTHROPIC, CliHarness, Invocation, Report, choice, events
 from refig.models import ErrorInfo, Usage
 from refig.protocols import AttemptContext
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from refig.cli_harness import OPENAI, CliHarness, Invocation, Report, choice, events
 from refig.gateway import DUMMY_KEY
+from refig.harness.adapter import OPENAI, CliHarness, Invocation, Report, choice, events
 from refig.models import ErrorInfo, Usage
 from refig.protocols import AttemptContext
 

@@ -20,8 +20,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from refig.cli_harness import OPENAI, CliHarness, Invocation, Report, choice, events
 from refig.gateway import DUMMY_KEY
+from refig.harness.adapter import OPENAI, CliHarness, Invocation, Report, choice, events
 from refig.models import ErrorInfo, Usage
 from refig.protocols import AttemptContext
 

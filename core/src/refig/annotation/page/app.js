@@ -54,7 +54,7 @@ function randomId() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-function render(state) {
+async function render(state) {
   const {done, planned, votes} = state.progress;
   $("progress").textContent = `${done} / ${planned}`;
   $("progress-bar").max = Math.max(planned, 1);
@@ -79,6 +79,10 @@ function render(state) {
   $("left-audit").textContent = current.left.audit;
   $("right-audit").textContent = current.right.audit;
   for (const image of document.querySelectorAll("img")) image.classList.remove("zoomed");
+  // Votes open once the images are on screen, so nobody votes on a half-loaded pair.
+  const images = [$("left-image"), $("right-image")];
+  if (current.source !== null) images.push($("source"));
+  await Promise.all(images.map((image) => image.decode().catch(() => undefined)));
   shownAt = performance.now();
 }
 
@@ -87,11 +91,11 @@ async function handle(request) {
   const result = await request;
   if (result.ok) {
     showError("");
-    render(result.data);
+    await render(result.data);
   } else if (result.status === 409) {
     // stale pair or nothing to undo: say so and show what is current now
     const state = await api(`/api/state?annotator=${encodeURIComponent(annotator)}`);
-    if (state.ok) render(state.data);
+    if (state.ok) await render(state.data);
     showError(result.data.error);
   } else {
     showError(result.data.error || `request failed (${result.status})`);

@@ -104,7 +104,7 @@ def check_harness(
     options: dict[str, str] | None = None,
     root: Path | None = None,
 ) -> CheckOutcome:
-    """Run one attempt of ``harness`` (a :class:`refig.cli_harness.CliHarness`) offline.
+    """Run one attempt of ``harness`` (a :class:`refig.harness.adapter.CliHarness`) offline.
 
     ``model`` defaults to the harness's example model: the CLIs choose their tools by model name.
     """

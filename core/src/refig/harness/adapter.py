@@ -23,7 +23,7 @@ from typing import ClassVar
 from refig.errors import RefigError
 from refig.gateway import Gateway, PriceTable, Upstream, summarize
 from refig.gateway.calls import CallSummary, write_calls
-from refig.harness_cli import require
+from refig.harness.install import require
 from refig.models import ErrorInfo, Usage
 from refig.protocols import AttemptContext, HarnessResult
 from refig.records import CliPin

@@ -15,7 +15,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from refig.errors import RefigError
-from refig.records import CliPin
+from refig.plugins import Registry
+from refig.records import CliPin, HarnessRecord, PluginKind
 
 VERSION_TIMEOUT = 30.0
 INSTALL_TIMEOUT = 900.0
@@ -134,3 +135,17 @@ def install(name: str, pin: CliPin, *, force: bool = False) -> InstalledCli:
             f"{result.found!r}", path=target, fix=f"{install_command(name)} --force",
         )
     return result
+
+
+def pinned_clis(registry: Registry) -> dict[str, CliPin]:
+    """Harness name -> the CLI its adapter pins, for every harness that drives one."""
+    pins: dict[str, CliPin] = {}
+    for record in registry.records(PluginKind.HARNESS):
+        if isinstance(record, HarnessRecord) and record.cli is not None:
+            pins[record.name] = record.cli
+    return pins
+
+
+def harness_clis(registry: Registry) -> list[InstalledCli]:
+    """Each harness CLI with its pinned and installed versions; ``refig doctor`` reports these."""
+    return [locate(name, pin) for name, pin in sorted(pinned_clis(registry).items())]
