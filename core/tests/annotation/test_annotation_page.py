@@ -6,28 +6,20 @@ the Elo standings and the agreement between the two annotators."""
 from __future__ import annotations
 
 import json
-import shutil
 import signal
 import subprocess
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from refig.annotation.agreement import outcome
 from refig.cli import run as cli
 from refig.models import Attempt, Configuration, Preference
 from refig.store import RunStore
+from refig.testing import chromium_launch
 from sklearn.metrics import cohen_kappa_score
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
+BROWSER = chromium_launch()
 #: How each vote is cast, in turn: a click, a letter key, an arrow key.
 CLICK = {"A": "#vote-a", "B": "#vote-b", "tie": "#vote-tie"}
 LETTER = {"A": "a", "B": "b", "tie": "t"}
@@ -36,7 +28,7 @@ ARROW = {"A": "ArrowLeft", "B": "ArrowRight", "tie": "ArrowDown"}
 
 @pytest.fixture
 def server(make_run) -> Iterator[tuple[str, RunStore, subprocess.Popen]]:
-    if not Path(CHROMIUM).exists():
+    if BROWSER is None:
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
     pytest.importorskip("playwright.sync_api")
     store = make_run()
@@ -137,7 +129,7 @@ def test_two_annotators_in_chromium_then_report(server, owners, quality, capsys)
     names = [c.id for c in store.iter(Configuration)]
     errors: list[str] = []
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        browser = pw.chromium.launch(**BROWSER)
         try:
             pages = []
             for _ in range(2):

@@ -3,7 +3,6 @@ without console errors or network requests, every image decodes, every internal 
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from urllib.parse import unquote, urldefrag, urlparse
 
@@ -11,15 +10,9 @@ import pytest
 from refig.analysis.synthetic import SyntheticSpec, synthetic_run
 from refig.cli import run as cli
 from refig.models import AxisScore, Configuration, Judgment, JudgmentStatus
+from refig.testing import chromium_launch
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
+BROWSER = chromium_launch()
 HOSTILE = '<script>alert("x")</script> & "quoted"'
 
 
@@ -67,7 +60,7 @@ def test_report_folder_is_complete(report: Path) -> None:
 
 
 def test_report_in_headless_chromium(report: Path) -> None:
-    if not Path(CHROMIUM).exists():
+    if BROWSER is None:
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api")
     errors: list[str] = []
@@ -76,7 +69,7 @@ def test_report_in_headless_chromium(report: Path) -> None:
     visited: set[str] = set()
     links = 0
     with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        browser = pw.chromium.launch(**BROWSER)
         try:
             page = browser.new_page()
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)

@@ -206,6 +206,15 @@ def events(transcript: Path) -> Iterator[dict[str, object]]:
                 yield event
 
 
+def last_event(transcript: Path, kind: str) -> dict[str, object] | None:
+    """The last event of type ``kind`` in a JSONL transcript (a CLI's final report), or None."""
+    found = None
+    for event in events(transcript):
+        if event.get("type") == kind:
+            found = event
+    return found
+
+
 def choice(value: str | None, allowed: tuple[str, ...], what: str) -> str | None:
     """``value`` if it is one of ``allowed`` (or None); a UsageError naming them otherwise."""
     if value is not None and value not in allowed:

@@ -25,7 +25,7 @@ from pathlib import Path
 from refig.gateway import DUMMY_KEY
 from refig.gateway.calls import status_kind
 from refig.gateway.usage import anthropic_tokens
-from refig.harness.adapter import ANTHROPIC, CliHarness, Invocation, Report, choice, events
+from refig.harness.adapter import ANTHROPIC, CliHarness, Invocation, Report, choice, last_event
 from refig.models import ErrorInfo, Usage
 from refig.protocols import AttemptContext
 
@@ -71,10 +71,7 @@ class ClaudeCodeHarness(CliHarness):
         return Invocation(argv, env)
 
     def read_report(self, transcript: Path) -> Report:
-        result = None
-        for event in events(transcript):
-            if event.get("type") == "result":
-                result = event
+        result = last_event(transcript, "result")
         if result is None:
             return Report()
         usage = result.get("usage")

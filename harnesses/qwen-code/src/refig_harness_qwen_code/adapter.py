@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from refig.gateway import DUMMY_KEY
-from refig.harness.adapter import OPENAI, CliHarness, Invocation, Report, choice, events
+from refig.harness.adapter import OPENAI, CliHarness, Invocation, Report, choice, last_event
 from refig.models import ErrorInfo, Usage
 from refig.protocols import AttemptContext
 
@@ -69,10 +69,7 @@ class QwenCodeHarness(CliHarness):
         return Invocation(argv, env)
 
     def read_report(self, transcript: Path) -> Report:
-        result = None
-        for event in events(transcript):
-            if event.get("type") == "result":
-                result = event
+        result = last_event(transcript, "result")
         if result is None:
             return Report()
         error = None
