@@ -25,6 +25,9 @@ from refig.ooxml import Package, read_tree
 from refig.protocols import Artifact
 
 SLIDE_W, SLIDE_H = 12_192_000, 6_858_000  # 16:9, as PowerPoint creates
+#: Real figures and decks beside the repository (tests that use them skip when they are absent).
+SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+REAL_FIGURES, PPTX_REAL = SHARED_DATA / "real-figures", SHARED_DATA / "pptx-real"
 NS_MC = "http://schemas.openxmlformats.org/markup-compatibility/2006"
 NS_P14 = "http://schemas.microsoft.com/office/powerpoint/2010/main"
 
@@ -202,13 +205,13 @@ def wrap_in_alternate_content(slide: Slide, shape_element: etree._Element) -> No
 
 
 def save(prs: Presentation, path: Path) -> Path:
+    """Write ``prs`` to ``path``; return the path."""
     prs.save(str(path))
     return path
 
 
 def inspect(path: Path, source: Path | None = None) -> Artifact:
     """The artifact a metric sees: the first slide's object tree, read by refig's own reader."""
-
     with Package.open(path) as package:
         slides = package.slides()
         tree = read_tree(package, slides[0].part) if slides else None

@@ -147,6 +147,16 @@ def test_evaluate_stores_everything_and_resumes(run, probe_metric, capsys) -> No
     after = dict(store.db.execute("SELECT artifact_sha256, created_at FROM renders"))
     assert after[run["good"]] == rendered_at[run["good"]] and run["other"] in after
 
+    # values of an older version of a metric are measured again (a new version changed them)
+    old = store.get(MetricValue, artifact_sha256=run["good"], metric="plain", name="count",
+                    reference_sha256=None)
+    store.put(old.model_copy(update={"version": "0"}), replace=True)
+    probe_metric.write_text("")
+    assert refig(argv) == 0
+    assert probe_metric.read_text().split() == ["plain:" + run["good"]]
+    assert store.get(MetricValue, artifact_sha256=run["good"], metric="plain", name="count",
+                     reference_sha256=None).version == "1"
+
 
 def test_load_artifacts_for_the_judges(run, probe_metric) -> None:
     store: RunStore = run["store"]

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from refig.cli import run
 from refig.gate import inspect_structure
 from refig.gateway import read_calls
 from refig.harness.install import locate
@@ -65,13 +66,13 @@ def test_refig_run_records_what_the_scripted_server_served(
     model, variable, suffix = HARNESSES[name]
     prices = tmp_path / "prices.json"
     prices.write_text(json.dumps({model: PRICE}))
-    run = tmp_path / "run"
+    run_dir = tmp_path / "run"
     with ScriptedServer() as server:
         env = {**os.environ, variable: server.url + suffix, "REFIG_PRICES": str(prices)}
         done = refig("run", "--suite", str(suite), "--harness", name, "--model", model,
-                     "--workflow", "direct", "--out", str(run), "-q", "--json", env=env)
+                     "--workflow", "direct", "--out", str(run_dir), "-q", "--json", env=env)
     assert done.returncode == 0, done.stdout + done.stderr
-    store = RunStore.open(run)
+    store = RunStore.open(run_dir)
     attempts = store.query(Attempt)
     assert len(attempts) == 2
     assert all(a.status is AttemptStatus.SUCCEEDED and a.cli_version == record.cli.version
@@ -96,8 +97,36 @@ def test_harness_list_reports_every_pinned_cli() -> None:
     rows = {row["harness"]: row for row in json.loads(done.stdout)}
     assert set(HARNESSES) <= set(rows)
     for row in rows.values():
-        assert row["ok"] == (row["found"] == row["pinned"])
+        assert row["pinned"] and row["source"] in {"refig", "path", "missing"}
         assert row["ok"] or row["fix"].startswith("refig harness install")
+
+
+def _installed(name: str) -> None:
+    if name not in Registry.load(warn=lambda _: None).names(PluginKind.HARNESS):
+        pytest.skip(f"the {name} harness plugin is not installed")
+
+
+@pytest.mark.parametrize("name", list(HARNESSES))
+@pytest.mark.parametrize(("option", "complaint"), [
+    ("efort=high", "has no option 'efort'"),
+    ("effort=huge", "unknown {name} effort 'huge'"),
+    ("max_retries=many", "max_retries must be a whole number"),
+])
+def test_a_bad_harness_option_exits_2_before_any_work(
+        name: str, option: str, complaint: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _installed(name)
+    code = run(["run", "--suite", str(tmp_path / "suite"), "--harness", name, "--model", "m",
+                "--out", str(tmp_path / "run"), "--harness-opt", option])
+    assert code == 2
+    assert complaint.format(name=name) in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
+
+
+def test_harness_check_refuses_an_unknown_fault(capsys: pytest.CaptureFixture[str]) -> None:
+    _installed("codex")
+    assert run(["harness", "check", "codex", "--fault", "418"]) == 2
+    assert "unknown fault '418'" in capsys.readouterr().err
 
 
 @pytest.mark.slow

@@ -34,9 +34,11 @@ from typing import Any
 import httpx
 from refig.judging import SelectedJudge, judge_artifacts
 from refig.protocols import JudgeRequest
+from refig.rubric import load_rubric
 from refig.standins.judge_server import JudgeStandIn, sample_artifacts
 from refig.store import RunStore
 from refig_judge_rubric.judge import build_judge
+from refig_judge_rubric.messages import judge_messages
 
 REPEATS = 5
 
@@ -72,7 +74,7 @@ def judge_for(url: str) -> Any:
     return build_judge("litellm:openai/bench", {"api_base": url}, {"model": "openai/bench"})
 
 
-def scenario(name: str, artifacts: list, *, calls: int, latency: float, jobs: int,
+def scenario(name: str, artifacts: list, *, calls: int, latency: float,
              server_config: dict[str, Any], client_jobs: int, ideal_concurrency: int) -> dict:
     server = Server(latency=latency, **server_config)
     try:
@@ -112,14 +114,13 @@ def per_call_cost(artifact: Any, n: int) -> dict[str, float]:
         for _ in range(n):
             judge.judge(request)
         whole = (time.perf_counter() - started) / n
-        body = {"model": "bench", "messages": [], "response_format": None}
-        from refig.rubric import load_rubric
-        from refig_judge_rubric.messages import judge_messages
-
         rubric = load_rubric()
-        body["messages"] = judge_messages(rubric, artifact.source, artifact.render, "x",
-                                          max_side=2048)
-        body["response_format"] = rubric.response_format()
+        body = {
+            "model": "bench",
+            "messages": judge_messages(rubric, artifact.source, artifact.render, "x",
+                                       max_side=2048),
+            "response_format": rubric.response_format(),
+        }
         with httpx.Client(timeout=30) as client:
             client.post(server.url + "/chat/completions", json=body)
             started = time.perf_counter()
@@ -152,7 +153,7 @@ def main() -> None:
         calls = len(artifacts) * REPEATS
         cost = per_call_cost(artifacts[0], 200)
         print(f"client cost per call: {cost}", flush=True)
-        common = {"calls": calls, "latency": args.latency, "jobs": args.jobs}
+        common = {"calls": calls, "latency": args.latency}
         plans = {
             "clean": ({}, args.jobs, args.jobs),
             "random-429": ({"random_429": args.random_429, "retry_after": args.retry_after},

@@ -5,9 +5,10 @@ renderer (batches of up to 32 files per warm LibreOffice process, ``--jobs`` pro
 each with its own profile), then PDF to PNG with pypdfium2.
 
 The naive way: for each file, one cold ``soffice --headless --convert-to pdf`` (sequentially,
-since concurrent soffice processes sharing the default profile fail), then the same PDF to PNG
-and the same gate and object tree. It runs on a subset (``--naive``) and is reported per
-artifact, which is what it costs: every file pays the same start-up.
+since concurrent soffice processes sharing one profile fail; the profile is the run's own, so
+the user's is never touched), then the same PDF to PNG and the same gate and object tree. It
+runs on a subset (``--naive``) and is reported per artifact, which is what it costs: every file
+pays the same start-up.
 
 The slides are generated here with python-pptx (boxes with text, bound connectors, a table, a
 group, sometimes a picture), seeded, so every run measures the same corpus.
@@ -26,6 +27,7 @@ import os
 import platform
 import random
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -97,17 +99,19 @@ def refig_way(
             with lock:
                 raster_seconds += time.perf_counter() - started
 
-    renderer_module.pdf_to_png = timed_raster  # count PDF-to-PNG time inside the renderer
     started = time.perf_counter()
     with ThreadPoolExecutor(jobs) as pool:
         structures = list(pool.map(inspect_structure, files))
     inspected = time.perf_counter()
     passing = [f for f, s in zip(files, structures, strict=True) if s.gate.passed]
-    with LibreOfficeRenderer(width=width, workers=jobs, batch_size=batch_size) as renderer:
-        warm = time.perf_counter()
-        outputs = renderer.render(passing, out)
+    renderer_module.pdf_to_png = timed_raster  # count PDF-to-PNG time inside the renderer
+    try:
+        with LibreOfficeRenderer(width=width, workers=jobs, batch_size=batch_size) as renderer:
+            warm = time.perf_counter()
+            outputs = renderer.render(passing, out)
+    finally:
+        renderer_module.pdf_to_png = pdf_to_png
     rendered = time.perf_counter()
-    renderer_module.pdf_to_png = pdf_to_png
     rendered_by_file = dict(zip(passing, outputs, strict=True))
     gates = [
         fold_render(s.gate, o.error, o.png is not None)
@@ -128,21 +132,43 @@ def refig_way(
     }
 
 
+def cold_convert(soffice: str, profile: Path, path: Path, out: Path) -> None:
+    """One ``soffice --convert-to pdf`` of one file, its process group killed after 300 s."""
+    cold = subprocess.Popen(
+        [
+            soffice,
+            f"-env:UserInstallation={profile.resolve().as_uri()}",
+            "--headless",
+            "--convert-to",
+            "pdf",
+            "--outdir",
+            str(out),
+            str(path),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its own group: soffice.bin outlives the oosplash we started
+    )
+    try:
+        cold.wait(timeout=300)
+    except subprocess.TimeoutExpired:
+        os.killpg(cold.pid, signal.SIGKILL)
+        cold.wait()
+
+
 def naive_way(files: list[Path], out: Path, width: int) -> dict[str, float]:
     """One cold soffice per file, sequentially; the same PNG step and gate + tree."""
     soffice = find_soffice()
+    profile = out / "profile"
+    if files:  # untimed: a user's default profile already exists, so create this one first
+        cold_convert(soffice, profile, files[0], out / "warm-up")
     convert = raster = gate = 0.0
     passed = 0
     for path in files:
         started = time.perf_counter()
         structure = inspect_structure(path)
         checked = time.perf_counter()
-        subprocess.run(
-            [soffice, "--headless", "--convert-to", "pdf", "--outdir", str(out), str(path)],
-            capture_output=True,
-            timeout=300,
-            check=False,
-        )
+        cold_convert(soffice, profile, path, out)
         converted = time.perf_counter()
         pdf = out / (path.stem + ".pdf")
         ok = pdf.is_file()

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 
 import pytest
-from refig.errors import UsageError
+from refig.errors import RefigError, UsageError
 from refig.judging import (
     SelectedJudge,
     judge_artifacts,
@@ -223,20 +223,22 @@ def test_concurrency_is_bounded_by_jobs(store, tmp_path):
     many = sample_artifacts(tmp_path / "many", 12)
     in_flight, peak = [0], [0]
     lock = threading.Lock()
+    # The first four calls wait for each other: they can only all pass if four run at once.
+    together = threading.Barrier(4, timeout=60)
 
     def behaviour(request, index):
         with lock:
             in_flight[0] += 1
             peak[0] = max(peak[0], in_flight[0])
-        time.sleep(0.05)
+        if index < 4:
+            together.wait()
+        time.sleep(0.02)  # room for a fifth call to start if the bound did not hold
         with lock:
             in_flight[0] -= 1
         return None
 
-    started = time.monotonic()
-    run(store, many, CountingJudge(behaviour=behaviour), jobs=4)
-    assert peak[0] == 4
-    assert time.monotonic() - started < 12 * 0.05  # ran in parallel
+    summary = run(store, many, CountingJudge(behaviour=behaviour), jobs=4)
+    assert peak[0] == 4 and summary.ledgers[0].judged == 12 and summary.failed == 0
 
 
 def test_bad_arguments_are_usage_errors(store, artifacts):
@@ -293,6 +295,10 @@ def test_select_judges_routes_scoped_options(make_dist):
     assert other.judge.options == {"temperature": "0"}
     assert other.policy == RetryPolicy(attempts=2, backoff=0.5)
     assert echo.policy == RetryPolicy()
+    with pytest.raises(UsageError, match="attempts must be at least 1"):
+        select_judges(registry, ["other"], ["attempts=0"])
+    with pytest.raises(UsageError, match="backoff must be a number"):
+        select_judges(registry, ["other"], ["backoff=soon"])
     with pytest.raises(UsageError, match="not selected: nope"):
         select_judges(registry, ["other"], ["nope:temperature=1"])
     assert len(select_judges(registry, ["other", "other"])) == 1
@@ -307,5 +313,7 @@ def test_a_store_that_cannot_write_stops_the_stage_with_its_error(tmp_path, arti
             raise sqlite3.OperationalError("database or disk is full")
 
     full = FullDisk.create(tmp_path / "full")
-    with pytest.raises(sqlite3.OperationalError, match="disk is full"):
+    with pytest.raises(RefigError, match="disk is full") as caught:
         run(full, artifacts, CountingJudge(), jobs=2)
+    assert caught.value.path == full.db_path and "run the same command again" in caught.value.fix
+    assert isinstance(caught.value.__cause__, sqlite3.OperationalError)

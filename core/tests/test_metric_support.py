@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 from refig.images import border_colour, content_box, flatten_alpha, open_image
-from refig.metric_values import ValueMaker, source_sha256
-from refig.models import GateResult, ObjectKind, ObjectTree, Rect, SlideObject
+from refig.metric_values import ValueMaker, source_sha256, unavailable
+from refig.models import GateReason, GateResult, ObjectKind, ObjectTree, Rect, SlideObject
 from refig.protocols import Artifact
 from refig.rasters import raster_placements
 from refig.slide_text import native_text, shown_objects, word_tokens
@@ -104,3 +104,15 @@ def test_value_maker_stamps_and_reports_missing(tmp_path: Path) -> None:
         ("a", None, "no render"),
         ("b", None, "no render"),
     ]
+
+
+def test_a_missing_input_says_when_the_gate_failed(tmp_path: Path) -> None:
+    passed = Artifact(path=tmp_path / "x.pptx", sha256="e" * 64, gate=GateResult(passed=True))
+    failed = Artifact(
+        path=tmp_path / "x.pptx",
+        sha256="e" * 64,
+        gate=GateResult(passed=False, reason=GateReason.RENDER_TIMEOUT),
+    )
+    assert unavailable("no rendering", passed) == "no rendering"
+    assert unavailable("no rendering", failed) == "no rendering (gate failed)"
+    assert source_sha256(passed) is None  # no task, no source file

@@ -28,7 +28,7 @@ def refig_metrics():
 """
 
 
-def _load(monkeypatch=None, **env) -> tuple[Registry, list[str]]:
+def _load(**env: str) -> tuple[Registry, list[str]]:
     """Load the registry; keep only warnings about this test's distributions.
 
     Other plugins (the workspace's own) are installed too, as on a user's machine, so tests look

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -470,6 +471,13 @@ def test_report_cli_errors(hand: HandRun, tmp_path: Path, capsys) -> None:
     assert "choose one of: j1, j2" in capsys.readouterr().err
     assert cli(["report", str(tmp_path / "absent")]) == 2
     assert cli(["report", str(hand.store.root), "--reporter", "no-such-reporter"]) == 2
+    capsys.readouterr()
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    assert cli(["report", str(hand.store.root), "--latex", str(blocker), "-q", "--json"]) == 1
+    said = " ".join(capsys.readouterr().err.split())
+    assert "cannot write the latex report" in said and str(blocker) in said
+    assert "Traceback" not in said
 
 
 def test_small_runs_say_too_little_data(
@@ -508,6 +516,38 @@ def test_small_runs_say_too_little_data(
     empty = RunStore.create(tmp_path / "empty")
     assert cli(["report", str(empty.root), "-q"]) == 0
     assert "no attempts in this run yet" in capsys.readouterr().out
+
+
+def test_judgments_of_older_inputs_are_not_further_repeats(tmp_path: Path) -> None:
+    spec = SyntheticSpec(
+        configs=[A, B],
+        quality=[[0.5] * 5, [0.6] * 5],
+        tasks=6,
+        judges=("solo",),
+        repeats=1,
+        votes=0,
+        images=False,
+        gate_failures=0.0,
+        failed_judgments=0.0,
+    )
+    store = synthetic_run(tmp_path / "run", spec)
+    before = analyse(store, Options(resamples=200))
+    # The same judge and repeat, a day earlier, on another rendering: stored under its own key.
+    stale = [
+        j.model_copy(
+            update={
+                "inputs_sha256": "an older rendering",
+                "created_at": j.created_at - timedelta(days=1),
+                "scores": tuple(s.model_copy(update={"score": 0.0}) for s in j.scores),
+                "total": 0.0,
+            }
+        )
+        for j in store.query(Judgment)
+    ]
+    assert store.put_many(stale) == len(stale)
+    after = analyse(store, Options(resamples=200))
+    assert after.table("means").rows == before.table("means").rows
+    assert {r["repeats"] for r in after.table("task_scores").rows} == {1}
 
 
 def test_synthetic_run_with_clusters_matches_brute_force(tmp_path: Path) -> None:

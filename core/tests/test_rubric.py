@@ -159,9 +159,12 @@ def test_invalid_rubric_files_name_the_file_and_the_fix(tmp_path, content, messa
     assert caught.value.path == path and caught.value.fix
 
 
-def test_a_missing_rubric_file_is_a_clear_error(tmp_path):
+def test_a_missing_or_unreadable_rubric_is_a_clear_error(tmp_path):
     with pytest.raises(RefigError, match="cannot read the rubric"):
         load_rubric(tmp_path / "nope.toml")
+    with pytest.raises(RefigError, match="cannot read the rubric") as caught:
+        load_rubric(tmp_path)  # a directory
+    assert caught.value.path == tmp_path and "--rubric" in caught.value.fix
 
 
 def test_the_prompt_quotes_every_axis_and_the_shape_of_the_answer(rubric):

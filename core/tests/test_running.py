@@ -11,6 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from refig.errors import UsageError
 from refig.models import Attempt, AttemptStatus, ErrorInfo, Task
 from refig.protocols import AttemptContext, Prompt
 from refig.running.processes import MARKER, kill_tree, run_process
@@ -126,13 +127,11 @@ def _scan(token: str) -> list[int]:
 
 def test_deadline_ends_children_sessions_and_double_forks(tmp_path: Path) -> None:
     token = os.urandom(6).hex()
-    log = (tmp_path / "out").open("wb")
-    started = time.monotonic()
-    result = run_process([sys.executable, "-c", ESCAPER, token], cwd=tmp_path,
-                         env=dict(os.environ), deadline=time.monotonic() + 3,
-                         marker=f"test-{token}", stdout=log)
-    assert result.timed_out and result.exit_code == -9
-    assert time.monotonic() - started < 15
+    with (tmp_path / "out").open("wb") as log:
+        result = run_process([sys.executable, "-c", ESCAPER, token], cwd=tmp_path,
+                             env=dict(os.environ), deadline=time.monotonic() + 3,
+                             marker=f"test-{token}", stdout=log)
+    assert result.timed_out and result.exit_code == -9  # killed at the deadline, not after 300 s
     assert (tmp_path / "out").read_text().startswith("started")
     assert processes_with(token) == []
 
@@ -178,8 +177,11 @@ def test_sweep_removes_directories_of_dead_runs_only(tmp_path: Path) -> None:
     mine = AttemptDirs.create(root, "live")
     dead = AttemptDirs.create(root, "dead")
     (dead.root / ".owner").write_text("999999999 12345\n")
+    stranger = root / "not-an-attempt"
+    stranger.mkdir()
+    (stranger / ".owner").write_text("not-a-pid 12345\n")
     assert sweep_stale(root) == 1
-    assert mine.root.exists() and not dead.root.exists()
+    assert mine.root.exists() and stranger.exists() and not dead.root.exists()
 
 
 @needs_bwrap
@@ -224,5 +226,5 @@ def test_sandbox_refuses_to_expose_protected_paths(tmp_path: Path) -> None:
     suite.mkdir()
     dirs = AttemptDirs.create(tmp_path / "attempts", "a")
     policy = SandboxPolicy.create("bwrap", protected=(suite,))
-    with pytest.raises(Exception, match="refusing to expose"):
+    with pytest.raises(UsageError, match="refusing to expose"):
         run_command(context(dirs, policy), ["true"], readable=[suite])

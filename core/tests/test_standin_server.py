@@ -2,10 +2,11 @@
 
 import http.client
 import json
+import threading
 import time
 
 import pytest
-from refig.standins.server import Response, StandInServer
+from refig.standins.server import MAX_REQUEST_BYTES, Response, StandInServer
 
 
 def _handler(request):
@@ -63,3 +64,25 @@ def test_delay_and_status(server):
     response = conn.getresponse()
     assert response.status == 404
     assert time.monotonic() - started >= 0.2
+
+
+def test_an_oversized_or_malformed_body_is_refused_unread(server):
+    conn = _conn(server)
+    conn.putrequest("POST", "/json")
+    conn.putheader("Content-Length", str(MAX_REQUEST_BYTES + 1))
+    conn.endheaders()  # no body follows: the server must answer without waiting for it
+    assert conn.getresponse().status == 413
+    conn = _conn(server)
+    conn.putrequest("POST", "/json")
+    conn.putheader("Content-Length", "lots")
+    conn.endheaders()
+    assert conn.getresponse().status == 400
+    assert server.requests == []
+
+
+def test_stopping_a_server_that_never_started_returns():
+    never = StandInServer(_handler)
+    done = threading.Event()
+    stopper = threading.Thread(target=lambda: (never.stop(), done.set()), daemon=True)
+    stopper.start()
+    assert done.wait(30), "stop() hung waiting for a serve loop that never ran"

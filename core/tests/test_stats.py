@@ -304,6 +304,9 @@ def test_rank_agreement_matches_pingouin_and_the_tau_b_definition(seed: int) -> 
 def test_wilson_interval_matches_statsmodels(k: int, n: int) -> None:
     low, high = proportion_confint(k, n, alpha=0.05, method="wilson")
     assert stats.wilson_interval(k, n) == pytest.approx((low, high), abs=1e-12)
+    low, high = proportion_confint(k, n, alpha=0.2, method="wilson")
+    assert stats.wilson_interval(k, n, level=0.8) == pytest.approx((low, high), abs=1e-12)
+    assert all(math.isnan(v) for v in stats.wilson_interval(0, 0))
 
 
 def test_direction_agreement_by_bucket() -> None:

@@ -45,7 +45,7 @@ def test_the_limit_bounds_calls_in_flight():
     thread.start()
     assert not got.wait(0.2)
     limiter.release(first, ok=True)
-    assert got.wait(2)
+    assert got.wait(30)  # returns as soon as the slot frees; the bound only guards a hang
     limiter.release(second, ok=True)
     thread.join()
 

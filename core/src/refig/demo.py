@@ -47,7 +47,12 @@ class DemoOutcome:
     verdicts: tuple[ConfigVerdict, ...]
 
     def verdict(self, harness: str) -> ConfigVerdict:
-        return next(v for v in self.verdicts if f"@{harness}/" in v.config_id)
+        """The verdict on the configuration that ran ``harness``."""
+        found = next((v for v in self.verdicts if f"@{harness}/" in v.config_id), None)
+        if found is None:
+            raise RefigError(f"the {JUDGE} judge left no verdict on {harness}", path=self.run,
+                             fix=f"run `refig evaluate {self.run} --judge {JUDGE}` to retry")
+        return found
 
 
 def _stage(number: int, title: str, quiet: bool) -> None:

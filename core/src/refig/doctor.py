@@ -1,18 +1,19 @@
 """What this machine has for refig, what is missing, and the command that fixes each gap.
 
 Core checks the tools every run touches (uv, Node, bubblewrap, the harness CLIs, API keys);
-plugins add their own through the ``checks`` field of their records (the renderer checks
-LibreOffice and fonts, the text metric its OCR models, and so on).
+plugins add their own through the ``checks`` field of their records, a function yielding
+:class:`Check` lines (what a renderer or a metric needs beyond Python packages).
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import platform
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from enum import StrEnum
 
@@ -23,17 +24,20 @@ from refig.records import HarnessRecord, PluginKind
 #: Credentials refig reads and what needs each; doctor says whether each is set, never its value.
 KEYS = {
     "ANTHROPIC_API_KEY": "the claude-code harness",
-    "OPENAI_API_KEY": "the codex harness and the gpt-5.4 and litellm:openai/* judges",
+    "OPENAI_API_KEY": "the codex and qwen-code harnesses and the gpt-5.4 and litellm:openai/* "
+                      "judges",
 }
-#: Endpoints refig reads, and where calls go when they are unset.
+#: Endpoints refig reads, and what happens when each is unset.
 ENDPOINTS = {
-    "ANTHROPIC_BASE_URL": "the Anthropic API",
-    "OPENAI_BASE_URL": "the OpenAI API",
-    "REFIG_QWEN_API_BASE": "no server: the qwen judge needs it (or --judge-opt api_base=URL)",
+    "ANTHROPIC_BASE_URL": "calls go to the Anthropic API",
+    "OPENAI_BASE_URL": "calls go to the OpenAI API",
+    "REFIG_QWEN_API_BASE": "the qwen judge needs it (or --judge-opt api_base=URL)",
 }
 
 
 class Status(StrEnum):
+    """``missing`` is for what ``refig demo`` needs; an optional gap is a ``warn``."""
+
     OK = "ok"
     WARN = "warn"
     MISSING = "missing"
@@ -82,7 +86,8 @@ def tool(component: str, argv: tuple[str, ...], fix: str, *, required: bool = Fa
     version = command_version(*argv)
     if version is None:
         detail = f"not found{f' ({purpose})' if purpose else ''}"
-        return Check(component, Status.MISSING, detail, fix, required)
+        return Check(component, Status.MISSING if required else Status.WARN, detail, fix,
+                     required)
     return Check(component, Status.OK, version)
 
 
@@ -97,17 +102,31 @@ def core_checks(registry: Registry) -> Iterator[Check]:
     yield tool("uv", ("uv", "--version"), "python3 -m pip install --user uv")
     yield tool("node", ("node", "--version"), apt_fix("nodejs", "npm"),
                purpose="the harness CLIs run on Node.js 20 or newer")
-    yield tool("bubblewrap", ("bwrap", "--version"), apt_fix("bubblewrap"),
-               purpose="without it attempts run unsandboxed; see docs/running.md")
+    yield sandbox_check()
     yield from harness_checks(registry)
     for name, use in KEYS.items():
         if os.environ.get(name):
             yield Check(name, Status.OK, f"set, for {use}")
         else:
             yield Check(name, Status.WARN, f"not set; needed for {use}", f"export {name}=...")
-    for name, default in ENDPOINTS.items():
+    for name, unset in ENDPOINTS.items():
         value = os.environ.get(name)
-        yield Check(name, Status.OK, f"{value}" if value else f"unset: calls go to {default}")
+        yield Check(name, Status.OK, value or f"unset: {unset}")
+
+
+def sandbox_check() -> Check:
+    """Whether bubblewrap is installed and can create namespaces here (``--sandbox auto``)."""
+    from refig.running.sandbox import bwrap_works
+
+    found = tool("bubblewrap", ("bwrap", "--version"), apt_fix("bubblewrap"),
+                 purpose="without it attempts run unsandboxed; see docs/running.md")
+    if found.status is Status.OK and not bwrap_works():
+        return Check("bubblewrap", Status.WARN,
+                     f"{found.detail} cannot create namespaces here, so attempts run unsandboxed",
+                     "allow user namespaces (sysctl kernel.unprivileged_userns_clone=1; in "
+                     "Docker, --security-opt seccomp=unconfined), or pass --sandbox none "
+                     "knowingly")
+    return found
 
 
 def harness_checks(registry: Registry) -> Iterator[Check]:
@@ -119,7 +138,7 @@ def harness_checks(registry: Registry) -> Iterator[Check]:
             yield Check(f"{cli.harness} CLI", Status.OK, f"{cli.package} {cli.found} ({cli.path})")
         else:
             found = f"found {cli.found}" if cli.found else "not installed"
-            yield Check(f"{cli.harness} CLI", Status.MISSING,
+            yield Check(f"{cli.harness} CLI", Status.WARN,
                         f"{cli.package} {cli.pinned} pinned, {found}", cli.fix)
 
 
@@ -139,11 +158,6 @@ def plugin_checks(registry: Registry) -> Iterator[Check]:
 def run_checks(registry: Registry) -> list[Check]:
     """Every check, core first, without duplicates (plugins may share a component)."""
     seen: dict[str, Check] = {}
-    for check in _chain(core_checks(registry), plugin_checks(registry)):
+    for check in itertools.chain(core_checks(registry), plugin_checks(registry)):
         seen.setdefault(check.component, check)
     return list(seen.values())
-
-
-def _chain(*groups: Iterable[Check]) -> Iterator[Check]:
-    for group in groups:
-        yield from group

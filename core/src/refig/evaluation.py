@@ -375,7 +375,14 @@ class Evaluation:
     ) -> None:
         if not self.metrics:
             return
-        done = {(k[0], k[1], k[3]) for k in self.store.keys(MetricValue)}
+        # values of an older version of a metric do not count: a new version measures again
+        versions = {s.record.name: _plugin(PluginKind.METRIC, s.record.name).version
+                    for s in self.metrics}
+        done = {
+            (v.artifact_sha256, v.metric, v.reference_sha256 or "")
+            for v in self.store.iter(MetricValue)
+            if v.version == versions.get(v.metric, v.version)
+        }
         work: list[tuple[Selection, Artifact]] = []
         for artifact in self._artifacts(inspections, renders, gates):
             reference = artifact.task.source_sha256 if artifact.task else ""

@@ -48,7 +48,15 @@ def open_image(
             return flatten_alpha(handle)
         return handle.convert(mode) if handle.mode != mode else handle
     except (OSError, ValueError, SyntaxError) as exc:
+        handle.close()
         raise ImageError(f"cannot decode image: {exc}", path=name) from exc
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    """PNG bytes with no time or text chunks, so the same pixels always give the same bytes."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=6)
+    return buffer.getvalue()
 
 
 def flatten_alpha(

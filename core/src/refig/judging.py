@@ -28,7 +28,7 @@ from typing import Any
 
 from refig.audit import object_audit
 from refig.console import err, track
-from refig.errors import UsageError
+from refig.errors import RefigError, UsageError
 from refig.metric_values import source_sha256
 from refig.models import ErrorInfo, Judgment, JudgmentStatus, Usage, stable_hash
 from refig.plugins import Registry
@@ -41,8 +41,12 @@ from refig.traffic import AdaptiveLimiter, RetryPolicy
 #: (artifact, judge key, rubric hash, inputs hash, repeat): a stored judgment's identity.
 JudgmentKey = tuple[str, str, str, str, int]
 
-#: ``--judge-opt`` keys the stage keeps for itself instead of passing them to the judge.
-STAGE_OPTIONS = {"attempts": int, "backoff": float}
+#: ``--judge-opt`` keys the stage keeps for itself instead of passing them to the judge: each
+#: with its type and least value (RetryPolicy's calls per judgment and first backoff step).
+STAGE_OPTIONS: dict[str, tuple[type[int] | type[float], float]] = {
+    "attempts": (int, 1),
+    "backoff": (float, 0.0),
+}
 BUDGET = "budget"
 RATE_LIMITED = "rate_limited"
 #: Failures that say the judge could not run at all (budget, key, model name, server, plugin):
@@ -105,12 +109,16 @@ def select_judges(
                 if option.scope:
                     used.add(option.scope)
         stage = {}
-        for key, cast in STAGE_OPTIONS.items():
+        for key, (cast, least) in STAGE_OPTIONS.items():
             if key in mine:
                 try:
                     stage[key] = cast(mine.pop(key))
                 except ValueError as exc:
                     raise UsageError(f"--judge-opt {key} must be a number: {exc}") from exc
+                if stage[key] < least:
+                    raise UsageError(
+                        f"--judge-opt {key} must be at least {least:g}, not {stage[key]}"
+                    )
         judge = selection.create(**mine)
         label = getattr(judge, "label", None) or selection.label
         if any(c.judge.key == judge.key for c in chosen):
@@ -556,7 +564,13 @@ def judge_artifacts(
             raise
     for judge_run in runs:
         if judge_run.errors:
-            raise judge_run.errors[0]
+            exc = judge_run.errors[0]
+            raise RefigError(
+                f"could not store a judgment, so judging stopped: {type(exc).__name__}: {exc}",
+                path=store.db_path,
+                fix="make room on the disk (or fix the run's permissions) and run the same "
+                "command again: judgments already stored are kept and not made twice",
+            ) from exc
     summary.ledgers = [ledger for _, ledger, _ in plans]
     summary.seconds = time.monotonic() - began
     if not quiet:

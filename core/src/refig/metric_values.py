@@ -42,14 +42,16 @@ class ValueMaker:
             yield self.value(name, None, reason=reason, **detail)
 
 
+def unavailable(what: str, artifact: Artifact) -> str:
+    """Why an input is missing, saying when the gate failed: ``"no object tree (gate failed)"``."""
+    return what if artifact.gate.passed else f"{what} (gate failed)"
+
+
 def source_sha256(artifact: Artifact) -> str | None:
     """The hash of the artifact's source figure: the task's, else computed from the file."""
     if artifact.task is not None:
         return artifact.task.source_sha256
     if artifact.source is None or not artifact.source.is_file():
         return None
-    digest = hashlib.sha256()
     with artifact.source.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+        return hashlib.file_digest(handle, "sha256").hexdigest()

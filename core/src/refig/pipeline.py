@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from refig.console import err
-from refig.errors import UsageError
+from refig.errors import RefigError, UsageError
 from refig.plugins import Registry, Selection
 from refig.records import PluginKind
 from refig.store import RunStore
@@ -124,7 +124,15 @@ def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
     shared = {"analysis": analysis, "quiet": quiet, "judge": request.judge}
     written: dict[str, Path] = {}
     for selection, target in wanted:
-        path = selection.create().report(store.root, target, shared)
+        try:
+            path = selection.create().report(store.root, target, shared)
+        except OSError as exc:  # a reporter could not create or write its directory
+            raise RefigError(
+                f"cannot write the {selection.record.name} report: {exc.strerror or exc}",
+                path=exc.filename,
+                fix="give --html, --latex, --figures or --reporter NAME=DIR a directory that "
+                "refig can create and write",
+            ) from exc
         if path is not None:
             written[selection.record.name] = path
             if not request.quiet:

@@ -14,7 +14,7 @@ import os
 import re
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import metadata
 from types import ModuleType
@@ -125,7 +125,6 @@ class Registry:
         *,
         environ: Mapping[str, str] | None = None,
         warn: Callable[[str], None] | None = None,
-        entry_points: Iterable[metadata.EntryPoint] | None = None,
     ) -> Registry:
         """Load built-ins and installed plugins, honouring the ``REFIG_*_PLUGINS`` variables."""
         env = os.environ if environ is None else environ
@@ -134,17 +133,16 @@ class Registry:
         registry._load_builtins()
         allow = _names_from_env(env.get("REFIG_LOAD_PLUGINS"))
         deny = _names_from_env(env.get("REFIG_DISABLE_PLUGINS")) or set()
-        eps = entry_points if entry_points is not None else metadata.entry_points(group="refig")
         by_dist: dict[str, list[metadata.EntryPoint]] = defaultdict(list)
-        for ep in eps:
+        for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
             by_dist[canonical(ep.dist.name) if ep.dist else ep.name].append(ep)
         for dist, group in sorted(by_dist.items()):
             if dist == CORE_DISTRIBUTION:
                 continue
             version = group[0].dist.version if group[0].dist else "unknown"
             if dist in deny or (allow is not None and dist not in allow):
-                self_info = PluginInfo(name=dist, version=version, status="disabled")
-                registry._loaded[dist] = _Loaded(self_info, [])
+                info = PluginInfo(name=dist, version=version, status="disabled")
+                registry._loaded[dist] = _Loaded(info, [])
                 continue
             registry._load_distribution(dist, version, group)
         registry._resolve_conflicts()

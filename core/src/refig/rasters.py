@@ -43,13 +43,13 @@ def raster_placements(tree: ObjectTree) -> list[RasterPlacement]:
         slide = Rect(x=0, y=0, w=tree.slide_width, h=tree.slide_height)
         found.append(
             RasterPlacement(
-                tree.background_image_sha256,
-                tree.background_image_part,
-                slide,
-                0.0,
-                "background",
-                False,
-                "slide",
+                sha256=tree.background_image_sha256,
+                part=tree.background_image_part,
+                rect=slide,
+                rotation=0.0,
+                role="background",
+                hidden=False,
+                layer="slide",
                 name="background",
             )
         )
@@ -62,15 +62,15 @@ def _placements(objects: Iterable[SlideObject], *, hidden: bool) -> Iterator[Ras
         concealed = hidden or obj.hidden
         if obj.image_sha256:
             yield RasterPlacement(
-                obj.image_sha256,
-                obj.image_part,
-                obj.rect,
-                obj.rotation,
-                "fill" if obj.image_fill else "picture",
-                concealed,
-                obj.layer,
-                obj.id,
-                obj.name,
+                sha256=obj.image_sha256,
+                part=obj.image_part,
+                rect=obj.rect,
+                rotation=obj.rotation,
+                role="fill" if obj.image_fill else "picture",
+                hidden=concealed,
+                layer=obj.layer,
+                object_id=obj.id,
+                name=obj.name,
             )
         yield from _placements(obj.children, hidden=concealed)
 
@@ -90,6 +90,7 @@ class SlideImage:
 
     @property
     def shown(self) -> bool:
+        """True when some placement paints, or none is known (see the class docstring)."""
         return not self.placements or any(not p.hidden for p in self.placements)
 
     @property

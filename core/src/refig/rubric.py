@@ -198,7 +198,6 @@ class Rubric:
     def _answer_model(self) -> type[BaseModel]:
         # Strict: a score of "12" or true is a wrong answer, not something to coerce. 12.0 is
         # an integer to JSON Schema, so whole numbers are checked in check(), not by type.
-        score_type: Any = float
         strict = ConfigDict(extra="forbid", strict=True)
         fields: dict[str, Any] = {}
         for axis in self.axes:
@@ -206,10 +205,10 @@ class Rubric:
                 f"Axis_{axis.id}",
                 __config__=strict,
                 rationale=(str, ...),
-                score=(score_type, Field(ge=0, le=axis.max)),
+                score=(float, Field(ge=0, le=axis.max)),
             )
             fields[axis.id] = (item, ...)
-        fields[TOTAL] = (score_type, Field(ge=0, le=self.max_total))
+        fields[TOTAL] = (float, Field(ge=0, le=self.max_total))
         return create_model("RubricAnswer", __config__=strict, **fields)
 
     def parse(self, text: str | None) -> tuple[AxisScore, ...]:
@@ -276,7 +275,8 @@ class Rubric:
 
     def finish(self, scores: tuple[AxisScore, ...], *, flattened: bool) -> Scored:
         """Apply the cap to checked scores: the stored axis scores, total and raw total."""
-        ordered = tuple(sorted(scores, key=lambda s: [a.id for a in self.axes].index(s.axis)))
+        position = {axis.id: k for k, axis in enumerate(self.axes)}
+        ordered = tuple(sorted(scores, key=lambda s: position[s.axis]))
         raw_total = sum(s.score for s in ordered)
         cap = self.spec.cap
         if not flattened or cap is None:
@@ -292,6 +292,8 @@ class Rubric:
         return Scored(capped, total, raw_total, capped=True)
 
 
+MAX_RUBRIC_BYTES = 1_000_000
+#: Loaded rubrics by (resolved path, mtime, size): a judge loads the rubric per judgment.
 _LOADED: dict[tuple[str, int, int], Rubric] = {}
 
 
@@ -324,13 +326,15 @@ def load_rubric(path: Path | str | None = None) -> Rubric:
     path = Path(path)
     try:
         stat = path.stat()
-    except OSError as exc:
+        key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+        if key not in _LOADED:
+            if stat.st_size > MAX_RUBRIC_BYTES:
+                raise RefigError("the rubric is larger than 1 MB", path=path, fix="check the file")
+            _LOADED[key] = _read(path.read_text(encoding="utf-8", errors="replace"), path)
+    except OSError as exc:  # missing, a directory, unreadable
         raise RefigError(
-            f"cannot read the rubric: {exc.strerror}", path=path, fix="check the --rubric path"
+            f"cannot read the rubric: {exc.strerror or exc}",
+            path=path,
+            fix="give --rubric a readable TOML file",
         ) from exc
-    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
-    if key not in _LOADED:
-        if stat.st_size > 1_000_000:
-            raise RefigError("the rubric is larger than 1 MB", path=path, fix="check the file")
-        _LOADED[key] = _read(path.read_text(encoding="utf-8", errors="replace"), path)
     return _LOADED[key]

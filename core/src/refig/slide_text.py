@@ -14,7 +14,8 @@ _WORD = re.compile(r"[^\W_]+")
 
 def shown_objects(tree: ObjectTree) -> Iterator[SlideObject]:
     """Objects that paint: not hidden (nor inside a hidden group), and of each
-    ``mc:AlternateContent`` only the branch a consumer shows."""
+    ``mc:AlternateContent`` only the branch a consumer shows. Unlike :meth:`ObjectTree.shown`,
+    this includes the shapes the layout and master paint behind the slide (their text shows)."""
     stack = list(reversed(tree.objects))
     while stack:
         obj = stack.pop()

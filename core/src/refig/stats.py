@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -89,6 +89,16 @@ def _counts(indices: NDArray[np.int32], n: int) -> sparse.csr_matrix:
     return sparse.csr_matrix((np.ones(b * n), indices.ravel(), indptr), shape=(b, n))
 
 
+def _cluster_groups(clusters: Sequence[Hashable] | None, n: int) -> NDArray[np.int64]:
+    """Each item's cluster as an index (every item its own cluster when ``clusters`` is None)."""
+    if clusters is None:
+        return np.arange(n, dtype=np.int64)
+    if len(clusters) != n:
+        raise ValueError(f"{len(clusters)} cluster labels for {n} items")
+    _, group = np.unique(np.asarray([str(c) for c in clusters]), return_inverse=True)
+    return group.astype(np.int64)
+
+
 def _percentile_bounds(dist: FloatArray, level: float) -> tuple[FloatArray, FloatArray]:
     """Lower and upper ``(1 - level) / 2`` quantiles per column (numpy's linear interpolation)."""
     alpha = 1.0 - level
@@ -156,18 +166,12 @@ def paired_bootstrap_ci(
     resample uses one index row ``I`` for both sides, ``d = mean(a[I]) - mean(b[I])``, so the
     interval reflects the within-task pairing (it is the bootstrap of the per-task differences).
     """
-    xa, vector = _as_columns(a, "a")
-    xb, _ = _as_columns(b, "b")
+    xa = np.asarray(a, dtype=np.float64)
+    xb = np.asarray(b, dtype=np.float64)
     if xa.shape != xb.shape:
         raise ValueError(f"paired samples differ in shape: {xa.shape} and {xb.shape}")
-    _check_level(level)
-    n = xa.shape[0]
-    dists = []
-    for idx in resample_indices(n, resamples, seed):
-        counts = _counts(idx, n)
-        dists.append(counts @ (xa - xb) / n)
-    dist = np.concatenate(dists, axis=0)
-    return _intervals(xa.mean(axis=0) - xb.mean(axis=0), dist, level, n, vector)
+    # mean(a[I]) - mean(b[I]) = mean((a - b)[I]): the same index rows, the same numbers.
+    return bootstrap_ci(xa - xb, resamples=resamples, level=level, seed=seed)
 
 
 def cluster_bootstrap_ci(
@@ -189,9 +193,7 @@ def cluster_bootstrap_ci(
     """
     _check_level(level)
     x, vector = _as_columns(scores, "scores")
-    if len(clusters) != x.shape[0]:
-        raise ValueError(f"{len(clusters)} cluster labels for {x.shape[0]} scores")
-    _, group = np.unique(np.asarray([str(c) for c in clusters]), return_inverse=True)
+    group = _cluster_groups(clusters, x.shape[0])
     g = int(group.max()) + 1
     sums = np.zeros((g, x.shape[1]))
     np.add.at(sums, group, x)
@@ -286,7 +288,7 @@ def _fit_bt(wins: FloatArray, *, max_iter: int = 100) -> FloatArray:
     theta = np.zeros((b, m))
     loglik = _loglik(theta, wins)
     ones = np.ones((m, m))
-    tol = 1e-12 * max(1.0, float(games.sum(axis=(1, 2)).max()))
+    tol = 1e-12 * max(1.0, float(wins.sum(axis=(1, 2)).max()))  # x the comparisons
     active = np.ones(b, dtype=bool)
     for _ in range(max_iter):
         rows = np.flatnonzero(active)
@@ -558,17 +560,14 @@ def rank_agreement(a: ArrayLike, b: ArrayLike, *, pearson: bool = False) -> Rank
 def wilson_interval(successes: int, n: int, *, level: float = DEFAULT_LEVEL) -> tuple[float, float]:
     """Wilson score interval of a proportion ``successes / n`` (NaNs when ``n`` is 0).
 
-    ``(p + z^2/2n +- z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n)`` with ``z`` the normal quantile.
+    ``(p + z^2/2n +- z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n)`` with ``z`` the normal quantile,
+    without continuity correction (scipy's ``binomtest(...).proportion_ci(method="wilson")``).
     """
     _check_level(level)
     if n <= 0:
         return math.nan, math.nan
-    z = float(sps.norm.ppf(1 - (1 - level) / 2))
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    ci = sps.binomtest(successes, n).proportion_ci(confidence_level=level, method="wilson")
+    return float(ci.low), float(ci.high)
 
 
 DEFAULT_MARGIN_BUCKETS: tuple[float, ...] = (0.0, 5.0, 10.0, 20.0, math.inf)
@@ -628,7 +627,7 @@ def direction_agreement(
     if not np.all(np.isfinite(m)):
         raise ValueError("margins must be finite")
     edges = [float(e) for e in buckets]
-    if len(edges) < 2 or any(b <= a for a, b in _consecutive(edges)):
+    if len(edges) < 2 or any(b <= a for a, b in itertools.pairwise(edges)):
         raise ValueError("buckets must be at least two increasing edges")
     sign = np.array([_preference_sign(p) for p in preferences], dtype=np.int64)
     decisive = sign != 0
@@ -641,14 +640,9 @@ def direction_agreement(
         ci = wilson_interval(k, n, level=level)
         return AgreementBucket(lo, hi, n, k, k / n if n else math.nan, *ci)
 
-    rows = tuple(bucket(lo, hi, (size >= lo) & (size < hi)) for lo, hi in _consecutive(edges))
+    rows = tuple(bucket(lo, hi, (size >= lo) & (size < hi)) for lo, hi in itertools.pairwise(edges))
     overall = bucket(edges[0], edges[-1], np.ones_like(decisive))
     return DirectionAgreement(rows, overall, int((~decisive).sum()), level)
-
-
-def _consecutive(values: Sequence[float]) -> list[tuple[float, float]]:
-    """``(v0, v1), (v1, v2), ...``."""
-    return list(itertools.pairwise(values))
 
 
 # --- agreement between annotators ---------------------------------------------------------------
@@ -676,16 +670,6 @@ class KappaResult:
     dropped: int = 0
 
 
-def _cluster_groups(clusters: Sequence[Hashable] | None, n: int) -> NDArray[np.int64]:
-    """Each item's cluster as an index (every item its own cluster when ``clusters`` is None)."""
-    if clusters is None:
-        return np.arange(n, dtype=np.int64)
-    if len(clusters) != n:
-        raise ValueError(f"{len(clusters)} cluster labels for {n} items")
-    _, group = np.unique(np.asarray([str(c) for c in clusters]), return_inverse=True)
-    return group.astype(np.int64)
-
-
 def _kappa(observed: FloatArray, expected: FloatArray) -> FloatArray:
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(expected < 1.0, (observed - expected) / (1.0 - expected), np.nan)
@@ -693,7 +677,7 @@ def _kappa(observed: FloatArray, expected: FloatArray) -> FloatArray:
 
 def _kappa_result(
     parts: FloatArray,
-    finish: Any,
+    finish: Callable[[FloatArray], tuple[FloatArray, FloatArray]],
     group: NDArray[np.int64],
     resamples: int,
     level: float,
@@ -715,7 +699,7 @@ def _kappa_result(
     finite = dist[np.isfinite(dist)]
     low = high = math.nan
     if finite.size:
-        low, high = (float(v) for v in np.quantile(finite, [(1 - level) / 2, (1 + level) / 2]))
+        low, high = (float(v) for v in _percentile_bounds(finite, level))
     return KappaResult(
         float(kappa[0]),
         low,

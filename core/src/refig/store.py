@@ -71,15 +71,6 @@ TABLES: dict[type[Record], Table] = {
 TABLES_BY_NAME: dict[str, Table] = {t.name: t for t in TABLES.values()}
 
 
-def register_table(table: Table) -> None:
-    """Let a plugin store its own record type in the run store (created on first open)."""
-    existing = TABLES_BY_NAME.get(table.name)
-    if existing is not None and existing != table:
-        raise ValueError(f"table {table.name!r} is already registered for {existing.model}")
-    TABLES[table.model] = table
-    TABLES_BY_NAME[table.name] = table
-
-
 def _key_value(record: Record, field: str) -> Any:
     value = getattr(record, field)
     return "" if value is None else value
@@ -193,6 +184,15 @@ class RunStore:
             self._local.conn = None
 
     def _migrate(self) -> None:
+        try:
+            self._create_schema()
+        except sqlite3.DatabaseError as exc:  # not SQLite at all, or a damaged file
+            raise RefigError(
+                f"cannot open the run store: {exc}", path=self.db_path,
+                fix="point at a run directory written by `refig run`, or start a new run",
+            ) from exc
+
+    def _create_schema(self) -> None:
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -228,7 +228,7 @@ class RunStore:
     def _table(self, model: type[Record]) -> Table:
         table = TABLES.get(model)
         if table is None:
-            raise KeyError(f"{model.__name__} has no table; register one with register_table")
+            raise KeyError(f"{model.__name__} is not stored in a run")
         if not getattr(self._local, f"ready_{table.name}", False):
             self._create_table(self.db, table)
             setattr(self._local, f"ready_{table.name}", True)
@@ -315,22 +315,35 @@ class RunStore:
     # --- export ---------------------------------------------------------------------------------
 
     def export(self, table_name: str, fmt: str, out: IO[str]) -> int:
-        """Write a table as JSON lines or CSV; return the number of rows."""
-        table = TABLES_BY_NAME.get(table_name)
-        if table is None:
-            raise UsageError(
-                f"unknown table {table_name!r}; tables: {', '.join(sorted(TABLES_BY_NAME))}"
-            )
-        if fmt not in {"jsonl", "csv"}:
-            raise UsageError(f"unknown format {fmt!r}; formats: jsonl, csv")
-        rows = [r.model_dump(mode="json") for r in self.iter(table.model)]
+        """Write a table as JSON lines or CSV, streaming; return the number of rows."""
+        table = export_table(table_name, fmt)
+        rows = (r.model_dump(mode="json") for r in self.iter(table.model))
+        count = 0
         if fmt == "jsonl":
-            out.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
-            return len(rows)
+            for row in rows:
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+                count += 1
+            return count
         writer = csv.DictWriter(out, fieldnames=list(table.model.model_fields))
         writer.writeheader()
         for row in rows:
             writer.writerow(
                 {k: json.dumps(v) if isinstance(v, dict | list) else v for k, v in row.items()}
             )
-        return len(rows)
+            count += 1
+        return count
+
+
+EXPORT_FORMATS = ("jsonl", "csv")
+
+
+def export_table(table_name: str, fmt: str) -> Table:
+    """The table ``refig export`` names, checked with the format before anything is written."""
+    table = TABLES_BY_NAME.get(table_name)
+    if table is None:
+        raise UsageError(
+            f"unknown table {table_name!r}; tables: {', '.join(sorted(TABLES_BY_NAME))}"
+        )
+    if fmt not in EXPORT_FORMATS:
+        raise UsageError(f"unknown format {fmt!r}; formats: {', '.join(EXPORT_FORMATS)}")
+    return table

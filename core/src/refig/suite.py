@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from refig.errors import RefigError
 from refig.models import SuiteManifest, Task
 from refig.records import TaskKind
+from refig.store import sha256_file
 
 SUITE_FILE = "suite.json"
 TASKS_FILE = "tasks.jsonl"
@@ -31,11 +32,16 @@ class SuiteError(RefigError):
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
+    """Write through a temporary file and a rename, so a reader never sees half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(data)
-    os.replace(tmp, path)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def inside(root: Path, relative: str) -> Path:
@@ -74,7 +80,8 @@ class Suite:
         tasks_path = root / TASKS_FILE
         if not tasks_path.is_file():
             raise SuiteError(f"missing {TASKS_FILE}", path=tasks_path)
-        with tasks_path.open(encoding="utf-8") as handle:
+        # Undecodable bytes are replaced, as `check_suite` reads them, rather than raising.
+        with tasks_path.open(encoding="utf-8", errors="replace") as handle:
             for number, line in enumerate(handle, 1):
                 if not line.strip():
                     continue
@@ -82,7 +89,8 @@ class Suite:
                     task = Task.model_validate_json(line)
                 except ValidationError as exc:
                     raise SuiteError(
-                        f"invalid task on line {number}: {exc}", path=tasks_path
+                        f"invalid task on line {number}: {exc}", path=tasks_path,
+                        fix=f"`refig suite validate {root}` lists every problem",
                     ) from exc
                 if task.id in seen:
                     raise SuiteError(
@@ -196,14 +204,6 @@ class SuiteCheck:
         self.problems.append(SuiteProblem(where, message, severity))
 
 
-def _sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _check_file(check: SuiteCheck, where: str, relative: str, expected: str | None) -> Path | None:
     """Check that ``relative`` stays inside the suite, exists and hashes to ``expected``."""
     if Path(relative).is_absolute() or "\\" in relative:
@@ -218,7 +218,7 @@ def _check_file(check: SuiteCheck, where: str, relative: str, expected: str | No
         check.add(where, f"{relative} is missing")
         return None
     check.files += 1
-    actual = _sha256_file(path)
+    actual = sha256_file(path)
     if expected is not None and actual != expected:
         check.add(where, f"{relative} has sha256 {actual[:12]}…, the task records {expected[:12]}…")
     return path

@@ -60,8 +60,8 @@ def collect(suite: Suite) -> list[ImageStat]:
         try:
             with Image.open(path) as image:
                 width, height, fmt = image.width, image.height, image.format or "?"
-        except (OSError, ValueError):
-            continue  # `refig suite validate` reports undecodable files
+        except (OSError, ValueError, Image.DecompressionBombError):
+            continue  # `refig suite validate` reports undecodable and oversized files
         stats.append(ImageStat(task.id, task_field(task), width, height, path.stat().st_size, fmt))
     return stats
 
@@ -130,7 +130,9 @@ def plot(stats: Sequence[ImageStat], path: Path, title: str) -> Path:
     bytes_ax.set(xlabel="file size (KiB)", ylabel="images")
     if len(fields) > 1:
         scatter_ax.legend(fontsize="small")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        figure.savefig(path, dpi=110)
+    finally:
+        plt.close(figure)
     return path

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from refig.annotation import server as server_module
 from refig.annotation.candidates import load_candidates
 from refig.annotation.planner import build_plan
 from refig.annotation.server import AnnotationServer
@@ -109,6 +110,29 @@ def test_requests_are_checked(served) -> None:
     assert _json(server, "POST", "/api/vote", {**vote, "id": "same-id-123456"})[0] == 200
     assert _json(server, "POST", "/api/vote", {**vote, "id": "same-id-123456"})[0] == 200
     assert store.count(Preference) == 1
+
+
+def test_malformed_and_stalled_requests_do_not_hold_the_server(make_run, monkeypatch) -> None:
+    monkeypatch.setattr(server_module, "IDLE_SECONDS", 0.5)
+    store = make_run(tasks=2, configs=2)
+    candidates = load_candidates(store)
+    server = AnnotationServer(Session(store, candidates, build_plan(candidates)), "127.0.0.1", 0)
+    server.start()
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as garbage:
+            garbage.sendall(b"\x00\x01 not http\r\n\r\n")
+            answer = b"".join(iter(lambda: garbage.recv(4096), b""))
+            assert b"400 - Bad request syntax" in answer
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as stalled:
+            stalled.sendall(
+                b"POST /api/vote HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"annot"
+            )
+            assert _request(server, "GET", "/api/session")[0] == 200  # served meanwhile
+            assert stalled.recv(1024) == b""  # the short body is given up on: no answer
+    finally:
+        server.stop()
+    assert store.count(Preference) == 0
 
 
 def test_many_annotators_at_once(served) -> None:

@@ -89,6 +89,10 @@ def test_export_import_round_trip_is_idempotent(make_run, tmp_path: Path, capsys
     exported = tmp_path / "votes.jsonl"
     assert cli(["annotate", "export", str(origin.root), "--out", str(exported)]) == 0
     assert "exported 8 votes" in _said(capsys)
+    nowhere = tmp_path / "no-such-dir" / "votes.jsonl"
+    assert cli(["annotate", "export", str(origin.root), "--out", str(nowhere)]) == 1
+    said = _said(capsys)
+    assert "cannot write the votes: No such file or directory" in said and "no-such-dir" in said
     lines = exported.read_text().splitlines()
     assert len(lines) == 8 and sum(json.loads(x)["retracted_at"] is not None for x in lines) == 1
 

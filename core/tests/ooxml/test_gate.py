@@ -1,14 +1,12 @@
 """The structural gate on valid, broken and hostile decks, each generated here: the right reason,
-within a time bound, and (in a subprocess) within a memory bound."""
+from the check that knows the cause, and (in a subprocess) within a memory bound."""
 
 from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import sys
-import time
 import zipfile
 from pathlib import Path
 
@@ -16,14 +14,14 @@ import pytest
 from refig.gate import fold_render, inspect_structure
 from refig.models import ErrorInfo, GateReason
 from refig.ooxml import Limits
+from refig.ooxml.xml import XmlError, parse
 
-SECONDS = 5.0  # every verdict here comes well within this
+#: A hang guard, not a speed test: a verdict that blocks fails here instead of stalling the run.
+NEVER_HANGS = pytest.mark.timeout(120)
 
 
 def verdict(path: Path | str, limits: Limits | None = None) -> tuple[bool, GateReason | None]:
-    started = time.monotonic()
     result = inspect_structure(path, limits) if limits else inspect_structure(path)
-    assert time.monotonic() - started < SECONDS, f"{path}: {time.monotonic() - started:.1f} s"
     return result.gate.passed, result.gate.reason
 
 
@@ -46,6 +44,7 @@ def test_not_a_zip(tmp_path: Path, content: bytes) -> None:
     assert verdict(path) == (False, GateReason.NOT_A_ZIP)
 
 
+@NEVER_HANGS
 def test_a_directory_and_a_fifo_are_not_zips_and_never_block(tmp_path: Path) -> None:
     (tmp_path / "dir.pptx").mkdir()
     os.mkfifo(tmp_path / "pipe.pptx")  # opening a FIFO for reading would block forever
@@ -119,9 +118,8 @@ def test_zip_bomb_is_too_large_before_decompressing(decks) -> None:
         block = b"\0" * (1 << 20)
         for _ in range(64):  # 64 MB of zeros, about 64 KB compressed
             handle.write(block)
-    started = time.monotonic()
     assert verdict(path) == (False, GateReason.TOO_LARGE)
-    assert time.monotonic() - started < 1.0
+    # the central directory's ratio check names it: refused before a byte was decompressed
     assert "zip bomb" in inspect_structure(path).gate.detail
 
 
@@ -250,12 +248,12 @@ def test_hostile_decks_stay_within_a_memory_bound(decks) -> None:
         [False, "too_large"],
         [False, "corrupt"],
     ]
-    assert resource.getrlimit(resource.RLIMIT_AS)[0] != limit  # the cap stayed in the child
 
 
-def test_randomly_damaged_decks_get_a_classified_verdict_quickly(decks) -> None:
+@NEVER_HANGS
+def test_randomly_damaged_decks_get_a_classified_verdict(decks) -> None:
     """Seeded byte flips and truncations: every verdict comes from a check that knows the cause
-    (no "unreadable: <exception>" fallback), each within the time bound."""
+    (no "unreadable: <exception>" fallback)."""
     import random
 
     base = decks.simple().read_bytes()
@@ -268,7 +266,27 @@ def test_randomly_damaged_decks_get_a_classified_verdict_quickly(decks) -> None:
         if rng.random() < 0.2:
             data = data[: rng.randrange(len(data))]
         path.write_bytes(bytes(data))
-        started = time.monotonic()
         gate = inspect_structure(path).gate
-        assert time.monotonic() - started < SECONDS
         assert "unreadable" not in gate.detail, gate.detail
+
+
+@pytest.mark.parametrize("codec", ["utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+def test_a_dtd_is_refused_in_every_encoding_xml_allows(codec: str) -> None:
+    document = '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]><x>&a;</x>'
+    with pytest.raises(XmlError, match="DTD"):
+        parse(document.encode(codec))
+
+
+def test_numbers_beyond_64_bits_are_ignored_not_a_crash(decks) -> None:
+    """A 400-digit rotation or offset once overflowed the float arithmetic of the transforms."""
+    huge = b"9" * 400
+
+    def inflate(xml: bytes) -> bytes:
+        return xml.replace(b"<a:xfrm>", b'<a:xfrm rot="' + huge + b'">', 1).replace(
+            b'<a:off x="914400"', b'<a:off x="' + huge + b'"', 1
+        )
+
+    result = inspect_structure(decks.rewrite(decks.simple(), {decks.SLIDE: inflate}))
+    assert result.gate.passed, result.gate.detail
+    [box] = result.tree.objects
+    assert box.rotation == 0 and box.rect is None  # unusable values read as absent

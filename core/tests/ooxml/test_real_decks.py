@@ -29,13 +29,14 @@ def total_counts(path: Path) -> dict[str, int]:
     return totals
 
 
-def test_every_real_deck_gets_a_verdict_quickly() -> None:
+def test_real_decks_fail_only_on_their_slide_count() -> None:
+    """Decks written by real tools are never refused as corrupt or too large: only their slide
+    count can fail them."""
     if not REAL.is_dir():
         pytest.skip("no shared real decks")
     for path in sorted(REAL.glob("*.pptx")):
-        result = inspect_structure(path)
-        assert result.seconds < 5, path
-        assert result.gate.passed or result.gate.reason is not None
+        gate = inspect_structure(path).gate
+        assert gate.reason not in (GateReason.CORRUPT, GateReason.TOO_LARGE), (path, gate.detail)
 
 
 def test_connector_props_has_two_connectors() -> None:

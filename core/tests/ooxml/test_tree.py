@@ -373,3 +373,37 @@ def test_a_picture_filling_a_chart_is_found(decks) -> None:
     sha = hashlib.sha256(picture).hexdigest()
     assert chart.image_fill and chart.image_sha256 == sha and chart.rect.w == 4 * E
     assert sha in {image.sha256 for image in embedded_images(path).values()}
+
+
+def test_arrow_heads_and_dashes_on_line_shapes_and_freeforms(decks) -> None:
+    """Not only connectors: a ``p:sp`` line and a freeform carry their heads and dash too."""
+    prs = decks.new()
+    shapes = prs.slides[0].shapes
+    line = shapes.add_shape(MSO_SHAPE.RECTANGLE, Emu(0), Emu(E), Emu(2 * E), Emu(0))
+    line._element.spPr.find(q("a:prstGeom")).set("prst", "line")
+    outline = line.line._get_or_add_ln()
+    outline.append(decks.element('<a:prstDash val="sysDot"/>'))
+    outline.append(decks.element('<a:headEnd type="oval"/>'))
+    outline.append(decks.element('<a:tailEnd type="triangle"/>'))
+    builder = shapes.build_freeform(Emu(0), Emu(3 * E))
+    builder.add_line_segments([(Emu(E), Emu(3 * E)), (Emu(2 * E), Emu(4 * E))], close=False)
+    curve = builder.convert_to_shape()
+    curve.line._get_or_add_ln().append(decks.element('<a:tailEnd type="stealth"/>'))
+    tree = tree_of(decks.save(prs, "arrowed-shapes"))
+
+    shape = own(tree, ObjectKind.AUTO_SHAPE)[0]
+    assert (shape.geometry, shape.start_arrow, shape.end_arrow) == ("line", "oval", "triangle")
+    assert shape.dash == "sysDot"
+    freeform = own(tree, ObjectKind.FREEFORM)[0]
+    assert (freeform.start_arrow, freeform.end_arrow, freeform.dash) == (None, "stealth", None)
+
+
+def test_a_stray_placeholder_mark_in_the_layout_is_ignored(decks) -> None:
+    """A ``p:ph`` directly under the layout's root names no shape; it once crashed the index."""
+    prs = decks.new(slides=0)
+    slide = prs.slides.add_slide(prs.slide_layouts[1])
+    slide.shapes.title.text = "The title"
+    slide.slide_layout._element.insert(0, decks.element("<p:ph/>"))
+    result = inspect_structure(decks.save(prs, "stray-ph"))
+    assert result.gate.passed, result.gate.detail
+    assert [o.text for o in result.tree.walk() if o.placeholder == "title"] == ["The title"]

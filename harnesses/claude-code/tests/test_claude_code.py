@@ -78,7 +78,7 @@ def test_a_hang_is_ended_at_the_deadline() -> None:
     outcome = check_harness(ClaudeCodeHarness(), faults=[Fault("hang")], timeout=8)
     try:
         assert outcome.result.error is not None and outcome.result.error.kind == "timeout"
-        assert outcome.seconds < 20
+        assert outcome.seconds < 120  # ended by the deadline, not by the 3600 s hang
         assert kill_tree(marker=outcome.dirs.root.name) == 0  # nothing was left running
         assert [c.error for c in outcome.calls] == ["aborted"]
     finally:

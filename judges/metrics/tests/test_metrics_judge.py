@@ -96,7 +96,7 @@ def test_the_proxy_is_deterministic_and_offline(monkeypatch):
     def no_network(*args, **kwargs):
         raise AssertionError("the metrics judge must not open sockets")
 
-    monkeypatch.setattr(socket.socket, "connect", no_network)
+    monkeypatch.setattr(socket.socket, "connect", no_network)  # a tripwire, not a stand-in
     first = MetricsJudge().judge(JudgeRequest(honest(), "", 0, None))
     second = MetricsJudge().judge(JudgeRequest(honest(), "", 1, None))
     assert first.scores == second.scores and first.total == second.total

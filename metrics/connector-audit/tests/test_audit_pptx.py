@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -11,8 +10,6 @@ from pptx.enum.shapes import MSO_CONNECTOR, MSO_SHAPE
 from pptx.oxml.ns import qn
 from pptx.util import Emu
 from refig_metric_connector_audit.audit import ConnectorAudit
-
-PPTX_REAL = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "pptx-real"
 
 
 def audit_values(artifact) -> dict[str, float | None]:
@@ -63,6 +60,21 @@ def test_arrow_heads_on_line_shapes_count(kit: ModuleType, slides) -> None:
     assert got["arrow_heads"] == 1
 
 
+def test_an_arrowed_freeform_is_a_free_line(kit: ModuleType, slides) -> None:
+    prs, slide = kit.new_slide()
+    builder = slide.shapes.build_freeform(Emu(0), Emu(0))
+    builder.add_line_segments([(Emu(900_000), Emu(0)), (Emu(900_000), Emu(900_000))], close=False)
+    curve = builder.convert_to_shape()
+    etree.SubElement(curve.line._get_or_add_ln(), qn("a:tailEnd")).set("type", "arrow")
+    blob = slide.shapes.build_freeform(Emu(2_000_000), Emu(0))  # a closed outline, no head
+    blob.add_line_segments([(Emu(2_900_000), Emu(0)), (Emu(2_900_000), Emu(900_000))])
+    blob.convert_to_shape()
+    got = audit_values(kit.inspect(kit.save(prs, slides("arrowed-freeform"))))
+    assert got["free_lines"] == 1
+    assert got["arrow_heads"] == 1
+    assert got["connector_count"] == 0
+
+
 def test_a_connector_inside_alternate_content_counts_once(kit: ModuleType, slides) -> None:
     prs, slide = kit.new_slide()
     a = slide.shapes.add_shape(MSO_SHAPE.OVAL, Emu(0), Emu(0), Emu(900_000), Emu(900_000))
@@ -85,9 +97,9 @@ def test_a_slide_without_lines(kit: ModuleType, slides) -> None:
 
 
 def test_real_decks_audit_without_error(kit: ModuleType) -> None:
-    decks = sorted(PPTX_REAL.glob("*.pptx")) if PPTX_REAL.is_dir() else []
+    decks = sorted(kit.PPTX_REAL.glob("*.pptx")) if kit.PPTX_REAL.is_dir() else []
     if not decks:
-        pytest.skip(f"no real decks at {PPTX_REAL}")
+        pytest.skip(f"no real decks at {kit.PPTX_REAL}")
     for deck in decks:
         artifact = kit.inspect(deck)
         if artifact.tree is None:  # a deck without slides: the gate stops it before any metric
@@ -95,5 +107,5 @@ def test_real_decks_audit_without_error(kit: ModuleType) -> None:
         got = audit_values(artifact)
         assert got["connector_count"] is not None, deck.name
         assert got["bound_connectors"] + got["half_bound_connectors"] <= got["connector_count"]
-    connectors = audit_values(kit.inspect(PPTX_REAL / "shp-connector-props.pptx"))
+    connectors = audit_values(kit.inspect(kit.PPTX_REAL / "shp-connector-props.pptx"))
     assert connectors["connector_count"] >= 1

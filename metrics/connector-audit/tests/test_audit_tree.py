@@ -118,3 +118,11 @@ def test_no_tree_gives_none_with_a_reason() -> None:
     assert {v.name for v in got} >= {"connector_count", "has_native_connector"}
     assert all(v.value is None for v in got)
     assert "gate failed" in got[0].detail["reason"]
+
+
+def test_an_end_glued_to_a_hidden_shape_dangles_as_in_the_tree_counts() -> None:
+    objects = (shape(1), shape(2, hidden=True), connector(10, 1, 2))
+    got = values(*objects)
+    assert got["bound_connectors"] == 0 and got["half_bound_connectors"] == 1
+    tree = ObjectTree(slide_width=9144000, slide_height=5143500, objects=objects)
+    assert tree.counts()["bound_connectors"] == got["bound_connectors"]

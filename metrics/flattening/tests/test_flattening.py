@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import struct
+import zipfile
+import zlib
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -14,8 +17,6 @@ from pptx.util import Emu
 from refig.models import GateReason, GateResult, MetricValue
 from refig.protocols import Artifact
 from refig_metric_flattening.metric import Flattening
-
-REAL_FIGURES = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "real-figures"
 
 
 def run(artifact: Artifact) -> dict[str, MetricValue]:
@@ -264,7 +265,19 @@ def test_without_a_source_the_raster_rule_still_answers(
     assert values["flattened"].detail["source_checked"] is False
 
 
-def test_unreadable_source_and_images_are_reported_not_raised(
+def swap_image(path: Path, data: bytes) -> Path:
+    """Replace the bytes of the deck's only image part (python-pptx checks what it adds)."""
+    with zipfile.ZipFile(path) as archive:
+        parts = {info.filename: archive.read(info) for info in archive.infolist()}
+    [media] = [name for name in parts if name.startswith("ppt/media/")]
+    parts[media] = data
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, part in parts.items():
+            archive.writestr(name, part)
+    return path
+
+
+def test_an_unreadable_source_is_reported_not_raised(
     kit: ModuleType, source_png: Path, slides, tmp_path: Path
 ) -> None:
     broken = tmp_path / "broken.png"
@@ -275,6 +288,41 @@ def test_unreadable_source_and_images_are_reported_not_raised(
     values = run(kit.inspect(path, broken))
     assert values["pasted_source"].value is None
     assert "cannot read the source" in values["pasted_source"].detail["reason"]
+
+
+def test_an_image_pillow_cannot_decode_counts_as_raster_but_is_listed(
+    kit: ModuleType, source_png: Path, slides
+) -> None:
+    prs, slide = kit.new_slide()
+    slide.shapes.add_picture(str(source_png), 0, 0, kit.SLIDE_W, kit.SLIDE_H)
+    path = swap_image(kit.save(prs, slides("undecodable")), b"\x01\x00\x00\x00 an EMF, say")
+    values = run(kit.inspect(path, source_png))
+    assert values["raster_area_ratio"].value == pytest.approx(1.0)
+    assert values["pasted_source"].value == 0  # nothing readable matched...
+    [unreadable] = values["pasted_source"].detail["unreadable"]
+    assert unreadable["error"]  # ...and the image that could not be compared is named
+    assert values["flattened"].value == 1  # a full-slide raster flattens whatever it shows
+
+
+def test_images_the_package_limits_refuse_leave_the_paste_unknown(
+    kit: ModuleType, source_png: Path, slides
+) -> None:
+    """A header declaring 20,000 x 20,000 pixels: the bounded reader refuses the images, so the
+    metric cannot say whether the source is among them (the gate fails such a deck anyway)."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        checksum = struct.pack(">I", zlib.crc32(kind + data))
+        return struct.pack(">I", len(data)) + kind + data + checksum
+
+    size = struct.pack(">IIBBBBB", 20_000, 20_000, 8, 2, 0, 0, 0)
+    bomb = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", size) + chunk(b"IDAT", b"") + chunk(b"IEND", b"")
+    prs, slide = kit.new_slide()
+    slide.shapes.add_picture(str(source_png), 0, 0, kit.SLIDE_W, kit.SLIDE_H)
+    path = swap_image(kit.save(prs, slides("bomb")), bomb)
+    values = run(kit.inspect(path, source_png))
+    assert values["pasted_source"].value is None
+    assert "cannot read the images" in values["pasted_source"].detail["reason"]
+    assert values["flattened"].detail["source_checked"] is False
 
 
 def test_no_tree_gives_none_with_a_reason() -> None:
@@ -290,9 +338,9 @@ def test_no_tree_gives_none_with_a_reason() -> None:
 def test_real_figure_cropped_paste_and_honest_text_slide(
     kit: ModuleType, slides, tmp_path: Path
 ) -> None:
-    figures = sorted(REAL_FIGURES.glob("*.png")) if REAL_FIGURES.is_dir() else []
+    figures = sorted(kit.REAL_FIGURES.glob("*.png")) if kit.REAL_FIGURES.is_dir() else []
     if not figures:
-        pytest.skip(f"no real figures at {REAL_FIGURES}")
+        pytest.skip(f"no real figures at {kit.REAL_FIGURES}")
     figure = figures[0]
     image = Image.open(figure).convert("RGB")
     w, h = image.size

@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from refig.models import Endpoint, GateReason, GateResult, ObjectKind, ObjectTree, Rect, SlideObject
+from refig.models import (
+    Endpoint,
+    GateReason,
+    GateResult,
+    ObjectKind,
+    ObjectTree,
+    Rect,
+    SlideObject,
+    Task,
+)
 from refig.protocols import Artifact
 from refig_metric_topology.metric import TopologyMetric
 from refig_metric_topology.topology import score
@@ -194,11 +205,11 @@ def test_block_arrows_count_with_their_direction():
     assert score(flipped, ANNOTATION).edges["e1"]["drawn"] == "reversed"
 
 
-def _artifact(tree: ObjectTree | None, gate: GateResult, annotation=ANNOTATION) -> Artifact:
-    from pathlib import Path
-
+def _artifact(
+    tree: ObjectTree | None, gate: GateResult, annotation=ANNOTATION, task: Task | None = None
+) -> Artifact:
     return Artifact(
-        path=Path("x.pptx"), sha256="0" * 64, gate=gate, tree=tree, annotation=annotation
+        path=Path("x.pptx"), sha256="0" * 64, gate=gate, tree=tree, annotation=annotation, task=task
     )
 
 
@@ -223,3 +234,34 @@ def test_plugin_values_and_gate_failures():
     }
     assert broken["edge_recall"].value is None
     assert "unusable" in broken["edge_recall"].detail["reason"]
+
+
+@pytest.mark.parametrize(
+    "annotation",
+    [
+        {"nodes": [{"id": "a", "text": "A", "box": [0, 0, 10]}]},
+        {"image": {"width": 0, "height": 0}, "nodes": [{"id": "a", "box": [0, 0, 0, 0]}]},
+        {"nodes": [{"id": "a", "box": [0, 0, 10, 10]}], "edges": [{"source": "a", "target": "z"}]},
+    ],
+)
+def test_a_malformed_annotation_is_unusable_not_a_crash(annotation):
+    metric = TopologyMetric()
+    values = list(metric.compute(_artifact(_slide(), GateResult(passed=True), annotation)))
+    assert values and all(v.value is None for v in values)
+    assert all("unusable annotation" in v.detail["reason"] for v in values)
+
+
+def test_values_are_keyed_by_the_task_source_the_annotation_describes():
+    """`refig evaluate` looks stored values up, and `load_artifacts` hands them to the judges, by
+    the task's source hash: a value keyed by the annotation's hash would be neither found nor
+    handed on."""
+    task = Task(
+        id="t",
+        kind="figure-to-slide",
+        source="figure.png",
+        source_sha256="a" * 64,
+        annotation="annotations/t.json",
+        annotation_sha256="b" * 64,
+    )
+    values = list(TopologyMetric().compute(_artifact(_slide(), GateResult(passed=True), task=task)))
+    assert values and {v.reference_sha256 for v in values} == {"a" * 64}

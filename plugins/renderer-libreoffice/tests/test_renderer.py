@@ -7,7 +7,7 @@ import hashlib
 import io
 import os
 import shutil
-import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -113,9 +113,7 @@ def test_a_timeout_kills_the_whole_process_group(tmp_path: Path) -> None:
     """0.3 s is far less than LibreOffice needs to start: the conversion must be killed."""
     with LibreOfficeRenderer(width=200, timeout=0.3) as hasty:
         workdir = str(hasty._workdir)
-        started = time.monotonic()
         [output] = hasty.render([deck(tmp_path / "slow.pptx")], tmp_path / "out")
-        assert time.monotonic() - started < 15
         assert output.png is None and output.error is not None
         assert output.error.kind == "timeout"
         assert _processes_mentioning(workdir) == []  # soffice.bin died with its group
@@ -140,12 +138,14 @@ def test_registered_as_the_libreoffice_renderer() -> None:
 def test_concurrent_calls_use_separate_profiles(renderer, tmp_path: Path) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
+    held = renderer._acquire(), renderer._acquire()  # two calls in flight hold two profiles
+    assert held[0].path != held[1].path
+    for profile in held:
+        renderer._release(profile)
     files = [deck(tmp_path / f"c{i}.pptx") for i in range(4)]
     with ThreadPoolExecutor(2) as pool:
         results = list(pool.map(lambda f: renderer.render([f], tmp_path / "out")[0], files))
     assert all(r.png is not None for r in results)
-    profiles = [p for p in Path(renderer._workdir).iterdir() if p.name.startswith("profile-")]
-    assert len(profiles) >= 2
 
 
 def test_a_png_of_a_real_deck(tmp_path: Path, renderer) -> None:
@@ -157,3 +157,21 @@ def test_a_png_of_a_real_deck(tmp_path: Path, renderer) -> None:
     with Image.open(io.BytesIO(output.png.read_bytes())) as image:
         darkest, lightest = image.convert("L").getextrema()
         assert image.width == 400 and lightest - darkest > 100
+
+
+def test_a_slide_too_tall_to_rasterise_is_a_verdict_not_a_crash(renderer, tmp_path: Path) -> None:
+    """``p:sldSz`` 1 x 10,000 inches (python-pptx refuses to write it, so the XML is edited):
+    its PNG would be millions of pixels tall, so it fails alone and its neighbour renders."""
+    tall = deck(tmp_path / "tall.pptx")
+    with zipfile.ZipFile(tall) as archive:
+        parts = {info.filename: archive.read(info) for info in archive.infolist()}
+    parts["ppt/presentation.xml"] = parts["ppt/presentation.xml"].replace(
+        b'<p:sldSz cx="12192000" cy="6858000"', b'<p:sldSz cx="914400" cy="9144000000"'
+    )
+    with zipfile.ZipFile(tall, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data)
+    failed, rendered = renderer.render([tall, deck(tmp_path / "fine.pptx")], tmp_path / "out")
+    assert failed.png is None and failed.error is not None
+    assert failed.error.kind == "render_failed" and "pixels" in failed.error.message
+    assert rendered.png is not None

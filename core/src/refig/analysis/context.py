@@ -30,6 +30,11 @@ MAX_DROPPED_SHARE = 0.05
 EDITABILITY_HINTS = ("edit",)
 SEMANTIC_HINTS = ("semantic", "structure")
 
+#: What a table that needs a judge says when the run has none.
+NO_JUDGMENTS = (
+    "no successful judgments in this run; score it with `refig evaluate RUN --judge NAME`"
+)
+
 
 @dataclass(frozen=True)
 class Options:

@@ -80,16 +80,27 @@ class JudgeScores:
 
 
 def judge_labels(data: RunData) -> dict[str, list[Judgment]]:
-    """Every judgment of the run's chosen artifacts, grouped by judge label."""
-    wanted = {o.artifact for o in data.outcomes.values() if o.artifact}
+    """The current judgments of the run's chosen artifacts, grouped by judge label.
+
+    Current: per label, artifact and repeat the latest judgment. An earlier one with the same
+    judge and repeat was made on other inputs (an older rendering or source) or another rubric,
+    and must not be averaged in as if it were a further repeat.
+    """
+    wanted = sorted({o.artifact for o in data.outcomes.values() if o.artifact})
     keys: dict[str, set[str]] = defaultdict(set)
     for artifact in wanted:
         for j in data.judgments.get(artifact, ()):
             keys[j.judge].add(j.judge_key)
-    grouped: dict[str, list[Judgment]] = defaultdict(list)
+    latest: dict[tuple[str, str, int], Judgment] = {}
     for artifact in wanted:
         for j in data.judgments.get(artifact, ()):
-            grouped[judge_label(j, keys)].append(j)
+            slot = (judge_label(j, keys), artifact, j.repeat)
+            held = latest.get(slot)
+            if held is None or j.created_at > held.created_at:
+                latest[slot] = j
+    grouped: dict[str, list[Judgment]] = defaultdict(list)
+    for (label, _, _), j in sorted(latest.items(), key=lambda item: item[0]):
+        grouped[label].append(j)
     return dict(sorted(grouped.items()))
 
 

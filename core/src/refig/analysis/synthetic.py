@@ -84,6 +84,26 @@ def _png(rng: np.random.Generator, size: tuple[int, int], base: Image.Image | No
     return buffer.getvalue()
 
 
+def _judgment(
+    slide: str, judge: str, repeat: int, scores: tuple[AxisScore, ...] | None
+) -> Judgment:
+    """A judgment of ``slide``: scored (total their sum), or failed when ``scores`` is None."""
+    identity = {
+        "artifact_sha256": slide,
+        "judge": judge,
+        "judge_key": f"key-{judge}",
+        "rubric_sha256": "0" * 64,
+        "rubric_version": "1",
+        "repeat": repeat,
+    }
+    if scores is None:
+        return Judgment(
+            **identity, status=JudgmentStatus.FAILED, error=ErrorInfo(kind="invalid_answer")
+        )
+    total = float(sum(s.score for s in scores))
+    return Judgment(**identity, status=JudgmentStatus.OK, total=total, scores=scores)
+
+
 def synthetic_run(root: Path, spec: SyntheticSpec) -> RunStore:
     """Write a whole run (tasks, attempts, inspections, renders, metrics, judgments, votes)."""
     rng = np.random.default_rng(spec.seed)
@@ -221,42 +241,20 @@ def synthetic_run(root: Path, spec: SyntheticSpec) -> RunStore:
                 bias = 0.03 * j
                 for r in range(spec.repeats):
                     if rng.random() < spec.failed_judgments:
-                        records.append(
-                            Judgment(
-                                artifact_sha256=slide,
-                                judge=judge,
-                                judge_key=f"key-{judge}",
-                                rubric_sha256="0" * 64,
-                                rubric_version="1",
-                                repeat=r,
-                                status=JudgmentStatus.FAILED,
-                                error=ErrorInfo(kind="invalid_answer"),
-                            )
-                        )
+                        records.append(_judgment(slide, judge, r, None))
                         continue
                     share = quality[c] - difficulty[t] - bias + rng.normal(0, spec.noise, len(axes))
                     points = np.round(np.clip(share, 0, 1) * top)
-                    records.append(
-                        Judgment(
-                            artifact_sha256=slide,
-                            judge=judge,
-                            judge_key=f"key-{judge}",
-                            rubric_sha256="0" * 64,
-                            rubric_version="1",
-                            repeat=r,
-                            status=JudgmentStatus.OK,
-                            total=float(points.sum()),
-                            scores=tuple(
-                                AxisScore(
-                                    axis=a,
-                                    score=float(p),
-                                    max_score=float(m),
-                                    rationale=f"{a} of {config.id} on {task.id}, try {r}",
-                                )
-                                for a, p, m in zip(axes, points, top, strict=True)
-                            ),
+                    scores = tuple(
+                        AxisScore(
+                            axis=a,
+                            score=float(p),
+                            max_score=float(m),
+                            rationale=f"{a} of {config.id} on {task.id}, try {r}",
                         )
+                        for a, p, m in zip(axes, points, top, strict=True)
                     )
+                    records.append(_judgment(slide, judge, r, scores))
     strength = (quality * top).sum(axis=1) / 10.0
     for v in range(spec.votes):
         i, k = rng.choice(len(spec.configs), size=2, replace=False)

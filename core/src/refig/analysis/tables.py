@@ -23,9 +23,9 @@ class Estimate:
 
     def as_dict(self) -> dict[str, float | None]:
         return {
-            "estimate": _finite(self.value),
-            "low": _finite(self.low),
-            "high": _finite(self.high),
+            "estimate": finite(self.value),
+            "low": finite(self.low),
+            "high": finite(self.high),
         }
 
 
@@ -73,13 +73,11 @@ class Table:
         if column is None or column.best is None or len(self.rows) < 2:
             return set()
         values = {i: number(row.get(key)) for i, row in enumerate(self.rows)}
-        finite = {i: v for i, v in values.items() if v is not None and math.isfinite(v)}
-        if not finite:
-            return set()
-        if len(set(finite.values())) < 2:
-            return set()  # all equal: marking every row would say nothing
-        target = max(finite.values()) if column.best == "max" else min(finite.values())
-        return {i for i, v in finite.items() if v == target}
+        found = {i: v for i, v in values.items() if v is not None and math.isfinite(v)}
+        if len(set(found.values())) < 2:
+            return set()  # none, or all equal: marking every row would say nothing
+        target = max(found.values()) if column.best == "max" else min(found.values())
+        return {i for i, v in found.items() if v == target}
 
     def text(self, row: dict[str, Cell], key: str) -> str:
         """A cell as the report prints it."""
@@ -115,7 +113,8 @@ def number(cell: Cell) -> float | None:
     return float(cell)
 
 
-def _finite(value: float | None) -> float | None:
+def finite(value: float | None) -> float | None:
+    """The value as a float, or None when it is missing, NaN or infinite (an empty cell)."""
     return None if value is None or not math.isfinite(value) else float(value)
 
 
@@ -123,7 +122,7 @@ def _json_cell(cell: Cell) -> Any:
     if isinstance(cell, Estimate):
         return cell.as_dict()
     if isinstance(cell, float):
-        return _finite(cell)
+        return finite(cell)
     return cell
 
 

@@ -18,8 +18,8 @@ import numpy as np
 
 from refig import stats
 from refig.analysis.context import Context
-from refig.analysis.sections import register_section
-from refig.analysis.tables import Cell, Column, Estimate, Table
+from refig.analysis.registry import register_section
+from refig.analysis.tables import Cell, Column, Estimate, Table, finite
 from refig.annotation.votes import ItemKey, vote_key
 from refig.models import Preference
 
@@ -54,16 +54,12 @@ def ratings(votes: Iterable[Preference]) -> dict[ItemKey, dict[str, str]]:
     return dict(found)
 
 
-def _finite(value: float) -> float | None:
-    return value if math.isfinite(value) else None
-
-
 def _kappa_cell(result: stats.KappaResult) -> Estimate | None:
     if not math.isfinite(result.kappa):
         return None
     if result.n < MIN_KAPPA_ITEMS:
         return Estimate(result.kappa)
-    return Estimate(result.kappa, _finite(result.low), _finite(result.high))
+    return Estimate(result.kappa, finite(result.low), finite(result.high))
 
 
 def _direction(pairs: list[tuple[str, str]], level: float) -> tuple[int, Estimate | None]:

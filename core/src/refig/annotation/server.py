@@ -25,6 +25,9 @@ from refig.console import err
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 MAX_BODY_BYTES = 16_384
+#: Seconds a connection may sit idle or send a request slowly before it is dropped (a body
+#: shorter than its Content-Length would otherwise hold a thread for ever).
+IDLE_SECONDS = 60.0
 PAGE_FILES = {
     "index.html": "text/html; charset=utf-8",
     "app.js": "text/javascript; charset=utf-8",
@@ -99,6 +102,7 @@ def _handler(server: AnnotationServer) -> type[BaseHTTPRequestHandler]:
         protocol_version = "HTTP/1.1"
         disable_nagle_algorithm = True  # else the client's delayed ACK adds ~40 ms per response
         server_version = "refig-annotate"
+        timeout = IDLE_SECONDS
 
         def log_message(self, format: str, *args: Any) -> None:
             return
@@ -117,8 +121,8 @@ def _handler(server: AnnotationServer) -> type[BaseHTTPRequestHandler]:
                 action(urlsplit(self.path))
             except ActionError as exc:
                 self._json({"error": str(exc)}, exc.status)
-            except (BrokenPipeError, ConnectionResetError):
-                self.close_connection = True
+            except (BrokenPipeError, ConnectionResetError, TimeoutError):
+                self.close_connection = True  # the client left or stalled: nobody to answer
             except Exception as exc:  # a bug must not take the page down; say what broke
                 err.print(f"[red]annotation server error:[/] {type(exc).__name__}: {exc}")
                 self._json({"error": "internal error; see the terminal"}, 500)

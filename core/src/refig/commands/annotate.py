@@ -142,8 +142,15 @@ def register(app: typer.Typer, registry: Registry) -> None:
         if output is None:
             n = export_votes(store, sys.stdout)
         else:
-            with output.open("w", encoding="utf-8") as handle:
-                n = export_votes(store, handle)
+            try:
+                with output.open("w", encoding="utf-8") as handle:
+                    n = export_votes(store, handle)
+            except OSError as exc:
+                raise RefigError(
+                    f"cannot write the votes: {exc.strerror or exc}",
+                    path=output,
+                    fix="give --out a file in a directory that exists and you can write",
+                ) from exc
         err.print(f"exported {n} votes" + (f" to {output}" if output else ""))
 
     @annotate.command("import")

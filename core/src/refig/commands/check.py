@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -27,11 +28,9 @@ def default_jobs() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def _value(values: list[MetricValue], name: str) -> float | None:
-    """A named value, the flattening metric's first when several metrics report the name."""
-    found = [v for v in values if v.name == name]
-    found.sort(key=lambda v: v.metric != FLATTENING)
-    return found[0].value if found else None
+def _flattening(values: list[MetricValue], name: str) -> float | None:
+    """The flattening metric's value ``name``; None when that metric did not run."""
+    return next((v.value for v in values if v.metric == FLATTENING and v.name == name), None)
 
 
 def file_report(
@@ -46,7 +45,7 @@ def file_report(
     metrics: dict[str, dict[str, float | None]] = {}
     for value in values:
         metrics.setdefault(value.metric, {})[value.name] = value.value
-    flattened = _value(values, "flattened")
+    flattened = _flattening(values, "flattened")
     return {
         "file": file,
         "sha256": sha256,
@@ -57,7 +56,7 @@ def file_report(
         },
         "slides": gate.slides,
         "objects": inspection.tree.counts() if inspection.tree is not None else None,
-        "raster_area_ratio": _value(values, "raster_area_ratio"),
+        "raster_area_ratio": _flattening(values, "raster_area_ratio"),
         "flattened": None if flattened is None else bool(flattened),
         "metrics": metrics,
         "render": None
@@ -102,7 +101,6 @@ def check_files(
     from refig.records import TaskKind
     from refig.store import sha256_file
 
-    pool = executor.create()
     task = None
     if source is not None:
         task = Task(
@@ -116,20 +114,21 @@ def check_files(
     for index, name in enumerate(files):
         path = Path(name)
         sha = None
-        try:
+        with contextlib.suppress(OSError):  # unreadable: the gate names the cause
             if path.is_file() and path.stat().st_size <= DEFAULT_LIMITS.max_file_bytes:
                 sha = sha256_file(path)
-        except OSError:
-            sha = None
         shas.append(sha)
         items.append(Item(sha or f"unhashed-{index}", str(path)))
     unique = list({item.sha256: item for item in items}.values())
     inspections: dict[str, Inspection] = {}
-    for item, result in run_stage("inspect", pool, inspect_item, unique, jobs=jobs, quiet=quiet):
-        if isinstance(result, BaseException):
-            raise result
-        inspections[item.sha256] = result
+    pool = executor.create()
     try:
+        for item, result in run_stage(
+            "inspect", pool, inspect_item, unique, jobs=jobs, quiet=quiet
+        ):
+            if isinstance(result, BaseException):
+                raise result
+            inspections[item.sha256] = result
         with tempfile.TemporaryDirectory(prefix="refig-check-") as tmp:
             passing = [i for i in unique if inspections[i.sha256].gate.passed]
             renders: dict[str, Render] = {}
@@ -167,6 +166,8 @@ def check_files(
             ]
             values: dict[str, list[MetricValue]] = {}
             for selection in metrics:
+                if task is not None and not selection.record.applies_to(task.kind):
+                    continue  # as in `refig evaluate`: a metric runs on the task kinds it names
                 name = selection.record.name
                 for artifact, result in run_stage(
                     f"metric {name}", pool, ComputeMetric(name), artifacts, jobs=jobs, quiet=quiet
@@ -233,12 +234,20 @@ def register(app: typer.Typer, registry: Registry) -> None:
         ),
         as_json: bool = typer.Option(False, "--json", help="Print a JSON list, one per file."),
         metric: list[str] = typer.Option(
-            [], "--metric", "-m", help="Run only these metrics (repeatable); default: all."
+            [],
+            "--metric",
+            "-m",
+            help="Run only these metrics (repeatable); default: the "
+            "installed metrics marked default.",
         ),
         renderer: str = typer.Option("libreoffice", "--renderer", help="The renderer to use."),
         executor: str = typer.Option("local", "--executor", help="Where the work runs."),
         jobs: int = typer.Option(
-            default_jobs(), "--jobs", "-j", min=1, help="Files worked on at once."
+            default_jobs(),
+            "--jobs",
+            "-j",
+            min=1,
+            help="Work items at once (when rendering: LibreOffice processes).",
         ),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress output."),
     ) -> None:

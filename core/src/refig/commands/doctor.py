@@ -19,7 +19,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
     def doctor(
         as_json: bool = typer.Option(False, "--json", help="Print a JSON list of checks."),
     ) -> None:
-        """Check LibreOffice, fonts, uv, Node, the harness CLIs, Ray, OCR models and API keys."""
+        """Check uv, Node, bubblewrap, the harness CLIs, API keys and what each plugin needs."""
         from refig.doctor import Status, run_checks
 
         checks = run_checks(registry)

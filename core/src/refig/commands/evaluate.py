@@ -16,7 +16,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
     def evaluate(
         run: Path = typer.Argument(..., help="The run directory (from `refig run`)."),
         metric: list[str] = typer.Option(
-            [], "--metric", "-m", help="Run only these metrics (repeatable); default: all."
+            [], "--metric", "-m", help="Run only these metrics (repeatable); default: the "
+            "installed metrics marked default."
         ),
         renderer: str = typer.Option("libreoffice", "--renderer", help="The renderer to use."),
         executor: str = typer.Option("local", "--executor", help="Where the work runs."),

@@ -11,7 +11,18 @@ from refig.console import err, out
 from refig.errors import RefigError, UsageError
 from refig.harness.install import harness_clis, install, pinned_clis
 from refig.plugins import Registry
-from refig.records import PluginKind
+from refig.records import CliPin, PluginKind
+
+
+def _pinned(pins: dict[str, CliPin], name: str) -> CliPin:
+    """The pin of harness ``name``, or a UsageError listing the harnesses that drive a CLI."""
+    if name not in pins:
+        raise UsageError(
+            f"unknown harness CLI {name!r}; harnesses with a CLI: "
+            f"{', '.join(sorted(pins)) or 'none installed'}",
+            fix="`refig harness list` shows them",
+        )
+    return pins[name]
 
 
 def register(app: typer.Typer, registry: Registry) -> None:
@@ -27,14 +38,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
     ) -> None:
         """Install each harness's pinned CLI with npm into refig's own prefix."""
         pins = pinned_clis(registry)
-        for name in names or sorted(pins):
-            if name not in pins:
-                raise UsageError(
-                    f"unknown harness CLI {name!r}; harnesses with a CLI: "
-                    f"{', '.join(sorted(pins)) or 'none installed'}",
-                    fix="`refig harness list` shows them",
-                )
-            pin = pins[name]
+        chosen = [(name, _pinned(pins, name)) for name in names or sorted(pins)]
+        for name, pin in chosen:
             if not quiet:
                 err.print(f"installing {pin.package}@{pin.version} for harness {name} ...")
             result = install(name, pin, force=force)
@@ -64,7 +69,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
         name: str = typer.Argument(..., help="The harness to check."),
         fault: str | None = typer.Option(
             None, "--fault", help="Inject a fault on every call: 400, 429, 500, malformed, cut."),
-        timeout: float = typer.Option(300.0, "--timeout", help="Seconds before the deadline."),
+        timeout: float = typer.Option(300.0, "--timeout", min=1.0,
+                                      help="Seconds before the deadline."),
         sandbox: str = typer.Option("auto", "--sandbox", help="auto, bwrap or none."),
         as_json: bool = typer.Option(False, "--json", help="Print a JSON summary."),
     ) -> None:
@@ -75,12 +81,11 @@ def register(app: typer.Typer, registry: Registry) -> None:
         """
         from refig.gate import inspect_structure
         from refig.harness.selfcheck import check_harness
-        from refig.standins.scripted import Fault
+        from refig.standins.scripted import FAULTS, Fault
 
-        pins = pinned_clis(registry)
-        if name not in pins:
-            raise UsageError(f"unknown harness CLI {name!r}; harnesses with a CLI: "
-                             f"{', '.join(sorted(pins)) or 'none installed'}")
+        _pinned(pinned_clis(registry), name)
+        if fault is not None and fault not in FAULTS:
+            raise UsageError(f"unknown fault {fault!r}; faults: {', '.join(FAULTS)}")
         harness = registry.resolve(PluginKind.HARNESS, name).create()
         options = {"max_retries": "0"} if fault else {}
         outcome = check_harness(harness, faults=[Fault(fault)] if fault else [],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from refig.console import out
@@ -40,7 +41,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
             table.add_column(column, overflow="fold")
         for info in infos:
             style = STATUS_STYLE[info.status]
-            provides = "\n".join(sorted(info.provides)) or (info.error or "")
+            provides = "\n".join(sorted(info.provides)) or escape(info.error or "")
             table.add_row(
                 info.name + (" (built-in)" if info.builtin else ""),
                 info.version,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import typer
@@ -23,13 +25,18 @@ def _options(pairs: list[str]) -> dict[str, str]:
     return options
 
 
-def _interrupt_on_sigterm() -> None:
-    """Let SIGTERM unwind like Ctrl-C, so running attempts are ended rather than orphaned."""
+@contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """Let SIGTERM unwind like Ctrl-C while attempts run, so they are ended, not orphaned."""
 
     def handler(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGTERM, handler)
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def register(app: typer.Typer, registry: Registry) -> None:
@@ -83,8 +90,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
             retry_failed=retry_failed, max_tries=max_tries, sandbox=sandbox,
             workspace_root=workspace_root, keep_workspaces=keep_workspaces,
         )
-        _interrupt_on_sigterm()
-        summary = execute(request, quiet=quiet or as_json)
+        with _sigterm_interrupts():
+            summary = execute(request, quiet=quiet or as_json)
         if as_json:
             typer.echo(json.dumps(summary.as_json(), indent=2))
             return

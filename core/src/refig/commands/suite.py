@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 from typer.core import TyperGroup
 
@@ -82,7 +83,7 @@ def _validate(root: Path, as_json: bool, quiet: bool, max_pixels: int | None) ->
                 table.add_column(column, overflow="fold")
             for p in check.problems:
                 style = "bold red" if p.severity == "error" else "yellow"
-                table.add_row(f"[{style}]{p.severity}[/]", p.where, p.message)
+                table.add_row(f"[{style}]{p.severity}[/]", escape(p.where), escape(p.message))
             out.print(table)
         verdict = "[green]valid[/]" if check.ok else f"[bold red]{len(check.errors)} error(s)[/]"
         out.print(f"{root}: {verdict}; {check.tasks} tasks, {check.files} files hashed, "
@@ -128,6 +129,9 @@ def _info(root: Path, plot: Path | None, as_json: bool) -> None:
                 "--plot needs matplotlib, which is not installed",
                 fix="uv pip install 'refig[plot]'  (or: pip install matplotlib)",
             ) from exc
+        except (ValueError, OSError) as exc:  # an unknown format, or a folder not writable
+            raise RefigError(f"cannot write the plot: {exc}", path=plot,
+                             fix="give a writable path ending in .png, .pdf or .svg") from exc
     if as_json:
         payload = {"name": manifest.name, "version": manifest.version, "kind": manifest.kind,
                    "builder": manifest.builder, "tasks": len(suite.tasks), **report}
@@ -169,7 +173,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print a JSON report."),
         quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress bar."),
         max_pixels: int | None = typer.Option(
-            None, "--max-pixels", help="Largest image accepted (default 64,000,000 pixels)."
+            None, "--max-pixels", min=1,
+            help="Largest image accepted (default 64,000,000 pixels).",
         ),
     ) -> None:
         """Check schema, hashes, paths and that every image decodes; exit 1 on problems."""

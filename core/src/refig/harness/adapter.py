@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
-from refig.errors import RefigError
+from refig.errors import RefigError, UsageError
 from refig.gateway import Gateway, PriceTable, Upstream, summarize
 from refig.gateway.calls import CallSummary, write_calls
 from refig.harness.install import require
@@ -82,23 +82,51 @@ class Report:
     finished: bool = False
 
 
+#: Options every CLI adapter reads: the provider's base URL and a price override file.
+SHARED_OPTIONS: dict[str, tuple[str, ...]] = {"upstream": (), "prices": ()}
+#: Options whose value is a whole number.
+COUNT_OPTIONS = frozenset({"max_turns", "max_retries"})
+
+
 class CliHarness(ABC):
     """Base of the CLI adapters; ``options`` come from the factory and, per configuration, from
-    ``ctx.options`` (which win). Common options: ``effort``, ``max_turns``, ``max_retries``,
-    ``upstream`` (provider base URL), ``prices`` (override file)."""
+    ``ctx.options`` (which win). Each adapter lists what it reads in ``accepted``: an unknown key
+    or a value outside its choices is a :class:`UsageError` when the harness is created, so
+    ``refig run`` exits 2 before any attempt instead of ignoring a typo."""
 
     name: ClassVar[str]
     pin: ClassVar[CliPin]
     provider: ClassVar[Provider]
     #: A model the CLI knows (it picks its tools by model), used by ``refig harness check``.
     example_model: ClassVar[str]
+    #: The ``--harness-opt`` keys this adapter reads, each with the values it allows (``()``:
+    #: any value).
+    accepted: ClassVar[dict[str, tuple[str, ...]]]
 
     def __init__(self, **options: str):
         self.options = {k: str(v) for k, v in options.items() if v is not None}
+        for key, value in self.options.items():
+            self.check_option(key, value)
+
+    def check_option(self, key: str, value: str) -> None:
+        """Refuse a key this adapter does not read, or a value it does not allow."""
+        if key not in self.accepted:
+            raise UsageError(f"harness {self.name} has no option {key!r}; "
+                             f"options: {', '.join(sorted(self.accepted))}")
+        allowed = self.accepted[key]
+        if allowed and value not in allowed:
+            raise UsageError(f"unknown {self.name} {key} {value!r}; "
+                             f"choose one of: {', '.join(allowed)}")
+        if key in COUNT_OPTIONS and not value.isdigit():
+            raise UsageError(f"{self.name} {key} must be a whole number, not {value!r}")
 
     def option(self, ctx: AttemptContext, key: str) -> str | None:
+        """The value of option ``key`` for this attempt (checked), or None when unset."""
         value = ctx.options.get(key, self.options.get(key))
-        return None if value in (None, "") else str(value)
+        if value in (None, ""):
+            return None
+        self.check_option(key, str(value))
+        return str(value)
 
     @abstractmethod
     def invocation(self, ctx: AttemptContext, binary: Path, base_url: str,
@@ -214,11 +242,3 @@ def last_event(transcript: Path, kind: str) -> dict[str, object] | None:
             found = event
     return found
 
-
-def choice(value: str | None, allowed: tuple[str, ...], what: str) -> str | None:
-    """``value`` if it is one of ``allowed`` (or None); a UsageError naming them otherwise."""
-    if value is not None and value not in allowed:
-        from refig.errors import UsageError
-
-        raise UsageError(f"unknown {what} {value!r}; choose one of: {', '.join(allowed)}")
-    return value

@@ -110,25 +110,30 @@ def check_harness(
     """
     model = model or harness.example_model
     attempt_id = f"check-{uuid.uuid4().hex[:12]}"
+    policy = SandboxPolicy.create(sandbox, protected=())
     dirs = AttemptDirs.create(root or default_root(), attempt_id)
-    source = draw_source(dirs.workspace / "source.png")
-    task = Task(id="check", kind=TaskKind.FIGURE_TO_SLIDE, source="source.png",
-                source_sha256=hashlib.sha256(source.read_bytes()).hexdigest())
-    with ScriptedServer(faults=faults, model=model, workspace=dirs.workspace) as server:
-        ctx = AttemptContext(
-            task=task, workspace=dirs.workspace, source=source,
-            prompt=Prompt(CHECK_PROMPT, version="check-1"), model=model,
-            deadline=time.monotonic() + timeout, env=attempt_env(dirs, attempt_id),
-            options={"upstream": server.url + harness.provider.mount, **(options or {})},
-            log=dirs.log, attempt_id=attempt_id, home=dirs.home, outputs_dir=dirs.outputs,
-            sandbox=SandboxPolicy.create(sandbox, protected=()),
-        )
-        started = time.monotonic()
-        result = harness.run(ctx)
-        seconds = time.monotonic() - started
-        served = list(server.served)
-        totals = server.model.totals()
-        requests = [r.json() for r in server.requests if r.method == "POST"]
-    calls_log = result.extra_outputs.get("calls")
-    calls = read_calls(calls_log) if calls_log is not None and calls_log.exists() else []
+    try:
+        source = draw_source(dirs.workspace / "source.png")
+        task = Task(id="check", kind=TaskKind.FIGURE_TO_SLIDE, source="source.png",
+                    source_sha256=hashlib.sha256(source.read_bytes()).hexdigest())
+        with ScriptedServer(faults=faults, model=model, workspace=dirs.workspace) as server:
+            ctx = AttemptContext(
+                task=task, workspace=dirs.workspace, source=source,
+                prompt=Prompt(CHECK_PROMPT, version="check-1"), model=model,
+                deadline=time.monotonic() + timeout, env=attempt_env(dirs, attempt_id),
+                options={"upstream": server.url + harness.provider.mount, **(options or {})},
+                log=dirs.log, attempt_id=attempt_id, home=dirs.home, outputs_dir=dirs.outputs,
+                sandbox=policy,
+            )
+            started = time.monotonic()
+            result = harness.run(ctx)
+            seconds = time.monotonic() - started
+            served = list(server.served)
+            totals = server.model.totals()
+            requests = [r.json() for r in server.requests if r.method == "POST"]
+        calls_log = result.extra_outputs.get("calls")
+        calls = read_calls(calls_log) if calls_log is not None and calls_log.exists() else []
+    except BaseException:
+        dirs.remove()  # the caller gets no outcome to remove them with
+        raise
     return CheckOutcome(result, served, calls, dirs, seconds, totals, requests)

@@ -14,6 +14,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import NoReturn
 
 from lxml import etree
 
@@ -190,6 +191,7 @@ class Package:
             )
 
     def close(self) -> None:
+        """Close the archive and the file under it."""
         fp = self._zip.fp
         self._zip.close()
         if fp is not None:
@@ -206,7 +208,7 @@ class Package:
     ) -> None:
         self.close()
 
-    def _fail(self, reason: GateReason, detail: str) -> None:
+    def _fail(self, reason: GateReason, detail: str) -> NoReturn:
         raise PackageError(reason, detail, path=self.path)
 
     # --- parts ----------------------------------------------------------------------------------
@@ -220,7 +222,6 @@ class Package:
         info = self._names.get(part.lower())
         if info is None:
             self._fail(GateReason.CORRUPT, f"part {part} is referenced but missing")
-        assert info is not None
         cap = min(self.limits.max_part_bytes, max_bytes or self.limits.max_part_bytes)
         chunks: list[bytes] = []
         size = 0
@@ -318,7 +319,6 @@ class Package:
         part = self.related("", REL_OFFICE_DOCUMENT)
         if part is None or not self.has(part):
             self._fail(GateReason.CORRUPT, "no presentation part: not a PowerPoint file")
-        assert part is not None
         root = self.xml(part)
         if root.tag != q("p:presentation"):
             self._fail(GateReason.CORRUPT, f"{part} is not a presentation (root {root.tag})")
@@ -348,7 +348,6 @@ class Package:
             rel = rels.get(rid)
             if rel is None or rel.external or not rel.is_a(REL_SLIDE):
                 self._fail(GateReason.CORRUPT, f"slide id {rid!r} points to no slide part")
-            assert rel is not None
             if not self.has(rel.target):
                 self._fail(GateReason.CORRUPT, f"slide part {rel.target} is missing")
             root = self.xml(rel.target)

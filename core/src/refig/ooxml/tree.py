@@ -57,6 +57,7 @@ SHOWN_REQUIRES = frozenset({"a14", "p14", "p15", "x12ac", "v"})
 # Placeholder types a master matches by (a layout's ``ctrTitle`` inherits the master's title).
 _MASTER_TYPE = {"ctrTitle": "title", "subTitle": "body", "obj": "body"}
 _ANGLE = 60_000  # OOXML angles are in 60,000ths of a degree
+_INT64 = 1 << 63
 
 
 @dataclass(frozen=True)
@@ -105,10 +106,13 @@ class _Ctx:
 
 
 def _int(value: str | None) -> int | None:
+    """An integer attribute; None when absent, malformed or beyond 64 bits (which OOXML never
+    uses, and which would overflow the float arithmetic of the transforms)."""
     try:
-        return int(value) if value is not None else None
+        number = int(value) if value is not None else None
     except ValueError:
         return None
+    return number if number is not None and -_INT64 <= number < _INT64 else None
 
 
 def _point(xfrm: etree._Element, tag: str, kx: str, ky: str) -> tuple[int, int] | None:
@@ -174,7 +178,7 @@ class TreeReader:
         )
         self._count = 0
         self._z = 0
-        self._images: dict[str, str | None] = {}
+        self._images: dict[str, str] = {}
         self._ph: dict[str, _Placeholders] = {}
 
     # --- entry point ----------------------------------------------------------------------------
@@ -403,7 +407,8 @@ class TreeReader:
             return None
         return rel.target
 
-    def _image_sha(self, part: str) -> str | None:
+    def _image_sha(self, part: str) -> str:
+        """The sha256 of an image part's bytes, read once per part."""
         if part not in self._images:
             data = self.package.read(part)
             self._images[part] = hashlib.sha256(data).hexdigest()
@@ -491,9 +496,10 @@ class _Placeholders:
     def of(cls, root: etree._Element | None) -> _Placeholders:
         index = cls({}, {}, {})
         for ph in () if root is None else root.iter(q("p:ph")):
-            nv_pr = ph.getparent()
-            shape = nv_pr.getparent().getparent() if nv_pr is not None else None
-            if shape is None or nv_pr.getparent() is None:
+            shape = ph
+            for _ in range(3):  # p:ph < p:nvPr < p:nvSpPr (or another nv*Pr) < the shape
+                shape = shape.getparent() if shape is not None else None
+            if shape is None:  # a stray p:ph too near the root names no shape
                 continue
             xfrm = shape.find(f"{q('p:spPr')}/{q('a:xfrm')}")
             if xfrm is None:

@@ -33,7 +33,8 @@ class XmlError(ValueError):
 
 # "<!DOCTYPE" in the encodings an XML document may declare itself in.
 _DOCTYPE_MARKERS = tuple(
-    "<!DOCTYPE".encode(codec) for codec in ("utf-8", "utf-16-le", "utf-16-be", "utf-32-le")
+    "<!DOCTYPE".encode(codec)
+    for codec in ("utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
 )
 
 

@@ -176,6 +176,9 @@ def run_attempt(job: AttemptJob) -> AttemptOutcome:
                 outputs_dir=dirs.outputs, secrets=secrets, sandbox=job.sandbox,
             )
             result, error = _watch(harness, ctx)
+            # Nothing the attempt started may still run (and swap files) while its outputs are
+            # read: an adapter that bypassed run_command may have left processes behind.
+            kill_tree(marker=job.attempt_id)
         if result is not None:
             error = error or result.error
             named = {

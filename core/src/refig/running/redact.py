@@ -43,9 +43,6 @@ class Redactor:
         # Longest first, so a secret that contains another is replaced whole.
         self._pairs = sorted(pairs.items(), key=lambda kv: -len(kv[0]))
 
-    def __bool__(self) -> bool:
-        return bool(self._pairs)
-
     def found(self, data: bytes) -> bool:
         """True when ``data`` holds a secret verbatim."""
         return any(secret in data for secret, _ in self._pairs)

@@ -33,7 +33,7 @@ from refig.running.sandbox import SandboxPolicy
 from refig.running.scheduler import Plan, Planned, plan_attempts
 from refig.running.workspace import check_outside, default_root, sweep_stale
 from refig.store import RunStore, sha256_file
-from refig.suite import Suite, SuiteError
+from refig.suite import Suite, SuiteError, inside
 
 DEFAULT_TIMEOUT = 1800.0
 
@@ -182,7 +182,8 @@ def record_suite(store: RunStore, suite: Suite, tasks: Sequence[Task]) -> None:
             continue
         files = [(suite.source_path(task), task.source_sha256, task.source)]
         if task.annotation is not None:
-            files.append((suite.root / task.annotation, task.annotation_sha256, task.annotation))
+            files.append((inside(suite.root, task.annotation), task.annotation_sha256,
+                          task.annotation))
         for path, expected, name in files:
             if not path.is_file():
                 raise SuiteError(f"task {task.id}: {name} is missing", path=path,

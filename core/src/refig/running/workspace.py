@@ -100,9 +100,10 @@ def sweep_stale(parent: Path) -> int:
         owner = entry / OWNER_FILE
         try:
             pid_text, start = owner.read_text().split()
-        except (OSError, ValueError):
+            pid = int(pid_text)
+        except (OSError, ValueError):  # not an attempt directory: leave it alone
             continue
-        if _start_time(int(pid_text)) != start:
+        if _start_time(pid) != start:
             shutil.rmtree(entry, ignore_errors=True)
             removed += 1
     return removed

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from refig.gateway.usage import Api, api_of
 from refig.standins.server import Request, Response, StandInServer
 
 # --- the script -----------------------------------------------------------------------------------
@@ -144,12 +145,12 @@ _CWD_PATTERNS = (
 )
 
 
-def _tool_names(api: str, body: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _tool_names(api: Api, body: dict[str, Any]) -> dict[str, dict[str, Any]]:
     names: dict[str, dict[str, Any]] = {}
     for tool in body.get("tools") or ():
         if not isinstance(tool, dict):
             continue
-        if api == "openai-chat":
+        if api is Api.OPENAI_CHAT:
             function = tool.get("function") or {}
             if function.get("name"):
                 names[function["name"]] = tool
@@ -158,14 +159,14 @@ def _tool_names(api: str, body: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return names
 
 
-def _prior_tool_calls(api: str, body: dict[str, Any]) -> int:
+def _prior_tool_calls(api: Api, body: dict[str, Any]) -> int:
     """How many tool calls the assistant already made in this conversation."""
     count = 0
-    if api == "anthropic-messages":
+    if api is Api.ANTHROPIC_MESSAGES:
         for message in body.get("messages") or ():
             if message.get("role") == "assistant" and isinstance(message.get("content"), list):
                 count += sum(1 for b in message["content"] if b.get("type") == "tool_use")
-    elif api == "openai-responses":
+    elif api is Api.OPENAI_RESPONSES:
         items = body.get("input")
         for item in items if isinstance(items, list) else ():
             if isinstance(item, dict) and item.get("type") in (
@@ -262,7 +263,7 @@ class Reply:
     model: str
 
 
-def _anthropic(reply: Reply, stream: bool) -> tuple[list[tuple[str | None, Any]], Any]:
+def _anthropic(reply: Reply) -> tuple[list[tuple[str | None, Any]], Any]:
     if reply.call is not None:
         block = {"type": "tool_use", "id": reply.call_id, "name": reply.call.name,
                  "input": reply.call.arguments or {}}
@@ -299,7 +300,7 @@ def _anthropic(reply: Reply, stream: bool) -> tuple[list[tuple[str | None, Any]]
     return events, message
 
 
-def _responses(reply: Reply, stream: bool) -> tuple[list[tuple[str | None, Any]], Any]:
+def _responses(reply: Reply) -> tuple[list[tuple[str | None, Any]], Any]:
     call = reply.call
     if call is None:
         item: dict[str, Any] = {
@@ -352,7 +353,7 @@ def _responses(reply: Reply, stream: bool) -> tuple[list[tuple[str | None, Any]]
     return events, response
 
 
-def _chat(reply: Reply, stream: bool) -> tuple[list[tuple[str | None, Any]], Any]:
+def _chat(reply: Reply) -> tuple[list[tuple[str | None, Any]], Any]:
     call = reply.call
     usage = {"prompt_tokens": reply.input_tokens, "completion_tokens": reply.output_tokens,
              "total_tokens": reply.input_tokens + reply.output_tokens,
@@ -390,29 +391,18 @@ def _chat(reply: Reply, stream: bool) -> tuple[list[tuple[str | None, Any]], Any
     return events, body
 
 
-_ENCODERS = {"anthropic-messages": _anthropic, "openai-responses": _responses,
-             "openai-chat": _chat}
+_ENCODERS = {Api.ANTHROPIC_MESSAGES: _anthropic, Api.OPENAI_RESPONSES: _responses,
+             Api.OPENAI_CHAT: _chat}
 
 
-def _error_body(api: str, status: int) -> dict[str, Any]:
+def _error_body(api: Api, status: int) -> dict[str, Any]:
     kinds = {400: ("invalid_request_error", "scripted bad request"),
              429: ("rate_limit_error", "scripted rate limit"),
              500: ("api_error", "scripted internal error")}
     kind, message = kinds[status]
-    if api == "anthropic-messages":
+    if api is Api.ANTHROPIC_MESSAGES:
         return {"type": "error", "error": {"type": kind, "message": message}}
     return {"error": {"type": kind, "code": kind, "message": message, "param": None}}
-
-
-def _api_of(path: str) -> str | None:
-    route = path.split("?", 1)[0].rstrip("/")
-    if route.endswith("/messages"):
-        return "anthropic-messages"
-    if route.endswith("/responses"):
-        return "openai-responses"
-    if route.endswith("/chat/completions"):
-        return "openai-chat"
-    return None
 
 
 # --- the server -----------------------------------------------------------------------------------
@@ -430,8 +420,8 @@ class ScriptedModel:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __call__(self, request: Request) -> Response:
-        api = _api_of(request.path)
-        if api is None or request.method != "POST":
+        api = api_of(request.method, request.path)
+        if api is Api.OTHER:
             if request.path.split("?", 1)[0].rstrip("/").endswith("/models"):
                 return Response.json({"object": "list", "data": [
                     {"id": self.model or "scripted", "object": "model", "owned_by": "refig"}]})
@@ -448,11 +438,12 @@ class ScriptedModel:
             self.served.append(served)
         return response
 
-    def _answer(self, api: str, body: dict[str, Any], index: int, fault: str | None,
+    def _answer(self, api: Api, body: dict[str, Any], index: int, fault: str | None,
                 size: int) -> tuple[Response, Served]:
         stream = bool(body.get("stream"))
         tools = _tool_names(api, body)
-        step = min(_prior_tool_calls(api, body), len(self.script) - 1)
+        prior = _prior_tool_calls(api, body)
+        step = min(prior, len(self.script) - 1)
         action: Action = self.script[step] if tools else Finish("ok")
         family = "none"
         call: ToolCall | None = None
@@ -462,19 +453,18 @@ class ScriptedModel:
             except LookupError as exc:
                 action = Finish(f"scripted model: {exc}")
         # Deterministic token counts that differ from call to call.
-        prior = _prior_tool_calls(api, body)
         input_tokens = max(1, size // 4)
         cached = (input_tokens // 2) if prior else 0
-        cache_write = (input_tokens // 10) if api == "anthropic-messages" and not prior else 0
-        reasoning = 0 if api == "anthropic-messages" else 5 + step
+        cache_write = (input_tokens // 10) if api is Api.ANTHROPIC_MESSAGES and not prior else 0
+        reasoning = 0 if api is Api.ANTHROPIC_MESSAGES else 5 + step
         text = None if call is not None else action.text  # type: ignore[union-attr]
         payload = json.dumps(call.arguments or call.freeform) if call else (text or "")
         reply = Reply(text=text, call=call, call_id=f"refig{index:04d}",
                       input_tokens=input_tokens, output_tokens=reasoning + 1 + len(payload) // 4,
                       cached_tokens=cached, cache_write_tokens=cache_write,
                       reasoning_tokens=reasoning, model=self.model or body.get("model") or "")
-        events, whole = _ENCODERS[api](reply, stream)
-        served = Served(index=index, api=api, tools=family, model=reply.model, stream=stream,
+        events, whole = _ENCODERS[api](reply)
+        served = Served(index=index, api=api.value, tools=family, model=reply.model, stream=stream,
                         step=step, action=type(action).__name__, status=200, fault=fault,
                         completed=True, input_tokens=reply.input_tokens,
                         output_tokens=reply.output_tokens, cached_tokens=reply.cached_tokens,
@@ -524,10 +514,10 @@ def _failed(served: Served, status: int, **tokens: int) -> Served:
                      "cache_write_tokens": 0, "reasoning_tokens": 0, **tokens})
 
 
-def _reported(api: str, events: Iterable[tuple[str | None, Any]]) -> dict[str, int]:
+def _reported(api: Api, events: Iterable[tuple[str | None, Any]]) -> dict[str, int]:
     """Tokens the given events report, normalised (only Anthropic reports any up front)."""
     for _, event in events:
-        if api == "anthropic-messages" and isinstance(event, dict):
+        if api is Api.ANTHROPIC_MESSAGES and isinstance(event, dict):
             usage = event.get("message", {}).get("usage", {})
             read = usage.get("cache_read_input_tokens", 0)
             write = usage.get("cache_creation_input_tokens", 0)

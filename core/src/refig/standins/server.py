@@ -65,6 +65,10 @@ class Response:
 
 Handler = Callable[[Request], Response]
 
+#: Largest request body read (the agent writes the requests a gateway relays; images included, a
+#: real model call stays far below this).
+MAX_REQUEST_BYTES = 256 << 20
+
 
 class CutStream(Exception):
     """Raised by a chunk iterator to drop the connection mid-stream (as a broken upstream does)."""
@@ -104,7 +108,9 @@ class StandInServer:
         return self
 
     def stop(self) -> None:
-        self._server.shutdown()
+        """Stop serving and close the socket (also when :meth:`start` was never called)."""
+        if self._thread.is_alive():
+            self._server.shutdown()  # waits for serve_forever, which never returns if not started
         self._server.server_close()
 
     def __enter__(self) -> StandInServer:
@@ -132,7 +138,14 @@ class StandInServer:
                 return
 
             def _serve(self) -> None:
-                length = int(self.headers.get("Content-Length") or 0)
+                try:
+                    length = int(self.headers.get("Content-Length") or 0)
+                except ValueError:
+                    self.send_error(400, "bad Content-Length")
+                    return
+                if not 0 <= length <= MAX_REQUEST_BYTES:
+                    self.send_error(413, f"request body over {MAX_REQUEST_BYTES} bytes")
+                    return
                 body = self.rfile.read(length) if length else b""
                 request = Request(self.command, self.path, dict(self.headers.items()), body,
                                   time.time())

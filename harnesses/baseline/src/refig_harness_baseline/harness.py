@@ -10,6 +10,7 @@ from __future__ import annotations
 import platform
 import sys
 
+from refig.errors import UsageError
 from refig.models import ErrorInfo, Usage
 from refig.protocols import AttemptContext, HarnessResult
 from refig.running import PROGRAM_FILE, SLIDE_FILE, run_command
@@ -22,7 +23,10 @@ TRANSCRIPT = "transcript.jsonl"
 class BaselineHarness:
     """Runs ``python -m refig_harness_baseline.<module> SOURCE`` for one attempt."""
 
-    def __init__(self, module: str):
+    def __init__(self, module: str, **options: str):
+        if options:
+            raise UsageError(f"the {module.replace('_', '-')} baseline takes no options, "
+                             f"not {', '.join(sorted(options))}", fix="drop --harness-opt")
         self.module = module
 
     def run(self, ctx: AttemptContext) -> HarnessResult:

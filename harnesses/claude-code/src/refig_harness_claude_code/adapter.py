@@ -21,11 +21,19 @@ attempt, typed from the gateway's record of the failing call (``rate_limited``, 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 from refig.gateway import DUMMY_KEY
 from refig.gateway.calls import status_kind
 from refig.gateway.usage import anthropic_tokens
-from refig.harness.adapter import ANTHROPIC, CliHarness, Invocation, Report, choice, last_event
+from refig.harness.adapter import (
+    ANTHROPIC,
+    SHARED_OPTIONS,
+    CliHarness,
+    Invocation,
+    Report,
+    last_event,
+)
 from refig.models import ErrorInfo, Usage
 from refig.protocols import AttemptContext
 
@@ -45,6 +53,9 @@ class ClaudeCodeHarness(CliHarness):
     pin = PIN
     example_model = "claude-sonnet-4-5"
     provider = ANTHROPIC
+    accepted: ClassVar[dict[str, tuple[str, ...]]] = {
+        **SHARED_OPTIONS, "effort": EFFORTS, "max_turns": (), "max_retries": (),
+    }
 
     def invocation(self, ctx: AttemptContext, binary: Path, base_url: str,
                    home: Path) -> Invocation:
@@ -54,7 +65,7 @@ class ClaudeCodeHarness(CliHarness):
                 "--verbose", "--model", ctx.model, "--dangerously-skip-permissions",
                 "--no-session-persistence",
                 "--max-turns", self.option(ctx, "max_turns") or str(DEFAULT_MAX_TURNS)]
-        if effort := choice(self.option(ctx, "effort"), EFFORTS, "claude-code effort"):
+        if effort := self.option(ctx, "effort"):
             argv += ["--effort", effort]
         env = {
             "CLAUDE_CONFIG_DIR": str(config),

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import ClassVar
 
 from refig.gateway import DUMMY_KEY
-from refig.harness.adapter import OPENAI, CliHarness, Invocation, Report, choice, events
+from refig.harness.adapter import OPENAI, SHARED_OPTIONS, CliHarness, Invocation, Report, events
 from refig.models import ErrorInfo, Usage
 from refig.protocols import AttemptContext
 
@@ -45,12 +46,15 @@ class CodexHarness(CliHarness):
     pin = PIN
     example_model = "gpt-5.5"
     provider = OPENAI
+    accepted: ClassVar[dict[str, tuple[str, ...]]] = {
+        **SHARED_OPTIONS, "effort": EFFORTS, "max_retries": (), "sandbox": SANDBOXES,
+    }
 
     def config(self, ctx: AttemptContext, base_url: str) -> str:
         """The attempt's ``config.toml``."""
         lines = [f"model = {_toml(ctx.model)}", 'model_provider = "refig"',
                  'web_search = "disabled"', "check_for_update_on_startup = false"]
-        if effort := choice(self.option(ctx, "effort"), EFFORTS, "codex effort"):
+        if effort := self.option(ctx, "effort"):
             lines.append(f"model_reasoning_effort = {_toml(effort)}")
         lines += ["", "[analytics]", "enabled = false", "", "[history]", 'persistence = "none"',
                   "", "[model_providers.refig]", 'name = "refig gateway"',
@@ -66,7 +70,7 @@ class CodexHarness(CliHarness):
         codex_home = home / ".codex"
         codex_home.mkdir(parents=True, exist_ok=True)
         (codex_home / "config.toml").write_text(self.config(ctx, base_url))
-        sandbox = choice(self.option(ctx, "sandbox"), SANDBOXES, "codex sandbox") or "bypass"
+        sandbox = self.option(ctx, "sandbox") or "bypass"
         argv = [str(binary), "exec", "--json", "--skip-git-repo-check", "--model", ctx.model,
                 "--cd", str(ctx.workspace), f"--image={ctx.source}"]
         argv += (["--dangerously-bypass-approvals-and-sandbox"] if sandbox == "bypass"

@@ -18,10 +18,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from refig.gateway import DUMMY_KEY
-from refig.harness.adapter import OPENAI, CliHarness, Invocation, Report, choice, last_event
+from refig.harness.adapter import (
+    OPENAI,
+    SHARED_OPTIONS,
+    CliHarness,
+    Invocation,
+    Report,
+    last_event,
+)
 from refig.models import ErrorInfo, Usage
 from refig.protocols import AttemptContext
 
@@ -38,11 +45,14 @@ class QwenCodeHarness(CliHarness):
     pin = PIN
     example_model = "qwen3-coder-plus"
     provider = OPENAI
+    accepted: ClassVar[dict[str, tuple[str, ...]]] = {
+        **SHARED_OPTIONS, "effort": EFFORTS, "max_turns": (), "max_retries": (),
+    }
 
     def settings(self, ctx: AttemptContext) -> dict[str, Any]:
         """The attempt's ``settings.json``."""
         model: dict[str, Any] = {"name": ctx.model}
-        if effort := choice(self.option(ctx, "effort"), EFFORTS, "qwen-code effort"):
+        if effort := self.option(ctx, "effort"):
             model["reasoningEffort"] = effort
         if retries := self.option(ctx, "max_retries"):
             model["generationConfig"] = {"maxRetries": int(retries)}

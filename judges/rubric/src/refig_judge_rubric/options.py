@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from refig.errors import UsageError
+from refig.judging import STAGE_OPTIONS
 
 #: Options that change what the judge answers, so they are part of its cache key and label.
 #: Transport options (api_base, api_key, timeout, answer_retries, prices) are not: pointing the
@@ -40,7 +41,13 @@ class JudgeOptions(BaseModel):
     @field_validator("extra_body", mode="before")
     @classmethod
     def _json(cls, value: Any) -> Any:
-        return json.loads(value) if isinstance(value, str) else value
+        """``--judge-opt extra_body='{"k": 1}'`` arrives as text: parse it."""
+        if not isinstance(value, str):
+            return value
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"not JSON ({exc.msg} at char {exc.pos})") from exc
 
     def identity(self) -> dict[str, Any]:
         """The options that define what the judge is, for its key."""
@@ -51,16 +58,13 @@ def parse_options(judge: str, values: dict[str, Any]) -> JudgeOptions:
     """Validate ``--judge-opt`` values for ``judge``; a wrong key or value is a usage error."""
     try:
         return JudgeOptions.model_validate(values)
-    except (ValidationError, json.JSONDecodeError) as exc:
-        if isinstance(exc, ValidationError):
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in e['loc']) or 'options'}: {e['msg']}"
-                for e in exc.errors(include_url=False)
-            )
-        else:
-            problems = f"extra_body is not JSON: {exc}"
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'options'}: {e['msg']}"
+            for e in exc.errors(include_url=False)
+        )
         accepted = ", ".join(k for k in JudgeOptions.model_fields if k != "model")
         raise UsageError(
             f"bad --judge-opt for judge {judge}: {problems}",
-            fix=f"accepted keys: {accepted}",
+            fix=f"accepted keys: {accepted}; and for the judging stage: {', '.join(STAGE_OPTIONS)}",
         ) from exc

@@ -13,10 +13,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from refig.metric_values import ValueMaker
+from refig.metric_values import ValueMaker, unavailable
 from refig.models import MetricValue, ObjectKind, ObjectTree, SlideObject
 from refig.protocols import Artifact
-from refig.slide_text import shown_objects
 
 METRIC = "connector-audit"
 
@@ -45,7 +44,7 @@ def is_line_shape(obj: SlideObject) -> bool:
     geometry = obj.geometry or ""
     if geometry in LINE_PRESETS or geometry.startswith(CONNECTOR_PRESET_PREFIXES):
         return True
-    return obj.kind is ObjectKind.FREEFORM and has_arrow(obj)
+    return obj.kind is ObjectKind.FREEFORM and arrow_count(obj) > 0
 
 
 def is_block_arrow(obj: SlideObject) -> bool:
@@ -59,10 +58,6 @@ def is_block_arrow(obj: SlideObject) -> bool:
 def arrow_count(obj: SlideObject) -> int:
     """Arrow heads at the two ends of a line (``none`` is no head)."""
     return sum(1 for head in (obj.start_arrow, obj.end_arrow) if head and head != "none")
-
-
-def has_arrow(obj: SlideObject) -> bool:
-    return arrow_count(obj) > 0
 
 
 @dataclass
@@ -81,6 +76,7 @@ class AuditCounts:
 
     @property
     def free_lines(self) -> int:
+        """Connectors with no bound end, and shapes drawn as lines."""
         return self.unbound_connectors + len(self.line_shapes)
 
 
@@ -92,9 +88,9 @@ def audit(tree: ObjectTree) -> AuditCounts:
     """
     own = [o for o in tree.walk() if o.layer == "slide" and o.alternate_selected]
     counts = AuditCounts(hidden_skipped=sum(1 for o in own if o.hidden))
-    objects = [o for o in shown_objects(tree) if o.layer == "slide"]
-    # As in ObjectTree.counts: an end binds to a non-connector id on the slide, else it dangles.
-    targets = {o.id for o in own if o.id is not None and o.kind is not ObjectKind.CONNECTOR}
+    objects = list(tree.shown())
+    # As in ObjectTree.counts: an end binds to a shown non-connector id, else it dangles.
+    targets = {o.id for o in objects if o.id is not None and o.kind is not ObjectKind.CONNECTOR}
     for obj in objects:
         heads = arrow_count(obj)
         if heads and (obj.kind is ObjectKind.CONNECTOR or is_line_shape(obj)):
@@ -132,18 +128,19 @@ def describe(obj: SlideObject) -> dict[str, Any]:
 
 
 def listing(objects: Iterable[SlideObject]) -> list[dict[str, Any]]:
+    """The first ``DETAIL_LIMIT`` objects, described."""
     return [describe(obj) for obj in list(objects)[:DETAIL_LIMIT]]
 
 
 class ConnectorAudit:
     """The ``connector-audit`` metric: one value per count, plus the audit-table summary."""
 
-    version = "1"
+    version = "2"  # 2: an end glued to a hidden shape dangles
 
     def compute(self, artifact: Artifact) -> Iterator[MetricValue]:
         make = ValueMaker(artifact, METRIC, self.version)
         if artifact.tree is None:
-            reason = "no object tree" + ("" if artifact.gate.passed else " (gate failed)")
+            reason = unavailable("no object tree", artifact)
             yield from make.missing(NAMES, reason, gate_reason=artifact.gate.reason)
             return
         counts = audit(artifact.tree)

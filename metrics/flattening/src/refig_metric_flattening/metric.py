@@ -3,7 +3,7 @@
 ``flattened`` is the flag the judges' cap uses. It is 1 when
 
 * the source figure is pasted (``pasted_source``: an embedded image that paints on the slide is
-  the source, a piece of it, or holds it; or pieces of the source together cover at least
+  the source or holds it, or pieces of the source that paint together cover at least
   ``PIECES_MIN_COVERAGE`` of it), or
 * images with content cover at least ``RASTER_ALONE`` of the slide, or
 * they cover at least ``RASTER_WITH_LITTLE_TEXT`` of it while the slide's native text has fewer
@@ -21,7 +21,7 @@ from typing import Any
 
 from refig.errors import RefigError
 from refig.images import open_image
-from refig.metric_values import ValueMaker, source_sha256
+from refig.metric_values import ValueMaker, source_sha256, unavailable
 from refig.models import MetricValue, ObjectTree
 from refig.protocols import Artifact
 from refig.rasters import RasterPlacement, SlideImage, raster_placements, slide_images
@@ -70,9 +70,11 @@ class ImageReport:
 
     @property
     def featureless(self) -> bool:
+        """True when the image decoded and shows no edges (a blank or gradient fill)."""
         return self.signature is not None and self.signature.featureless
 
     def as_json(self) -> dict[str, Any]:
+        """Where the image paints and how it matched, for a value's detail."""
         placements = self.image.placements
         return {
             "sha256": self.image.sha256,
@@ -90,7 +92,7 @@ class ImageReport:
 class Flattening:
     """Raster coverage and pasted-source detection for one artifact."""
 
-    version = "1"
+    version = "2"  # 2: pasted_source is null when the images cannot be read
 
     def compute(self, artifact: Artifact) -> Iterator[MetricValue]:
         started = time.perf_counter()
@@ -98,8 +100,7 @@ class Flattening:
         make = ValueMaker(artifact, METRIC, self.version, reference)
         tree = artifact.tree
         if tree is None:
-            reason = "no object tree" + ("" if artifact.gate.passed else " (gate failed)")
-            yield from make.missing(NAMES, reason)
+            yield from make.missing(NAMES, unavailable("no object tree", artifact))
             return
         shown = [p for p in raster_placements(tree) if not p.hidden]
         reports, unreadable = self._images(artifact.path, tree)
@@ -120,9 +121,10 @@ class Flattening:
         )
         yield make.value("raster_images", len({p.sha256 for p in shown}))
 
-        pasted, paste_detail = self._pasted(artifact, reference, reports)
-        if unreadable:
-            paste_detail["images_error"] = unreadable
+        if unreadable:  # without the images nothing says whether the source is among them
+            pasted, paste_detail = None, {"reason": unreadable}
+        else:
+            pasted, paste_detail = self._pasted(artifact, reference, reports)
         yield make.value("pasted_source", None if pasted is None else int(pasted), **paste_detail)
 
         words = sum(len(word_tokens(text)) for text in native_text(tree))
@@ -152,10 +154,7 @@ class Flattening:
         except RefigError as exc:
             return {}, f"cannot read the images of the package: {exc.message}"
         reports = {image.sha256: ImageReport(image) for image in images}
-        for index, report in enumerate(reports.values()):
-            if index >= MAX_IMAGES:
-                report.error = f"not examined: over {MAX_IMAGES} distinct images"
-                continue
+        for report in list(reports.values())[:MAX_IMAGES]:
             try:
                 report.signature = signature(open_image(report.image.data))
             except RefigError as exc:  # EMF/WMF/SVG, corrupt or oversized: counted as content
@@ -185,6 +184,7 @@ class Flattening:
             "matches": [r.as_json() for r, _ in found],
             "piece_coverage": round(piece_coverage, 4),
             "unreadable": [r.as_json() for r in reports.values() if r.error],
+            "not_examined": max(0, len(reports) - MAX_IMAGES),
         }
         if shown:
             image, best = min(shown, key=lambda pair: (pair[1].kind == "crop", pair[1].distance))

@@ -9,6 +9,23 @@ from refig import hookimpl
 from refig.records import MetricRecord, TaskKind
 
 
+def _checks() -> Iterator[Any]:
+    """LPIPS is optional: it needs torch and local AlexNet weights (never downloaded)."""
+    import os
+    from importlib import util
+    from pathlib import Path
+
+    from refig.doctor import Check, Status
+
+    weights = os.environ.get("REFIG_LPIPS_WEIGHTS")
+    found = weights and (Path(weights) / "checkpoints" / "alexnet-owt-7be5be79.pth").is_file()
+    if found and util.find_spec("torch") and util.find_spec("lpips"):
+        yield Check("LPIPS", Status.OK, f"weights in {weights}")
+    else:
+        yield Check("LPIPS", Status.WARN, "optional; without torch and local weights the lpips "
+                    "value is null", "see docs/metrics.md (LPIPS)")
+
+
 def _factory(**options: Any) -> Any:
     from refig_metric_image.metric import ImageSimilarity
 
@@ -22,4 +39,5 @@ def refig_metrics() -> Iterator[MetricRecord]:
         description="SSIM, PSNR, CIEDE2000 (LPIPS optional) of the rendering against the source.",
         factory=_factory,
         task_kinds=frozenset({TaskKind.FIGURE_TO_SLIDE, TaskKind.FIGURE_TO_CODE}),
+        checks=_checks,
     )

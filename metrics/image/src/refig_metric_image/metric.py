@@ -7,7 +7,7 @@ from pathlib import Path
 
 from refig.errors import RefigError
 from refig.images import open_image
-from refig.metric_values import ValueMaker, source_sha256
+from refig.metric_values import ValueMaker, source_sha256, unavailable
 from refig.models import MetricValue
 from refig.protocols import Artifact
 
@@ -31,8 +31,7 @@ class ImageSimilarity:
     def compute(self, artifact: Artifact) -> Iterator[MetricValue]:
         make = ValueMaker(artifact, METRIC, self.version, source_sha256(artifact))
         if artifact.render is None:
-            reason = "no rendering" + ("" if artifact.gate.passed else " (gate failed)")
-            yield from make.missing(NAMES, reason)
+            yield from make.missing(NAMES, unavailable("no rendering", artifact))
             return
         if artifact.source is None:
             yield from make.missing(NAMES, "no source figure to compare with")

@@ -25,6 +25,8 @@ def ssim(a: Image.Image, b: Image.Image) -> float:
             np.asarray(b.convert("L"), dtype=np.float64),
             gaussian_weights=True,
             sigma=1.5,
+            K1=0.01,
+            K2=0.03,
             use_sample_covariance=False,
             data_range=255.0,
         )

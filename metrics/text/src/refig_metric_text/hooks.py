@@ -9,6 +9,24 @@ from refig import hookimpl
 from refig.records import MetricRecord, TaskKind
 
 
+def _checks() -> Iterator[Any]:
+    """rapidocr-onnxruntime ships its models in the wheel; check they are there."""
+    from importlib import metadata, util
+    from pathlib import Path
+
+    from refig.doctor import Check, Status
+
+    spec = util.find_spec("rapidocr_onnxruntime")
+    models = sorted(Path(spec.origin).parent.glob("models/*.onnx")) if spec and spec.origin else []
+    if not models:
+        yield Check("OCR models", Status.MISSING, "rapidocr-onnxruntime or its models are missing",
+                    "uv pip install 'refig[ocr]'", required=True)
+        return
+    version = metadata.version("rapidocr-onnxruntime")
+    yield Check("OCR models", Status.OK, f"rapidocr-onnxruntime {version}: "
+                + ", ".join(m.stem for m in models))
+
+
 def _factory(**options: Any) -> Any:
     from refig_metric_text.metric import TextRecall
 
@@ -22,4 +40,5 @@ def refig_metrics() -> Iterator[MetricRecord]:
         description="Recall and precision of the slide's native text against OCR of the source.",
         factory=_factory,
         task_kinds=frozenset({TaskKind.FIGURE_TO_SLIDE}),
+        checks=_checks,
     )

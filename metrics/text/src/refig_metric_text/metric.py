@@ -21,7 +21,7 @@ from typing import Any
 
 from refig.errors import RefigError
 from refig.images import open_image
-from refig.metric_values import ValueMaker, source_sha256
+from refig.metric_values import ValueMaker, source_sha256, unavailable
 from refig.models import MetricValue, ObjectTree
 from refig.protocols import Artifact
 from refig.rasters import slide_images
@@ -45,16 +45,18 @@ MIN_OCR_SIDE = 24
 SOURCE_NAMES = ("recall", "precision", "image_only_share", "source_words")
 #: How many unmatched words a detail lists.
 DETAIL_WORDS = 50
+NOT_READ = "embedded images not read (read_images=False)"
 
 
 def share(part: int, whole: int) -> float | None:
+    """``part / whole``, or None when there is no whole."""
     return part / whole if whole else None
 
 
 class TextRecall:
     """Recall and precision of native text against OCR of the source; text held in images."""
 
-    version = "1"
+    version = "2"  # 2: image_only_share is null with read_images=False
 
     def __init__(
         self,
@@ -70,8 +72,7 @@ class TextRecall:
         make = ValueMaker(artifact, METRIC, self.version, source_sha256(artifact))
         tree = artifact.tree
         if tree is None:
-            reason = "no object tree" + ("" if artifact.gate.passed else " (gate failed)")
-            yield from make.missing(NAMES, reason)
+            yield from make.missing(NAMES, unavailable("no object tree", artifact))
             return
         started = time.perf_counter()
         native = [token for text in native_text(tree) for token in word_tokens(text)]
@@ -81,7 +82,6 @@ class TextRecall:
             yield from make.missing(SOURCE_NAMES, source)
         else:
             found = match_tokens(source, native, self.min_similarity)
-            in_images = match_tokens(found.unmatched_left, pictured, self.min_similarity)
             no_text = "the source shows no text the OCR can read"
             yield make.value(
                 "recall",
@@ -96,13 +96,17 @@ class TextRecall:
                 extra=list(found.unmatched_right[:DETAIL_WORDS]),
                 reason=None if native else "the slide has no native text",
             )
-            pictured_only = Counter(found.unmatched_left) - Counter(in_images.unmatched_left)
-            yield make.value(
-                "image_only_share",
-                share(in_images.matched, len(source)),
-                words=list(pictured_only.elements())[:DETAIL_WORDS],
-                reason=None if source else no_text,
-            )
+            if self.read_images:
+                in_images = match_tokens(found.unmatched_left, pictured, self.min_similarity)
+                pictured_only = Counter(found.unmatched_left) - Counter(in_images.unmatched_left)
+                yield make.value(
+                    "image_only_share",
+                    share(in_images.matched, len(source)),
+                    words=list(pictured_only.elements())[:DETAIL_WORDS],
+                    reason=None if source else no_text,
+                )
+            else:
+                yield make.value("image_only_share", None, reason=NOT_READ)
             yield make.value("source_words", len(source))
         yield make.value("native_words", len(native))
         yield make.value(
@@ -125,7 +129,7 @@ class TextRecall:
     def _image_tokens(self, path: Path, tree: ObjectTree) -> tuple[list[str], dict[str, Any]]:
         """OCR tokens of the raster images the slide shows (each image read once per process)."""
         if not self.read_images:
-            return [], {"reason": "embedded images not read (read_images=False)"}
+            return [], {"reason": NOT_READ}
         try:
             images = [image for image in slide_images(path, tree) if image.shown]
         except RefigError as exc:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from refig.metric_values import ValueMaker
+from refig.metric_values import ValueMaker, source_sha256, unavailable
 from refig.models import MetricValue
 from refig.protocols import Artifact
 
@@ -34,10 +34,12 @@ class TopologyMetric:
     def compute(self, artifact: Artifact) -> Iterator[MetricValue]:
         if artifact.annotation is None:
             return  # no annotation, nothing to compare with
-        reference = artifact.task.annotation_sha256 if artifact.task is not None else None
-        make = ValueMaker(artifact, METRIC, self.version, reference)
+        # The reference is the source figure the annotation describes, as for every metric that
+        # compares against the task: `refig evaluate` finds the values stored under it, and
+        # `load_artifacts` hands them to the judges.
+        make = ValueMaker(artifact, METRIC, self.version, source_sha256(artifact))
         if artifact.tree is None:
-            reason = "no object tree" + ("" if artifact.gate.passed else " (gate failed)")
+            reason = unavailable("no object tree", artifact)
             for name in NAMES:
                 value = 0.0 if name in ZERO_WHEN_UNREADABLE and not artifact.gate.passed else None
                 yield make.value(name, value, reason=reason)

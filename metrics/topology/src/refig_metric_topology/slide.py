@@ -13,7 +13,6 @@ import math
 from dataclasses import dataclass
 
 from refig.models import Endpoint, ObjectKind, ObjectTree, SlideObject
-from refig.slide_text import shown_objects
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -107,7 +106,7 @@ def _is_line(obj: SlideObject) -> bool:
 
 def _own(tree: ObjectTree) -> list[SlideObject]:
     """Objects the slide itself paints (not its layout or master), groups unfolded."""
-    return [o for o in shown_objects(tree) if o.layer == "slide" and o.kind is not ObjectKind.GROUP]
+    return [o for o in tree.shown() if o.kind is not ObjectKind.GROUP]
 
 
 def text_shapes(tree: ObjectTree) -> list[TextShape]:

@@ -92,12 +92,17 @@ def parse(annotation: dict[str, Any]) -> Annotation:
             )
             for i, e in enumerate(annotation.get("edges", ()))
         )
+        for node in nodes:
+            if len(node.box) != 4 or not all(math.isfinite(v) for v in node.box):
+                raise ValueError(f"node {node.id} has no box [x0, y0, x1, y1] of numbers")
         image = annotation.get("image") or {}
         boxes = [n.box for n in nodes]
         width = float(image.get("width") or max((b[2] for b in boxes), default=1.0))
         height = float(image.get("height") or max((b[3] for b in boxes), default=1.0))
     except (KeyError, TypeError, ValueError) as exc:
         raise AnnotationError(f"not a figure annotation: {exc!r}") from exc
+    if not (math.isfinite(width) and math.isfinite(height) and width > 0 and height > 0):
+        raise AnnotationError(f"the figure size {width} x {height} is not positive")
     for edge in edges:
         if edge.source not in ids or edge.target not in ids:
             raise AnnotationError(f"edge {edge.id} names an unknown node")

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import ray
+from refig.errors import RefigError
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -32,8 +33,16 @@ class RayExecutor:
         self.num_cpus = float(num_cpus or os.environ.get("REFIG_RAY_NUM_CPUS") or 1)
         self._owned = False
         if not ray.is_initialized():
-            ray.init(address=self.address, include_dashboard=False, log_to_driver=False,
-                     configure_logging=False)
+            try:
+                ray.init(address=self.address, include_dashboard=False, log_to_driver=False,
+                         configure_logging=False)
+            except Exception as exc:  # Ray raises several types for an unreachable cluster
+                where = f"the Ray cluster at {self.address}" if self.address else "a local Ray"
+                raise RefigError(
+                    f"cannot start or reach {where}: {type(exc).__name__}: {exc}",
+                    fix="check --ray-address (or $REFIG_RAY_ADDRESS) and `ray status` there, "
+                        "or run without --executor ray",
+                ) from exc
             self._owned = True
 
     def map(

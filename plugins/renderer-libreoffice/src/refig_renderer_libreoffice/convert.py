@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from refig.gate import RENDER_TIMEOUT_KIND
 from refig.models import ErrorInfo
 
 # Hidden slides are not exported by default; the gate renders the only slide even when hidden.
@@ -46,13 +47,11 @@ class Profile:
     """A LibreOffice user profile directory used by one process at a time."""
 
     path: Path
-    runs: int = 0
     poisoned: bool = False
 
     def reset(self) -> None:
         """Throw the profile away (after a kill it may hold a stale lock or half a write)."""
         shutil.rmtree(self.path, ignore_errors=True)
-        self.runs = 0
         self.poisoned = False
 
 
@@ -157,9 +156,12 @@ class Converter:
                     env=env,
                     start_new_session=True,  # its own process group, killed as a whole
                 )
-                timed_out = self._watch(process, outdir)
-                _kill_group(process)  # also reaps anything left behind after a normal exit
-            profile.runs += 1
+                try:
+                    timed_out = self._watch(process, outdir)
+                finally:
+                    # Also after a normal exit (helpers left behind) or an interrupt: its own
+                    # session means Ctrl-C never reaches it, so nothing else would stop it.
+                    _kill_group(process)
             if timed_out or process.returncode not in (0, None):
                 profile.poisoned = True
             pdfs: dict[int, Path] = {}
@@ -169,7 +171,9 @@ class Converter:
                     kept = self.workdir / f"{batch.name}-{index}.pdf"
                     pdf.replace(kept)
                     pdfs[index] = kept
-            stderr_text = stderr_path.read_bytes()[-_STDERR_TAIL:].decode("utf-8", "replace")
+            with stderr_path.open("rb") as handle:  # only the tail: it may have grown large
+                handle.seek(max(0, stderr_path.stat().st_size - _STDERR_TAIL))
+                stderr_text = handle.read().decode("utf-8", "replace")
             return BatchOutcome(
                 pdfs=pdfs,
                 timed_out=timed_out,
@@ -220,15 +224,17 @@ class Converter:
         return results
 
     def _run(self, items: Sequence[tuple[int, Path]], profile: Profile) -> BatchOutcome:
+        """One batch, on a fresh profile when the last run with this one was killed or crashed."""
         if profile.poisoned:
             profile.reset()
         return self.run_batch(items, profile)
 
 
 def _failure(outcome: BatchOutcome, timeout: float) -> ErrorInfo:
+    """The typed verdict of a file that produced no PDF in ``outcome``."""
     if outcome.timed_out:
         return ErrorInfo(
-            kind="timeout",
+            kind=RENDER_TIMEOUT_KIND,
             message=f"LibreOffice produced no PDF within {timeout:g} s; its processes were killed",
         )
     detail = outcome.stderr.splitlines()[-1] if outcome.stderr else "no output"

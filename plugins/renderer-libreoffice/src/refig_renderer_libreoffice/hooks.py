@@ -9,6 +9,12 @@ from refig import hookimpl
 from refig.records import RendererRecord
 
 
+def _checks() -> Iterator[Any]:
+    from refig_renderer_libreoffice.renderer import machine_checks
+
+    return machine_checks()
+
+
 def _create(**options: Any) -> Any:
     from refig_renderer_libreoffice.renderer import LibreOfficeRenderer
 
@@ -22,4 +28,5 @@ def refig_renderers() -> Iterator[RendererRecord]:
         description="LibreOffice headless to PDF, pypdfium2 to PNG; warm batched converters.",
         factory=_create,
         aliases=("soffice",),
+        checks=_checks,
     )

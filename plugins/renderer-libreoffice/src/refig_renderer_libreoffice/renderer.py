@@ -9,11 +9,12 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 
+from refig.doctor import Check, Status, apt_fix
 from refig.errors import RefigError, UsageError
 from refig.models import ErrorInfo
 from refig.ooxml import Package
@@ -66,6 +67,29 @@ def installed_fonts() -> tuple[str, ...]:
     return tuple(sorted({line.strip() for line in done.stdout.splitlines() if line.strip()}))
 
 
+#: The metric-compatible fonts a slide written on Windows or macOS needs to render at its size.
+REQUIRED_FONTS = {"Carlito": "fonts-crosextra-carlito", "Caladea": "fonts-crosextra-caladea",
+                  "Noto Sans CJK": "fonts-noto-cjk"}
+
+
+def machine_checks() -> Iterator[Check]:
+    """What ``refig doctor`` reports for rendering: LibreOffice and the fonts, both required."""
+    try:
+        soffice = find_soffice()
+        yield Check("LibreOffice", Status.OK, f"{libreoffice_version(soffice)} ({soffice})")
+    except RefigError as exc:
+        yield Check("LibreOffice", Status.MISSING, exc.message, apt_fix("libreoffice-impress"),
+                    required=True)
+    fonts = " ".join(installed_fonts()).lower()
+    missing = {name: package for name, package in REQUIRED_FONTS.items()
+               if name.lower() not in fonts}
+    if missing:
+        yield Check("fonts", Status.MISSING, f"missing {', '.join(missing)}",
+                    apt_fix(*missing.values()), required=True)
+    else:
+        yield Check("fonts", Status.OK, ", ".join(REQUIRED_FONTS))
+
+
 def slide_aspect(path: Path) -> float | None:
     """Height / width of the deck's slide size, or None when the deck cannot say."""
     try:
@@ -82,6 +106,10 @@ class LibreOfficeRenderer:
     ``width`` is the PNG width in pixels (the height follows the slide's aspect ratio);
     ``timeout`` the seconds a single file may take; ``workers`` how many soffice processes one
     :meth:`render` call runs at once; ``batch_size`` how many files one process converts.
+
+    ``workers`` defaults to 1 because refig's stages already call :meth:`render` from ``-j``
+    executor workers at once: more per call would run ``-j`` times as many LibreOffice
+    processes as asked for. A program that makes one call for many files raises it.
     """
 
     def __init__(
@@ -89,7 +117,7 @@ class LibreOfficeRenderer:
         *,
         width: int = 1600,
         timeout: float = 60.0,
-        workers: int | None = None,
+        workers: int = 1,
         batch_size: int = 32,
         soffice: str | None = None,
         memory_mb: int | None = 4096,
@@ -101,7 +129,7 @@ class LibreOfficeRenderer:
         self.soffice = find_soffice(soffice)
         self.version = libreoffice_version(self.soffice)
         self.fonts = installed_fonts()
-        self.workers = max(1, int(workers or min(2, os.cpu_count() or 1)))
+        self.workers = max(1, int(workers))
         self.batch_size = max(1, int(batch_size))
         self._workdir = Path(tempfile.mkdtemp(prefix="refig-libreoffice-"))
         self._converter = Converter(

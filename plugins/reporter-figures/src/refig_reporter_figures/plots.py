@@ -55,6 +55,13 @@ def _rows_with_estimates(table: Table | None, key: str) -> list[dict]:
     ]  # type: ignore[union-attr]
 
 
+def _error_bar(est: Estimate) -> tuple[float, float]:
+    """How far the interval reaches below and above the estimate (0 without an interval)."""
+    low = est.value if est.low is None else est.low
+    high = est.value if est.high is None else est.high
+    return est.value - low, high - est.value
+
+
 def forest(analysis: Analysis, out_dir: Path) -> Figure | Skipped:
     """Paired effects on the total, each a point with its interval, against a zero line."""
     title = "Paired effects on the total score"
@@ -101,8 +108,9 @@ def judge_vs_elo(analysis: Analysis, out_dir: Path) -> Figure | Skipped:
                 est: Estimate = row["elo"]
                 xs.append(float(np.nanmean(total)))
                 ys.append(est.value)
-                errs[0].append(est.value - (est.low if est.low is not None else est.value))
-                errs[1].append((est.high if est.high is not None else est.value) - est.value)
+                below, above = _error_bar(est)
+                errs[0].append(below)
+                errs[1].append(above)
                 names.append(row["config"])
         if len(xs) < 3:
             continue
@@ -145,11 +153,10 @@ def axis_bars(analysis: Analysis, out_dir: Path) -> Figure | Skipped:
         values, lows, highs = [], [], []
         for key, top in zip(keys, tops, strict=True):
             est: Estimate = row[key]  # type: ignore[assignment]
+            below, above = _error_bar(est)
             values.append(100 * est.value / top)
-            lows.append(100 * (est.value - (est.low if est.low is not None else est.value)) / top)
-            highs.append(
-                100 * ((est.high if est.high is not None else est.value) - est.value) / top
-            )
+            lows.append(100 * below / top)
+            highs.append(100 * above / top)
         x = np.arange(len(keys)) + (k - (len(rows) - 1) / 2) * width
         ax.bar(x, values, width, yerr=[lows, highs], capsize=2, label=str(row["config"]))
     ax.set_xticks(range(len(keys)))

@@ -52,20 +52,15 @@ class HtmlReporter:
         with track(
             "html report", len(data.task_order) + len(data.config_order) + 1, quiet=quiet
         ) as tracker:
-            for config_id in data.config_order:
-                tracker.start()
-                html = env.get_template("config.html").render(
-                    root="../", **common, **pages.config_page(config_id)
-                )
-                _write(out / "configs" / f"{slug(config_id)}.html", html)
-                tracker.finish()
-            for task_id in data.task_order:
-                tracker.start()
-                html = env.get_template("task.html").render(
-                    root="../", **common, **pages.task_page(task_id)
-                )
-                _write(out / "tasks" / f"{slug(task_id)}.html", html)
-                tracker.finish()
+            for template, ids, href, build in (
+                ("config.html", data.config_order, pages.config_href, pages.config_page),
+                ("task.html", data.task_order, pages.task_href, pages.task_page),
+            ):
+                for page_id in ids:  # written where the links point
+                    tracker.start()
+                    html = env.get_template(template).render(root="../", **common, **build(page_id))
+                    _write(out / href(page_id), html)
+                    tracker.finish()
             tracker.start()
             index = env.get_template("index.html").render(
                 root="",

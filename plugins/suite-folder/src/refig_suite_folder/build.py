@@ -15,13 +15,13 @@ from refig.errors import RefigError, UsageError
 from refig.images import MAX_PIXELS
 from refig.records import TaskKind
 from refig.suite import Suite, SuiteWriter
+from refig.suite_stats import FIELD_KEYS
 
 from refig_suite_folder import provenance
 from refig_suite_folder.convert import SUFFIXES, FigureError, read_figure
 
 MAX_BYTES = 100_000_000
 AUTO_PROVENANCE = ("manifest.json", "provenance.json", "provenance.csv")
-FIELD_KEYS = ("field", "category", "field_guess", "primary_category")
 
 
 def task_id(stem: str) -> str:

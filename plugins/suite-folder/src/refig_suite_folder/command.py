@@ -17,8 +17,10 @@ def build_command(
         help="JSON or CSV naming each file's origin (default: manifest.json, provenance.json "
              "or provenance.csv in the folder, when present).",
     ),
-    max_pixels: int = typer.Option(64_000_000, "--max-pixels", help="Largest image accepted."),
-    max_bytes: int = typer.Option(100_000_000, "--max-bytes", help="Largest file accepted."),
+    max_pixels: int = typer.Option(
+        64_000_000, "--max-pixels", min=1, help="Largest image accepted."
+    ),
+    max_bytes: int = typer.Option(100_000_000, "--max-bytes", min=1, help="Largest file accepted."),
     skip_invalid: bool = typer.Option(
         False, "--skip-invalid", help="Skip undecodable or oversized files instead of stopping."
     ),

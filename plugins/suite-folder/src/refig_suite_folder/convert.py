@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from pathlib import Path
 
 from refig.errors import RefigError
-from refig.images import ImageError, open_image
+from refig.images import ImageError, open_image, png_bytes
 
 #: Stored byte for byte (agents and renderers read these everywhere).
 KEPT = {".png": "png", ".jpg": "jpg", ".jpeg": "jpg", ".webp": "webp"}
@@ -31,12 +30,6 @@ class Figure:
     converted: bool
 
 
-def _png(image) -> bytes:  # type: ignore[no-untyped-def]
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG")
-    return buffer.getvalue()
-
-
 def _pdf_page(path: Path, dpi: int, max_pixels: int) -> Figure:
     import pypdfium2 as pdfium
 
@@ -55,7 +48,7 @@ def _pdf_page(path: Path, dpi: int, max_pixels: int) -> Figure:
         image = page.render(scale=scale, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB")
     finally:
         document.close()
-    return Figure(_png(image), "png", image.width, image.height, True)
+    return Figure(png_bytes(image), "png", image.width, image.height, True)
 
 
 def read_figure(path: Path, *, max_pixels: int, max_bytes: int, pdf_dpi: int = 200) -> Figure:
@@ -75,4 +68,4 @@ def read_figure(path: Path, *, max_pixels: int, max_bytes: int, pdf_dpi: int = 2
                           fix=exc.fix or "remove the file, or pass --skip-invalid") from exc
     if suffix in KEPT:
         return Figure(data, KEPT[suffix], image.width, image.height, False)
-    return Figure(_png(image), "png", image.width, image.height, True)
+    return Figure(png_bytes(image), "png", image.width, image.height, True)

@@ -153,7 +153,6 @@ class Client:
     max_source_bytes: int = 200_000_000
     sleep: Callable[[float], None] = time.sleep
     requests: int = 0
-    cache_hits: int = 0
     _last: float = field(default=-1e9, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -198,7 +197,6 @@ class Client:
 
     def _cached(self, path: Path, fetch: Callable[[], bytes]) -> bytes:
         if path.is_file():
-            self.cache_hits += 1
             return path.read_bytes()
         data = fetch()
         _write_atomic(path, data)

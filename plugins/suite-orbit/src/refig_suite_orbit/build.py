@@ -116,10 +116,16 @@ def _local_metadata(folder: Path) -> dict[str, dict[str, Any]]:
     for name in ("metadata.jsonl", "metadata.json"):
         path = folder / name
         if path.is_file():
-            text = path.read_text(encoding="utf-8")
-            rows = ([json.loads(line) for line in text.splitlines() if line.strip()]
-                    if name.endswith("l") else json.loads(text))
-            return {f"{r['id']}v{r['version']}": r for r in rows}
+            try:
+                text = path.read_text(encoding="utf-8")
+                rows = ([json.loads(line) for line in text.splitlines() if line.strip()]
+                        if name.endswith("l") else json.loads(text))
+                return {f"{r['id']}v{r['version']}": r for r in rows}
+            except (ValueError, KeyError, TypeError) as exc:
+                raise RefigError(
+                    f"cannot read {name}: {type(exc).__name__}: {exc}", path=path,
+                    fix="give one JSON object per paper with at least `id` and `version`",
+                ) from exc
     return {}
 
 

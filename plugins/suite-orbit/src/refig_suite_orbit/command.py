@@ -25,12 +25,16 @@ def build_command(
     ),
     start: str = typer.Option("2017-06", "--start", help="First month, YYYY-MM."),
     end: str | None = typer.Option(None, "--end", help="Last month, YYYY-MM (default: now)."),
-    page_size: int = typer.Option(100, "--page-size", help="Listing entries drawn per window."),
-    delay: float = typer.Option(3.0, "--delay", help="Seconds between requests (arXiv asks 3)."),
-    retries: int = typer.Option(5, "--retries", help="Retries per request."),
-    dpi: int = typer.Option(300, "--dpi", help="Resolution for PDF and EPS figures."),
+    page_size: int = typer.Option(
+        100, "--page-size", min=1, help="Listing entries drawn per window."
+    ),
+    delay: float = typer.Option(
+        3.0, "--delay", min=0.0, help="Seconds between requests (arXiv asks 3)."
+    ),
+    retries: int = typer.Option(5, "--retries", min=0, help="Retries per request."),
+    dpi: int = typer.Option(300, "--dpi", min=1, help="Resolution for PDF and EPS figures."),
     max_papers: int | None = typer.Option(
-        None, "--max-papers", help="Stop after examining this many papers (default 50 x n)."
+        None, "--max-papers", min=1, help="Stop after examining this many papers (default 50 x n)."
     ),
     created_at: datetime | None = typer.Option(
         None, "--created-at", help="Creation time recorded in suite.json (default: now)."

@@ -11,6 +11,13 @@ from refig.records import SuiteRecord, TaskKind
 from refig_suite_orbit.command import build_command
 
 
+def _checks() -> Iterator[Any]:
+    from refig.doctor import apt_fix, tool
+
+    yield tool("Ghostscript", ("gs", "--version"), apt_fix("ghostscript"),
+               purpose="ORBIT skips papers whose overview figure is EPS")
+
+
 def _factory(**options: Any) -> Any:
     from refig_suite_orbit.build import build_orbit
 
@@ -26,4 +33,5 @@ def refig_suites() -> Iterator[SuiteRecord]:
         factory=_factory,
         command=build_command,
         task_kinds=frozenset({TaskKind.FIGURE_TO_SLIDE}),
+        checks=_checks,
     )

@@ -3,14 +3,13 @@ Ghostscript when it is installed."""
 
 from __future__ import annotations
 
-import io
 import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from refig.images import ImageError, open_image
+from refig.images import ImageError, open_image, png_bytes
 
 GHOSTSCRIPT_HINT = ("EPS figures need Ghostscript (`gs`): apt-get install ghostscript "
                     "(macOS: brew install ghostscript); without it such papers are skipped")
@@ -38,12 +37,6 @@ def ghostscript() -> str | None:
     return shutil.which("gs")
 
 
-def _png(image) -> bytes:  # type: ignore[no-untyped-def]
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG")
-    return buffer.getvalue()
-
-
 def _pdf(data: bytes, dpi: int) -> Raster:
     import pypdfium2 as pdfium
 
@@ -60,7 +53,7 @@ def _pdf(data: bytes, dpi: int) -> Raster:
         image = page.render(scale=scale, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB")
     finally:
         document.close()
-    return Raster(_png(image), "png", image.width, image.height, "pdf")
+    return Raster(png_bytes(image), "png", image.width, image.height, "pdf")
 
 
 def _eps(data: bytes, dpi: int) -> Raster:
@@ -83,7 +76,7 @@ def _eps(data: bytes, dpi: int) -> Raster:
             image = open_image(target)
         except ImageError as exc:
             raise RasterError("raster_failed", exc.message) from exc
-    return Raster(_png(image), "png", image.width, image.height, "eps")
+    return Raster(png_bytes(image), "png", image.width, image.height, "eps")
 
 
 def rasterise(name: str, data: bytes, dpi: int = 300) -> Raster:

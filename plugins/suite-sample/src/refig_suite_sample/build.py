@@ -10,12 +10,13 @@ from pathlib import Path
 
 from refig.console import track
 from refig.errors import UsageError
+from refig.images import png_bytes
 from refig.records import TaskKind
 from refig.suite import Suite, SuiteWriter
 
 from refig_suite_sample.annotation import annotate
 from refig_suite_sample.difficulty import Difficulty
-from refig_suite_sample.draw import png_bytes, render
+from refig_suite_sample.draw import render
 from refig_suite_sample.fonts import available_families, font_set
 from refig_suite_sample.layout import generate
 

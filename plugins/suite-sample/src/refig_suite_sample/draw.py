@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import math
 
 from PIL import Image, ImageDraw
@@ -179,10 +178,3 @@ def render(fig: Figure) -> Image.Image:
     for node in fig.nodes:
         painter.node(node)
     return painter.image.resize((fig.width, fig.height), Image.Resampling.LANCZOS)
-
-
-def png_bytes(image: Image.Image) -> bytes:
-    """PNG bytes with no time or text chunks, so the same pixels give the same bytes."""
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=6)
-    return buffer.getvalue()

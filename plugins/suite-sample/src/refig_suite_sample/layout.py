@@ -44,7 +44,6 @@ PALETTE = (
     ("#F5F5F5", "#666666"), ("#D0EEF0", "#3E8E96"),
 )
 GLYPH_SHAPES = ("stack", "tokens", "cylinder")
-SIDES = ("left", "right", "top", "bottom")
 
 
 class LayoutError(Exception):
@@ -69,7 +68,6 @@ class Node:
     w: float = 0.0
     h: float = 0.0
     label_h: float = 0.0
-    label_w: float = 0.0
     cx: float = 0.0
     cy: float = 0.0
     count: int = 0
@@ -572,7 +570,7 @@ def _size_nodes(fig: Figure, measure: _Measure, preset: Preset, slot_w: float) -
         node.lines, node.font_size = lines, size
         tw, th = measure.size(lines, size)
         if node.label_below:
-            node.label_w, node.label_h = tw, th
+            node.label_h = th
             if node.shape == "stack":
                 node.count = 3 + len(node.text) % 3
                 node.w = float(round(f * 2.6 + (node.count - 1) * f * 0.32))

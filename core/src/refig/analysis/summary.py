@@ -1,0 +1,278 @@
+"""Per-configuration summary tables: coverage, score means, the structural audit, economics,
+and the per-task detail table."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+import numpy as np
+
+from refig.analysis.context import MIN_TASKS_FOR_INTERVAL, NO_JUDGMENTS, SEMANTIC_HINTS, Context
+from refig.analysis.scores import TOTAL, JudgeScores
+from refig.analysis.tables import Cell, Column, Estimate, Table
+
+
+def coverage(ctx: Context) -> Iterator[Table]:
+    """What was attempted, what passed the gate, what was judged: the denominators."""
+    data, scores = ctx.data, ctx.scores
+    columns = [
+        Column("config", "configuration"),
+        Column("tasks", "tasks", "int"),
+        Column("succeeded", "succeeded", "int"),
+        Column("gate_passed", "gate passed", "int"),
+        Column("gate_failures", "gate failures (scored 0)"),
+        Column("unevaluated", "not inspected", "int"),
+        Column("scored", f"scored by {ctx.primary}" if ctx.primary else "scored", "int"),
+        Column("judge_failures", "failed judgments", "int"),
+    ]
+    rows: list[dict[str, Cell]] = []
+    for c, config_id in enumerate(data.config_order):
+        outcomes = [o for (_, cid), o in data.outcomes.items() if cid == config_id]
+        reasons = Counter(o.gate_reason for o in outcomes if o.gated)
+        row: dict[str, Cell] = {
+            "config": config_id,
+            "tasks": len(outcomes),
+            "succeeded": sum(o.attempt.status == "succeeded" for o in outcomes),
+            "gate_passed": sum(o.passed for o in outcomes),
+            "gate_failures": ", ".join(f"{r} {n}" for r, n in sorted(reasons.items())) or "0",
+            "unevaluated": sum(not o.evaluated for o in outcomes),
+            "scored": None,
+            "judge_failures": None,
+        }
+        if scores is not None:
+            row["scored"] = int(np.isfinite(scores.total[c]).sum())
+            row["judge_failures"] = int(scores.failed[c].sum())
+        rows.append(row)
+    table = Table(
+        "coverage",
+        "Coverage",
+        columns,
+        rows,
+        description="Latest succeeded attempt per task; gate failures score 0 with their reason.",
+    )
+    if not rows:
+        table.insufficient = "no attempts in this run yet; start one with `refig run`"
+    yield table
+
+
+def _axis_columns(scores: JudgeScores) -> list[Column]:
+    columns = [
+        Column(axis, f"{axis} /{scores.max_points[i]:g}", "estimate", best="max")
+        for i, axis in enumerate(scores.axes)
+    ]
+    columns.append(Column(TOTAL, f"total /{scores.full_marks:g}", "estimate", best="max"))
+    return columns
+
+
+def means(ctx: Context) -> Iterator[Table]:
+    """Configuration means per axis with bootstrap intervals, best per column marked."""
+    scores = ctx.scores
+    title = "Configuration means" + (f" (judge {ctx.primary})" if ctx.primary else "")
+    if scores is None:
+        yield Table("means", title, [], insufficient=NO_JUDGMENTS)
+        return
+    columns = [
+        Column("config", "configuration"),
+        Column("n", "tasks", "int"),
+        *_axis_columns(scores),
+    ]
+    rows: list[dict[str, Cell]] = []
+    small = False
+    for c, config_id in enumerate(scores.configs):
+        cube = scores.mean[c]
+        ok = np.isfinite(cube).all(axis=1)
+        tasks = [t for t, keep in zip(scores.tasks, ok, strict=True) if keep]
+        row: dict[str, Cell] = {"config": config_id, "n": int(ok.sum())}
+        if ok.any():
+            estimates = ctx.intervals(cube[ok], tasks)
+            small |= estimates[-1].low is None
+            for column, estimate in zip(columns[2:], estimates, strict=True):
+                row[column.key] = estimate
+        rows.append(row)
+    table = Table(
+        "means",
+        title,
+        columns,
+        rows,
+        description=f"Mean over tasks with {100 * ctx.options.level:g}% "
+        f"{'cluster ' if ctx.clustered else ''}percentile bootstrap intervals "
+        f"({ctx.options.resamples:,} resamples); gate failures count as 0. Best per column marked.",
+    )
+    if small:
+        table.notes.append(
+            f"no interval where fewer than {MIN_TASKS_FOR_INTERVAL} tasks are scored"
+        )
+    if scores.proxy:
+        table.notes.append(f"{ctx.primary} is a proxy judge computed from deterministic metrics")
+    if not any(isinstance(r.get(TOTAL), Estimate) for r in rows):
+        table.insufficient = f"no artifact is scored by {ctx.primary} yet"
+    yield table
+    if len(ctx.judges) > 1:
+        yield _totals_by_judge(ctx)
+
+
+def _totals_by_judge(ctx: Context) -> Table:
+    columns = [Column("config", "configuration")]
+    columns += [Column(j, j, "estimate", best="max") for j in ctx.judges]
+    rows: list[dict[str, Cell]] = []
+    for config_id in ctx.data.config_order:
+        row: dict[str, Cell] = {"config": config_id}
+        for label, scores in ctx.judges.items():
+            total = scores.total[scores.config_index(config_id)]
+            ok = np.isfinite(total)
+            tasks = [t for t, keep in zip(scores.tasks, ok, strict=True) if keep]
+            row[label] = ctx.mean_interval(total[ok], tasks) if ok.any() else None
+        rows.append(row)
+    return Table(
+        "totals_by_judge",
+        "Total score by judge",
+        columns,
+        rows,
+        description="Mean total per configuration under each judge, with intervals.",
+    )
+
+
+def structural(ctx: Context) -> Iterator[Table]:
+    """The structural audit: connectors, flattening, semantic credit."""
+    data, scores = ctx.data, ctx.scores
+    semantic = scores.axis_index(*SEMANTIC_HINTS) if scores is not None else None
+    columns = [
+        Column("config", "configuration"),
+        Column("artifacts", "audited", "int"),
+        Column("no_connector", "no native connector", "pct", best="min"),
+        Column("median_connectors", "median connectors", "float", best="max"),
+        Column("flattened", "flattened", "pct", best="min"),
+    ]
+    if scores is not None and semantic is not None:
+        columns.append(
+            Column(
+                "semantic_under_half", f"< half {scores.axes[semantic]} credit", "pct", best="min"
+            )
+        )
+    rows: list[dict[str, Cell]] = []
+    measured = 0
+    for config_id in data.config_order:
+        passed = [o for (_, cid), o in data.outcomes.items() if cid == config_id and o.passed]
+        has = [data.metric(o.artifact, "connector-audit", "has_native_connector") for o in passed]
+        count = [data.metric(o.artifact, "connector-audit", "connector_count") for o in passed]
+        flat = [data.metric(o.artifact, "flattening", "flattened") for o in passed]
+        has_v = [v for v in has if v is not None]
+        count_v = [v for v in count if v is not None]
+        flat_v = [v for v in flat if v is not None]
+        measured += len(has_v) + len(count_v) + len(flat_v)
+        row: dict[str, Cell] = {
+            "config": config_id,
+            "artifacts": len(passed),
+            "no_connector": float(np.mean([v == 0 for v in has_v])) if has_v else None,
+            "median_connectors": float(np.median(count_v)) if count_v else None,
+            "flattened": float(np.mean([v != 0 for v in flat_v])) if flat_v else None,
+        }
+        if scores is not None and semantic is not None:
+            points = scores.axis_points[scores.config_index(config_id), :, semantic]
+            ok = np.isfinite(points)
+            half = scores.max_points[semantic] / 2
+            row["semantic_under_half"] = float((points[ok] < half).mean()) if ok.any() else None
+        rows.append(row)
+    table = Table(
+        "structural",
+        "Structural audit",
+        columns,
+        rows,
+        description="Over artifacts that passed the gate (connector-audit and flattening metrics); "
+        "semantic credit over every scored task, gate failures included.",
+    )
+    if measured == 0 and len(columns) == 5:
+        table.insufficient = (
+            "no connector-audit or flattening values and no judge: run `refig evaluate RUN` first"
+        )
+    yield table
+
+
+def economics(ctx: Context) -> Iterator[Table]:
+    """Turns, cost and time per configuration."""
+    data = ctx.data
+    columns = [
+        Column("config", "configuration"),
+        Column("attempts", "tasks", "int"),
+        Column("median_turns", "median turns", "float", best="min"),
+        Column("mean_cost", "mean cost", "usd", best="min"),
+        Column("total_cost", "spent (all tries)", "usd"),
+        Column("mean_wall", "mean wall s", "float", best="min"),
+        Column("mean_output_tokens", "mean output tokens", "int"),
+    ]
+    rows: list[dict[str, Cell]] = []
+    for config_id in data.config_order:
+        chosen = [o.attempt for (_, cid), o in data.outcomes.items() if cid == config_id]
+        every = [a for a in data.attempts if a.config_id == config_id]
+        turns = [a.turns for a in chosen if a.turns is not None]
+        costs = [a.cost_usd for a in chosen if a.cost_usd is not None]
+        spent = [a.cost_usd for a in every if a.cost_usd is not None]
+        rows.append(
+            {
+                "config": config_id,
+                "attempts": len(chosen),
+                "median_turns": float(np.median(turns)) if turns else None,
+                "mean_cost": float(np.mean(costs)) if costs else None,
+                "total_cost": float(np.sum(spent)) if spent else None,
+                "mean_wall": float(np.mean([a.wall_seconds for a in chosen])) if chosen else None,
+                "mean_output_tokens": float(np.mean([a.usage.output_tokens for a in chosen]))
+                if chosen
+                else None,
+            }
+        )
+    table = Table(
+        "economics",
+        "Workflow economics",
+        columns,
+        rows,
+        description="Per task, from the attempt that is scored; paired differences "
+        "are in the paired-effects table.",
+    )
+    if not rows:
+        table.insufficient = "no attempts in this run yet"
+    yield table
+
+
+def task_scores(ctx: Context) -> Iterator[Table]:
+    """The tidy per configuration x task x judge table (JSON and HTML; not printed)."""
+    columns = [
+        Column("config", "configuration"),
+        Column("task", "task"),
+        Column("judge", "judge"),
+        Column("gate", "gate"),
+        Column("repeats", "repeats", "int"),
+        Column(TOTAL, "total", "float"),
+    ]
+    table = Table(
+        "task_scores",
+        "Scores per configuration and task",
+        columns,
+        detail=True,
+        description="Per-axis means over a judge's successful repeats.",
+    )
+    data = ctx.data
+    for (task_id, config_id), outcome in sorted(data.outcomes.items()):
+        gate = outcome.gate_reason or ("passed" if outcome.evaluated else "not inspected")
+        base: dict[str, Cell] = {
+            "config": config_id,
+            "task": task_id,
+            "cluster": data.cluster(task_id),
+            "gate": gate,
+            "gate_detail": outcome.gate_detail,
+        }
+        if not ctx.judges:
+            table.rows.append({**base, "judge": None, "repeats": 0, TOTAL: None})
+        for label, scores in ctx.judges.items():
+            c, t = scores.config_index(config_id), scores.task_index(task_id)
+            row = dict(
+                base,
+                judge=label,
+                repeats=int(np.isfinite(scores.repeats[c, t]).sum()),
+                failed_judgments=int(scores.failed[c, t]),
+            )
+            for a, axis in enumerate((*scores.axes, TOTAL)):
+                value = scores.mean[c, t, a]
+                row[axis] = float(value) if np.isfinite(value) else None
+            table.rows.append(row)
+    yield table
