@@ -63,6 +63,32 @@ def test_redactor_masks_text_and_compressed_zip_members() -> None:
     assert secret.encode() not in slide and b"[REDACTED:OPENAI_API_KEY]" in slide
 
 
+def test_redactor_streams_large_files_and_catches_secrets_across_chunks(tmp_path) -> None:
+    secret, other = b"sk-test-SECRET-value-42", b"ghp_token_abcdef"
+    redactor = Redactor({"OPENAI_API_KEY": secret.decode(), "GITHUB_TOKEN": other.decode()})
+    big = tmp_path / "transcript.jsonl"
+    mib = 1 << 20
+    with big.open("wb") as handle:  # 70 MiB: over the in-memory limit, so it is streamed
+        for i in range(70):
+            filler = b"x" * (mib - len(secret))
+            # the secret straddles the chunk boundary on odd chunks, sits inside on even ones
+            handle.write(filler[: mib - 10] + secret + filler[mib - 10:] if i % 2 else
+                         filler[:100] + other + filler[100 + len(other):] + secret)
+    size = big.stat().st_size
+    assert redactor.file(big) is True
+    with big.open("rb") as handle:
+        previous = b""
+        while chunk := handle.read(mib):
+            window = previous + chunk
+            assert secret not in window and other not in window
+            previous = chunk[-64:]
+    assert big.stat().st_size == size + 35 * (
+        len(b"[REDACTED:OPENAI_API_KEY]") * 2 - len(secret) * 2
+        + len(b"[REDACTED:GITHUB_TOKEN]") - len(other))
+    assert redactor.file(big) is False  # nothing left: the file is left alone
+    assert not list(tmp_path.glob(".*.redacting"))
+
+
 # --- planning -----------------------------------------------------------------------------------
 
 

@@ -23,6 +23,9 @@ SECRET_NAME = re.compile(
 MIN_SECRET_LENGTH = 8
 #: Zip members above this size (uncompressed) are not rewritten; refig never stores such parts.
 _MAX_MEMBER_BYTES = 256 << 20
+#: Files up to this size are redacted in memory (zips included); larger ones are streamed.
+_WHOLE_FILE_BYTES = 64 << 20
+_CHUNK = 1 << 20
 
 
 def find_secrets(environ: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -42,6 +45,8 @@ class Redactor:
         pairs = {value.encode(): f"[REDACTED:{name}]".encode() for name, value in secrets.items()}
         # Longest first, so a secret that contains another is replaced whole.
         self._pairs = sorted(pairs.items(), key=lambda kv: -len(kv[0]))
+        self._masks = dict(self._pairs)
+        self._pattern = re.compile(b"|".join(re.escape(secret) for secret in self._masks))
 
     def found(self, data: bytes) -> bool:
         """True when ``data`` holds a secret verbatim."""
@@ -83,15 +88,45 @@ class Redactor:
         return self.text(buffer.getvalue())
 
     def file(self, path: Path) -> bool:
-        """Redact one file in place; return True when it changed."""
+        """Redact one file in place; return True when it changed. Memory stays bounded."""
         if not self._pairs or not path.is_file() or path.is_symlink():
             return False
+        if path.stat().st_size > _WHOLE_FILE_BYTES:
+            return self._stream(path)
         data = path.read_bytes()
         cleaned = self.bytes(data)
         if cleaned == data:
             return False
         path.write_bytes(cleaned)
         return True
+
+    def _stream(self, path: Path) -> bool:
+        """Redact a large file chunk by chunk, catching secrets that straddle two chunks."""
+        keep = max(len(secret) for secret, _ in self._pairs) - 1
+        changed = False
+        staged = path.with_name(f".{path.name}.redacting")
+        with path.open("rb") as source, staged.open("wb") as target:
+            carry = b""
+            while chunk := source.read(_CHUNK):
+                data = carry + chunk
+                # a match starting before ``cut`` lies wholly inside ``data``; later ones may not
+                cut, position = len(data) - keep, 0
+                for match in self._pattern.finditer(data):
+                    if match.start() >= cut:
+                        break
+                    target.write(data[position:match.start()] + self._masks[match.group()])
+                    position, changed = match.end(), True
+                if position < cut:
+                    target.write(data[position:cut])
+                carry = data[max(position, cut):]
+            cleaned = self.text(carry)
+            changed |= cleaned != carry
+            target.write(cleaned)
+        if changed:
+            staged.replace(path)
+        else:
+            staged.unlink()
+        return changed
 
     def tree(self, root: Path) -> int:
         """Redact every regular file under ``root``; return how many changed."""
