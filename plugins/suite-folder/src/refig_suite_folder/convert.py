@@ -7,6 +7,7 @@ from pathlib import Path
 
 from refig.errors import RefigError
 from refig.images import ImageError, open_image, png_bytes
+from refig.pdf import PdfError, dpi_within, first_page
 
 #: Stored byte for byte (agents and renderers read these everywhere).
 KEPT = {".png": "png", ".jpg": "jpg", ".jpeg": "jpg", ".webp": "webp"}
@@ -31,23 +32,11 @@ class Figure:
 
 
 def _pdf_page(path: Path, dpi: int, max_pixels: int) -> Figure:
-    import pypdfium2 as pdfium
-
     try:
-        document = pdfium.PdfDocument(str(path))
-    except pdfium.PdfiumError as exc:
-        raise FigureError(f"cannot open PDF: {exc}", path=path) from exc
-    try:
-        if len(document) == 0:
-            raise FigureError("the PDF has no pages", path=path)
-        page = document[0]
-        width_pt, height_pt = page.get_size()
-        scale = dpi / 72
-        if width_pt * height_pt * scale * scale > max_pixels:  # render within the pixel budget
-            scale = (max_pixels / (width_pt * height_pt)) ** 0.5
-        image = page.render(scale=scale, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB")
-    finally:
-        document.close()
+        image = first_page(path, dpi_within(dpi, max_pixels=max_pixels), max_pixels=max_pixels)
+    except PdfError as exc:
+        raise FigureError(exc.message, path=path,
+                          fix="remove the file, or pass --skip-invalid") from exc
     return Figure(png_bytes(image), "png", image.width, image.height, True)
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from refig.images import ImageError, open_image, png_bytes
+from refig.pdf import PdfError, dpi_within, first_page
 
 GHOSTSCRIPT_HINT = ("EPS figures need Ghostscript (`gs`): apt-get install ghostscript "
                     "(macOS: brew install ghostscript); without it such papers are skipped")
@@ -38,21 +39,10 @@ def ghostscript() -> str | None:
 
 
 def _pdf(data: bytes, dpi: int) -> Raster:
-    import pypdfium2 as pdfium
-
     try:
-        document = pdfium.PdfDocument(data)
-    except pdfium.PdfiumError as exc:
-        raise RasterError("raster_failed", f"PDF: {exc}") from exc
-    try:
-        if len(document) == 0:
-            raise RasterError("raster_failed", "PDF without pages")
-        page = document[0]
-        width, height = page.get_size()
-        scale = min(dpi / 72, MAX_SIDE / max(width, height, 1))
-        image = page.render(scale=scale, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB")
-    finally:
-        document.close()
+        image = first_page(data, dpi_within(dpi, max_side=MAX_SIDE))
+    except PdfError as exc:
+        raise RasterError("raster_failed", f"PDF: {exc.message}") from exc
     return Raster(png_bytes(image), "png", image.width, image.height, "pdf")
 
 
