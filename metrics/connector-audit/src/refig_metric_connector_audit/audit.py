@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from refig.lines import arrow_count, has_line_preset
 from refig.metric_values import ValueMaker, unavailable
 from refig.models import MetricValue, ObjectKind, ObjectTree, SlideObject
 from refig.protocols import Artifact
@@ -29,10 +30,6 @@ NAMES = (
     "block_arrows",
 )
 
-#: Presets that draw a bare line when used on a ``p:sp`` (a shape, not a connector).
-LINE_PRESETS = frozenset({"line", "lineInv"})
-CONNECTOR_PRESET_PREFIXES = ("straightConnector", "bentConnector", "curvedConnector")
-
 #: How many objects a detail list names before it stops (the counts stay exact).
 DETAIL_LIMIT = 50
 
@@ -41,10 +38,7 @@ def is_line_shape(obj: SlideObject) -> bool:
     """A non-connector drawn as a line: a line or connector preset, or an arrowed freeform."""
     if obj.kind is ObjectKind.CONNECTOR:
         return False
-    geometry = obj.geometry or ""
-    if geometry in LINE_PRESETS or geometry.startswith(CONNECTOR_PRESET_PREFIXES):
-        return True
-    return obj.kind is ObjectKind.FREEFORM and arrow_count(obj) > 0
+    return has_line_preset(obj) or (obj.kind is ObjectKind.FREEFORM and arrow_count(obj) > 0)
 
 
 def is_block_arrow(obj: SlideObject) -> bool:
@@ -53,11 +47,6 @@ def is_block_arrow(obj: SlideObject) -> bool:
     return obj.kind is ObjectKind.AUTO_SHAPE and (
         geometry.endswith("Arrow") or "ArrowCallout" in geometry
     )
-
-
-def arrow_count(obj: SlideObject) -> int:
-    """Arrow heads at the two ends of a line (``none`` is no head)."""
-    return sum(1 for head in (obj.start_arrow, obj.end_arrow) if head and head != "none")
 
 
 @dataclass

@@ -12,13 +12,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from refig.lines import has_line_preset
 from refig.models import Endpoint, ObjectKind, ObjectTree, SlideObject
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
 
-LINE_PRESETS = frozenset({"line", "lineInv"})
-CONNECTOR_PREFIXES = ("straightConnector", "bentConnector", "curvedConnector")
 #: Block-arrow presets: which ends carry a head, before flips and rotation.
 BLOCK_ARROWS: dict[str, tuple[str, bool, bool]] = {
     # preset: (axis, head at start, head at end); start is left/top, end right/bottom
@@ -96,12 +95,7 @@ def _ends(obj: SlideObject, axis: str | None = None) -> tuple[Point, Point]:
 
 
 def _is_line(obj: SlideObject) -> bool:
-    geometry = obj.geometry or ""
-    return (
-        obj.kind is ObjectKind.CONNECTOR
-        or geometry in LINE_PRESETS
-        or geometry.startswith(CONNECTOR_PREFIXES)
-    )
+    return obj.kind is ObjectKind.CONNECTOR or has_line_preset(obj)
 
 
 def _own(tree: ObjectTree) -> list[SlideObject]:
