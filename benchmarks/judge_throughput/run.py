@@ -7,7 +7,8 @@ ideal wall time is calls x latency / concurrency: what a client with no overhead
 ``concurrency`` calls in flight, would take. Scenarios:
 
 * ``clean``: no refusals; ``-j`` calls in flight.
-* ``random-429``: the server refuses a share of calls at random with 429 and ``Retry-After``.
+* ``random-429``: the server refuses a share of calls at random with 429 and ``Retry-After``
+  (one scenario per share given to ``--random-429``; by default 1%, 2% and 5%).
 * ``capacity``: the server holds at most ``-j`` calls and refuses the rest with 429; the client
   starts at twice that, so the adaptive limit must find the capacity (ideal uses the capacity).
 
@@ -16,6 +17,7 @@ the whole ``judge()`` (rubric, images, litellm, validation) against a bare HTTP 
 body, so litellm's share of it is visible.
 
     uv run python benchmarks/judge_throughput/run.py [--calls 2000] [--latency 0.5] [-j 16]
+        [--random-429 0.01 0.02 0.05] [--only clean random-429 capacity]
 """
 
 from __future__ import annotations
@@ -139,9 +141,10 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--latency", type=float, default=0.5)
     parser.add_argument("-j", "--jobs", type=int, default=16)
-    parser.add_argument("--random-429", type=float, default=0.02)
+    parser.add_argument("--random-429", type=float, nargs="+", default=[0.01, 0.02, 0.05])
     parser.add_argument("--retry-after", type=float, default=1.0)
-    parser.add_argument("--only", nargs="*", default=["clean", "random-429", "capacity"])
+    parser.add_argument("--only", nargs="*", choices=["clean", "random-429", "capacity"],
+                        default=["clean", "random-429", "capacity"])
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     if args.serve:
@@ -154,16 +157,20 @@ def main() -> None:
         cost = per_call_cost(artifacts[0], 200)
         print(f"client cost per call: {cost}", flush=True)
         common = {"calls": calls, "latency": args.latency}
-        plans = {
-            "clean": ({}, args.jobs, args.jobs),
-            "random-429": ({"random_429": args.random_429, "retry_after": args.retry_after},
-                           args.jobs, args.jobs),
-            "capacity": ({"capacity": args.jobs, "retry_after": args.retry_after},
-                         2 * args.jobs, args.jobs),
+        plans: dict[str, list[tuple[str, dict[str, Any], int, int]]] = {
+            "clean": [("clean", {}, args.jobs, args.jobs)],
+            "random-429": [
+                (f"random-429 {share:.0%}",
+                 {"random_429": share, "retry_after": args.retry_after}, args.jobs, args.jobs)
+                for share in args.random_429
+            ],
+            "capacity": [("capacity", {"capacity": args.jobs, "retry_after": args.retry_after},
+                          2 * args.jobs, args.jobs)],
         }
         results = []
-        for name in args.only:
-            server_config, client_jobs, concurrency = plans[name]
+        for name, server_config, client_jobs, concurrency in (
+            plan for only in args.only for plan in plans[only]
+        ):
             result = scenario(name, artifacts, server_config=server_config,
                               client_jobs=client_jobs, ideal_concurrency=concurrency, **common)
             print(json.dumps(result), flush=True)

@@ -148,6 +148,41 @@ def test_a_429_is_retried_after_retry_after(store, artifacts):
     assert summary.ledgers[0].retries == 1 and summary.ledgers[0].rate_limited == 1
 
 
+def test_every_refused_call_waits_its_retry_after(store, tmp_path):
+    many = sample_artifacts(tmp_path / "many", 30)
+    capacity, inside, refused = 2, [0], []
+    lock, first_refusal = threading.Lock(), threading.Event()
+
+    # A provider that holds two calls at once and refuses the rest with Retry-After. The first
+    # calls it accepts wait for a refusal, so there is at least one whatever the scheduling.
+    def behaviour(request, index):
+        with lock:
+            inside[0] += 1
+            over = inside[0] > capacity
+            if over:
+                refused.append(index)
+        try:
+            if over:
+                first_refusal.set()
+                return failed(request, "rate_limited", True, retry_after=0.05)
+            first_refusal.wait(30)  # the bound only guards a hang
+            time.sleep(0.005)
+            return None
+        finally:
+            with lock:
+                inside[0] -= 1
+
+    judge = CountingJudge(behaviour=behaviour)
+    selected = [SelectedJudge("j", judge, RetryPolicy(attempts=50, backoff=0.01))]
+    summary = judge_artifacts(store, many, selected, jobs=6, quiet=True)
+    assert {j.status for j in store.query(Judgment)} == {JudgmentStatus.OK}
+    assert refused and summary.ledgers[0].rate_limited == len(refused)
+    for index in refused:
+        artifact, repeat, at = judge.calls[index]
+        retried = min(t for a, r, t in judge.calls[index + 1:] if (a, r) == (artifact, repeat))
+        assert retried - at >= 0.05  # no sooner than the server said, for every refused call
+
+
 def test_passing_failures_are_retried_then_stored_typed(store, artifacts):
     judge = CountingJudge(behaviour=lambda r, i: failed(r, "server_error", True))
     selected = [SelectedJudge("j", judge, RetryPolicy(attempts=3, backoff=0.01))]

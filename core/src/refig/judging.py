@@ -367,9 +367,9 @@ class _JudgeRun:
                                               + self.fatal.message))
         if self.budget.exhausted():
             return self._skip_for_budget(job)
-        window = self.limiter.acquire()
+        slot = self.limiter.acquire()
         if self.budget.exhausted():
-            self.limiter.release(window)
+            self.limiter.release(slot)
             return self._skip_for_budget(job)
         if not job.started:
             job.started = True
@@ -384,7 +384,7 @@ class _JudgeRun:
         if error is not None and error.kind in FATAL:
             self.fatal = error
         rate_limited = error is not None and error.kind == RATE_LIMITED
-        self.limiter.release(window, rate_limited=rate_limited, ok=error is None)
+        self.limiter.release(slot, rate_limited=rate_limited, ok=error is None)
         self.budget.add(result.cost_usd)
         with self._lock:
             self.ledger.calls += 1

@@ -1,20 +1,23 @@
 """Traffic control for model calls: an adaptive concurrency limit, Retry-After pauses, backoff.
 
-The limit tells a sporadic 429 from overload by what was happening when the call was sent. Each
-call carries its *level*: how many calls were in flight with it. The limiter remembers the last
-``memory`` answers; the *known-good* level is the highest level among their successes. A 429 is
-overload when its call went above the known-good level (the server refused more concurrency than
-it has just handled: a capacity), or when more than ``overload`` of the remembered answers are
-429s (the server refuses at any level: its capacity shrank or a rate limit is spent). Any other
-429 is sporadic: the limit stays, and the refused call alone waits.
+A 429 is read against what the server did recently at the same concurrency. Each call carries its
+*level*: how many calls were in flight with it when it was sent. The limiter remembers the last
+``memory`` answers. A 429 means *overload* when no remembered call at its level or above succeeded
+(the server refuses more concurrency than it has handled: a capacity), or when calls at its level
+or above, sent since the last decrease, were refused more than ``overload`` of the time plus
+``margin`` calls (the server refuses at every level: its capacity shrank, a rate limit is spent;
+the margin keeps a few unlucky refusals among few answers from counting). Any other 429 is
+*sporadic*: the limit stays where it is, and only the refused call waits.
 
 On overload the limit follows AIMD with fast recovery, the way TCP finds a link's capacity: it
 halves (once per window: answers to calls sent before the last decrease do not decrease it again),
-grows back by one per success up to the known-good level (below the level that was refused), then
-probes above it by one per ``probe_windows`` windows (``1 / (limit * probe_windows)`` per success),
-so a capacity limit costs one refusal per probe. ``Retry-After`` is honoured per call, as the
-OpenAI and Anthropic SDKs do: the refused call is not sent again before the time the server gave.
-The limiter keeps no clock: the same answers in the same order give the same limits.
+grows back by one per success to the last known-good level (the highest level that recently
+succeeded, below the refused one), then by one per window (``1/limit`` per success). The refused
+level is a learned *ceiling*: the step onto it is ``probe_windows`` times slower, so a server with
+a fixed capacity costs about one refusal per ``probe_windows`` windows. ``Retry-After`` is
+honoured per call, as the OpenAI and Anthropic SDKs do: the refused call is not sent again before
+the time the server gave. The limiter keeps no clock: the same answers in the same order give the
+same limits.
 """
 
 from __future__ import annotations
@@ -42,14 +45,16 @@ class AdaptiveLimiter:
     minimum: int = 1
     memory: int = 50
     overload: float = 0.1
-    probe_windows: int = 4
+    margin: int = 2
+    probe_windows: int = 8
     limit: float = 0.0
     in_flight: int = 0
     decreases: int = 0
     sporadic: int = 0
     _recover_to: float = 0.0
+    _ceiling: int = 0
     _generation: int = 0
-    _recent: deque[tuple[int, bool]] = field(default_factory=deque)
+    _recent: deque[tuple[Slot, bool]] = field(default_factory=deque)
     _cond: threading.Condition = field(default_factory=threading.Condition)
 
     def __post_init__(self) -> None:
@@ -57,11 +62,6 @@ class AdaptiveLimiter:
         self.minimum = max(1, min(self.minimum, self.maximum))
         self.limit = self._recover_to = float(self.maximum)
         self._recent = deque(maxlen=max(1, self.memory))
-
-    @property
-    def known_good(self) -> int:
-        """The highest level among the remembered successes (0 before any)."""
-        return max((level for level, refused in self._recent if not refused), default=0)
 
     def acquire(self) -> Slot:
         """Wait for a free slot; return it, to give back to :meth:`release`."""
@@ -75,27 +75,44 @@ class AdaptiveLimiter:
         """End a call: an overload 429 slows down, a success speeds up, anything else is neutral."""
         with self._cond:
             self.in_flight -= 1
-            if rate_limited:
-                self._refused(slot)
+            if ok or rate_limited:
+                self._recent.append((slot, rate_limited))
+            if rate_limited and slot.window == self._generation:
+                self._refused(slot.level)
             elif ok:
-                self._recent.append((slot.level, False))
-                if self.limit < self.maximum:
-                    step = (1.0 if self.limit < self._recover_to
-                            else 1.0 / (self.limit * self.probe_windows))
-                    self.limit = min(float(self.maximum), self.limit + step)
+                self._grow()
             self._cond.notify_all()
 
-    def _refused(self, slot: Slot) -> None:
-        good = self.known_good
-        self._recent.append((slot.level, True))
-        refusals = sum(refused for _, refused in self._recent)
-        if slot.level <= good and refusals <= self.overload * self._recent.maxlen:
+    def _refused(self, level: int) -> None:
+        """A 429 to a call sent since the last decrease: sporadic, or overload (see the module)."""
+        good = succeeded = refused = 0
+        for other, was_refused in self._recent:
+            if not was_refused:
+                good = max(good, other.level)
+            if other.level >= level:
+                succeeded += not was_refused
+                refused += was_refused and other.window == self._generation
+        if succeeded and refused <= self.overload * (succeeded + refused) + self.margin:
             self.sporadic += 1
-        elif slot.window == self._generation:
-            self._recover_to = float(max(self.minimum, min(good, slot.level - 1)))
-            self.limit = max(float(self.minimum), self.limit / 2)
-            self._generation += 1
-            self.decreases += 1
+            return
+        # Back fast to the highest level that just worked, below the refused one; with none, to
+        # just below the old limit.
+        self._recover_to = max(float(self.minimum), min(good, level - 1) if good
+                               else self.limit - 1)
+        self.limit = max(float(self.minimum), self.limit / 2)
+        self._ceiling = level
+        self._generation += 1
+        self.decreases += 1
+
+    def _grow(self) -> None:
+        """A success: fast to the known-good level, then one per window, slowly onto the ceiling."""
+        if self.limit < self._recover_to:
+            self.limit = min(self._recover_to, self.limit + 1)
+            return
+        step = 1 / self.limit
+        if math.floor(self.limit) + 1 == self._ceiling:
+            step /= self.probe_windows
+        self.limit = min(float(self.maximum), self.limit + step)
 
 
 @dataclass(frozen=True)
