@@ -3,35 +3,43 @@
 Everything works on a copy scaled to at most ``WORK_SIDE`` pixels, against the local background
 (the page, or the fill of the box a pixel lies in):
 
-- text: ``refig.ocr.read_text`` lines, with their colour and size;
-- boxes: closed outlines are the holes of the foreground once text is erased (rounded and dashed
-  outlines included, after a small closing); filled boxes are what survives an opening that
-  removes thin strokes; each box is searched again for boxes inside it, against its fill;
-- links: what remains after erasing text, box outlines and small boxes' contents, joined across
-  dash gaps, skeletonised; ends are skeleton end points, arrow heads the blobs an opening keeps
-  near an end; each end is bound to the nearest shape outline within reach.
+- text: OCR lines with their colour and size (:mod:`.text`);
+- boxes: closed outlines are the holes of the foreground (rounded and dashed outlines included,
+  after a small growth) whose four sides are inked alike and that no label or smaller box
+  straddles (connectors routed between boxes enclose holes too); filled boxes are what survives
+  an opening that removes thin strokes; small circles come from the Hough transform; each box
+  is searched again for boxes inside it, against its fill; regions whose outline links cross
+  are the holes left once the boxes are erased; a small circle's operator symbol is matched
+  against drawn templates (:mod:`.glyphs`);
+- links: what remains after erasing text, boxes and outlines is traced into lines and arrows
+  (:mod:`.links`); each end is bound to the nearest shape outline within reach.
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections import Counter
 from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image, ImageFont
+from PIL import Image
 from refig.images import open_image
-from refig.ocr import read_text
-from skimage.morphology import skeletonize
 
+from refig_harness_baseline.cv.colours import background, distance, mode
+from refig_harness_baseline.cv.glyphs import read_symbol
+from refig_harness_baseline.cv.links import trace
 from refig_harness_baseline.cv.scene import RGB, Box, Link, Rect, Scene, TextLine
+from refig_harness_baseline.cv.text import find_text, text_mask
 
 WORK_SIDE = 1600
 #: Colour distance (RGB, 0-441) above which a pixel is foreground against its background.
 FG_DISTANCE = 48
 MAX_DEPTH = 3
+#: Largest colour distance between pixels of one outline's core (antialiasing included), and
+#: the least share of each side's core an outline's colour takes.
+OUTLINE_SPREAD = 50
+OUTLINE_SHARE = 0.15
 
 
 def load(path: Path) -> tuple[np.ndarray, Image.Image]:
@@ -44,146 +52,21 @@ def load(path: Path) -> tuple[np.ndarray, Image.Image]:
     return np.asarray(work, dtype=np.uint8).copy(), flat
 
 
-def _mode(pixels: np.ndarray, step: int = 16) -> RGB | None:
-    """The most frequent colour of ``pixels`` (N x 3), refined to the mean of its bin."""
-    if len(pixels) == 0:
-        return None
-    quant = (pixels // step).astype(np.int32)
-    keys = quant[:, 0] * 4096 + quant[:, 1] * 64 + quant[:, 2]
-    values, counts = np.unique(keys, return_counts=True)
-    top = values[np.argmax(counts)]
-    mean = pixels[keys == top].mean(axis=0)
-    return int(mean[0]), int(mean[1]), int(mean[2])
-
-
-def _distance(pixels: np.ndarray, color: RGB) -> np.ndarray:
-    diff = pixels.astype(np.int32) - np.asarray(color, dtype=np.int32)
-    return np.sqrt((diff * diff).sum(axis=-1))
-
-
-def background(img: np.ndarray) -> RGB:
-    """The page colour: the commonest colour of the outermost pixels."""
-    border = np.concatenate([img[0], img[-1], img[:, 0], img[:, -1]])
-    return _mode(border) or (255, 255, 255)
-
-
 def _sizes(img: np.ndarray) -> tuple[int, int]:
     """Minimum box side and a small-structure unit for this image size."""
     side = max(img.shape[:2])
     return max(14, round(0.012 * side)), max(2, round(0.0025 * side))
 
 
-# --- text -----------------------------------------------------------------------------------
-
-#: LibreOffice renders the slide's default font (Calibri) with the metric-compatible Carlito.
-_FONT_FILES = ("Carlito-Regular.ttf", "Carlito-Regular.otf")
-_FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
-#: An OCR line box is 0.8 (no descenders) to 1.1 (descenders) of the font size.
-LINE_BOX_PER_EM = 0.95
-
-
-@functools.cache
-def _measure_font() -> ImageFont.FreeTypeFont | None:
-    for folder in _FONT_DIRS:
-        for name in _FONT_FILES:
-            found = next(folder.rglob(name), None) if folder.is_dir() else None
-            if found is not None:
-                return ImageFont.truetype(str(found), 100)
-    return None
-
-
-def font_size(text: str, rect: Rect) -> float:
-    """Font size in pixels so that the slide's font spans the OCR box like the figure's text."""
-    by_height = rect.h / LINE_BOX_PER_EM
-    font = _measure_font()
-    width = font.getlength(text) / 100 if font is not None and text.strip() else 0.0
-    if width <= 0:
-        return by_height
-    # OCR may drop spaces, making the text look narrower: never exceed the height estimate much.
-    return min(rect.w / width, 1.15 * by_height)
-
-
-
-def restore_spaces(text: str, ink: np.ndarray) -> str:
-    """Put back the spaces OCR dropped between words, where the line's ink has word gaps.
-
-    rapidocr often reads "Text Encoder" as "TextEncoder". A blank run of columns wider than a
-    fifth of the line height is a word gap. Walking the gaps left to right, each word's inked
-    width is matched to the characters whose advances (in the slide font, scaled to this line)
-    fill it best, so an error in one word does not carry into the next.
-    """
-    font = _measure_font()
-    if font is None or not text.strip() or any(ord(c) > 0x2E7F for c in text):
-        return text
-    columns = ink.any(axis=0)
-    inked = np.flatnonzero(columns)
-    if len(inked) < 2:
-        return text
-    first, last = int(inked[0]), int(inked[-1])
-    gaps: list[tuple[int, int]] = []
-    start = None
-    for x in range(first, last + 1):
-        if not columns[x] and start is None:
-            start = x
-        elif columns[x] and start is not None:
-            if x - start >= max(2.0, ink.shape[0] / 5):
-                gaps.append((start, x))
-            start = None
-    if len(gaps) <= text.count(" "):
-        return text
-    letters = text.replace(" ", "")
-    blank = sum(end - begin for begin, end in gaps)
-    scale = (last - first - blank) / max(1.0, font.getlength(letters))
-    out, pos, x = [], 0, first
-    for begin, end in gaps:
-        target = begin - x
-        best = min(range(pos + 1, len(text)), default=None,
-                   key=lambda j: abs(font.getlength(text[pos:j].replace(" ", "")) * scale - target))
-        if best is None:
-            break
-        out.append(text[pos:best].rstrip(" "))
-        pos, x = best + (text[best] == " "), end
-    out.append(text[pos:])
-    return " ".join(part for part in out if part)
-
-
-def find_text(flat: Image.Image, img: np.ndarray, bg: RGB) -> list[TextLine]:
-    """OCR lines in working pixels, with colour, pixel size and their word spaces."""
-    scale = img.shape[1] / flat.width
-    full = np.asarray(flat)
-    lines: list[TextLine] = []
-    for line in read_text(flat):
-        x0, y0, x1, y1 = (v * scale for v in line.box)
-        rect = Rect(x0, y0, x1 - x0, y1 - y0)
-        if rect.w < 2 or rect.h < 2:
-            continue
-        bx0, by0, bx1, by1 = (int(v) for v in line.box)
-        crop = full[max(0, by0):by1 + 1, max(0, bx0):bx1 + 1]
-        local = _mode(crop.reshape(-1, 3)) or bg
-        inked = _distance(crop, local) > 80
-        pixels = crop[inked]
-        color = tuple(int(c) for c in np.median(pixels, axis=0)) if len(pixels) else (0, 0, 0)
-        text = restore_spaces(line.text, inked)
-        lines.append(TextLine(text, rect, color,  # type: ignore[arg-type]
-                              size_px=font_size(text, rect)))
-    return lines
-
-
-def _text_mask(shape: tuple[int, int], texts: list[TextLine], pad: int = 0) -> np.ndarray:
-    """OCR line boxes, grown by ``pad`` pixels."""
-    mask = np.zeros(shape, dtype=np.uint8)
-    for t in texts:
-        r = t.rect
-        mask[max(0, int(r.y) - pad):int(np.ceil(r.y1)) + pad,
-             max(0, int(r.x) - pad):int(np.ceil(r.x1)) + pad] = 1
-    return mask
-
-
 # --- boxes ----------------------------------------------------------------------------------
 
 
 def _ring_width(fg: np.ndarray, x: int, y: int, w: int, h: int) -> float:
-    """Outline thickness of a hole at (x, y, w, h): foreground run outwards at mid-sides."""
+    """Outline thickness of a hole at (x, y, w, h): foreground run outwards at mid-sides.
+
+    The second shortest of the four runs: a dash gap shortens one, links attached at
+    mid-side lengthen others.
+    """
     height, width = fg.shape
     runs: list[int] = []
     for dx, dy, px, py in ((0, -1, x + w // 2, y - 1), (0, 1, x + w // 2, y + h),
@@ -193,14 +76,7 @@ def _ring_width(fg: np.ndarray, x: int, y: int, w: int, h: int) -> float:
             n += 1
             px, py = px + dx, py + dy
         runs.append(n)
-    return float(np.clip(np.median(runs), 1, 12))
-
-
-def _bridge(mask: np.ndarray, unit: int) -> np.ndarray:
-    """Join dashes: close gaps along rows and along columns (not across, so text stays apart)."""
-    gap = 2 * unit + 3
-    return (cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((1, gap), np.uint8))
-            | cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((gap, 1), np.uint8)))
+    return float(np.clip(sorted(runs)[1], 1, 12))
 
 
 def _classify(area: float, w: int, h: int) -> str | None:
@@ -212,6 +88,18 @@ def _classify(area: float, w: int, h: int) -> str | None:
     if 0.75 <= fill <= 0.81 and abs(ellipse - 1) < 0.03 and 0.4 < w / h < 2.5:
         return "ellipse"
     return None
+
+
+def _ellipse_blob(blob: np.ndarray) -> bool:
+    """True when ``blob`` fills the ellipse inscribed in its box and spills little beyond it."""
+    h, w = blob.shape
+    if not 0.4 < w / h < 2.5:
+        return False
+    inside = np.zeros_like(blob)
+    cv2.ellipse(inside, ((w / 2 - 0.5, h / 2 - 0.5), (w, h), 0), 1, cv2.FILLED)
+    cover = float((blob & inside).sum()) / max(1, int(inside.sum()))
+    spill = float((blob & (1 - inside)).sum()) / max(1, int(blob.sum()))
+    return cover >= 0.95 and spill <= 0.1
 
 
 def _corner_radius(ink: np.ndarray, x: int, y: int, w: int, h: int) -> float:
@@ -246,6 +134,31 @@ def _shape(kind: str, ink: np.ndarray, x: int, y: int, w: int, h: int) -> tuple[
     return "roundRect", round(float(min(0.5, radius / min(w, h))), 3)
 
 
+def _one_outline(sub: np.ndarray, bg: RGB, x: int, y: int, w: int, h: int, depth: int) -> bool:
+    """True when one colour inks all four sides around a hole, as a drawn outline does.
+
+    Connectors routed between boxes enclose holes too, bounded by lines and by the outlines of
+    the boxes they join, which differ in colour (or leave a side bare). Each side is judged on
+    its most inked half (a line's core, not its antialiasing); a head or a label touching one
+    side adds a colour there but does not take the outline's away.
+    """
+    qx, qy = max(1, w // 4), max(1, h // 4)
+    top, left = max(0, y - depth), max(0, x - depth)
+    strips = [sub[top:y + 2, x + qx:x + w - qx], sub[y + h - 2:y + h + depth, x + qx:x + w - qx],
+              sub[y + qy:y + h - qy, left:x + 2], sub[y + qy:y + h - qy, x + w - 2:x + w + depth]]
+    cores: list[np.ndarray] = []
+    for strip in strips:
+        pixels = strip.reshape(-1, 3)
+        away = distance(pixels, bg)
+        inked = away > FG_DISTANCE
+        if inked.sum() < 4:
+            return False
+        cores.append(pixels[inked][away[inked] >= np.median(away[inked])])
+    modes = [mode(core) for core in cores]
+    return any(all((distance(core, mode) < OUTLINE_SPREAD).mean() >= OUTLINE_SHARE
+                   for core in cores) for mode in modes if mode is not None)
+
+
 def _mostly_text(rect: Rect, text: np.ndarray) -> bool:
     crop = text[int(rect.y):int(rect.y1), int(rect.x):int(rect.x1)]
     return crop.size > 0 and crop.mean() > 0.5
@@ -259,7 +172,19 @@ def _candidates(img: np.ndarray, region: Rect, bg: RGB, text: np.ndarray,
     sub = img[y0:y1, x0:x1]
     if sub.shape[0] < min_side or sub.shape[1] < min_side:
         return []
-    fg = (_distance(sub, bg) > FG_DISTANCE).astype(np.uint8)
+    fg = (distance(sub, bg) > FG_DISTANCE).astype(np.uint8)
+    return (_holes(sub, fg, (x0, y0), bg, text, min_side, unit)
+            + _solids(fg, (x0, y0), min_side, unit))
+
+
+def _holes(sub: np.ndarray, fg: np.ndarray, origin: tuple[int, int], bg: RGB, text: np.ndarray,
+           min_side: int, unit: int, keep_blank: bool = False) -> list[Box]:
+    """Outlined boxes: the holes of the foreground ``fg`` of ``sub`` (at ``origin``).
+
+    A large hole with nothing inside (no fill, text or box) is dropped unless ``keep_blank``:
+    lines routed around an empty area enclose such holes far more often than drawn boxes do.
+    """
+    x0, y0 = origin
     found: list[Box] = []
     total = sub.shape[0] * sub.shape[1]
     # Text is kept: OCR boxes may overlap an outline (a border read as "I"), and erasing them
@@ -287,11 +212,24 @@ def _candidates(img: np.ndarray, region: Rect, bg: RGB, text: np.ndarray,
             continue
         lw = _ring_width(sealed, x, y, w, h)
         rect = Rect(x0 + x - lw / 2, y0 + y - lw / 2, w + lw, h + lw)
-        if _mostly_text(rect, text):
+        if _mostly_text(rect, text) or not _one_outline(sub, bg, x, y, w, h, reach + round(lw)):
             continue
+        inset = round(lw) + 2
+        inside = fg[y + inset:y + h - inset, x + inset:x + w - inset]
+        if not keep_blank and max(w, h) > 3 * min_side and inside.size and inside.mean() < 0.01:
+            continue  # nothing inside, no fill: lines that happen to enclose a rectangle
         outer = round(lw)
         geometry, radius = _shape(kind, sealed, x - outer, y - outer, w + 2 * outer, h + 2 * outer)
         found.append(Box(rect, geometry=geometry, radius=radius, line_px=lw))
+    return found
+
+
+def _solids(fg: np.ndarray, origin: tuple[int, int], min_side: int, unit: int) -> list[Box]:
+    """Filled boxes: what survives an opening that removes thin strokes."""
+    x0, y0 = origin
+    found: list[Box] = []
+    total = fg.shape[0] * fg.shape[1]
+    sealed = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     radius = max(2, unit + 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1,) * 2)
     # Antialiasing leaves a light seam between an outline and the fill: the sealed mask has it
@@ -306,6 +244,8 @@ def _candidates(img: np.ndarray, region: Rect, bg: RGB, text: np.ndarray,
         blob = np.zeros((h, w), np.uint8)
         cv2.drawContours(blob, [contour - (x, y)], -1, 1, thickness=cv2.FILLED)
         kind = _classify(float((sealed[y:y + h, x:x + w] | blob).sum()), w, h)
+        if kind is None and _ellipse_blob(blob):
+            kind = "ellipse"  # a circle that arrow heads touch: the opening left stubs of them
         if kind is None:
             continue
         geometry, radius = _shape(kind, sealed, x, y, w, h)
@@ -326,8 +266,8 @@ def _style(img: np.ndarray, box: Box, bg: RGB, text: np.ndarray, fg_raw: np.ndar
     ix1, iy1 = int(r.x1) - inset, int(r.y1) - inset
     interior = img[iy0:iy1, ix0:ix1]
     keep = text[iy0:iy1, ix0:ix1] == 0
-    fill = _mode(interior[keep]) if interior.size else None
-    box.fill = None if fill is None or _distance(np.array([fill]), bg)[0] < 14 else fill
+    fill = mode(interior[keep]) if interior.size else None
+    box.fill = None if fill is None or distance(np.array([fill]), bg)[0] < 14 else fill
     inner = box.fill or bg
     depth = max(3, round(box.line_px) + 1)
     x0, y0, x1, y1 = int(r.x), int(r.y), int(r.x1), int(r.y1)
@@ -337,17 +277,22 @@ def _style(img: np.ndarray, box: Box, bg: RGB, text: np.ndarray, fg_raw: np.ndar
     pixels = np.concatenate([strip.reshape(-1, 3) for strip in strips])
     if len(pixels) == 0:
         return
-    inked = pixels[(_distance(pixels, inner) > 30) & (_distance(pixels, bg) > 30)]
+    inked = pixels[(distance(pixels, inner) > 30) & (distance(pixels, bg) > 30)]
     share = len(inked) / len(pixels)
     if share < 0.12:
         box.line, box.line_px = None, 0.0
         return
-    box.line = _mode(inked)
+    box.line = mode(inked)
     if box.line_px == 0.0:  # a filled box: the outline is the inked share of the strip
         box.line_px = float(np.clip(share * depth, 1.0, 6.0))
         return
     center = np.zeros(img.shape[:2], dtype=np.uint8)
     band = max(1, round(box.line_px))
+    if box.geometry == "ellipse":  # the whole centre line: an ellipse has no corners to skip
+        cv2.ellipse(center, ((r.center[0], r.center[1]), (r.w - band, r.h - band), 0), 1, 1)
+        on = fg_raw[center == 1]
+        box.dashed = bool(len(on) and on.mean() < 0.8)
+        return
     cv2.rectangle(center, (x0 + band // 2, y0 + band // 2), (x1 - band // 2, y1 - band // 2), 1, 1)
     corners = np.zeros_like(center)
     corners[y0 + qy:y1 - qy, :] = 1
@@ -356,19 +301,78 @@ def _style(img: np.ndarray, box: Box, bg: RGB, text: np.ndarray, fg_raw: np.ndar
     box.dashed = bool(len(on) and on.mean() < 0.8)
 
 
+def _circles(img: np.ndarray, bg: RGB, text: np.ndarray, min_side: int) -> list[Box]:
+    """Small circles (operators such as + or ×, round nodes), whatever touches or fills them.
+
+    A glyph inside a circle and the arrow heads landing on it close up the hole a circle
+    would leave, so circles are found by the Hough transform (OpenCV) and kept when ink
+    follows nearly all of their circumference.
+    """
+    gray = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
+    found = cv2.HoughCircles(gray, cv2.HOUGH_GRADIENT_ALT, dp=1.5, minDist=min_side,
+                             param1=100, param2=0.8, minRadius=min_side // 2,
+                             maxRadius=3 * min_side)
+    if found is None:
+        return []
+    fg = distance(img, bg) > FG_DISTANCE
+    height, width = fg.shape
+    angles = np.linspace(0, 2 * np.pi, 72, endpoint=False)
+    circles: list[Box] = []
+    for cx, cy, radius in found[0]:
+        radial = np.arange(-4, 5)
+        xs = np.clip(np.round(cx + np.outer(np.cos(angles), radius + radial)), 0, width - 1)
+        ys = np.clip(np.round(cy + np.outer(np.sin(angles), radius + radial)), 0, height - 1)
+        ring = fg[ys.astype(int), xs.astype(int)]
+        if ring[:, 2:7].any(axis=1).mean() < 0.9:
+            continue  # an arc (a rounded corner, a bracket), not a circle
+        line = float(np.clip(np.median(ring.sum(axis=1)), 1, 6))
+        rim = [radial[np.flatnonzero(row)[-1]] for row in ring if row.any()]
+        outer = radius + float(np.median(rim)) + 0.5
+        rect = Rect(cx - outer, cy - outer, 2 * outer, 2 * outer)
+        if not _mostly_text(rect, text):
+            circles.append(Box(rect, geometry="ellipse", line_px=line))
+    return circles
+
+
+def _crosses(outline: Rect, other: Rect) -> bool:
+    """True when ``other`` lies partly inside ``outline`` and partly outside it."""
+    ix = max(0.0, min(outline.x1, other.x1) - max(outline.x, other.x))
+    iy = max(0.0, min(outline.y1, other.y1) - max(outline.y, other.y))
+    share = ix * iy / other.area if other.area else 0.0
+    return 0.15 < share < 0.85
+
+
+def _uncrossed(candidates: list[Box], texts: list[TextLine]) -> list[Box]:
+    """Candidates no smaller kept box or text line crosses, smallest first.
+
+    Connectors routed between boxes enclose holes that look like rectangles; their outline
+    runs through the boxes and labels it joins, which a drawn box's outline never does.
+    """
+    kept: list[Box] = []
+    for box in sorted(candidates, key=lambda b: b.rect.area):
+        others = [k.rect for k in kept] + [t.rect for t in texts]
+        if not any(_crosses(box.rect, o) for o in others if o.area < box.rect.area):
+            kept.append(box)
+    return kept
+
+
 def find_boxes(img: np.ndarray, bg: RGB, texts: list[TextLine]) -> list[Box]:
     """Boxes and regions at every nesting depth, largest first."""
     min_side, unit = _sizes(img)
-    text = _text_mask(img.shape[:2], texts)
+    text = text_mask(img.shape[:2], texts)
     boxes: list[Box] = []
     queue: list[tuple[Rect, RGB, int]] = [(Rect(0, 0, img.shape[1], img.shape[0]), bg, 0)]
     while queue:
         region, local_bg, depth = queue.pop(0)
         fg_raw = np.zeros(img.shape[:2], dtype=np.uint8)
         ry0, ry1, rx0, rx1 = int(region.y), int(region.y1), int(region.x), int(region.x1)
-        fg_raw[ry0:ry1, rx0:rx1] = _distance(img[ry0:ry1, rx0:rx1], local_bg) > FG_DISTANCE
-        for box in sorted(_candidates(img, region, local_bg, text, min_side, unit),
-                          key=lambda b: -b.rect.area):
+        fg_raw[ry0:ry1, rx0:rx1] = distance(img[ry0:ry1, rx0:rx1], local_bg) > FG_DISTANCE
+        found = _candidates(img, region, local_bg, text, min_side, unit)
+        if depth == 0:
+            found += [c for c in _circles(img, bg, text, min_side)
+                      if not any(c.rect.iou(other.rect) > 0.5 for other in found)]
+        found = _uncrossed(found, texts)
+        for box in sorted(found, key=lambda b: -b.rect.area):
             if any(box.rect.iou(other.rect) > 0.75 or (
                     other.rect.contains(box.rect, 2) and box.rect.area > 0.6 * other.rect.area)
                    for other in boxes):
@@ -380,9 +384,14 @@ def find_boxes(img: np.ndarray, bg: RGB, texts: list[TextLine]) -> list[Box]:
                          box.rect.w - 2 * inset, box.rect.h - 2 * inset)
             if depth + 1 < MAX_DEPTH and inner.w > 2 * min_side and inner.h > 2 * min_side:
                 queue.append((inner, box.fill or local_bg, depth + 1))
-    boxes.sort(key=lambda b: -b.rect.area)
+    return _nest(boxes)
+
+
+def _nest(boxes: list[Box]) -> list[Box]:
+    """Boxes largest first, each knowing how many boxes it holds."""
+    boxes = sorted(boxes, key=lambda b: -b.rect.area)
     for i, box in enumerate(boxes):
-        box.children = sum(box.rect.contains(o.rect, 2) for o in boxes[i + 1:])
+        box.children = int(sum(box.rect.contains(o.rect, 2) for o in boxes[i + 1:]))
     return boxes
 
 
@@ -405,6 +414,46 @@ def assign_text(boxes: list[Box], texts: list[TextLine]) -> list[TextLine]:
     return free
 
 
+def read_operators(img: np.ndarray, bg: RGB, boxes: list[Box], labels: list[TextLine]
+                   ) -> list[TextLine]:
+    """Give each small empty circle its operator symbol (+, ×, σ...) as its own text.
+
+    OCR seldom reads a lone glyph; when it did, that line moves into the circle. Returns the
+    free lines left.
+    """
+    min_side, _ = _sizes(img)
+    for box in boxes:
+        r = box.rect
+        if box.geometry != "ellipse" or box.children or box.texts or max(r.w, r.h) > 5 * min_side:
+            continue
+        inside = [t for t in labels if r.contains(t.rect, slack=2)]
+        if inside:
+            if len(inside) == 1 and len(inside[0].text.strip()) <= 2:
+                box.texts = inside
+                labels = [t for t in labels if t is not inside[0]]
+            continue
+        inset = int(np.ceil(box.line_px)) + 2
+        x0, y0, x1, y1 = int(r.x) + inset, int(r.y) + inset, int(r.x1) - inset, int(r.y1) - inset
+        if x1 - x0 < 6 or y1 - y0 < 6:
+            continue
+        crop = img[y0:y1, x0:x1]
+        inner = np.zeros(crop.shape[:2], np.uint8)
+        cv2.ellipse(inner, ((x1 - x0) // 2, (y1 - y0) // 2), ((x1 - x0) // 2 - 1,
+                    (y1 - y0) // 2 - 1), 0, 0, 360, 1, cv2.FILLED)
+        ink = (distance(crop, box.fill or bg) > 80) & (inner == 1)
+        ys, xs = np.nonzero(ink)
+        if len(xs) < 4 or max(np.ptp(xs), np.ptp(ys)) < 0.25 * min(x1 - x0, y1 - y0):
+            continue
+        found = read_symbol(ink)
+        if found is None:
+            continue
+        symbol, size = found
+        color = tuple(int(c) for c in np.median(crop[ink], axis=0))
+        rect = Rect(x0 + xs.min(), y0 + ys.min(), np.ptp(xs) + 1, np.ptp(ys) + 1)
+        box.texts = [TextLine(symbol, rect, color, size_px=size)]  # type: ignore[arg-type]
+    return labels
+
+
 def _one_block(lines: list[TextLine], rect: Rect) -> bool:
     """True when the lines stack as one paragraph, centred across ``rect``."""
     ordered = sorted(lines, key=lambda t: t.rect.y)
@@ -420,38 +469,22 @@ def _one_block(lines: list[TextLine], rect: Rect) -> bool:
 
 
 def _local_foreground(img: np.ndarray, bg: RGB, boxes: list[Box]) -> np.ndarray:
-    fg = (_distance(img, bg) > FG_DISTANCE).astype(np.uint8)
+    fg = (distance(img, bg) > FG_DISTANCE).astype(np.uint8)
     for box in boxes:  # largest first, so inner boxes override their parents
         if box.fill is None:
             continue
         r = box.rect
         y0, y1, x0, x1 = int(r.y), int(r.y1), int(r.x), int(r.x1)
-        fg[y0:y1, x0:x1] = _distance(img[y0:y1, x0:x1], box.fill) > FG_DISTANCE
+        fg[y0:y1, x0:x1] = distance(img[y0:y1, x0:x1], box.fill) > FG_DISTANCE
     return fg
 
 
-def _neighbours(skeleton: np.ndarray) -> np.ndarray:
-    kernel = np.ones((3, 3), np.float32)
-    kernel[1, 1] = 0
-    return cv2.filter2D(skeleton.astype(np.float32), -1, kernel, borderType=cv2.BORDER_CONSTANT)
-
-
-def _clusters(points: np.ndarray, radius: float) -> list[np.ndarray]:
-    """Group points closer than ``radius`` (single linkage, small inputs)."""
-    groups: list[list[int]] = []
-    for i, p in enumerate(points):
-        joined = [g for g in groups if any(np.hypot(*(points[j] - p)) <= radius for j in g)]
-        merged = [i] + [j for g in joined for j in g]
-        groups = [g for g in groups if g not in joined] + [merged]
-    return [points[g] for g in groups]
-
-
-def _binding(targets: list[Rect | None], point: tuple[float, float], reach: float,
+def _binding(targets: list[Rect], point: tuple[float, float], reach: float,
              exclude: int | None = None) -> tuple[int | None, str | None]:
     """The nearest shape whose outline is within ``reach`` of ``point``, and the side hit."""
     best: tuple[float, float, int, str] | None = None
     for index, rect in enumerate(targets):
-        if rect is None or index == exclude:
+        if index == exclude:
             continue
         distance, side = rect.edge_distance(*point)
         if distance <= reach and (best is None or (distance, rect.area) < best[:2]):
@@ -459,118 +492,120 @@ def _binding(targets: list[Rect | None], point: tuple[float, float], reach: floa
     return (best[2], best[3]) if best else (None, None)
 
 
-def _erase_mask(shape: tuple[int, int], boxes: list[Box], texts: list[TextLine]) -> np.ndarray:
-    """Pixels that are not links: text, box outlines (corners included), small boxes' insides."""
-    height, width = shape
-    erase = _text_mask(shape, texts, pad=1)
+def _blends(img: np.ndarray, color: RGB, bg: RGB, tolerance: float = 40.0) -> np.ndarray:
+    """Pixels that are ``color`` laid over ``bg``, antialiased or whole (1), others (0)."""
+    ink = np.asarray(color, dtype=np.float32)
+    paper = np.asarray(bg, dtype=np.float32)
+    axis = ink - paper
+    share = np.clip(((img.astype(np.float32) - paper) @ axis) / max(1.0, float(axis @ axis)),
+                    0, 1)
+    nearest = paper + share[..., None] * axis
+    return (np.linalg.norm(img - nearest, axis=-1) < tolerance).astype(np.uint8)
+
+
+def _large(rect: Rect, shape: tuple[int, int]) -> bool:
+    """A box large enough to be a region (a panel) rather than a node: 2% of the figure."""
+    return rect.area >= 0.02 * shape[0] * shape[1]
+
+
+def _erase_mask(img: np.ndarray, bg: RGB, boxes: list[Box], texts: list[TextLine]
+                ) -> np.ndarray:
+    """Pixels that are not links: text, box outlines (corners included), small boxes' insides.
+
+    Along a large box's outline only the outline's own colour goes: links crossing a region's
+    border, and heads landing on it, stay whole when they are drawn in another colour.
+    """
+    height, width = img.shape[:2]
+    erase = text_mask((height, width), texts, pad=1)
     for box in boxes:
         r = box.rect
         x0, y0, x1, y1 = int(r.x), int(r.y), int(np.ceil(r.x1)), int(np.ceil(r.y1))
-        if box.children == 0 and r.area < 0.02 * width * height:
-            erase[max(0, y0 - 1):y1 + 1, max(0, x0 - 1):x1 + 1] = 1
+        if box.children == 0 and not _large(r, (height, width)):
+            if box.geometry == "ellipse":  # its bounding box would cut arrow heads short
+                grow = 2 * max(1, round(box.line_px))  # its antialiased rim too
+                cv2.ellipse(erase, ((r.center[0], r.center[1]), (r.w + grow, r.h + grow), 0), 1,
+                            cv2.FILLED)
+            else:
+                erase[max(0, y0 - 1):y1 + 1, max(0, x0 - 1):x1 + 1] = 1
             continue
         band = 2 * int(np.ceil(box.line_px)) + 4
-        cv2.rectangle(erase, (x0, y0), (x1, y1), 1, band)
+        # The outline band, drawn in a crop around the box (offset ox, oy).
+        ox, oy = max(0, x0 - band), max(0, y0 - band)
+        crop = img[oy:y1 + band + 1, ox:x1 + band + 1]
+        outline = np.zeros(crop.shape[:2], np.uint8)
+        cv2.rectangle(outline, (x0 - ox, y0 - oy), (x1 - ox, y1 - oy), 1, band)
         corner = int(np.ceil(box.radius * min(r.w, r.h))) + band
         if box.geometry != "rect":
             for cx, cy in ((x0, y0), (x1 - corner, y0), (x0, y1 - corner),
                            (x1 - corner, y1 - corner)):
-                erase[max(0, cy):cy + corner, max(0, cx):cx + corner] = 1
+                outline[max(0, cy - oy):cy - oy + corner, max(0, cx - ox):cx - ox + corner] = 1
+        if box.line is not None:
+            outline &= _blends(crop, box.line, bg)
+        erase[oy:oy + crop.shape[0], ox:ox + crop.shape[1]] |= outline
     return erase
 
 
-def _has_head(part: np.ndarray, point: np.ndarray, thickness: float) -> bool:
-    """An end carries an arrow head when the ink around it is much more than a line's end.
+def _residual(img: np.ndarray, bg: RGB, boxes: list[Box], texts: list[TextLine]) -> np.ndarray:
+    """The ink that is neither text nor a box: links, and outlines of regions not yet found."""
+    return _local_foreground(img, bg, boxes) & (1 - _erase_mask(img, bg, boxes, texts))
 
-    Within radius R of a plain line end lies about R x thickness of ink; a triangular head
-    adds about as much again, whatever its exact size.
+
+def find_regions(img: np.ndarray, bg: RGB, boxes: list[Box], texts: list[TextLine]
+                 ) -> list[Box]:
+    """Outlined regions that links cross (a dashed group), as holes of what boxes leave.
+
+    Links crossing a region's outline split its hole among the boxes inside; once the boxes
+    are erased they only notch it.
     """
-    reach = max(6.0, 2.5 * thickness)
-    ys, xs = np.ogrid[:part.shape[0], :part.shape[1]]
-    disk = (xs - point[0]) ** 2 + (ys - point[1]) ** 2 <= reach * reach
-    return float(part[disk].sum()) > 1.7 * reach * max(1.0, thickness)
-
-
-def find_links(img: np.ndarray, bg: RGB, boxes: list[Box], texts: list[TextLine],
-               targets: list[Rect | None]) -> list[Link]:
-    """Lines and arrows, their heads, dash and colour, bound to ``targets`` where they touch
-    (None marks a shape that takes no connector)."""
     min_side, unit = _sizes(img)
-    residual = _local_foreground(img, bg, boxes) & (1 - _erase_mask(img.shape[:2], boxes, texts))
-    joined = _bridge(residual, unit)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    text = text_mask(img.shape[:2], texts)
+    residual = _residual(img, bg, boxes, texts)
+    found = _uncrossed(_holes(img, residual, (0, 0), bg, text, min_side, unit, keep_blank=True),
+                       texts)
+    regions: list[Box] = []
+    for region in sorted(found, key=lambda b: -b.rect.area):
+        if any(region.rect.iou(other.rect) > 0.75 for other in boxes + regions):
+            continue
+        if not any(region.rect.contains(b.rect, 2) for b in boxes):
+            continue  # a region holds boxes; an empty hole is a loop of lines
+        _style(img, region, bg, text, residual)
+        regions.append(region)
+    return regions
+
+
+def find_links(img: np.ndarray, bg: RGB, boxes: list[Box], texts: list[TextLine]
+               ) -> list[Link]:
+    """Lines and arrows, not yet bound."""
+    min_side, unit = _sizes(img)
+    return trace(_residual(img, bg, boxes, texts), img, unit, min_side)
+
+
+def bind(links: list[Link], targets: list[Rect], regions: list[int], unit: int) -> list[Link]:
+    """Bind each link end to the nearest shape outline within reach.
+
+    An arrow head that reaches no outline but lies in a region (one of ``regions``: boxes that
+    hold boxes or are large, such as panels) near its border binds to that region.
+    """
     reach = max(10.0, 3.5 * unit + 4)
-    links: list[Link] = []
-    for label in range(1, count):
-        x, y, w, h, area = stats[label]
-        if max(w, h) < min_side or area < min_side:
-            continue
-        part = (labels[y:y + h, x:x + w] == label).astype(np.uint8)
-        skeleton = skeletonize(part.astype(bool))
-        length = int(skeleton.sum())
-        if length < min_side:
-            continue
-        # Pad with background: a component filling its whole box has no zero to measure from.
-        padded = cv2.copyMakeBorder(part, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-        distance = cv2.distanceTransform(padded, cv2.DIST_L2, 3)[1:-1, 1:-1]
-        thickness = 2 * float(np.median(distance[skeleton]))
-        if area / length > max(8.0, 4 * unit) or thickness > 6 * unit:
-            continue  # a blob (icon, photo, glyph mass), not a line
-        degree = _neighbours(skeleton) * skeleton
-        if int((skeleton & (degree >= 3)).sum()) > 24:
-            continue  # a drawing, not a connector
-        ends = np.argwhere(skeleton & (degree == 1))[:, ::-1].astype(float)
-        clusters = _clusters(ends, 3 * thickness + 6) if len(ends) else []
-        if len(clusters) < 2:
-            continue
-        # The end of each cluster farthest from the component's middle: the tip of a head.
-        middle = np.argwhere(skeleton)[:, ::-1].mean(axis=0)
-        points = [c[np.argmax(np.hypot(*(c - middle).T))] for c in clusters]
-        headed = [_has_head(part, p, thickness) for p in points]
-        on = residual[y:y + h, x:x + w][skeleton]
-        ink = img[y:y + h, x:x + w][(residual[y:y + h, x:x + w] == 1) & (part == 1)]
-        color = tuple(int(c) for c in np.median(ink, axis=0)) if len(ink) else (0, 0, 0)
-        skel_points = np.argwhere(skeleton)[:, ::-1].astype(float)
-        for a, b in _pairs(points, headed):
-            start = (float(points[a][0] + x), float(points[a][1] + y))
-            end = (float(points[b][0] + x), float(points[b][1] + y))
-            if np.hypot(end[0] - start[0], end[1] - start[1]) < min_side:
-                continue
-            link = Link(start, end, head_start=headed[a], head_end=headed[b],
-                        color=color,  # type: ignore[arg-type]
-                        width_px=max(1.0, thickness), dashed=bool(on.mean() < 0.75))
-            link.elbow = _deviation(skel_points, points[a], points[b]) > max(8.0, 4 * thickness)
-            link.start_target, link.start_site = _binding(targets, start, reach)
-            link.end_target, link.end_site = _binding(targets, end, reach,
+    kept = []
+    for link in links:
+        link.start_target, link.start_site = _binding(targets, link.start, reach)
+        link.end_target, link.end_site = _binding(targets, link.end, reach)
+        if link.start_target is not None and link.start_target == link.end_target:
+            if not (link.head_start or link.head_end):
+                continue  # a stroke inside or along one shape (a glyph's detail), not a link
+            link.end_target, link.end_site = _binding(targets, link.end, reach,
                                                       exclude=link.start_target)
-            links.append(link)
-    return links
-
-
-def _pairs(points: list[np.ndarray], headed: list[bool]) -> list[tuple[int, int]]:
-    """Which ends to join: tail to head; fan-outs from one tail; else the farthest pair."""
-    tails = [i for i, h in enumerate(headed) if not h]
-    heads = [i for i, h in enumerate(headed) if h]
-    if len(points) == 2:
-        return [(1, 0)] if headed[0] and not headed[1] else [(0, 1)]
-    if len(tails) == 1 and heads:
-        return [(tails[0], h) for h in heads]
-    if len(heads) == 1 and tails:
-        return [(t, heads[0]) for t in tails]
-    far = max(((i, j) for i in range(len(points)) for j in range(i + 1, len(points))),
-              key=lambda ij: np.hypot(*(points[ij[0]] - points[ij[1]])))
-    return [far]
-
-
-def _deviation(points: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
-    """Largest distance of ``points`` from the segment a-b."""
-    ab = b - a
-    norm = float(np.hypot(*ab))
-    if norm == 0:
-        return 0.0
-    t = np.clip(((points - a) @ ab) / (norm * norm), 0, 1)
-    nearest = a + t[:, None] * ab
-    return float(np.max(np.hypot(*(points - nearest).T)))
+        if link.head_start and link.start_target is None:
+            link.start_target, link.start_site = _binding(
+                [targets[i] for i in regions], link.start, 4 * reach)
+            link.start_target = None if link.start_target is None else regions[link.start_target]
+        if link.head_end and link.end_target is None:
+            link.end_target, link.end_site = _binding(
+                [targets[i] for i in regions], link.end, 4 * reach)
+            link.end_target = None if link.end_target is None else regions[link.end_target]
+        kept.append(link)
+    return kept
 
 
 def analyse(path: Path) -> Scene:
@@ -579,10 +614,12 @@ def analyse(path: Path) -> Scene:
     bg = background(img)
     texts = find_text(flat, img, bg)
     boxes = find_boxes(img, bg, texts)
-    labels = assign_text(boxes, texts)
-    # Ellipses number their connection sites differently from python-pptx's rectangle sites.
-    targets = [b.rect if b.geometry != "ellipse" else None for b in boxes]
-    links = find_links(img, bg, boxes, texts, [*targets, *(t.rect for t in labels)])
+    boxes = _nest(boxes + find_regions(img, bg, boxes, texts))
+    labels = read_operators(img, bg, boxes, assign_text(boxes, texts))
+    links = find_links(img, bg, boxes, texts)
+    targets = [b.rect for b in boxes] + [t.rect for t in labels]
+    regions = [i for i, b in enumerate(boxes) if b.children or _large(b.rect, img.shape[:2])]
+    links = bind(links, targets, regions, _sizes(img)[1])
     return Scene(img.shape[1], img.shape[0], bg, boxes, labels, links)
 
 

@@ -13,7 +13,7 @@ import pprint
 from refig.running import SLIDE_FILE
 
 from refig_harness_baseline.agent import slide_size
-from refig_harness_baseline.cv.scene import RGB, SITES, Scene, TextLine
+from refig_harness_baseline.cv.scene import ELLIPSE_SITES, RGB, SITES, Scene, TextLine
 
 EMU_PER_POINT = 12_700
 
@@ -43,8 +43,12 @@ TEXT_BOXES = {labels}
 
 # (elbow, x1, y1, x2, y2, rgb, width_pt, dashed, head_at_start, head_at_end,
 #  (shape index, connection site) or None at the start, the same at the end);
-# shape indexes count SHAPES first, then TEXT_BOXES; sites: 0 top, 1 left, 2 bottom, 3 right.
+# shape indexes count SHAPES first, then TEXT_BOXES; sites: 0 top, 1 left, 2 bottom, 3 right
+# (an ellipse's: 0 top, 2 left, 4 bottom, 6 right).
 CONNECTORS = {links}
+
+# Where an ellipse's connection sites lie, as fractions of its width and height.
+ELLIPSE_SITE_AT = {{0: (0.5, 0.0), 2: (0.0, 0.5), 4: (0.5, 1.0), 6: (1.0, 0.5)}}
 
 GEOMETRY = {{
     "rect": MSO_SHAPE.RECTANGLE,
@@ -83,6 +87,29 @@ def set_outline(line, rgb, width, dashed):
     line.width = Pt(width)
     if dashed:
         line.dash_style = MSO_LINE_DASH_STYLE.DASH
+
+
+def connect(connector, at_begin, index, site):
+    """Glue one end of the connector to connection site ``site`` of shape ``index``.
+
+    python-pptx's begin_connect/end_connect know a rectangle's four sites; an ellipse numbers
+    eight (0 top, 2 left, 4 bottom, 6 right), so for one the end is moved onto its site here
+    and the binding (a:stCxn / a:endCxn) written directly.
+    """
+    shape = targets[index]
+    if index >= len(SHAPES) or SHAPES[index][0] != "ellipse":
+        (connector.begin_connect if at_begin else connector.end_connect)(shape, site)
+        return
+    fx, fy = ELLIPSE_SITE_AT[site]
+    x, y = shape.left + round(fx * shape.width), shape.top + round(fy * shape.height)
+    properties = connector._element.nvCxnSpPr.cNvCxnSpPr
+    if at_begin:
+        connector.begin_x, connector.begin_y = x, y
+        glue = properties.get_or_add_stCxn()
+    else:
+        connector.end_x, connector.end_y = x, y
+        glue = properties.get_or_add_endCxn()
+    glue.id, glue.idx = shape.shape_id, site
 
 
 def add_arrow_heads(connector, at_start, at_end):
@@ -125,10 +152,9 @@ for elbow, x1, y1, x2, y2, rgb, width, dashed, head_start, head_end, begin, end 
     connector = slide.shapes.add_connector(kind, Emu(x1), Emu(y1), Emu(x2), Emu(y2))
     plain(connector)
     set_outline(connector.line, rgb, width, dashed)
-    if begin is not None:
-        connector.begin_connect(targets[begin[0]], begin[1])
-    if end is not None:
-        connector.end_connect(targets[end[0]], end[1])
+    for at_begin, glued in ((True, begin), (False, end)):
+        if glued is not None:
+            connect(connector, at_begin, glued[0], glued[1])
     add_arrow_heads(connector, head_start, head_end)
 
 prs.save({slide!r})
@@ -154,9 +180,7 @@ def _plain(value: object) -> object:
     """Python scalars only (numpy's print as ``np.float64(...)``, which the program can't read)."""
     if isinstance(value, tuple):
         return tuple(_plain(v) for v in value)
-    if isinstance(value, bool | int | float | str) or value is None:
-        return value
-    item = getattr(value, "item", None)
+    item = getattr(value, "item", None)  # numpy scalars, float64 included (a float subclass)
     return item() if callable(item) else value
 
 
@@ -195,12 +219,16 @@ def write_program(scene: Scene, source: str) -> str:
         ))
     labels = [(e(t.rect.x), e(t.rect.y), e(t.rect.w), e(t.rect.h), t.text, font([t]), ink([t]))
               for t in scene.labels]
+    def glued(target: int | None, side: str | None) -> tuple[int, int] | None:
+        if target is None or side is None:
+            return None
+        ellipse = target < len(scene.boxes) and scene.boxes[target].geometry == "ellipse"
+        return target, (ELLIPSE_SITES if ellipse else SITES)[side]
+
     links = []
     for link in scene.links:
-        begin = (None if link.start_target is None or link.start_site is None
-                 else (link.start_target, SITES[link.start_site]))
-        end = (None if link.end_target is None or link.end_site is None
-               else (link.end_target, SITES[link.end_site]))
+        begin = glued(link.start_target, link.start_site)
+        end = glued(link.end_target, link.end_site)
         links.append((
             link.elbow, e(link.start[0]), e(link.start[1]), e(link.end[0]), e(link.end[1]),
             _hex(link.color), max(0.5, points(link.width_px)), link.dashed, link.head_start,

@@ -8,6 +8,8 @@ RGB = tuple[int, int, int]
 
 #: Connection sites of a rectangle-like shape, as python-pptx numbers them.
 SITES = {"top": 0, "left": 1, "bottom": 2, "right": 3}
+#: An ellipse (DrawingML preset ``ellipse``) has eight, counter-clockwise from the top.
+ELLIPSE_SITES = {"top": 0, "left": 2, "bottom": 4, "right": 6}
 
 
 @dataclass
