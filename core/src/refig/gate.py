@@ -17,7 +17,7 @@ from refig.ooxml import DEFAULT_LIMITS, Limits, Package, PackageError, read_tree
 from refig.ooxml.images import iter_slide_images
 
 #: Stored with every inspection; bump when the gate or the tree reader changes what it reports.
-INSPECTOR = "refig-ooxml/1"
+INSPECTOR = "refig-ooxml/2"
 
 #: ``ErrorInfo.kind`` a renderer uses for a conversion that ran out of time.
 RENDER_TIMEOUT_KIND = "timeout"

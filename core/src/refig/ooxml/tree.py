@@ -12,6 +12,7 @@ inherited from.
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -62,16 +63,41 @@ _INT64 = 1 << 63
 
 @dataclass(frozen=True)
 class Transform:
-    """Child-to-slide mapping of a group nesting: ``slide = offset + scale * child``."""
+    """Child-to-slide mapping of a group nesting.
 
+    DrawingML places a group's children in its child space (``a:chOff``/``a:chExt``), scales that
+    onto the group's box (``a:off``/``a:ext``), then flips and rotates the box about its centre.
+    ``matrix`` maps a child-space point to the slide (``x' = a x + b y + c``,
+    ``y' = d x + e y + f``); ``sx``/``sy`` scale a child's size along its own axes; the
+    orientation the nesting adds is a rotation after flips (``rotation`` degrees clockwise,
+    ``flip_h``/``flip_v``).
+    """
+
+    matrix: tuple[float, float, float, float, float, float] = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
     sx: float = 1.0
     sy: float = 1.0
-    dx: float = 0.0
-    dy: float = 0.0
     rotation: float = 0.0
+    flip_h: bool = False
+    flip_v: bool = False
+
+    def point(self, x: float, y: float) -> tuple[float, float]:
+        a, b, c, d, e, f = self.matrix
+        return a * x + b * y + c, d * x + e * y + f
 
     def rect(self, x: float, y: float, w: float, h: float) -> Rect:
-        return Rect(x=self.dx + self.sx * x, y=self.dy + self.sy * y, w=self.sx * w, h=self.sy * h)
+        """A child box in slide coordinates: its centre mapped, its size scaled, unrotated."""
+        cx, cy = self.point(x + w / 2, y + h / 2)
+        sw, sh = self.sx * w, self.sy * h
+        return Rect(x=cx - sw / 2, y=cy - sh / 2, w=sw, h=sh)
+
+    def orient(self, rotation: float, flip_h: bool, flip_v: bool) -> tuple[float, bool, bool]:
+        """A child's own rotation and flips composed with the nesting's, in slide terms.
+
+        A single mirror reverses the sense of the child's rotation (F R(t) = R(-t) F).
+        """
+        mirrored = self.flip_h != self.flip_v
+        turned = self.rotation + (-rotation if mirrored else rotation)
+        return turned % 360.0, self.flip_h != flip_h, self.flip_v != flip_v
 
     def into_group(self, xfrm: etree._Element | None) -> Transform:
         """The transform for the children of a group whose ``a:xfrm`` is ``xfrm``."""
@@ -85,13 +111,37 @@ class Transform:
         ch_ext = ch_ext or ext
         kx = ext[0] / ch_ext[0] if ch_ext[0] else 1.0
         ky = ext[1] / ch_ext[1] if ch_ext[1] else 1.0
+        flip_h, flip_v = _flag(xfrm.get("flipH")), _flag(xfrm.get("flipV"))
+        # In the parent's space: scale and offset, mirror, then rotate about the box centre.
+        centre_x, centre_y = off[0] + ext[0] / 2, off[1] + ext[1] / 2
+        theta = math.radians(_rotation(xfrm))
+        cos, sin = math.cos(theta), math.sin(theta)
+        mx, my = (-kx if flip_h else kx), (-ky if flip_v else ky)
+        # A child point p goes to q = centre + R M (p - child centre), M = diag(mx, my).
+        child_x, child_y = ch_off[0] + ch_ext[0] / 2, ch_off[1] + ch_ext[1] / 2
+        local = (cos * mx, -sin * my, 0.0, sin * mx, cos * my, 0.0)
+        local = (*local[:2], centre_x - local[0] * child_x - local[1] * child_y,
+                 *local[3:5], centre_y - local[3] * child_x - local[4] * child_y)
+        rotation, group_h, group_v = self.orient(_rotation(xfrm), flip_h, flip_v)
         return Transform(
+            matrix=_compose(self.matrix, local),
             sx=self.sx * kx,
             sy=self.sy * ky,
-            dx=self.dx + self.sx * (off[0] - ch_off[0] * kx),
-            dy=self.dy + self.sy * (off[1] - ch_off[1] * ky),
-            rotation=self.rotation + _rotation(xfrm),
+            rotation=rotation,
+            flip_h=group_h,
+            flip_v=group_v,
         )
+
+
+def _compose(
+    outer: tuple[float, float, float, float, float, float],
+    inner: tuple[float, float, float, float, float, float],
+) -> tuple[float, float, float, float, float, float]:
+    """The affine map ``outer(inner(p))``."""
+    a, b, c, d, e, f = outer
+    p, q_, r, s, t, u = inner
+    return (a * p + b * s, a * q_ + b * t, a * r + b * u + c,
+            d * p + e * s, d * q_ + e * t, d * r + e * u + f)
 
 
 @dataclass(frozen=True)
@@ -318,14 +368,17 @@ class TreeReader:
 
     def _geometry(self, xfrm: etree._Element | None, ctx: _Ctx) -> dict[str, Any]:
         if xfrm is None:
-            return {"rotation": ctx.transform.rotation}
+            rotation, flip_h, flip_v = ctx.transform.orient(0.0, False, False)
+            return {"rotation": rotation, "flip_h": flip_h, "flip_v": flip_v}
         off, ext = _point(xfrm, "a:off", "x", "y"), _point(xfrm, "a:ext", "cx", "cy")
-        rect = ctx.transform.rect(*off, *ext) if off and ext else None
+        rotation, flip_h, flip_v = ctx.transform.orient(
+            _rotation(xfrm), _flag(xfrm.get("flipH")), _flag(xfrm.get("flipV"))
+        )
         return {
-            "rect": rect,
-            "rotation": ctx.transform.rotation + _rotation(xfrm),
-            "flip_h": _flag(xfrm.get("flipH")),
-            "flip_v": _flag(xfrm.get("flipV")),
+            "rect": ctx.transform.rect(*off, *ext) if off and ext else None,
+            "rotation": rotation,
+            "flip_h": flip_h,
+            "flip_v": flip_v,
         }
 
     def _connector(
