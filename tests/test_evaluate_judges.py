@@ -96,8 +96,11 @@ def test_evaluate_with_a_judge_stores_every_judgment_or_its_failure(run_dir, cap
         assert refig(argv) == 0
         first_calls = server.calls
         err = capsys.readouterr().err
-        assert refig(argv) == 0  # the same evaluation again
+        assert f"{first_calls} calls" in err  # answer retries and refused calls counted
+        assert refig([*argv, "--json"]) == 0  # the same evaluation again
         assert server.calls == first_calls  # ... makes no model call
+        [ledger] = json.loads(capsys.readouterr().out)["judging"]["judges"]
+        assert (ledger["calls"], ledger["cached"]) == (0, 6), ledger
 
     store = RunStore.open(run_dir)
     judgments = store.query(Judgment)
@@ -110,6 +113,7 @@ def test_evaluate_with_a_judge_stores_every_judgment_or_its_failure(run_dir, cap
             assert j.total == sum(s.score for s in j.scores) or j.capped
         else:
             assert j.error.kind in {"invalid_answer", "rate_limited", "server_error"}
+    assert sum(j.calls for j in judgments) == first_calls
     ok = [j for j in judgments if j.status is JudgmentStatus.OK]
     assert len(ok) == 6  # every bad answer and passing failure was retried to an answer
     pasted = [j for j in ok if tasks[j.artifact_sha256] == "paste"]

@@ -261,6 +261,17 @@ class Summary:
     failures: int = 0
     gates: Counter[str] = field(default_factory=Counter)
 
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "artifacts": self.artifacts,
+            "inspected": self.inspected,
+            "rendered": self.rendered,
+            "metric_values": self.metric_values,
+            "already_stored": dict(self.skipped),
+            "failures": self.failures,
+            "gates": dict(self.gates),
+        }
+
 
 @dataclass
 class Evaluation:

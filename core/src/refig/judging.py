@@ -273,6 +273,7 @@ class _Job:
     cost: float | None = None
     usage: Usage = field(default_factory=Usage)
     latency: float = 0.0
+    calls: int = 0
     started: bool = False
 
 
@@ -322,6 +323,7 @@ def _failure(job: _Job, kind: str, message: str) -> Judgment:
         repeat=job.repeat,
         status=JudgmentStatus.FAILED,
         error=ErrorInfo(kind=kind, message=message),
+        calls=0,
     )
 
 
@@ -387,15 +389,16 @@ class _JudgeRun:
         self.limiter.release(slot, rate_limited=rate_limited, ok=error is None)
         self.budget.add(result.cost_usd)
         with self._lock:
-            self.ledger.calls += 1
+            self.ledger.calls += result.calls
             self.ledger.rate_limited += rate_limited
             if result.cost_usd is None and result.model is not None:
-                self.ledger.unpriced_calls += 1
+                self.ledger.unpriced_calls += result.calls
             self.ledger.cost_usd += result.cost_usd or 0.0
             self.ledger.usage += result.usage
         if result.cost_usd is not None:
             job.cost = (job.cost or 0.0) + result.cost_usd
         job.usage += result.usage
+        job.calls += result.calls
         job.latency += result.latency_seconds or (time.monotonic() - started)
         policy = self.selected.policy
         if error is not None and error.retryable and job.attempt + 1 < policy.attempts:
@@ -446,6 +449,7 @@ class _JudgeRun:
             "cost_usd": job.cost,
             "usage": job.usage,
             "latency_seconds": round(job.latency, 3),
+            "calls": job.calls,
         }
         if result.status is JudgmentStatus.OK:
             try:

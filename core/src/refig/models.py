@@ -409,6 +409,9 @@ class Judgment(Record):
     usage: Usage = Field(default_factory=Usage)
     cost_usd: float | None = None
     latency_seconds: float = 0.0
+    #: Model calls this judgment took, retries of bad answers and refused calls included
+    #: (0 for a judge that calls no model).
+    calls: int = Field(default=1, ge=0)
     created_at: datetime = Field(default_factory=utcnow)
 
 

@@ -9,12 +9,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from refig.console import err
 from refig.errors import RefigError, UsageError
 from refig.plugins import Registry, Selection
 from refig.records import PluginKind
 from refig.store import RunStore
+
+if TYPE_CHECKING:
+    from refig.evaluation import Summary
+    from refig.judging import JudgingSummary
 
 
 @dataclass(frozen=True)
@@ -38,9 +43,21 @@ class EvaluateRequest:
 
 @dataclass(frozen=True)
 class EvaluateOutcome:
-    """How many deterministic work items failed (a re-run retries them)."""
+    """What the deterministic stages and the judges did; failed work items are retried by a
+    re-run."""
 
-    failures: int
+    stages: Summary
+    judging: JudgingSummary | None = None
+
+    @property
+    def failures(self) -> int:
+        return self.stages.failures
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "run_stages": self.stages.as_json(),
+            "judging": self.judging.as_json() if self.judging is not None else None,
+        }
 
 
 def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
@@ -79,13 +96,15 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
             f"{summary.rendered} rendered, {summary.metric_values} metric values "
             f"({sum(summary.skipped.values())} steps already stored); gate: {gates}"
         )
+    judging = None
     if judges:
         from refig.judging import judge_artifacts
 
-        judge_artifacts(store, load_artifacts(store), judges, rubric=rubric,
-                        repeats=request.repeats, jobs=request.judge_jobs, budget=request.budget,
-                        retry_failed=request.rejudge_failed, quiet=request.quiet)
-    return EvaluateOutcome(failures=summary.failures)
+        judging = judge_artifacts(
+            store, load_artifacts(store), judges, rubric=rubric, repeats=request.repeats,
+            jobs=request.judge_jobs, budget=request.budget, retry_failed=request.rejudge_failed,
+            quiet=request.quiet)
+    return EvaluateOutcome(stages=summary, judging=judging)
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ then the judges given with ``--judge``."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import typer
@@ -46,6 +47,9 @@ def register(app: typer.Typer, registry: Registry) -> None:
         rejudge_failed: bool = typer.Option(
             False, "--rejudge-failed", help="Judge again what a judge failed on before."
         ),
+        as_json: bool = typer.Option(
+            False, "--json", help="Print what each stage and judge did as JSON (no progress)."
+        ),
     ) -> None:
         """Evaluate a run: inspection, rendering, the gate, the metrics and the judges, resumable.
 
@@ -59,8 +63,10 @@ def register(app: typer.Typer, registry: Registry) -> None:
         outcome = evaluate_run(registry, EvaluateRequest(
             run=run, metrics=metric, renderer=renderer, executor=executor, jobs=jobs,
             judges=judge, judge_options=judge_opt, repeats=repeats, budget=budget, rubric=rubric,
-            judge_jobs=judge_jobs, rejudge_failed=rejudge_failed, quiet=quiet,
+            judge_jobs=judge_jobs, rejudge_failed=rejudge_failed, quiet=quiet or as_json,
         ))
+        if as_json:
+            typer.echo(json.dumps(outcome.as_json(), indent=2))
         if outcome.failures:
             err.print(f"[red]{outcome.failures} work items failed[/]; run again to retry them")
             raise typer.Exit(1)

@@ -168,6 +168,7 @@ class MetricsJudge:
             "repeat": request.repeat,
             "proxy": True,
             "cost_usd": 0.0,
+            "calls": 0,
         }
         missing = [a.id for a in rubric.axes if a.id not in FORMULAS]
         if missing:

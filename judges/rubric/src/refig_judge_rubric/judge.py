@@ -37,7 +37,7 @@ class RubricJudge:
     def judge(self, request: JudgeRequest) -> Judgment:
         """Score one artifact; a failure comes back typed, never raised."""
         artifact = request.artifact
-        usage, cost, seconds = Usage(), 0.0, 0.0
+        usage, cost, seconds, calls = Usage(), 0.0, 0.0, 0
         priced = True
 
         def result(**fields: Any) -> Judgment:
@@ -52,6 +52,7 @@ class RubricJudge:
                 usage=usage,
                 cost_usd=cost if priced else None,
                 latency_seconds=round(seconds, 3),
+                calls=calls,
                 **fields,
             )
 
@@ -74,6 +75,7 @@ class RubricJudge:
         tag = f"refig-{artifact.sha256[:16]}-r{request.repeat}"
         problem = ""
         for _ in range(1 + self.options.answer_retries):
+            calls += 1
             try:
                 reply = self.client.complete(messages, response_format, tag=tag)
             except CallError as exc:
