@@ -7,6 +7,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import TypeVar
 
 from refig.hookspecs import hookimpl
+from refig.inflight import in_flight
 from refig.records import ExecutorRecord
 
 T = TypeVar("T")
@@ -25,22 +26,14 @@ class LocalExecutor:
     ) -> Iterator[tuple[T, R | BaseException]]:
         pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="refig")
         pending: dict[Future[R], T] = {}
-        queue = iter(items)
         finished = False
         try:
-            for item in queue:
-                pending[pool.submit(fn, item)] = item
-                if len(pending) >= max(1, jobs):
-                    break
-            while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    item = pending.pop(future)
-                    next_item = next(queue, _END)
-                    if next_item is not _END:
-                        pending[pool.submit(fn, next_item)] = next_item
-                    error = future.exception()
-                    yield item, (error if error is not None else future.result())
+            for item, future in in_flight(
+                items, jobs, lambda item: pool.submit(fn, item),
+                lambda futures: wait(futures, return_when=FIRST_COMPLETED).done, pending,
+            ):
+                error = future.exception()
+                yield item, (error if error is not None else future.result())
             finished = True
         finally:
             # Interrupted (Ctrl-C while waiting, or the consumer stopped): do not wait here for
@@ -50,8 +43,6 @@ class LocalExecutor:
     def close(self) -> None:
         """Nothing to release: each ``map`` owns its pool."""
 
-
-_END = object()
 
 
 @hookimpl

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import ray
 from refig.errors import RefigError
+from refig.inflight import in_flight
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -49,19 +50,12 @@ class RayExecutor:
         self, fn: Callable[[T], R], items: Sequence[T], *, jobs: int
     ) -> Iterator[tuple[T, R | BaseException]]:
         remote = ray.remote(num_cpus=self.num_cpus, max_retries=0)(fn)
-        queue = iter(items)
         pending: dict[Any, T] = {}
         try:
-            for item in queue:
-                pending[remote.remote(item)] = item
-                if len(pending) >= max(1, jobs):
-                    break
-            while pending:
-                [ref], _ = ray.wait(list(pending), num_returns=1)
-                item = pending.pop(ref)
-                following = next(queue, _END)
-                if following is not _END:
-                    pending[remote.remote(following)] = following
+            for item, ref in in_flight(
+                items, jobs, remote.remote, lambda refs: ray.wait(list(refs), num_returns=1)[0],
+                pending,
+            ):
                 try:
                     result: R | BaseException = ray.get(ref)
                 except ray.exceptions.RayTaskError as exc:
@@ -79,5 +73,3 @@ class RayExecutor:
             ray.shutdown()
         self._owned = False
 
-
-_END = object()
