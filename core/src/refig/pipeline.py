@@ -55,7 +55,7 @@ class EvaluateOutcome:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "run_stages": self.stages.as_json(),
+            "stages": self.stages.as_json(),
             "judging": self.judging.as_json() if self.judging is not None else None,
         }
 

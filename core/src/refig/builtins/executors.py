@@ -44,7 +44,6 @@ class LocalExecutor:
         """Nothing to release: each ``map`` owns its pool."""
 
 
-
 @hookimpl
 def refig_executors() -> Iterator[ExecutorRecord]:
     yield ExecutorRecord(

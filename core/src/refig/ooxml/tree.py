@@ -119,9 +119,9 @@ class Transform:
         mx, my = (-kx if flip_h else kx), (-ky if flip_v else ky)
         # A child point p goes to q = centre + R M (p - child centre), M = diag(mx, my).
         child_x, child_y = ch_off[0] + ch_ext[0] / 2, ch_off[1] + ch_ext[1] / 2
-        local = (cos * mx, -sin * my, 0.0, sin * mx, cos * my, 0.0)
-        local = (*local[:2], centre_x - local[0] * child_x - local[1] * child_y,
-                 *local[3:5], centre_y - local[3] * child_x - local[4] * child_y)
+        a, b, d, e = cos * mx, -sin * my, sin * mx, cos * my
+        local = (a, b, centre_x - a * child_x - b * child_y,
+                 d, e, centre_y - d * child_x - e * child_y)
         rotation, group_h, group_v = self.orient(_rotation(xfrm), flip_h, flip_v)
         return Transform(
             matrix=_compose(self.matrix, local),

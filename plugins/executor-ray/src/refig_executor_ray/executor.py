@@ -72,4 +72,3 @@ class RayExecutor:
         if self._owned and ray.is_initialized():
             ray.shutdown()
         self._owned = False
-
