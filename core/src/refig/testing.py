@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import shutil
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from refig.gateway.calls import ModelCall
 
 #: Flags for headless Debian Chromium on a machine with no network: without the background
 #: networking ones it keeps trying to reach Google's hosts.
@@ -26,3 +29,22 @@ def chromium_launch() -> dict[str, Any] | None:
     if binary is None:
         return None
     return {"executable_path": binary, "args": list(CHROMIUM_ARGS)}
+
+
+def assert_hang_ends_at_deadline(harness: Any, *, timeout: float) -> list[ModelCall]:
+    """Run ``harness`` against a model server that never answers and check the deadline holds.
+
+    The attempt must end as a typed ``timeout`` long before the server's hour-long hang, and
+    leave no process of its tree running. Returns the gateway's record of the calls, for checks
+    a harness adds of its own.
+    """
+    from refig.harness.selfcheck import check_harness
+    from refig.running.processes import kill_tree
+    from refig.standins.scripted import Fault
+
+    with check_harness(harness, faults=[Fault("hang")], timeout=timeout) as outcome:
+        error = outcome.result.error
+        assert error is not None and error.kind == "timeout", error
+        assert outcome.seconds < 120, outcome.seconds  # the deadline, not the 3600 s hang
+        assert kill_tree(marker=outcome.dirs.root.name) == 0  # nothing was left running
+        return outcome.calls

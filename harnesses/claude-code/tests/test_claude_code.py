@@ -10,8 +10,8 @@ import pytest
 from refig.gate import inspect_structure
 from refig.harness.install import locate
 from refig.harness.selfcheck import check_harness, served_cost
-from refig.running.processes import kill_tree
 from refig.standins.scripted import Fault
+from refig.testing import assert_hang_ends_at_deadline
 from refig_harness_claude_code.adapter import ClaudeCodeHarness
 from refig_harness_claude_code.pin import PIN
 
@@ -30,9 +30,8 @@ def test_an_attempt_builds_a_gated_slide_and_records_exactly_what_was_served(
         tmp_path: Path) -> None:
     prices = tmp_path / "prices.json"
     prices.write_text(json.dumps({ClaudeCodeHarness.example_model: PRICE}))
-    outcome = check_harness(ClaudeCodeHarness(effort="max", max_turns="20"),
-                            options={"prices": str(prices)})
-    try:
+    with check_harness(ClaudeCodeHarness(effort="max", max_turns="20"),
+                       options={"prices": str(prices)}) as outcome:
         result = outcome.result
         assert result.error is None and result.exit_code == 0
         assert result.cli_version == PIN.version
@@ -54,32 +53,21 @@ def test_an_attempt_builds_a_gated_slide_and_records_exactly_what_was_served(
         assert (outcome.dirs.home / ".claude").is_dir()
         # Claude Code's own count of turns agrees with the gateway's.
         assert ClaudeCodeHarness().read_report(result.transcript).turns == 3
-    finally:
-        outcome.remove()
 
 
 @pytest.mark.parametrize(("fault", "kind"), [("429", "rate_limited"), ("500", "api_error"),
                                              ("cut", "stream_error")])
 def test_api_errors_reported_as_success_are_typed_failures(fault: str, kind: str) -> None:
-    outcome = check_harness(ClaudeCodeHarness(), faults=[Fault(fault)],
-                            options={"max_retries": "0"})
-    try:
+    with check_harness(ClaudeCodeHarness(), faults=[Fault(fault)],
+                       options={"max_retries": "0"}) as outcome:
         result = outcome.result
         assert result.error is not None and result.error.kind == kind
         assert result.error.retryable
         report = ClaudeCodeHarness().read_report(result.transcript)
         assert report.error is not None  # is_error: true, whatever the subtype says
         assert result.turns == 0 and outcome.mismatches() == []
-    finally:
-        outcome.remove()
 
 
 def test_a_hang_is_ended_at_the_deadline() -> None:
-    outcome = check_harness(ClaudeCodeHarness(), faults=[Fault("hang")], timeout=8)
-    try:
-        assert outcome.result.error is not None and outcome.result.error.kind == "timeout"
-        assert outcome.seconds < 120  # ended by the deadline, not by the 3600 s hang
-        assert kill_tree(marker=outcome.dirs.root.name) == 0  # nothing was left running
-        assert [c.error for c in outcome.calls] == ["aborted"]
-    finally:
-        outcome.remove()
+    calls = assert_hang_ends_at_deadline(ClaudeCodeHarness(), timeout=8)
+    assert [c.error for c in calls] == ["aborted"]

@@ -11,8 +11,8 @@ import pytest
 from refig.gate import inspect_structure
 from refig.harness.install import locate
 from refig.harness.selfcheck import check_harness, served_cost
-from refig.running.processes import kill_tree
 from refig.standins.scripted import Fault
+from refig.testing import assert_hang_ends_at_deadline
 from refig_harness_codex.adapter import CodexHarness
 from refig_harness_codex.pin import PIN
 
@@ -30,8 +30,7 @@ def test_an_attempt_builds_a_gated_slide_and_records_exactly_what_was_served(
     prices.write_text(json.dumps({CodexHarness.example_model: {
         "input_cost_per_token": 5e-6, "output_cost_per_token": 3e-5,
         "cache_read_input_token_cost": 5e-7}}))
-    outcome = check_harness(CodexHarness(effort="xhigh"), options={"prices": str(prices)})
-    try:
+    with check_harness(CodexHarness(effort="xhigh"), options={"prices": str(prices)}) as outcome:
         result = outcome.result
         assert result.error is None and result.exit_code == 0
         assert result.cli_version == PIN.version
@@ -55,8 +54,6 @@ def test_an_attempt_builds_a_gated_slide_and_records_exactly_what_was_served(
         report = CodexHarness().read_report(result.transcript)
         assert report.finished and report.error is None
         assert report.usage is not None and report.usage.output_tokens == result.usage.output_tokens
-    finally:
-        outcome.remove()
 
 
 @pytest.mark.parametrize(("fault", "kind"), [
@@ -64,21 +61,13 @@ def test_an_attempt_builds_a_gated_slide_and_records_exactly_what_was_served(
     ("malformed", "malformed_response"), ("cut", "stream_error"),
 ])
 def test_injected_errors_become_typed_failures(fault: str, kind: str) -> None:
-    outcome = check_harness(CodexHarness(), faults=[Fault(fault)], options={"max_retries": "0"})
-    try:
+    with check_harness(CodexHarness(), faults=[Fault(fault)],
+                       options={"max_retries": "0"}) as outcome:
         result = outcome.result
         assert result.error is not None and result.error.kind == kind
         assert result.exit_code != 0
         assert result.turns == 0 and outcome.mismatches() == []
-    finally:
-        outcome.remove()
 
 
 def test_a_hang_is_ended_at_the_deadline() -> None:
-    outcome = check_harness(CodexHarness(), faults=[Fault("hang")], timeout=8)
-    try:
-        assert outcome.result.error is not None and outcome.result.error.kind == "timeout"
-        assert outcome.seconds < 120  # ended by the deadline, not by the 3600 s hang
-        assert kill_tree(marker=outcome.dirs.root.name) == 0
-    finally:
-        outcome.remove()
+    assert_hang_ends_at_deadline(CodexHarness(), timeout=8)

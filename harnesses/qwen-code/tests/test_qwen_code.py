@@ -11,8 +11,8 @@ import pytest
 from refig.gate import inspect_structure
 from refig.harness.install import locate
 from refig.harness.selfcheck import check_harness, served_cost
-from refig.running.processes import kill_tree
 from refig.standins.scripted import Fault
+from refig.testing import assert_hang_ends_at_deadline
 from refig_harness_qwen_code.adapter import QwenCodeHarness
 from refig_harness_qwen_code.pin import PIN
 
@@ -30,8 +30,7 @@ def test_an_attempt_builds_a_gated_slide_and_records_exactly_what_was_served(
     # litellm has no price for this model: the override file supplies it.
     prices.write_text(json.dumps({QwenCodeHarness.example_model: {
         "input_cost_per_token": 1e-6, "output_cost_per_token": 5e-6}}))
-    outcome = check_harness(QwenCodeHarness(effort="high"), options={"prices": str(prices)})
-    try:
+    with check_harness(QwenCodeHarness(effort="high"), options={"prices": str(prices)}) as outcome:
         result = outcome.result
         assert result.error is None and result.exit_code == 0
         assert result.cli_version == PIN.version
@@ -45,8 +44,6 @@ def test_an_attempt_builds_a_gated_slide_and_records_exactly_what_was_served(
             outcome.served, input=1e-6, output=5e-6, cache_read=1e-6, cache_write=1e-6))
         assert outcome.requests[0]["reasoning"] == {"effort": "high"}
         assert all(r["model"] == QwenCodeHarness.example_model for r in outcome.requests)
-    finally:
-        outcome.remove()
 
 
 @pytest.mark.parametrize(("fault", "kind"), [("400", "bad_request"),
@@ -54,21 +51,12 @@ def test_an_attempt_builds_a_gated_slide_and_records_exactly_what_was_served(
 def test_injected_errors_become_typed_failures(fault: str, kind: str) -> None:
     # Qwen Code retries 429 and 5xx seven times with backoff (about 80 s) whatever maxRetries
     # says, so those are covered by the Claude Code and Codex tests and the gateway's own tests.
-    outcome = check_harness(QwenCodeHarness(), faults=[Fault(fault)],
-                            options={"max_retries": "0"})
-    try:
+    with check_harness(QwenCodeHarness(), faults=[Fault(fault)],
+                       options={"max_retries": "0"}) as outcome:
         result = outcome.result
         assert result.error is not None and result.error.kind == kind
         assert result.turns == 0 and outcome.mismatches() == []
-    finally:
-        outcome.remove()
 
 
 def test_a_hang_is_ended_at_the_deadline() -> None:
-    outcome = check_harness(QwenCodeHarness(), faults=[Fault("hang")], timeout=10)
-    try:
-        assert outcome.result.error is not None and outcome.result.error.kind == "timeout"
-        assert outcome.seconds < 120  # ended by the deadline, not by the 3600 s hang
-        assert kill_tree(marker=outcome.dirs.root.name) == 0
-    finally:
-        outcome.remove()
+    assert_hang_ends_at_deadline(QwenCodeHarness(), timeout=10)

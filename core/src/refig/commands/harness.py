@@ -88,9 +88,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
             raise UsageError(f"unknown fault {fault!r}; faults: {', '.join(FAULTS)}")
         harness = registry.resolve(PluginKind.HARNESS, name).create()
         options = {"max_retries": "0"} if fault else {}
-        outcome = check_harness(harness, faults=[Fault(fault)] if fault else [],
-                                timeout=timeout, sandbox=sandbox, options=options)
-        try:
+        with check_harness(harness, faults=[Fault(fault)] if fault else [],
+                           timeout=timeout, sandbox=sandbox, options=options) as outcome:
             result = outcome.result
             gate = inspect_structure(result.slide).gate if result.slide else None
             recorded = {"turns": result.turns or 0, **result.usage.model_dump()}
@@ -103,8 +102,6 @@ def register(app: typer.Typer, registry: Registry) -> None:
                 "recorded": recorded, "served": served, "match": not problems,
                 "mismatches": problems,
             }
-        finally:
-            outcome.remove()
         if as_json:
             typer.echo(json.dumps(summary, indent=2))
         else:

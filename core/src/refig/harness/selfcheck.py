@@ -63,6 +63,12 @@ class CheckOutcome:
     def remove(self) -> None:
         self.dirs.remove()
 
+    def __enter__(self) -> CheckOutcome:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.remove()
+
     def mismatches(self) -> list[str]:
         """Where the attempt record or the gateway's calls differ from the server's own log."""
         result = self.result
