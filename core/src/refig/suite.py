@@ -10,7 +10,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -52,6 +52,20 @@ def inside(root: Path, relative: str) -> Path:
     return path
 
 
+def read_task_lines(path: Path) -> Iterator[tuple[int, Task | ValidationError]]:
+    """Each non-blank line of a tasks file with its number: the task, or why it is not one.
+
+    Undecodable bytes are replaced rather than raised, so they show up as an invalid line.
+    """
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        for number, line in enumerate(handle, 1):
+            if line.strip():
+                try:
+                    yield number, Task.model_validate_json(line)
+                except ValidationError as exc:
+                    yield number, exc
+
+
 @dataclass(frozen=True)
 class Suite:
     """A loaded suite: its manifest and tasks, with paths resolved against ``root``."""
@@ -80,24 +94,18 @@ class Suite:
         tasks_path = root / TASKS_FILE
         if not tasks_path.is_file():
             raise SuiteError(f"missing {TASKS_FILE}", path=tasks_path)
-        # Undecodable bytes are replaced, as `check_suite` reads them, rather than raising.
-        with tasks_path.open(encoding="utf-8", errors="replace") as handle:
-            for number, line in enumerate(handle, 1):
-                if not line.strip():
-                    continue
-                try:
-                    task = Task.model_validate_json(line)
-                except ValidationError as exc:
-                    raise SuiteError(
-                        f"invalid task on line {number}: {exc}", path=tasks_path,
-                        fix=f"`refig suite validate {root}` lists every problem",
-                    ) from exc
-                if task.id in seen:
-                    raise SuiteError(
-                        f"duplicate task id {task.id!r} on line {number}", path=tasks_path
-                    )
-                seen.add(task.id)
-                tasks.append(task)
+        for number, task in read_task_lines(tasks_path):
+            if isinstance(task, ValidationError):
+                raise SuiteError(
+                    f"invalid task on line {number}: {task}", path=tasks_path,
+                    fix=f"`refig suite validate {root}` lists every problem",
+                ) from task
+            if task.id in seen:
+                raise SuiteError(
+                    f"duplicate task id {task.id!r} on line {number}", path=tasks_path
+                )
+            seen.add(task.id)
+            tasks.append(task)
         return cls(root=root, manifest=manifest, tasks=tuple(tasks))
 
     def source_path(self, task: Task) -> Path:
@@ -252,44 +260,39 @@ def check_suite(root: Path | str, *, max_pixels: int | None = None,
         return check
     referenced: set[Path] = set()
     seen: set[str] = set()
-    with tasks_path.open(encoding="utf-8", errors="replace") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                task = Task.model_validate_json(line)
-            except ValidationError as exc:
-                check.add(f"{TASKS_FILE}:{number}", f"does not match the task schema: {exc}")
-                continue
-            check.tasks += 1
-            where = f"task {task.id}"
-            if task.id in seen:
-                check.add(where, f"duplicate task id on line {number}")
-            seen.add(task.id)
-            if manifest is not None and task.kind != manifest.kind:
-                check.add(where, f"kind {task.kind} differs from the suite's {manifest.kind}")
-            source = _check_file(check, where, task.source, task.source_sha256)
-            if source is not None:
-                referenced.add(source)
-                if source.suffix.lower() in IMAGE_SUFFIXES:
-                    try:
-                        open_image(source, max_pixels=max_pixels or MAX_PIXELS).close()
-                        check.images += 1
-                    except ImageError as exc:
-                        check.add(where, f"{task.source}: {exc.message}")
-            if (task.annotation is None) != (task.annotation_sha256 is None):
-                check.add(where, "annotation and annotation_sha256 must be given together")
-            if task.annotation is not None:
-                path = _check_file(check, where, task.annotation, task.annotation_sha256)
-                if path is not None:
-                    referenced.add(path)
-                    try:
-                        if not isinstance(json.loads(path.read_bytes()), dict):
-                            check.add(where, f"{task.annotation} is not a JSON object")
-                    except (ValueError, UnicodeDecodeError) as exc:
-                        check.add(where, f"{task.annotation} is not valid JSON: {exc}")
-            if on_task is not None:
-                on_task(task)
+    for number, task in read_task_lines(tasks_path):
+        if isinstance(task, ValidationError):
+            check.add(f"{TASKS_FILE}:{number}", f"does not match the task schema: {task}")
+            continue
+        check.tasks += 1
+        where = f"task {task.id}"
+        if task.id in seen:
+            check.add(where, f"duplicate task id on line {number}")
+        seen.add(task.id)
+        if manifest is not None and task.kind != manifest.kind:
+            check.add(where, f"kind {task.kind} differs from the suite's {manifest.kind}")
+        source = _check_file(check, where, task.source, task.source_sha256)
+        if source is not None:
+            referenced.add(source)
+            if source.suffix.lower() in IMAGE_SUFFIXES:
+                try:
+                    open_image(source, max_pixels=max_pixels or MAX_PIXELS).close()
+                    check.images += 1
+                except ImageError as exc:
+                    check.add(where, f"{task.source}: {exc.message}")
+        if (task.annotation is None) != (task.annotation_sha256 is None):
+            check.add(where, "annotation and annotation_sha256 must be given together")
+        if task.annotation is not None:
+            path = _check_file(check, where, task.annotation, task.annotation_sha256)
+            if path is not None:
+                referenced.add(path)
+                try:
+                    if not isinstance(json.loads(path.read_bytes()), dict):
+                        check.add(where, f"{task.annotation} is not a JSON object")
+                except (ValueError, UnicodeDecodeError) as exc:
+                    check.add(where, f"{task.annotation} is not valid JSON: {exc}")
+        if on_task is not None:
+            on_task(task)
     if check.tasks == 0 and not any(p.where.startswith(TASKS_FILE) for p in check.problems):
         check.add(TASKS_FILE, "holds no tasks")
     for folder in ("assets", "annotations"):
