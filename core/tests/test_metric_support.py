@@ -14,7 +14,7 @@ from refig.metric_values import ValueMaker, source_sha256, unavailable
 from refig.models import GateReason, GateResult, ObjectKind, ObjectTree, Rect, SlideObject
 from refig.protocols import Artifact
 from refig.rasters import raster_placements
-from refig.slide_text import native_text, shown_objects, word_tokens
+from refig.slide_text import native_text, word_tokens
 
 
 def test_content_box_is_exact_across_bands() -> None:
@@ -78,7 +78,7 @@ def test_raster_placements_see_fills_backgrounds_and_hidden_groups() -> None:
 
 
 def test_native_text_skips_hidden_and_unshown_branches() -> None:
-    assert [o.id for o in shown_objects(tree())] == [4, 5]
+    assert [o.id for o in tree().shown(inherited=True)] == [4, 5]
     assert native_text(tree()) == ["Shown"]
     assert word_tokens("ReLU(x)+Self-Attn") == ["relu", "x", "self", "attn"]
 

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Mapping
 
 from refig.models import ObjectKind, ObjectTree
-from refig.slide_text import native_text, shown_objects
+from refig.slide_text import native_text
 
 CONNECTORS = "connector-audit.connector_count"
 BOUND = "connector-audit.bound_connectors"
@@ -66,7 +66,7 @@ def object_audit(tree: ObjectTree | None, metrics: Mapping[str, float | None]) -
     """The audit text for one slide: a handful of lines, the same for the same inputs."""
     if tree is None:
         return "objects: none read (the slide did not open)"
-    shown = list(shown_objects(tree))
+    shown = list(tree.shown(inherited=True))
     own = [obj for obj in shown if obj.layer == "slide"]
     kinds = Counter(obj.kind for obj in own)
     listing = ", ".join(_n(kinds[kind], kind) for kind in ObjectKind if kinds[kind])

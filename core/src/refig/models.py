@@ -303,11 +303,12 @@ class ObjectTree(Record):
             yield obj
             stack.extend(reversed(obj.children))
 
-    def shown(self) -> Iterator[SlideObject]:
-        """The slide's own objects that paint: not inherited from the layout or master, not
-        hidden (nor inside a hidden group), and of each ``mc:AlternateContent`` only the shown
-        branch; groups before their children."""
-        stack = [o for o in reversed(self.objects) if o.layer == "slide"]
+    def shown(self, *, inherited: bool = False) -> Iterator[SlideObject]:
+        """The objects that paint: not hidden (nor inside a hidden group), and of each
+        ``mc:AlternateContent`` only the shown branch; groups before their children. The slide's
+        own objects, or with ``inherited`` also the shapes its layout and master paint behind it
+        (whose text shows too)."""
+        stack = [o for o in reversed(self.objects) if inherited or o.layer == "slide"]
         while stack:
             obj = stack.pop()
             if obj.hidden or not obj.alternate_selected:

@@ -16,7 +16,7 @@ from refig.audit import BOUND, CONNECTORS, FLATTENED, FREE_LINES, HALF_BOUND, TE
 from refig.models import AxisScore, ErrorInfo, Judgment, JudgmentStatus, ObjectKind, stable_hash
 from refig.protocols import Artifact, JudgeRequest
 from refig.rubric import Rubric, load_rubric
-from refig.slide_text import native_text, shown_objects, word_tokens
+from refig.slide_text import native_text, word_tokens
 
 #: Bumped whenever a formula changes, so cached proxy judgments are recomputed.
 FORMULA_VERSION = "1"
@@ -55,8 +55,8 @@ class Evidence:
         tree = artifact.tree
         words = sum(len(word_tokens(t)) for t in native_text(tree)) if tree else 0
         native = (
-            sum(1 for o in shown_objects(tree) if o.layer == "slide"
-                and o.kind not in (ObjectKind.PICTURE, ObjectKind.GROUP))
+            sum(1 for o in tree.shown()
+                if o.kind not in (ObjectKind.PICTURE, ObjectKind.GROUP))
             if tree else 0
         )
         connectors = metrics.get(CONNECTORS)
