@@ -50,7 +50,7 @@ def _info(registry: Registry, name: str):
 
 def test_builtins_are_always_there(site_dir):
     registry, lines = _load()
-    core = _info(registry, "refig")
+    core = _info(registry, "refig-core")
     assert core.builtin and core.status == "active"
     assert "executor:local" in core.provides
     assert registry.resolve("executor", "local").record.name == "local"
@@ -156,7 +156,7 @@ def refig_executors():
 """)
     registry, _ = _load()
     assert _info(registry, "testplug-executor-fake").status == "failed"
-    assert registry.resolve("executor", "local").distribution == "refig"
+    assert registry.resolve("executor", "local").distribution == "refig-core"
 
 
 COMMANDS = """
@@ -193,7 +193,7 @@ def test_list_plugins_json_shape_and_filters(make_dist, capsys):
     assert run(["list-plugins", "--json"]) == 0
     plugins = json.loads(capsys.readouterr().out)
     by_name = {p["name"]: p for p in plugins}
-    assert "refig" not in by_name  # built-ins only with --all
+    assert "refig-core" not in by_name  # built-ins only with --all
     assert by_name["testplug-judge-good"] == {
         "name": "testplug-judge-good", "version": "1.0", "status": "active",
         "provides": ["judge:good", "metric:good-metric"],
@@ -202,7 +202,7 @@ def test_list_plugins_json_shape_and_filters(make_dist, capsys):
     assert by_name["testplug-broken"]["status"] == "failed"
     assert run(["list-plugins", "--all", "--json", "--kind", "executor"]) == 0
     executors = [p["name"] for p in json.loads(capsys.readouterr().out)]
-    assert "refig" in executors and "testplug-judge-good" not in executors
+    assert "refig-core" in executors and "testplug-judge-good" not in executors
     assert run(["list-plugins"]) == 0
     table = capsys.readouterr().out
     assert "judge:good" in table and "failed" in table

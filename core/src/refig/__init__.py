@@ -5,7 +5,7 @@ from importlib.metadata import PackageNotFoundError, version
 from refig.hookspecs import hookimpl
 
 try:
-    __version__ = version("refig")
+    __version__ = version("refig-core")
 except PackageNotFoundError:  # running from a source tree without installation
     __version__ = "0.0.0"
 

@@ -27,7 +27,7 @@ from refig.errors import PluginLoadError, UnknownPluginError
 from refig.records import RECORD_TYPES, PluginKind, PluginRecord
 
 ENTRY_POINT_GROUP = "refig"
-CORE_DISTRIBUTION = "refig"
+CORE_DISTRIBUTION = "refig-core"
 BUILTIN_MODULES = ("refig.builtins.executors", "refig.builtins.reporters")
 
 REGISTRATION_HOOKS: dict[str, PluginKind] = {
