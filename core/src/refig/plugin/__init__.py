@@ -76,6 +76,7 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("Check", "Status", "apt_fix", "tool"), "refig.doctor"),
     **dict.fromkeys(("FIELD_KEYS",), "refig.suite_stats"),
     **dict.fromkeys(("Registry",), "refig.plugins"),
+    **dict.fromkeys(("RunStore",), "refig.store"),
 }
 
 __all__ = [
@@ -134,6 +135,7 @@ __all__ = [
     "Redactor",
     "RefigError",
     "Registry",
+    "RunStore",
     "Render",
     "RenderJob",
     "RenderOutput",
@@ -269,4 +271,5 @@ if TYPE_CHECKING:
     from refig.running.redact import Redactor, find_secrets
     from refig.running.sandbox import SandboxPolicy
     from refig.suite import Suite, SuiteError, SuiteWriter
+    from refig.store import RunStore
     from refig.suite_stats import FIELD_KEYS
