@@ -100,7 +100,7 @@ def check_files(
     import tempfile
 
     from refig.engine.plugins import close_plugins
-    from refig.evaluation import (
+    from refig.engine.stages import (
         ComputeMetric,
         Item,
         RenderBatch,

@@ -135,7 +135,6 @@ __all__ = [
     "Redactor",
     "RefigError",
     "Registry",
-    "RunStore",
     "Render",
     "RenderJob",
     "RenderOutput",
@@ -144,6 +143,7 @@ __all__ = [
     "Reporter",
     "ReporterRecord",
     "Rubric",
+    "RunStore",
     "SandboxPolicy",
     "SandboxResult",
     "SectionBuilder",
@@ -270,6 +270,6 @@ if TYPE_CHECKING:
     from refig.running.programs import SandboxResult, run_sandboxed
     from refig.running.redact import Redactor, find_secrets
     from refig.running.sandbox import SandboxPolicy
-    from refig.suite import Suite, SuiteError, SuiteWriter
     from refig.store import RunStore
+    from refig.suite import Suite, SuiteError, SuiteWriter
     from refig.suite_stats import FIELD_KEYS
