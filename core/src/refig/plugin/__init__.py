@@ -62,7 +62,7 @@ _LAZY: dict[str, str] = {
     # model calls
     **dict.fromkeys(
         ("ChatClient", "ChatOptions", "ChatReply", "CallError", "NO_KEY", "import_litellm",
-         "data_url", "IDENTITY"),
+         "data_url", "IDENTITY", "structured_call", "Structured", "AnswerRejected"),
         "refig.llm",
     ),
     # images, PDFs, OCR, progress, doctor checks
@@ -90,6 +90,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "STAGE_OPTIONS",
     "AnswerError",
+    "AnswerRejected",
     "Artifact",
     "Asset",
     "Attempt",
@@ -148,6 +149,7 @@ __all__ = [
     "SandboxResult",
     "SectionBuilder",
     "Status",
+    "Structured",
     "Suite",
     "SuiteError",
     "SuiteRecord",
@@ -179,6 +181,7 @@ __all__ = [
     "run_sandboxed",
     "source_sha256",
     "stable_hash",
+    "structured_call",
     "tool",
     "track",
     "unavailable",
@@ -221,6 +224,7 @@ if TYPE_CHECKING:
         data_url,
         import_litellm,
     )
+    from refig.llm.structured import AnswerRejected, Structured, structured_call
     from refig.metric_values import ValueMaker, source_sha256, unavailable
     from refig.models import (
         SCHEMA_VERSION,
