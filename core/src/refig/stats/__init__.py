@@ -11,9 +11,11 @@ count matrices, so a bootstrap of a mean is one matrix product instead of a Pyth
 
 from refig.stats.agreement import (
     DEFAULT_MARGIN_BUCKETS,
+    TIE_MARGIN,
     AgreementBucket,
     DirectionAgreement,
     RankAgreement,
+    ZeroMargin,
     direction_agreement,
     rank_agreement,
 )
@@ -50,6 +52,7 @@ __all__ = [
     "DEFAULT_RESAMPLES",
     "ELO_MEAN",
     "ELO_SCALE",
+    "TIE_MARGIN",
     "AgreementBucket",
     "Comparison",
     "DirectionAgreement",
@@ -61,6 +64,7 @@ __all__ = [
     "RankAgreement",
     "Seed",
     "WeightSweep",
+    "ZeroMargin",
     "_credit_matrices",
     "_fit_bt",
     "bootstrap_ci",

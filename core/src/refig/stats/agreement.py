@@ -6,7 +6,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -60,7 +60,13 @@ def rank_agreement(a: ArrayLike, b: ArrayLike, *, pearson: bool = False) -> Rank
     )
 
 
-DEFAULT_MARGIN_BUCKETS: tuple[float, ...] = (0.0, 5.0, 10.0, 20.0, math.inf)
+#: Judge margins (points out of 100) below this are ties in the ReFigBench protocol.
+TIE_MARGIN = 2.0
+#: Bucket edges of the absolute judge margin; the first bucket, ``[0, TIE_MARGIN)``, is the ties.
+DEFAULT_MARGIN_BUCKETS: tuple[float, ...] = (0.0, TIE_MARGIN, 5.0, 10.0, 20.0, math.inf)
+#: What a decisive vote on a pair the judge scored level counts as: ``exclude`` (the ReFigBench
+#: protocol: left out and counted) or ``disagree`` (the older convention: a mismatch).
+ZeroMargin = Literal["exclude", "disagree"]
 
 
 @dataclass(frozen=True)
@@ -78,12 +84,15 @@ class AgreementBucket:
 
 @dataclass(frozen=True)
 class DirectionAgreement:
-    """Per-bucket and overall agreement; ``ties`` human ties were left out."""
+    """Per-bucket and overall agreement; ``ties`` human ties were left out, and so were
+    ``zero_margins`` decisive votes on pairs the judge scored level (under ``exclude``)."""
 
     buckets: tuple[AgreementBucket, ...]
     overall: AgreementBucket
     ties: int
     level: float = DEFAULT_LEVEL
+    zero_margins: int = 0
+    zero_margin: ZeroMargin = "exclude"
 
 
 def _preference_sign(value: Any) -> int:
@@ -101,16 +110,21 @@ def direction_agreement(
     buckets: Sequence[float] = DEFAULT_MARGIN_BUCKETS,
     *,
     level: float = DEFAULT_LEVEL,
+    zero_margin: ZeroMargin = "exclude",
 ) -> DirectionAgreement:
     """Share of decisive human preferences whose direction the judge margin matches, by bucket.
 
     Definition: comparison ``i`` has a judge margin ``m_i`` (judge score of the left item minus the
     right one) and a human preference: ``A``/``+1`` (left), ``B``/``-1`` (right) or ``tie``/``0``.
     Ties are not decisive and are left out. A decisive preference matches when
-    ``sign(m_i)`` equals its sign; a zero margin points nowhere and never matches. Bucket ``j``
-    holds the comparisons with ``edges[j] <= |m_i| < edges[j+1]``; each bucket and the whole set
-    get the share of matches with a Wilson score interval.
+    ``sign(m_i)`` equals its sign. A zero margin points nowhere: under ``zero_margin="exclude"``
+    (the ReFigBench protocol) such votes are left out and counted in ``zero_margins``; under
+    ``"disagree"`` they stay in and never match. Bucket ``j`` holds the comparisons with
+    ``edges[j] <= |m_i| < edges[j+1]``; each bucket and the whole set get the share of matches
+    with a Wilson score interval.
     """
+    if zero_margin not in ("exclude", "disagree"):
+        raise ValueError(f"zero_margin must be 'exclude' or 'disagree', not {zero_margin!r}")
     m = np.asarray(margins, dtype=np.float64)
     if m.ndim != 1 or m.size != len(preferences):
         raise ValueError("one margin per preference is needed")
@@ -121,6 +135,9 @@ def direction_agreement(
         raise ValueError("buckets must be at least two increasing edges")
     sign = np.array([_preference_sign(p) for p in preferences], dtype=np.int64)
     decisive = sign != 0
+    level_votes = decisive & (m == 0)
+    if zero_margin == "exclude":
+        decisive = decisive & ~level_votes
     match = decisive & (np.sign(m).astype(np.int64) == sign)
     size = np.abs(m)
 
@@ -132,4 +149,5 @@ def direction_agreement(
 
     rows = tuple(bucket(lo, hi, (size >= lo) & (size < hi)) for lo, hi in itertools.pairwise(edges))
     overall = bucket(edges[0], edges[-1], np.ones_like(decisive))
-    return DirectionAgreement(rows, overall, int((~decisive).sum()), level)
+    ties = int((sign == 0).sum())
+    return DirectionAgreement(rows, overall, ties, level, int(level_votes.sum()), zero_margin)
