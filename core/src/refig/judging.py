@@ -92,6 +92,11 @@ class SelectedJudge:
     policy: RetryPolicy = field(default_factory=RetryPolicy)
 
 
+def is_deterministic(judge: Judge) -> bool:
+    """True for a judge whose scores are a function of its inputs (``deterministic = True``)."""
+    return bool(getattr(judge, "deterministic", False))
+
+
 def select_judges(
     registry: Registry, selectors: Sequence[str], options: Iterable[str] = ()
 ) -> list[SelectedJudge]:
@@ -151,6 +156,8 @@ class JudgeLedger:
     usage: Usage = field(default_factory=Usage)
     retries: int = 0
     rate_limited: int = 0
+    #: Repeats asked for but not made: a deterministic judge is scored once.
+    collapsed_repeats: int = 0
 
     def line(self) -> str:
         """``gpt-5.4: 120 judged (2 failed: 2 timeout), 30 cached, 140 calls, $1.2345``."""
@@ -167,12 +174,15 @@ class JudgeLedger:
             text += f" (+{self.unpriced_calls} calls of unknown price)"
         if self.skipped_budget:
             text += f", {self.skipped_budget} skipped at the budget"
+        if self.collapsed_repeats:
+            text += "; deterministic judge: scored once, repeats collapse to one"
         return text
 
     def as_json(self) -> dict[str, Any]:
         return {
             "judge": self.label,
             "judged": self.judged,
+            "collapsed_repeats": self.collapsed_repeats,
             "failed": dict(self.failed),
             "cached": self.cached,
             "calls": self.calls,
@@ -535,7 +545,10 @@ def judge_artifacts(
         audit = object_audit(artifact.tree, artifact.metrics)
         for selected, ledger, todo in plans:
             judge_key = selected.judge.key
-            for repeat in range(repeats):
+            # The same inputs always give a deterministic judge the same scores: one repeat.
+            made = 1 if is_deterministic(selected.judge) else repeats
+            ledger.collapsed_repeats += repeats - made
+            for repeat in range(made):
                 key = (artifact.sha256, judge_key, rubric.sha256, inputs, repeat)
                 if key in planned:  # the same slide and source under two tasks: judged once
                     continue

@@ -405,6 +405,10 @@ class Judgment(Record):
     raw_total: float | None = None
     capped: bool = False
     proxy: bool = False
+    #: Made by a judge whose scores are a function of its inputs: repeats would agree trivially.
+    deterministic: bool = False
+    #: What a proxy judge can and cannot see, printed under every table of its scores.
+    sight: str | None = None
     error: ErrorInfo | None = None
     model: str | None = None
     usage: Usage = Field(default_factory=Usage)

@@ -24,7 +24,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
     ) -> None:
         """Build a sample suite, run the cv and raster-paste baselines, evaluate, and report.
 
-        Offline and model-free: the judge is the deterministic `metrics` proxy, repeated twice.
+        Offline and model-free: the judge is the deterministic `metrics` proxy, scored once.
         Run it again to resume; finished work is kept in the run store.
         """
         import time

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+from PIL import Image
 from refig.errors import RefigError
 from refig.images import open_image
 from refig.metric_values import ValueMaker, source_sha256, unavailable
@@ -16,13 +17,20 @@ from refig_metric_image.perceptual import Lpips, LpipsUnavailable
 from refig_metric_image.similarity import ciede2000, psnr, ssim
 
 METRIC = "image"
-NAMES = ("ssim", "psnr", "ciede2000", "lpips")
+NAMES = ("ssim", "psnr", "ciede2000", "lpips", "ssim_blank", "ciede2000_blank")
+#: What an empty slide renders as: LibreOffice paints a slide without a background white.
+BLANK = (255, 255, 255)
 
 
 class ImageSimilarity:
-    """SSIM, PSNR, mean CIEDE2000 and (when set up) LPIPS between the source and the render."""
+    """SSIM, PSNR, mean CIEDE2000 and (when set up) LPIPS between the source and the render.
 
-    version = "1"
+    ``ssim_blank`` and ``ciede2000_blank`` are what an empty slide of the render's size earns
+    against the same source: the floor a score must be measured from, since on a mostly white
+    figure an empty slide already reaches an SSIM near 0.9.
+    """
+
+    version = "2"  # 2: the empty-slide baselines
 
     def __init__(self, width: int = WORK_WIDTH, lpips_weights: str | Path | None = None):
         self.width = int(width)
@@ -56,3 +64,7 @@ class ImageSimilarity:
             yield make.value("lpips", self.lpips.distance(images.source, images.render), size=size)
         except LpipsUnavailable as exc:
             yield make.value("lpips", None, reason=str(exc))
+        blank = pair(source, Image.new("RGB", render.size, BLANK), self.width)
+        empty = {"size": size, "blank": list(render.size)}
+        yield make.value("ssim_blank", ssim(blank.source, blank.render), **empty)
+        yield make.value("ciede2000_blank", ciede2000(blank.source, blank.render), **empty)
