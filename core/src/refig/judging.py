@@ -104,6 +104,8 @@ def select_judges(
     parsed = parse_judge_options(options)
     chosen: list[SelectedJudge] = []
     used: set[str] = set()
+    taken: set[str] = set()  # option keys some selected judge reads
+    accepting: list[tuple[str, frozenset[str] | None]] = []
     for selector in selectors:
         selection = registry.resolve(PluginKind.JUDGE, selector)
         names = {selector, selection.label, *selection.record.names}
@@ -126,6 +128,9 @@ def select_judges(
                     )
         judge = selection.create(**mine)
         label = getattr(judge, "label", None) or selection.label
+        accepts = accepted_options(judge)
+        accepting.append((label, accepts))
+        taken |= set(mine) if accepts is None else set(mine) & accepts
         if any(c.judge.key == judge.key for c in chosen):
             continue
         chosen.append(SelectedJudge(label, judge, RetryPolicy(**stage)))
@@ -135,7 +140,24 @@ def select_judges(
             f"--judge-opt names judges that are not selected: {', '.join(sorted(unknown))}",
             fix="prefix an option with a judge given to --judge, e.g. qwen:api_base=URL",
         )
+    ignored = sorted({o.key for o in parsed} - taken - set(STAGE_OPTIONS))
+    if ignored:
+        readers = "; ".join(
+            f"{label} accepts " + (", ".join(sorted(keys)) if keys else "no options")
+            for label, keys in accepting if keys is not None
+        )
+        raise UsageError(
+            f"--judge-opt {', '.join(ignored)}: no selected judge accepts "
+            + ("it" if len(ignored) == 1 else "them"),
+            fix=f"{readers}; every judge accepts {', '.join(STAGE_OPTIONS)} (the judging stage)",
+        )
     return chosen
+
+
+def accepted_options(judge: Judge) -> frozenset[str] | None:
+    """The ``--judge-opt`` keys a judge reads (its ``accepts``); None: it checks its own."""
+    accepts = getattr(judge, "accepts", None)
+    return None if accepts is None else frozenset(accepts)
 
 
 # --- accounting -----------------------------------------------------------------------------------

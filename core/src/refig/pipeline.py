@@ -51,7 +51,12 @@ class EvaluateOutcome:
 
     @property
     def failures(self) -> int:
-        return self.stages.failures
+        """Stage work items and judgments that failed: a failed judgment is no result."""
+        return self.stages.failures + self.judgments_failed
+
+    @property
+    def judgments_failed(self) -> int:
+        return self.judging.failed if self.judging is not None else 0
 
     def as_json(self) -> dict[str, Any]:
         return {

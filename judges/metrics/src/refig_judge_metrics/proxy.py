@@ -190,10 +190,12 @@ class MetricsJudge:
 
     label = "metrics"
     deterministic = True
+    #: It reads no option; one meant for another judge is fine, one for none is refused.
+    accepts: frozenset[str] = frozenset()
     key = stable_hash({"judge": "metrics", "formula": FORMULA_VERSION})
 
     def __init__(self, **options: Any):
-        """It has no options; ``--judge-opt`` values meant for every judge are ignored."""
+        """It has no options; values meant for every judge are left to the others."""
 
     def judge(self, request: JudgeRequest) -> Judgment:
         rubric = load_rubric(request.rubric_path)
