@@ -68,7 +68,7 @@ def repeatability(ctx: Context) -> Iterator[Table]:
         table.notes.append(f"not applicable: deterministic judge ({', '.join(deterministic)}); "
                            "it is scored once, and repeats would agree by construction")
     if not rows and deterministic:
-        table.insufficient = f"not applicable: deterministic judge ({', '.join(deterministic)})"
+        table.not_applicable = f"deterministic judge ({', '.join(deterministic)})"
     elif not any(r["targets"] for r in rows):
         table.insufficient = (
             "no artifact was judged at least twice by one judge; use "

@@ -103,7 +103,7 @@ def _note_proxy(context: Context, tables: list[Table]) -> None:
     note = f"{primary} is a proxy judge computed from deterministic metrics"
     note += f": {scores.sight}" if scores.sight else ""
     for table in tables:
-        if table.id in PRIMARY_TABLES and note not in table.notes:
+        if table.key in PRIMARY_TABLES and note not in table.notes:
             table.notes.append(note)
 
 

@@ -27,6 +27,8 @@ SSIM = "image.ssim"
 CIEDE2000 = "image.ciede2000"
 SSIM_BLANK = "image.ssim_blank"
 CIEDE2000_BLANK = "image.ciede2000_blank"
+LAYOUT_SSIM = "image.layout_ssim"
+LAYOUT_SSIM_BLANK = "image.layout_ssim_blank"
 TEXT_REFERENCE = "text.reference"
 CONTENT_RASTER = "flattening.content_raster_area_ratio"
 RASTER = "flattening.raster_area_ratio"
@@ -39,11 +41,10 @@ CIEDE_ZERO = 25.0
 
 #: What the proxy can and cannot see, printed under every table of its scores.
 SIGHT = (
-    "it sees pixel similarity measured above what an empty slide earns, native text against the "
-    "annotated labels (or OCR of the source when the suite has none), nodes and edges against "
-    "an annotation when there is one, and how native the objects and bound the links are; it "
-    "cannot see whether links join the right boxes without an annotation, reading order, "
-    "legibility, style, or anything a human would call wrong but no metric measures"
+    "it sees pixel similarity above an empty slide's, native text against the annotated labels "
+    "(else OCR of the source), nodes and edges against an annotation (when there is one), native "
+    "objects and bound links; it cannot see whether links join the right boxes without an "
+    "annotation, reading order, legibility or style"
 )
 
 
@@ -134,11 +135,14 @@ def semantic_structure(e: Evidence) -> tuple[float, str]:
 
 
 def layout(e: Evidence) -> tuple[float, str]:
-    ssim, blank = e.get(SSIM), e.get(SSIM_BLANK)
+    coarse = e.get(LAYOUT_SSIM)
+    ssim, blank = (e.get(SSIM), e.get(SSIM_BLANK)) if coarse is None else (coarse,
+                                                                          e.get(LAYOUT_SSIM_BLANK))
     if ssim is None:
         return 0.0, "no image similarity measured"
+    scale = "full-size SSIM" if coarse is None else "SSIM at layout scale"
     floor = "no empty-slide baseline" if blank is None else f"an empty slide earns {blank:.2f}"
-    return above_blank(ssim, blank), f"SSIM {ssim:.2f} against the source ({floor})"
+    return above_blank(ssim, blank), f"{scale} {ssim:.2f} against the source ({floor})"
 
 
 def editability(e: Evidence) -> tuple[float, str]:
