@@ -5,9 +5,9 @@ from __future__ import annotations
 import io
 
 import pytest
+from refig.console import print_table
 from rich.console import Console
 from rich.table import Table
-from refig.console import print_table
 
 HEADERS = ("configuration", "tasks", "text /20", "semantic structure /30", "layout /15",
            "editability /25", "visual detail /10", "total /100")
