@@ -443,6 +443,9 @@ class Preference(Record):
     #: Seconds from showing the pair to the vote, as the page measured them.
     seconds: float | None = None
     retracted_at: datetime | None = None
+    #: Whether the page's audits showed derived verdicts (source pasted, flattened, text recall)
+    #: besides the object counts; None on votes stored before this was recorded (they did).
+    audit_verdicts: bool | None = None
 
     @property
     def active(self) -> bool:

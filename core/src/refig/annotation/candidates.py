@@ -61,6 +61,8 @@ class Candidates:
     images: dict[str, str] = field(default_factory=dict)
     skipped: Counter[str] = field(default_factory=Counter)
     results: int = 0
+    #: Whether the audits carry derived verdicts (recorded with every vote).
+    verdicts: bool = False
 
     def why_empty(self) -> RefigError:
         """The error to show when no task has two sides to compare."""
@@ -86,8 +88,11 @@ class Candidates:
         )
 
 
-def load_candidates(store: RunStore) -> Candidates:
-    """Read a run and collect every showable side, with the reasons others were left out."""
+def load_candidates(store: RunStore, *, verdicts: bool = False) -> Candidates:
+    """Read a run and collect every showable side, with the reasons others were left out.
+
+    Audits are counts by kind; ``verdicts`` adds the derived ones (pasted, flattened, recall).
+    """
     data = RunData.load(store)
     judged = {(a.sha256, a.task.id): a for a in load_artifacts(store) if a.task is not None}
     found = Candidates(
@@ -96,6 +101,7 @@ def load_candidates(store: RunStore) -> Candidates:
         clusters={},
         configs=list(data.config_order),
         results=len(data.outcomes),
+        verdicts=verdicts,
     )
     for (task_id, config_id), outcome in sorted(data.outcomes.items()):
         if not outcome.evaluated:
@@ -124,7 +130,7 @@ def load_candidates(store: RunStore) -> Candidates:
                 for (metric, name), value in data.metrics.get(outcome.artifact, {}).items()
             }
         found.images[png] = kind
-        audit = object_audit(tree, metrics)
+        audit = object_audit(tree, metrics, verdicts=verdicts)
         found.sides[task_id].append(Side(config_id, outcome.artifact, png, audit))
     for task_id in found.sides:
         task = data.tasks.get(task_id)
