@@ -44,6 +44,8 @@ class DemoOutcome:
     run: Path
     html: Path
     verdicts: tuple[ConfigVerdict, ...]
+    #: What the proxy judge can and cannot see, as it says itself.
+    sight: str | None = None
 
     def verdict(self, harness: str) -> ConfigVerdict:
         """The verdict on the configuration that ran ``harness``."""
@@ -87,8 +89,15 @@ def run_demo(registry: Registry, out: Path, *, tasks: int = 6, seed: int = 0, jo
                          fix=f"run `refig evaluate {out / 'run'}` to retry them")
     _stage(4, "report", quiet)
     report(registry, report_request)
+    store = RunStore.open(out / "run")
     return DemoOutcome(suite=out / "suite", run=out / "run", html=out / "report",
-                       verdicts=verdicts(RunStore.open(out / "run")))
+                       verdicts=verdicts(store), sight=_sight(store))
+
+
+def _sight(store: RunStore) -> str | None:
+    from refig.models import Judgment
+
+    return next((j.sight for j in store.iter(Judgment) if j.judge == JUDGE and j.sight), None)
 
 
 def verdicts(store: RunStore) -> tuple[ConfigVerdict, ...]:

@@ -109,6 +109,7 @@ class Table:
             },
             "notes": list(self.notes),
             "insufficient": self.insufficient,
+            "not_applicable": self.not_applicable,
             "detail": self.detail,
         }
 

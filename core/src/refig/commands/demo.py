@@ -39,6 +39,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
         for v in outcome.verdicts:
             table.add_row(v.config_id, f"{v.total:.1f}", f"{v.editability:.1f}",
                           f"{v.capped}/{v.judged}")
+        if outcome.sight:
+            table.caption, table.caption_justify = f"a proxy: {outcome.sight}", "left"
         print_table(out, table)
         paste, native = outcome.verdict("raster-paste"), outcome.verdict("cv")
         caught = paste.judged > 0 and paste.capped == paste.judged
