@@ -18,6 +18,8 @@ from typing import Any
 
 from refig.console import track
 from refig.errors import UsageError
+from refig.harness.figure import DEFAULT_FIGURE
+from refig.harness.figure import OPTION as FIGURE_OPTION
 from refig.models import Attempt, AttemptStatus, Configuration, Task, Usage
 from refig.plugins import Registry, Selection
 from refig.records import HarnessRecord, PluginKind
@@ -145,9 +147,12 @@ def make_request(
         raise UsageError(f"harness {record.name} uses no model; drop --model {model}")
     options = dict(options or {})
     try:
-        harness_sel.create(**options)
+        harness = harness_sel.create(**options)
     except (TypeError, ValueError) as exc:
         raise UsageError(f"harness {record.name} rejects options {options}: {exc}") from exc
+    if FIGURE_OPTION in getattr(harness, "accepted", {}):
+        # How the figure reaches the agent is a factor of the experiment: always in the id.
+        options.setdefault(FIGURE_OPTION, DEFAULT_FIGURE)
     executor_options: dict[str, Any] = {}
     if ray_address and executor_sel.record.name != "ray":
         raise UsageError("--ray-address needs --executor ray")
