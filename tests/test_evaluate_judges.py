@@ -191,3 +191,17 @@ def test_a_judge_option_one_selected_judge_reads_is_fine(run_dir, capsys):
     assert code == 0, capsys.readouterr().err
     assert {j.judge for j in RunStore.open(run_dir).query(Judgment)} == {
         "metrics", "litellm:openai/judge-x[temperature=0.0]"}
+
+
+def test_proxy_tables_say_what_it_sees_and_when_ocr_is_the_only_reference(run_dir, capsys):
+    assert refig(["evaluate", str(run_dir), "--metric", "text", "--metric", "flattening",
+                  "--judge", "metrics", "--repeats", "3", "-q"]) == 0
+    judgments = RunStore.open(run_dir).query(Judgment)
+    assert {j.repeat for j in judgments} == {0}  # deterministic: scored once
+    capsys.readouterr()
+    assert refig(["report", str(run_dir), "--json", "-q", "--resamples", "200"]) == 0
+    tables = json.loads(capsys.readouterr().out)["tables"]
+    [note] = [n for n in tables["means"]["notes"] if "proxy judge" in n]
+    assert "it cannot see" in note
+    assert "text recall of 2 of 2 artifacts is against OCR of the source" in note
+    assert tables["repeatability"]["not_applicable"] == "deterministic judge (metrics)"
