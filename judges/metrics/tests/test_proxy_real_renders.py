@@ -16,10 +16,12 @@ from pptx import Presentation
 from pptx.enum.shapes import MSO_CONNECTOR, MSO_SHAPE
 from pptx.util import Emu, Pt
 from refig.gate import inspect_structure
-from refig.models import GateResult
+from refig.judging import SelectedJudge, judge_artifacts
+from refig.models import GateResult, Judgment
 from refig.plugins import Registry
-from refig.protocols import Artifact, JudgeRequest
+from refig.protocols import Artifact
 from refig.records import PluginKind
+from refig.store import RunStore
 from refig_judge_metrics.proxy import MetricsJudge
 from refig_metric_text.metric import TextRecall
 
@@ -103,7 +105,7 @@ def test_empty_below_one_word_below_a_paste_below_the_rebuild(tmp_path: Path) ->
                           renderer=registry.resolve(PluginKind.RENDERER, "libreoffice"),
                           metrics=metrics, executor=registry.resolve(PluginKind.EXECUTOR, "local"),
                           jobs=1, quiet=True)
-    totals, judged = {}, {}
+    totals, judged, capped, artifacts = {}, {}, {}, {}
     for name, report in zip(decks, reports, strict=True):
         assert report["gate"]["passed"], (name, report["gate"])
         values = {f"{m}.{k}": v for m, found in report["metrics"].items()
@@ -116,13 +118,21 @@ def test_empty_below_one_word_below_a_paste_below_the_rebuild(tmp_path: Path) ->
         artifact = Artifact(path=decks[name], sha256=report["sha256"], gate=GateResult(passed=True),
                             tree=tree, source=source, annotation=annotation,
                             metrics={**values, **text})
-        judgment = MetricsJudge().judge(JudgeRequest(artifact, "", 0, None))
+        artifacts[name] = artifact
+    store = RunStore.create(tmp_path / "run")
+    judge_artifacts(store, artifacts.values(), [SelectedJudge("metrics", MetricsJudge())],
+                    quiet=True)
+    by_sha = {j.artifact_sha256: j for j in store.query(Judgment)}
+    for name, artifact in artifacts.items():
+        judgment = by_sha[artifact.sha256]
         judged[name] = {s.axis: s.score for s in judgment.scores}
         totals[name] = judgment.total
+        capped[name] = judgment.capped
     assert totals["empty"] == 0, judged["empty"]
     assert totals["empty"] < totals["one word"] < totals["paste"] < totals["rebuild"], judged
     # Blank space earns no layout or visual detail; one word earns no editability to speak of.
     assert judged["one word"]["layout"] == judged["one word"]["visual_detail"] == 0, judged
     assert judged["one word"]["editability"] <= 2, judged
     assert judged["paste"]["editability"] == 0 and judged["paste"]["text"] == 0
+    assert capped == {"empty": False, "one word": False, "paste": True, "rebuild": False}
     assert judged["rebuild"]["text"] == 20 and judged["rebuild"]["editability"] >= 20, judged
