@@ -20,6 +20,6 @@ def test_run_out_a_file_is_a_usage_error_not_a_traceback(
     target.write_text("mine")
     code = run(["run", "--suite", str(tmp_path), "--harness", "cv", "--out", str(target)])
     assert code == 2
-    err = capsys.readouterr().err
+    err = " ".join(capsys.readouterr().err.split())
     assert "is a file, not a run directory" in err and "Traceback" not in err
     assert target.read_text() == "mine"  # nothing lost
