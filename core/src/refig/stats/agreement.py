@@ -65,7 +65,8 @@ TIE_MARGIN = 2.0
 #: Bucket edges of the absolute judge margin; the first bucket, ``[0, TIE_MARGIN)``, is the ties.
 DEFAULT_MARGIN_BUCKETS: tuple[float, ...] = (0.0, TIE_MARGIN, 5.0, 10.0, 20.0, math.inf)
 #: What a decisive vote on a pair the judge scored level counts as: ``exclude`` (the ReFigBench
-#: protocol: left out and counted) or ``disagree`` (the older convention: a mismatch).
+#: protocol: left out and counted; what ``refig report`` uses) or ``disagree`` (the older
+#: convention: a mismatch; this function's default, so existing callers keep their numbers).
 ZeroMargin = Literal["exclude", "disagree"]
 
 
@@ -92,7 +93,7 @@ class DirectionAgreement:
     ties: int
     level: float = DEFAULT_LEVEL
     zero_margins: int = 0
-    zero_margin: ZeroMargin = "exclude"
+    zero_margin: ZeroMargin = "disagree"
 
 
 def _preference_sign(value: Any) -> int:
@@ -110,7 +111,7 @@ def direction_agreement(
     buckets: Sequence[float] = DEFAULT_MARGIN_BUCKETS,
     *,
     level: float = DEFAULT_LEVEL,
-    zero_margin: ZeroMargin = "exclude",
+    zero_margin: ZeroMargin = "disagree",
 ) -> DirectionAgreement:
     """Share of decisive human preferences whose direction the judge margin matches, by bucket.
 
@@ -118,10 +119,10 @@ def direction_agreement(
     right one) and a human preference: ``A``/``+1`` (left), ``B``/``-1`` (right) or ``tie``/``0``.
     Ties are not decisive and are left out. A decisive preference matches when
     ``sign(m_i)`` equals its sign. A zero margin points nowhere: under ``zero_margin="exclude"``
-    (the ReFigBench protocol) such votes are left out and counted in ``zero_margins``; under
-    ``"disagree"`` they stay in and never match. Bucket ``j`` holds the comparisons with
-    ``edges[j] <= |m_i| < edges[j+1]``; each bucket and the whole set get the share of matches
-    with a Wilson score interval.
+    (the ReFigBench protocol, the report's setting) such votes are left out and counted in
+    ``zero_margins``; under ``"disagree"`` (the default here) they stay in and never match.
+    Bucket ``j`` holds the comparisons with ``edges[j] <= |m_i| < edges[j+1]``; each bucket and
+    the whole set get the share of matches with a Wilson score interval.
     """
     if zero_margin not in ("exclude", "disagree"):
         raise ValueError(f"zero_margin must be 'exclude' or 'disagree', not {zero_margin!r}")
