@@ -75,12 +75,12 @@ def test_each_axis_follows_its_documented_formula():
     assert judgment.status is JudgmentStatus.OK and judgment.proxy
     assert scores(judgment) == {
         "text": 17,                 # 20 x 0.85
-        "semantic_structure": 26,   # 30 x 0.85 text x (0.5 + 0.5 x 4/4 bound)
+        "semantic_structure": 13,   # 30 x 0.5 unseen x 0.85 text x (0.5 + 0.5 x 4/4 bound)
         "layout": 4,                # 15 x (0.55 - 0.4 empty slide) / (1 - 0.4)
         "editability": 21,          # 25 x 0.85 text x (1 - 0) x (0.6 + 0.4 x 1)
         "visual_detail": 3,         # 10 x (0.5 x 0.25 + 0.5 x (1 - 9/12 empty slide))
     }
-    assert judgment.total == 71
+    assert judgment.total == 58
     assert all(s.rationale.startswith("proxy: ") for s in judgment.scores)
 
 

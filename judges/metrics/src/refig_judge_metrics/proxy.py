@@ -19,7 +19,8 @@ from refig.rubric import Rubric, load_rubric
 from refig.slide_text import native_text, word_tokens
 
 #: Bumped whenever a formula changes, so cached proxy judgments are recomputed.
-FORMULA_VERSION = "2"  # 2: image axes above the empty slide; no editability without content
+FORMULA_VERSION = "3"  # 2: image axes above the empty slide; no editability without content
+#                         3: half the structure axis at most without an annotation
 
 NODE_RECALL = "topology.node_recall"
 EDGE_RECALL = "topology.edge_recall"
@@ -37,6 +38,8 @@ RASTER = "flattening.raster_area_ratio"
 FALLBACK_WORDS = 30
 #: Mean CIEDE2000 at which the colour part of visual detail reaches zero.
 CIEDE_ZERO = 25.0
+#: The share of semantic structure a slide can earn when no annotation shows the source's.
+UNSEEN_STRUCTURE = 0.5
 
 
 #: What the proxy can and cannot see, printed under every table of its scores.
@@ -127,10 +130,11 @@ def semantic_structure(e: Evidence) -> tuple[float, str]:
     links = 0.0 if e.lines == 0 else _clip(
         (e.bound + 0.5 * e.half_bound + 0.25 * (e.lines - e.bound - e.half_bound)) / e.lines
     )
-    # Links only count between components that are there: no credit without content.
-    return components * (0.5 + 0.5 * links), (
-        f"no annotation, so the source's structure is unknown: components by text ({why}), "
-        f"links: {e.lines} drawn, {e.bound} bound"
+    # Links only count between components that are there: no credit without content. Without
+    # an annotation the source's structure is unseen, so at most half the axis is earned.
+    return UNSEEN_STRUCTURE * components * (0.5 + 0.5 * links), (
+        f"no annotation, so the source's structure is unseen (half credit at most): components "
+        f"by text ({why}), links: {e.lines} drawn, {e.bound} bound"
     )
 
 
