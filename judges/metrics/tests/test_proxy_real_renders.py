@@ -17,10 +17,10 @@ from pptx.enum.dml import MSO_LINE
 from pptx.enum.shapes import MSO_CONNECTOR, MSO_SHAPE
 from pptx.oxml.ns import qn
 from pptx.util import Emu, Pt
-from refig.gate import inspect_structure
 from refig.judging import SelectedJudge, judge_artifacts
 from refig.models import GateResult, Judgment
 from refig.plugins import Registry
+from refig.pptx.gate import inspect_structure
 from refig.protocols import Artifact
 from refig.records import PluginKind
 from refig.store import RunStore
@@ -101,8 +101,8 @@ def test_empty_below_one_word_below_a_paste_below_the_rebuild(tmp_path: Path) ->
     registry.resolve(PluginKind.SUITE, "sample").create()(tmp_path / "suite", n=1, seed=3,
                                                            quiet=True)
     task = json.loads((tmp_path / "suite" / "tasks.jsonl").read_text().splitlines()[0])
-    source = tmp_path / "suite" / task["source"]
-    annotation = json.loads((tmp_path / "suite" / task["annotation"]).read_text())
+    source = tmp_path / "suite" / task["inputs"]["figure"]["path"]
+    annotation = json.loads((tmp_path / "suite" / task["inputs"]["annotation"]["path"]).read_text())
     decks = {
         name: _deck(tmp_path / f"{name}.pptx", {**annotation, "_source": source}, fill)
         for name, fill in (("empty", lambda s, a: None), ("one word", _one_word),
@@ -121,13 +121,13 @@ def test_empty_below_one_word_below_a_paste_below_the_rebuild(tmp_path: Path) ->
                   for k, v in found.items()}
         tree = inspect_structure(decks[name]).tree
         artifact = Artifact(path=decks[name], sha256=report["sha256"], gate=GateResult(passed=True),
-                            tree=tree, source=source, annotation=annotation)
+                            structure=tree, references={"figure": source}, annotation=annotation)
         # Text and topology against the figure's exact annotation, as `refig evaluate` does.
         text = {f"{v.metric}.{v.name}": v.value
                 for metric in (TextRecall(), TopologyMetric()) for v in metric.compute(artifact)}
         assert text["text.reference"] == 1.0  # the exact labels, not OCR
         artifact = Artifact(path=decks[name], sha256=report["sha256"], gate=GateResult(passed=True),
-                            tree=tree, source=source, annotation=annotation,
+                            structure=tree, references={"figure": source}, annotation=annotation,
                             metrics={**values, **text})
         artifacts[name] = artifact
     store = RunStore.create(tmp_path / "run")
