@@ -44,6 +44,8 @@ class DemoOutcome:
     run: Path
     html: Path
     verdicts: tuple[ConfigVerdict, ...]
+    #: What the proxy judge can and cannot see, as its judgments say.
+    sight: str | None = None
 
     def verdict(self, harness: str) -> ConfigVerdict:
         """The verdict on the configuration that ran ``harness``."""
@@ -74,7 +76,7 @@ class FamilyDemo:
     suite: str
     harnesses: tuple[str, ...]
     judge: str = "metrics"
-    repeats: int = 2
+    repeats: int = 1
     folder: str = ""
     check: Callable[[DemoOutcome], tuple[str, bool]] | None = None
 
@@ -132,15 +134,21 @@ def run_family_demo(registry: Registry, demo: FamilyDemo, out: Path, *, tasks: i
         if summary.failed:
             raise RefigError(f"{summary.failed} {request.harness.record.name} attempts failed",
                              path=out / "run", fix="see the attempt logs with `refig export`")
-    _stage(3, f"evaluate: gate, render, structure, metrics, the {demo.judge} judge "
-           f"x{demo.repeats}", quiet)
+    _stage(3, f"evaluate: gate, render, structure, metrics, the {demo.judge} judge", quiet)
     if evaluate(registry, evaluate_request).failures:
         raise RefigError("some evaluation steps failed", path=out / "run",
                          fix=f"run `refig evaluate {out / 'run'}` to retry them")
     _stage(4, "report", quiet)
     report(registry, report_request)
+    store = RunStore.open(out / "run")
     return DemoOutcome(demo=demo, suite=out / "suite", run=out / "run", html=out / "report",
-                       verdicts=verdicts(RunStore.open(out / "run"), demo.judge))
+                       verdicts=verdicts(store, demo.judge), sight=_sight(store, demo.judge))
+
+
+def _sight(store: RunStore, judge: str) -> str | None:
+    from refig.models import Judgment
+
+    return next((j.sight for j in store.iter(Judgment) if j.judge == judge and j.sight), None)
 
 
 def verdicts(store: RunStore, judge: str = "metrics") -> tuple[ConfigVerdict, ...]:
