@@ -1,0 +1,69 @@
+"""A deck-edit case as the suite builders produce it, and how it becomes a suite task.
+
+Roles (the family's task schema): ``deck`` the original (visible), ``target`` the human or exact
+target deck (hidden), ``edit_spec`` the exact edit specification of a generated case (hidden).
+The style target is hidden too and travels in ``params["style_target"]``: it is short text, like
+the visible instruction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from refig.errors import UsageError
+
+DECK, TARGET, EDIT_SPEC = "deck", "target", "edit_spec"
+
+
+class CaseError(UsageError):
+    """A case that cannot be scored honestly (its target is its original, or paths swapped)."""
+
+
+@dataclass
+class DeckCase:
+    """One task's files and facts before they are written."""
+
+    id: str
+    original: bytes
+    target: bytes
+    instruction: str
+    style_target: str = ""
+    categories: tuple[str, ...] = ()
+    edit_type: str = ""
+    operations: tuple[str, ...] = ()
+    hard: bool = False
+    spec: Mapping[str, Any] | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def check(self) -> None:
+        """Refuse a case whose target is byte-identical to its original.
+
+        A public evaluation script of PPTArena passed the original deck as the ground truth, so
+        an agent that did nothing scored full marks; such a case measures nothing.
+        """
+        if hashlib.sha256(self.original).digest() == hashlib.sha256(self.target).digest():
+            raise CaseError(
+                f"case {self.id}: the target deck is byte-identical to the original",
+                fix="point the case at the edited ground-truth deck, not a copy of the original",
+            )
+
+
+def write_case(writer: Any, case: DeckCase) -> Any:
+    """Write ``case``'s files through the suite writer and add its task."""
+    case.check()
+    inputs = {
+        DECK: writer.asset(f"assets/{case.id}/original.pptx", case.original, visible=True),
+        TARGET: writer.asset(f"assets/{case.id}/target.pptx", case.target, visible=False),
+    }
+    if case.spec is not None:
+        import json
+
+        text = json.dumps(case.spec, indent=2, sort_keys=True, ensure_ascii=False).encode()
+        inputs[EDIT_SPEC] = writer.asset(f"assets/{case.id}/edit_spec.json", text, visible=False)
+    meta = {"categories": list(case.categories), "edit_type": case.edit_type,
+            "operations": list(case.operations), "hard": case.hard, **case.meta}
+    return writer.add_task(case.id, inputs, instruction=case.instruction,
+                           params={"style_target": case.style_target}, meta=meta)
