@@ -13,12 +13,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from refig.errors import UsageError
+from refig.errors import RefigError
 
 DECK, TARGET, EDIT_SPEC = "deck", "target", "edit_spec"
 
 
-class CaseError(UsageError):
+class CaseError(RefigError):
     """A case that cannot be scored honestly (its target is its original, or paths swapped)."""
 
 

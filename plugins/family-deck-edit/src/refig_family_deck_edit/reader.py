@@ -3,6 +3,7 @@ family API lands), so switching toolkits is a change here only."""
 
 from __future__ import annotations
 
+from refig.gate import fold_render
 from refig.models import GateReason, ObjectKind, ObjectTree, SlideObject
 from refig.ooxml import DEFAULT_LIMITS, Limits, Package, PackageError, read_tree
 from refig.ooxml.images import iter_slide_images
@@ -18,6 +19,7 @@ __all__ = [
     "Package",
     "PackageError",
     "SlideObject",
+    "fold_render",
     "iter_slide_images",
     "q",
     "read_tree",

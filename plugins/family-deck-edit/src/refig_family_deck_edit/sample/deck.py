@@ -160,6 +160,7 @@ def build_deck(rng: random.Random) -> tuple[Presentation, Plan]:
     plan.subtitle_sizes[6] = sizes[3]
 
     staging = _titled(prs, TITLE_ONLY, "Staging notes", plan)
+    staging._element.set("show", "0")  # hidden, as a working slide is: rendered deliberately
     lines = rng.sample(NARRATION, 3)
     plan.narration = dict(zip((2, 3, 5), lines, strict=True))
     _text_box(staging, "Narration", "\n".join(f"Slide {n}: {t}" for n, t in

@@ -1,0 +1,1 @@
+"""PPTArena's tables for a run: IF/VQ by configuration, category, edit type and subset, judge stability and agreement."""
