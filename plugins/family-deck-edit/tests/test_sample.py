@@ -1,4 +1,4 @@
-"""The generated deck-sample edits: deterministic, covering PPTArena's taxonomy, with exact specs."""
+"""The generated deck-sample edits: deterministic, covering PPTArena's taxonomy, exact specs."""
 
 from __future__ import annotations
 

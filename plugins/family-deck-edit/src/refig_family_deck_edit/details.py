@@ -19,7 +19,7 @@ _MAX_POINTS = 10_000
 
 
 def color(parent: etree._Element | None) -> str | None:
-    """The colour of the first ``a:solidFill`` under ``parent``: ``#RRGGBB`` or ``scheme:accent1``."""
+    """The colour of ``parent``'s first ``a:solidFill``: ``#RRGGBB`` or ``scheme:accent1``."""
     fill = parent.find(q("a:solidFill")) if parent is not None else None
     if fill is None or not len(fill):
         return None

@@ -16,7 +16,14 @@ from pathlib import Path
 
 from lxml import etree
 
-from refig_family_deck_edit.details import Links, chart, color, paragraphs, shape_details, table_cells
+from refig_family_deck_edit.details import (
+    Links,
+    chart,
+    color,
+    paragraphs,
+    shape_details,
+    table_cells,
+)
 from refig_family_deck_edit.reader import (
     DEFAULT_LIMITS,
     NS,
@@ -254,7 +261,8 @@ def read_deck(package: Package) -> DeckStructure:
         slide_id = ids[index - 1] if index - 1 < len(ids) else None
         slides.append(Slide(
             index=index, part=ref.part, slide_id=slide_id, hidden=ref.hidden,
-            layout=reader.layout(), background=reader.background(), section=sections.get(slide_id) if slide_id else None,
+            layout=reader.layout(), background=reader.background(),
+            section=sections.get(slide_id) if slide_id else None,
             notes=reader.notes(), transition=reader.transition(),
             animations=reader.animations(), objects=objects,
         ))

@@ -4,6 +4,7 @@ a table, a chart, pictures, a group, bound connectors and a staging slide of nar
 from __future__ import annotations
 
 import io
+import itertools
 import random
 from dataclasses import dataclass, field
 
@@ -129,7 +130,7 @@ def build_deck(rng: random.Random) -> tuple[Presentation, Plan]:
         box.fill.solid()
         box.fill.fore_color.rgb = RGBColor.from_string(rng.choice(PALETTE))
         boxes.append(box)
-    for one, two in zip(boxes, boxes[1:], strict=False):
+    for one, two in itertools.pairwise(boxes):
         arrow = steps.shapes.add_connector(MSO_CONNECTOR.STRAIGHT, 0, 0, 0, 0)
         arrow.begin_connect(one, 3)
         arrow.end_connect(two, 1)
