@@ -20,7 +20,7 @@ from refig_family_deck_edit.references import RenderError, reference_pages
 from refig_family_deck_edit.selection import ssim
 
 FORMULA_VERSION = "1"
-SSIM_FLOOR = 0.5
+SSIM_FLOOR = 0.8
 
 
 def _half_up(value: float) -> int:
