@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from refig.plugin import Artifact, Evidence, GateResult, JudgeRequest, Task
-from refig_family_deck_edit.cases import DECK, EDIT_SPEC, TARGET
+from refig_family_deck_edit.cases import DECK, EDIT_SPEC, STYLE_TARGET, TARGET
 from refig_family_deck_edit.hooks import RUBRIC
 from refig_family_deck_edit.judges.llm import build_deck_judge
 from refig_family_deck_edit.judges.proxy import DeckMetricsJudge
@@ -32,12 +32,14 @@ def _artifact(case, original: Path, target: Path, prediction: Path, tmp_path: Pa
     import json
 
     spec.write_text(json.dumps(case.spec))
-    task = Task(id=case.id, family="deck-edit", instruction=case.instruction,
-                params={"style_target": case.style_target})
+    style = tmp_path / f"{case.id}-style.txt"
+    style.write_text(case.style_target)
+    task = Task(id=case.id, family="deck-edit", instruction=case.instruction)
     return Artifact(path=prediction, sha256=hashlib.sha256(prediction.read_bytes()).hexdigest(),
                     gate=GateResult(passed=True), family="deck-edit",
                     structure=read(prediction), pages=reference_pages(prediction),
-                    references={DECK: original, TARGET: target, EDIT_SPEC: spec}, task=task)
+                    references={DECK: original, TARGET: target, EDIT_SPEC: spec,
+                                STYLE_TARGET: style}, task=task)
 
 
 def _judge(artifact: Artifact, judge, repeat: int = 0):
@@ -78,6 +80,7 @@ def test_a_bad_answer_is_re_asked_and_a_dead_server_is_a_typed_failure(write_cas
         judgment = _judge(oracle, judge)
         assert str(judgment.status) == "ok" and judgment.calls == 3
         assert "rejected" in server.bodies[1]["messages"][-1]["content"]
+        assert case.style_target in server.bodies[0]["messages"][1]["content"][0]["text"]
     with DeckJudgeStandIn(script={0: "error"}) as server:
         judge = build_deck_judge("deck-llm:openai/stand-in",
                                  {"api_base": server.url, "api_key": "k"},

@@ -1,9 +1,9 @@
 """A deck-edit case as the suite builders produce it, and how it becomes a suite task.
 
 Roles (the family's task schema): ``deck`` the original (visible), ``target`` the human or exact
-target deck (hidden), ``edit_spec`` the exact edit specification of a generated case (hidden).
-The style target is hidden too and travels in ``params["style_target"]``: it is short text, like
-the visible instruction.
+target deck (hidden), ``style_target`` the per-case scoring constraints as UTF-8 text (hidden: a
+hidden input rather than a param, since workflows may show a task's params to the agent),
+``edit_spec`` the exact edit specification of a generated case (hidden).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 from refig.errors import RefigError
 
-DECK, TARGET, EDIT_SPEC = "deck", "target", "edit_spec"
+DECK, TARGET, STYLE_TARGET, EDIT_SPEC = "deck", "target", "style_target", "edit_spec"
 
 
 class CaseError(RefigError):
@@ -57,6 +57,8 @@ def write_case(writer: Any, case: DeckCase) -> Any:
     inputs = {
         DECK: writer.asset(f"assets/{case.id}/original.pptx", case.original, visible=True),
         TARGET: writer.asset(f"assets/{case.id}/target.pptx", case.target, visible=False),
+        STYLE_TARGET: writer.asset(f"assets/{case.id}/style_target.txt",
+                                   case.style_target.encode(), visible=False),
     }
     if case.spec is not None:
         import json
@@ -65,5 +67,12 @@ def write_case(writer: Any, case: DeckCase) -> Any:
         inputs[EDIT_SPEC] = writer.asset(f"assets/{case.id}/edit_spec.json", text, visible=False)
     meta = {"categories": list(case.categories), "edit_type": case.edit_type,
             "operations": list(case.operations), "hard": case.hard, **case.meta}
-    return writer.add_task(case.id, inputs, instruction=case.instruction,
-                           params={"style_target": case.style_target}, meta=meta)
+    return writer.add_task(case.id, inputs, instruction=case.instruction, meta=meta)
+
+
+def style_target(references: Mapping[str, Any]) -> str:
+    """The hidden style target of a task from its references (empty when it has none)."""
+    from pathlib import Path
+
+    path = references.get(STYLE_TARGET)
+    return Path(path).read_text(encoding="utf-8", errors="replace")[:20_000] if path else ""

@@ -25,7 +25,8 @@ from refig_family_deck_edit.commands import deck_sample_command, pptarena_comman
 HERE = Path(__file__).parent
 RUBRIC = HERE / "rubrics" / "pptarena-v1.toml"
 #: The agent workflows' prompt templates (written by the agents work, issue 15 item 7).
-PROMPTS = {"direct": HERE / "prompts" / "direct.md", "hybrid": HERE / "prompts" / "hybrid.md"}
+PROMPTS = {"direct": HERE / "prompts" / "direct.v1.md",
+           "hybrid": HERE / "prompts" / "hybrid.v1.md"}
 SERVES = frozenset({DECK_EDIT})
 
 
@@ -45,6 +46,8 @@ def refig_task_families() -> Iterator[TaskFamilyRecord]:
         inputs=(
             InputSpec("deck", visible=True, description="the original deck to edit"),
             InputSpec("target", visible=False, description="the target deck (human or exact)"),
+            InputSpec("style_target", visible=False,
+                      description="the per-case scoring constraints (UTF-8 text)"),
             InputSpec("edit_spec", visible=False, required=False,
                       description="the exact edit specification (generated suites)"),
         ),

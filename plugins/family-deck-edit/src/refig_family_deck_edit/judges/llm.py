@@ -27,6 +27,7 @@ from refig.plugin import (
     stable_hash,
 )
 
+from refig_family_deck_edit.cases import style_target
 from refig_family_deck_edit.context import ContextError, build_context
 from refig_family_deck_edit.judges.evidence import (
     MODES,
@@ -121,7 +122,7 @@ class DeckJudge:
 
         task = artifact.task
         instruction = (task.instruction if task else None) or ""
-        style = str((task.params if task else {}).get("style_target", ""))
+        style = style_target(artifact.references)
         try:
             context = build_context(artifact.structure, artifact.references, artifact.pages,
                                     reference_pages=reference_pages)
