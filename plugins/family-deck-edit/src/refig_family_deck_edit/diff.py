@@ -46,8 +46,7 @@ class Change(BaseModel):
     @field_validator("before", "after", mode="before")
     @classmethod
     def _plain(cls, value: Any) -> Any:
-        """JSON values (tuples as lists), so a change compares equal to its stored copy."""
-        return json.loads(json.dumps(value, default=str))
+        return plain(value)
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -59,6 +58,11 @@ class Change(BaseModel):
         if self.target:
             where += f" / {self.target}"
         return f"{where}: {self.field} {_show(self.before)} -> {_show(self.after)}"
+
+
+def plain(value: Any) -> Any:
+    """A JSON value (tuples as lists), so a change compares equal to its stored copy."""
+    return json.loads(json.dumps(value, default=str))
 
 
 def _show(value: Any, limit: int = 120) -> str:

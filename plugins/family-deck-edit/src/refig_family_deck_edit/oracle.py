@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from refig_family_deck_edit.diff import Change, changes, same
+from refig_family_deck_edit.diff import Change, changes, plain, same
 from refig_family_deck_edit.structure import DeckStructure
 
 
@@ -51,7 +51,7 @@ def oracle(original: DeckStructure, prediction: DeckStructure,
     allowed = {tuple(key) for key in spec.get("allow", ())}
     done = {c.key: c for c in changes(original, prediction)}
     achieved = tuple(k for k, value in expect.items()
-                     if k in done and same(k[2], done[k].after, Change._plain(value)))
+                     if k in done and same(k[2], done[k].after, plain(value)))
     missed = tuple(k for k in expect if k not in achieved)
     collateral = tuple(c for k, c in done.items() if k not in expect and k not in allowed)
     on_spec = sum(1 for k in done if k in expect)
