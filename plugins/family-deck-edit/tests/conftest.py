@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,9 @@ from refig_family_deck_edit.sample.recipes import NAMES
 from refig_family_deck_edit.structure import DeckStructure
 
 REAL = Path(__file__).resolve().parents[3] / "../shared/data/pptx-real"
+
+#: Generated cases are deterministic, so the tests share one build of each.
+case_of = functools.cache(generate_case)
 
 
 def read(path: Path) -> DeckStructure:
@@ -25,7 +29,7 @@ def write_case(tmp_path: Path):
     """``write_case(recipe) -> (case, original path, target path)``."""
 
     def write(recipe: str, seed: int = 0):
-        case = generate_case(seed, NAMES.index(recipe))
+        case = case_of(seed, NAMES.index(recipe))
         folder = tmp_path / case.id
         folder.mkdir(exist_ok=True)
         original, target = folder / "original.pptx", folder / "target.pptx"

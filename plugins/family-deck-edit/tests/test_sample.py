@@ -8,7 +8,7 @@ from refig_family_deck_edit.sample.build import generate_case
 from refig_family_deck_edit.sample.recipes import NAMES
 from refig_family_deck_edit.taxonomy import CATEGORIES, OPERATIONS
 
-from .conftest import read
+from .conftest import case_of, read
 
 
 def test_same_seed_same_bytes_and_seeds_differ():
@@ -24,7 +24,7 @@ def test_no_clock_reaches_the_bytes():
     import io
     import zipfile
 
-    deck = zipfile.ZipFile(io.BytesIO(generate_case(0, NAMES.index("chart-value")).target))
+    deck = zipfile.ZipFile(io.BytesIO(case_of(0, NAMES.index("chart-value")).target))
     workbooks = [n for n in deck.namelist() if n.endswith(".xlsx")]
     assert workbooks
     assert {i.date_time for i in deck.infolist()} == {(1980, 1, 1, 0, 0, 0)}
@@ -34,7 +34,7 @@ def test_no_clock_reaches_the_bytes():
 
 
 def test_covers_every_category_and_at_least_twelve_operations_with_cross_slide_edits():
-    cases = [generate_case(0, i) for i in range(len(NAMES))]
+    cases = [case_of(0, i) for i in range(len(NAMES))]
     categories = {c for case in cases for c in case.categories}
     operations = {o for case in cases for o in case.operations}
     assert categories == set(CATEGORIES)
