@@ -102,3 +102,18 @@ def test_an_edit_of_a_real_deck(tmp_path):
     assert [(c.slide, c.target, c.field, c.after) for c in found if c.field == "text"] == [
         ("2", shape.name, "text", shape.text_frame.text)]
     assert {c.field for c in found} <= {"text"}
+
+
+def test_a_slide_of_twenty_thousand_anonymous_shapes_is_diffed():
+    """No ids, no names, no text: matching falls to geometry, bounded per object."""
+    from refig_family_deck_edit.structure import DeckObject, DeckStructure, Slide
+
+    def deck(moved: int | None) -> DeckStructure:
+        objects = tuple(DeckObject(kind="auto_shape", x=(k % 200) * 50_000 + (
+            20_000 if k == moved else 0), y=(k // 200) * 60_000, w=40_000, h=40_000, z=k)
+            for k in range(20_000))
+        return DeckStructure(slide_width=12_192_000, slide_height=6_858_000,
+                             slides=(Slide(index=1, part="s1", objects=objects),))
+
+    found = changes(deck(None), deck(7_777))
+    assert [(c.field, c.after - c.before) for c in found] == [("x", 20_000)]

@@ -1,20 +1,26 @@
 """Identity across decks: which slide and which object of one deck is which of another.
 
-Slides match by slide id (``p:sldId``), then by title, then by position among the rest. Objects of
-matched slides match by shape id (same kind), then by name, then by geometry and text: the
-nearest remaining object of the same kind whose text is the same, else the nearest by box. Shape
-ids are reused by many tools, so an id match is kept only when the kind agrees.
+Slides match by slide id (``p:sldId``), then by title, then by position among the rest (only
+when as many remain on both sides). Objects of matched slides match by shape id (same kind),
+then by name (same kind), then by geometry and text: the nearest remaining object of the same
+kind with the same text, else the nearest of the same kind within :data:`GEOMETRY_RADIUS` of the
+slide's diagonal. Shape ids are reused by many tools, so an id match needs the kind to agree.
+Every stage is linear in the objects but the nearest-neighbour ones, which look at no more than
+:data:`MAX_CANDIDATES` candidates each, so a hostile slide of 20,000 shapes stays fast.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 from refig_family_deck_edit.structure import DeckObject, DeckStructure, Slide
 
 #: Two boxes farther apart than this share of the slide diagonal never match by geometry alone.
 GEOMETRY_RADIUS = 0.35
+#: Candidates a geometric match compares, in document order.
+MAX_CANDIDATES = 64
 
 
 @dataclass(frozen=True)
@@ -25,18 +31,20 @@ class SlidePair:
     after: Slide | None
 
 
-def _greedy(left: Sequence[int], right: Sequence[int], key: Callable[[int, int], bool],
+def _by_key(left: Sequence[int], right: Sequence[int], key: Callable[[int, str], Hashable | None],
             pairs: dict[int, int]) -> None:
-    """Pair unpaired items of ``left`` and ``right`` in order wherever ``key`` holds."""
+    """Pair unpaired items with equal keys (None never matches), in order on both sides."""
     taken = set(pairs.values())
+    waiting: dict[Hashable, list[int]] = defaultdict(list)
+    for j in right:
+        k = key(j, "right")
+        if j not in taken and k is not None:
+            waiting[k].append(j)
     for i in left:
-        if i in pairs:
+        k = key(i, "left")
+        if i in pairs or k is None or not waiting.get(k):
             continue
-        for j in right:
-            if j not in taken and key(i, j):
-                pairs[i] = j
-                taken.add(j)
-                break
+        pairs[i] = waiting[k].pop(0)
 
 
 def match_slides(before: DeckStructure, after: DeckStructure) -> list[SlidePair]:
@@ -44,11 +52,11 @@ def match_slides(before: DeckStructure, after: DeckStructure) -> list[SlidePair]
     a, b = before.slides, after.slides
     left, right = range(len(a)), range(len(b))
     pairs: dict[int, int] = {}
-    _greedy(left, right, lambda i, j: a[i].slide_id is not None
-            and a[i].slide_id == b[j].slide_id, pairs)
-    _greedy(left, right, lambda i, j: bool(a[i].title) and a[i].title == b[j].title, pairs)
+    _by_key(left, right, lambda k, side: (a if side == "left" else b)[k].slide_id, pairs)
+    _by_key(left, right, lambda k, side: (a if side == "left" else b)[k].title or None, pairs)
     rest_a = [i for i in left if i not in pairs]
-    rest_b = [j for j in right if j not in pairs.values()]
+    used = set(pairs.values())
+    rest_b = [j for j in right if j not in used]
     if len(rest_a) == len(rest_b):  # the rest by position, only when nothing was added or removed
         pairs.update(zip(rest_a, rest_b, strict=True))
     matched = [SlidePair(a[i], b[pairs[i]] if i in pairs else None) for i in left]
@@ -78,30 +86,40 @@ def flatten(objects: Iterable[DeckObject]) -> list[DeckObject]:
     return found
 
 
+def _nearest(before: Sequence[DeckObject], after: Sequence[DeckObject], pairs: dict[int, int],
+             key: Callable[[DeckObject], Hashable], radius: float) -> None:
+    """Pair each unpaired object with the nearest unpaired one of the same ``key``."""
+    taken = set(pairs.values())
+    pool: dict[Hashable, list[int]] = defaultdict(list)
+    for j, obj in enumerate(after):
+        if j not in taken:
+            pool[key(obj)].append(j)
+    for i, obj in enumerate(before):
+        candidates = pool.get(key(obj))
+        if i in pairs or not candidates:
+            continue
+        best = min(candidates[:MAX_CANDIDATES], key=lambda j: _distance(obj, after[j]))
+        if _distance(obj, after[best]) <= radius:
+            pairs[i] = best
+            candidates.remove(best)
+
+
 def match_objects(before: Sequence[DeckObject], after: Sequence[DeckObject],
                   diagonal: float) -> tuple[list[tuple[DeckObject, DeckObject]],
                                             list[DeckObject], list[DeckObject]]:
     """Pairs, objects only in ``before`` (removed), objects only in ``after`` (added)."""
     left, right = range(len(before)), range(len(after))
     pairs: dict[int, int] = {}
-    _greedy(left, right, lambda i, j: before[i].id is not None and before[i].id == after[j].id
-            and before[i].kind == after[j].kind, pairs)
-    _greedy(left, right, lambda i, j: bool(before[i].name) and before[i].name == after[j].name
-            and before[i].kind == after[j].kind, pairs)
-    radius = GEOMETRY_RADIUS * diagonal
-    for same_text in (True, False):
-        taken = set(pairs.values())
-        for i in left:
-            if i in pairs:
-                continue
-            candidates = [j for j in right if j not in taken and after[j].kind == before[i].kind
-                          and (not same_text or after[j].text == before[i].text)]
-            if not candidates:
-                continue
-            best = min(candidates, key=lambda j: _distance(before[i], after[j]))
-            if same_text or _distance(before[i], after[best]) <= radius:
-                pairs[i] = best
-                taken.add(best)
+
+    def side(name: str) -> Sequence[DeckObject]:
+        return before if name == "left" else after
+
+    _by_key(left, right, lambda k, s: None if side(s)[k].id is None
+            else (side(s)[k].id, side(s)[k].kind), pairs)
+    _by_key(left, right, lambda k, s: (side(s)[k].name, side(s)[k].kind)
+            if side(s)[k].name else None, pairs)
+    _nearest(before, after, pairs, lambda o: (o.kind, o.text), float("inf"))
+    _nearest(before, after, pairs, lambda o: o.kind, GEOMETRY_RADIUS * diagonal)
     used = set(pairs.values())
     return ([(before[i], after[pairs[i]]) for i in left if i in pairs],
             [before[i] for i in left if i not in pairs],
