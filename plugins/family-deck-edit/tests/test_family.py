@@ -44,7 +44,7 @@ def test_gate_render_fold_and_check_row(write_case, tmp_path):
 
 def test_check_row_reads_the_diff_when_the_references_are_there(write_case):
     family = DeckEdit()
-    case, original, target = write_case("table-cell")
+    _, original, target = write_case("table-cell")
     gate, structure = family.inspect(original, None)
     artifact = Artifact(path=original, sha256="0" * 64, gate=gate, family="deck-edit",
                         structure=structure, references={"deck": original, "target": target})
