@@ -15,9 +15,11 @@ from typing import Any
 from refig.plugin.analysis import Column, Section, Table, judge_labels
 
 from refig_family_deck_edit.report.cases import collect, label, oracle_configs, task_labels
+from refig_family_deck_edit.report.ratings import load_ratings, mean_ratings
 from refig_family_deck_edit.report.scores import (
     by_label,
     majority_agreement,
+    pearson,
     rank_agreement,
     summarise,
 )
@@ -141,9 +143,31 @@ def judge_stability(ctx: Any) -> Iterator[Table]:
     yield ranks
 
 
+def judge_human(ctx: Any) -> Iterator[Table]:
+    """Pearson correlation of each judge with the expert ratings, per axis, when there are any."""
+    rated = mean_ratings(load_ratings(ctx.data.root))
+    if not rated:
+        return
+    table = Table(key="deck-judge-human", title="Judges against expert ratings (Pearson)",
+                  columns=[Column("judge", "judge"), Column("cases", "rated cases", "int"),
+                           Column("if", "IF", "float", 2), Column("vq", "VQ", "float", 2)],
+                  description="Each judge's case means against the raters' means; PPTArena "
+                  "reports 0.72 (IF) and 0.81 (VQ).")
+    for judge, judgments in sorted(judge_labels(ctx.data).items()):
+        cases = collect(ctx.data, judgments)
+        both = [(cases[key], human) for key, human in rated.items()
+                if key in cases and cases[key].ok]
+        table.rows.append({
+            "judge": judge, "cases": len(both),
+            "if": _finite(pearson([c.instruction for c, _ in both], [h[0] for _, h in both])),
+            "vq": _finite(pearson([c.visual for c, _ in both], [h[1] for _, h in both]))})
+    yield table
+
+
 SECTIONS = (
     Section("deck-edit", main_tables),
     Section("deck-edit-category", by_category, after="deck-edit"),
     Section("deck-edit-type", by_edit_type, after="deck-edit-category"),
     Section("deck-judges", judge_stability, after="deck-edit-type"),
+    Section("deck-judge-human", judge_human, after="deck-judges"),
 )
