@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from refig.errors import RefigError
+from refig.plugin import RefigError
 
 DECK, TARGET, STYLE_TARGET, EDIT_SPEC = "deck", "target", "style_target", "edit_spec"
 

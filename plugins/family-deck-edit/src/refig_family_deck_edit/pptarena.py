@@ -151,7 +151,7 @@ def build_pptarena(out: Path | str, source: Path | str, *, cases: Path | None = 
                    hard: Path | None = None, skip_invalid: bool = False,
                    created_at: datetime | None = None) -> Any:
     """Import the release at ``source`` into a suite at ``out``."""
-    from refig.suite import SuiteWriter
+    from refig.plugin import SuiteWriter
 
     root = Path(source)
     case_list = cases or root / CASE_LIST

@@ -9,8 +9,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from refig.console import track
-from refig.errors import UsageError
+from refig.plugin import UsageError, track
 
 from refig_family_deck_edit.cases import DeckCase, write_case
 from refig_family_deck_edit.sample.deck import build_deck
@@ -54,7 +53,7 @@ def generate_case(seed: int, index: int) -> DeckCase:
 def build_deck_sample(out: Path | str, n: int | None = None, seed: int = 0, *,
                       created_at: datetime | None = None, quiet: bool = True) -> Any:
     """Generate ``n`` tasks (default: one per edit recipe) into a suite at ``out``."""
-    from refig.suite import SuiteWriter
+    from refig.plugin import SuiteWriter
 
     n = len(NAMES) if n is None else n
     if not 1 <= n <= MAX_TASKS:
