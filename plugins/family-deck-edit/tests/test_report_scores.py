@@ -54,7 +54,7 @@ def test_rank_agreement_of_two_judges():
 
 
 def test_expert_ratings_are_read_validated_and_averaged(tmp_path):
-    from refig.errors import RefigError
+    from refig.plugin import RefigError
     from refig_family_deck_edit.report.ratings import RATINGS_FILE, load_ratings, mean_ratings
     from refig_family_deck_edit.report.scores import pearson
 
