@@ -13,6 +13,8 @@ def deck_sample_command(
     n: int | None = typer.Option(None, "--n", "-n",
                                  help="How many tasks (default: one per edit recipe, 22)."),
     seed: int = typer.Option(0, "--seed", help="Random seed: the same seed gives the same bytes."),
+    recipe: list[str] = typer.Option([], "--recipe", help="Only these edit recipes, in turn "
+                                     "(repeatable; `a+b` for a combination)."),
     created_at: datetime | None = typer.Option(
         None, "--created-at", help="Creation time recorded in suite.json (default: fixed)."),
     quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress bar."),
@@ -20,7 +22,7 @@ def deck_sample_command(
     """Generate deck-edit tasks with exact targets and edit specifications."""
     from refig_family_deck_edit.sample.build import build_deck_sample
 
-    build_deck_sample(out, n=n, seed=seed, created_at=created_at, quiet=quiet)
+    build_deck_sample(out, n=n, seed=seed, recipes=recipe, created_at=created_at, quiet=quiet)
     return out
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -31,9 +32,10 @@ def _seed(seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def generate_case(seed: int, index: int) -> DeckCase:
-    """Task ``index`` of the suite of ``seed``: independent of how many tasks are built."""
-    recipe = NAMES[index % len(NAMES)]
+def generate_case(seed: int, index: int, recipe: str | None = None) -> DeckCase:
+    """Task ``index`` of the suite of ``seed`` (recipe ``index`` in turn unless one is named):
+    independent of how many tasks are built."""
+    recipe = recipe or NAMES[index % len(NAMES)]
     original, _ = build_deck(random.Random(_seed(seed, index)))
     prs, plan = build_deck(random.Random(_seed(seed, index)))
     edit = apply(recipe, prs, plan, random.Random(_seed(seed, index) + 1))
@@ -51,22 +53,29 @@ def generate_case(seed: int, index: int) -> DeckCase:
 
 
 def build_deck_sample(out: Path | str, n: int | None = None, seed: int = 0, *,
-                      created_at: datetime | None = None, quiet: bool = True) -> Any:
-    """Generate ``n`` tasks (default: one per edit recipe) into a suite at ``out``."""
+                      recipes: Sequence[str] = (), created_at: datetime | None = None,
+                      quiet: bool = True) -> Any:
+    """Generate ``n`` tasks (default: one per edit recipe, or per recipe named) at ``out``."""
     from refig.plugin import SuiteWriter
 
-    n = len(NAMES) if n is None else n
+    unknown = [r for r in recipes if r not in NAMES]
+    if unknown:
+        raise UsageError(f"unknown edit recipe {', '.join(unknown)}",
+                         fix=f"choose among: {', '.join(NAMES)}")
+    cycle = tuple(recipes) or NAMES
+    n = len(cycle) if n is None else n
     if not 1 <= n <= MAX_TASKS:
         raise UsageError(f"--n must be between 1 and {MAX_TASKS}, not {n}")
     writer = SuiteWriter(
         out, name="deck-sample", family=FAMILY, builder="deck-sample",
-        params={"n": n, "seed": seed, "generator_version": GENERATOR_VERSION},
+        params={"n": n, "seed": seed, "recipes": list(recipes),
+                "generator_version": GENERATOR_VERSION},
         description=f"{n} generated deck edits with exact targets (seed {seed})",
         created_at=created_at or CREATED_AT,
     )
     with track("generating deck edits", n, quiet=quiet) as tracker:
         for index in range(n):
             tracker.start()
-            write_case(writer, generate_case(seed, index))
+            write_case(writer, generate_case(seed, index, cycle[index % len(cycle)]))
             tracker.finish()
     return writer.finish()
