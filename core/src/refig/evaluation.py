@@ -14,7 +14,6 @@ import io
 import json
 import math
 import tempfile
-import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from typing import Any, TypeVar
 from PIL import Image
 
 from refig.console import err, track
+from refig.engine.plugins import plugin, renderer_for
 from refig.metric_values import source_sha256
 from refig.models import (
     Attempt,
@@ -46,7 +46,6 @@ from refig.protocols import (
     Renderer,
     RenderJob,
     RenderOutput,
-    TaskFamily,
 )
 from refig.records import FIGURE_TO_SLIDE, MetricRecord, PluginKind
 from refig.store import RunStore
@@ -61,51 +60,6 @@ MAX_RENDER_BATCH = 32
 #: Annotations larger than this are not parsed (they are JSON written by suite builders).
 MAX_ANNOTATION_BYTES = 16 << 20
 _META_RENDERER = "evaluation.renderer"
-
-
-# --- plugins built once per process -------------------------------------------------------------
-
-_plugins: dict[tuple[str, str], Any] = {}
-_plugins_lock = threading.Lock()
-_registry: Registry | None = None
-
-
-def use_registry(registry: Registry) -> None:
-    """Let stage callables in this process use an already loaded registry."""
-    global _registry
-    _registry = registry
-
-
-def _plugin(kind: PluginKind, name: str) -> Any:
-    """The plugin object for ``name``, created on first use in this process (thread-safe)."""
-    global _registry
-    with _plugins_lock:
-        key = (kind.value, name)
-        if key not in _plugins:
-            if _registry is None:
-                _registry = Registry.load()
-            _plugins[key] = _registry.resolve(kind, name).create()
-        return _plugins[key]
-
-
-def family_for(name: str) -> TaskFamily:
-    """This process's task family object ``name``."""
-    return _plugin(PluginKind.FAMILY, name)
-
-
-def renderer_for(name: str) -> Renderer:
-    """This process's renderer ``name`` (warm between calls until :func:`close_plugins`)."""
-    return _plugin(PluginKind.RENDERER, name)
-
-
-def close_plugins() -> None:
-    """Close the renderers (and anything else closable) this process created."""
-    with _plugins_lock:
-        for plugin in _plugins.values():
-            close = getattr(plugin, "close", None)
-            if callable(close):
-                close()
-        _plugins.clear()
 
 
 # --- stage callables ----------------------------------------------------------------------------
@@ -193,8 +147,8 @@ class ComputeMetric:
     metric: str
 
     def __call__(self, artifact: Artifact) -> list[MetricValue]:
-        plugin: Metric = _plugin(PluginKind.METRIC, self.metric)
-        return list(plugin.compute(artifact))
+        metric: Metric = plugin(PluginKind.METRIC, self.metric)
+        return list(metric.compute(artifact))
 
 
 def final_gate(inspection: Inspection, render: Render | None) -> GateResult:
@@ -406,7 +360,7 @@ class Evaluation:
         if not self.metrics:
             return
         # values of an older version of a metric do not count: a new version measures again
-        versions = {s.record.name: _plugin(PluginKind.METRIC, s.record.name).version
+        versions = {s.record.name: plugin(PluginKind.METRIC, s.record.name).version
                     for s in self.metrics}
         done = {
             (v.artifact_sha256, v.metric, v.reference_sha256 or "")

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from refig.console import err, track
+from refig.engine.plugins import family_for
 from refig.errors import RefigError, UsageError
-from refig.evaluation import family_for
 from refig.metric_values import source_sha256
 from refig.models import ErrorInfo, Judgment, JudgmentStatus, Usage, stable_hash
 from refig.plugins import Registry

@@ -62,13 +62,8 @@ class EvaluateOutcome:
 
 def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
     """Inspect, render, gate and measure every artifact of a run, then judge it."""
-    from refig.evaluation import (
-        Evaluation,
-        close_plugins,
-        load_artifacts,
-        select_metrics,
-        use_registry,
-    )
+    from refig.engine.plugins import close_plugins, use_registry
+    from refig.evaluation import Evaluation, load_artifacts, select_metrics
 
     renderer = registry.resolve(PluginKind.RENDERER, request.renderer)
     metrics = select_metrics(registry, request.metrics)

@@ -58,7 +58,7 @@ def judge_request(
     family's (the object audit) when given."""
     import dataclasses
 
-    from refig.evaluation import family_for
+    from refig.engine.plugins import family_for
     from refig.protocols import JudgeRequest
 
     evidence = family_for(artifact.family).evidence(artifact)

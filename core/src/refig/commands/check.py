@@ -71,11 +71,11 @@ def check_files(
     """Gate, tree, rendering and metrics of each file (shared warm renderer); one report each."""
     import tempfile
 
+    from refig.engine.plugins import close_plugins
     from refig.evaluation import (
         ComputeMetric,
         Item,
         RenderBatch,
-        close_plugins,
         final_gate,
         inspect_item,
         render_batches,
@@ -184,7 +184,7 @@ def _with_metrics(artifact: Artifact, values: list[MetricValue]) -> Artifact:
 
 def family_plugin(name: str) -> TaskFamily:
     """This process's task family object ``name``."""
-    from refig.evaluation import family_for
+    from refig.engine.plugins import family_for
 
     return family_for(name)
 
@@ -254,7 +254,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
         Each file gets a verdict: passed, or a reason (missing, not_a_zip, too_large, corrupt,
         no_slides, multiple_slides, render_failed, render_timeout). See docs/evaluation.md.
         """
-        from refig.evaluation import select_metrics, use_registry
+        from refig.engine.plugins import use_registry
+        from refig.evaluation import select_metrics
 
         selected_renderer = registry.resolve(PluginKind.RENDERER, renderer)
         selected_metrics = select_metrics(registry, metric)
