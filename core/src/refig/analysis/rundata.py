@@ -169,7 +169,7 @@ def _outcomes(
         tries.sort(key=lambda a: a.try_index)
         succeeded = [a for a in tries if a.status == AttemptStatus.SUCCEEDED]
         attempt = succeeded[-1] if succeeded else tries[-1]
-        artifact = attempt.slide_sha256 if succeeded else None
+        artifact = (attempt.slide_sha256 or attempt.outputs.get("deck")) if succeeded else None
         inspection = inspections.get(artifact) if artifact else None
         reason, detail = None, ""
         if artifact is None:
