@@ -24,6 +24,7 @@ from PIL import Image
 
 from refig.console import err, track
 from refig.engine.plugins import plugin, renderer_for
+from refig.errors import UsageError
 from refig.metric_values import source_sha256
 from refig.models import (
     Attempt,
@@ -493,19 +494,41 @@ def load_artifacts(store: RunStore, *, renderer: str | None = None) -> list[Arti
     return list(_artifacts(store, inspections, renders, {}, metrics))
 
 
-def default_metrics(registry: Registry) -> list[Selection]:
-    """The metrics ``refig evaluate``/``check`` run when ``--metric`` is not given."""
-    records = registry.records(PluginKind.METRIC)
+def default_metrics(registry: Registry, family: str | None = None) -> list[Selection]:
+    """The metrics ``refig evaluate``/``check`` run when ``--metric`` is not given: the
+    installed metrics marked default and the family's own defaults, those serving ``family``."""
+    wanted = set()
+    if family is not None:
+        record = registry.family(family).record
+        wanted = set(getattr(record, "metrics", ()))
     return [
         registry.resolve(PluginKind.METRIC, r.name)
-        for r in records
-        if isinstance(r, MetricRecord) and r.default
+        for r in registry.records(PluginKind.METRIC)
+        if isinstance(r, MetricRecord) and (r.default or r.name in wanted)
+        and (family is None or r.serves(family))
     ]
 
 
-def select_metrics(registry: Registry, names: Iterable[str] | None) -> list[Selection]:
-    """``--metric`` selectors resolved (unknown names exit 2), or the default metrics."""
+def select_metrics(
+    registry: Registry, names: Iterable[str] | None, family: str | None = None
+) -> list[Selection]:
+    """``--metric`` selectors resolved (unknown names, and metrics not serving ``family``,
+    exit 2), or the default metrics."""
     names = list(names or [])
     if not names:
-        return default_metrics(registry)
-    return [registry.resolve(PluginKind.METRIC, name) for name in names]
+        return default_metrics(registry, family)
+    if family is None:
+        return [registry.resolve(PluginKind.METRIC, name) for name in names]
+    return [registry.resolve_for(PluginKind.METRIC, name, family) for name in names]
+
+
+def run_family(store: RunStore) -> str:
+    """The task family of a run: its suite's (a run holds one suite)."""
+    manifest = store.suite()
+    if manifest is not None:
+        return manifest.family
+    families = {task.family for task in store.iter(Task)}
+    if len(families) > 1:
+        raise UsageError(f"{store.root} holds tasks of several families: "
+                         f"{', '.join(sorted(families))}", path=store.root)
+    return families.pop() if families else FIGURE_TO_SLIDE

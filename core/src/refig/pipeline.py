@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from refig.console import err
 from refig.errors import RefigError, UsageError
-from refig.plugins import Registry, Selection
+from refig.plugins import Registry, Selection, check_serves
 from refig.records import PluginKind
 from refig.store import RunStore
 
@@ -28,7 +28,8 @@ class EvaluateRequest:
 
     run: Path
     metrics: Sequence[str] = ()
-    renderer: str = "libreoffice"
+    #: None: the run's family's realiser.
+    renderer: str | None = None
     executor: str = "local"
     jobs: int = 2
     judges: Sequence[str] = ()
@@ -63,19 +64,30 @@ class EvaluateOutcome:
 def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
     """Inspect, render, gate and measure every artifact of a run, then judge it."""
     from refig.engine.plugins import close_plugins, use_registry
-    from refig.evaluation import Evaluation, load_artifacts, select_metrics
+    from refig.evaluation import Evaluation, load_artifacts, run_family, select_metrics
 
-    renderer = registry.resolve(PluginKind.RENDERER, request.renderer)
-    metrics = select_metrics(registry, request.metrics)
+    # names first (a typo exits 2 before any file is read), then what the run's family allows
+    if request.renderer is not None:
+        registry.resolve(PluginKind.RENDERER, request.renderer)
+    select_metrics(registry, request.metrics)
     executor = registry.resolve(PluginKind.EXECUTOR, request.executor)
     judges = rubric = None
     if request.judges:
         from refig.judging import select_judges
-        from refig.rubric import load_rubric
 
         judges = select_judges(registry, request.judges, request.judge_options)
-        rubric = load_rubric(request.rubric)
     store = RunStore.open(request.run)
+    family = run_family(store)
+    family_record = registry.family(family).record
+    renderer = registry.resolve_for(PluginKind.RENDERER,
+                                    request.renderer or family_record.renderer, family)
+    metrics = select_metrics(registry, request.metrics, family)
+    if judges:
+        from refig.rubric import load_rubric
+
+        for selected in judges:
+            check_serves(registry, selected.selection, family)
+        rubric = load_rubric(request.rubric, family=family)
     use_registry(registry)
     pool = executor.create()
     try:

@@ -253,9 +253,12 @@ class TaskFamily(Protocol):
     """Everything specific to one kind of task that evaluation needs (see ``TaskFamilyRecord``).
 
     ``inspector`` is a version tag stored with each inspection: a new tag inspects again.
+    ``unreadable_reasons`` are the gate reasons that mean the input is not a file of this family
+    at all (``refig check`` exits 1 on them; any other failed gate is a result).
     """
 
     inspector: str
+    unreadable_reasons: frozenset[str]
 
     def reference_key(self, task: Task) -> str:
         """What metric values are measured against (figure-to-slide: the figure's sha256)."""
