@@ -24,6 +24,7 @@ from PIL import Image
 
 from refig.console import err, track
 from refig.engine.plugins import plugin, renderer_for
+from refig.engine.plugins import registry as engine_registry
 from refig.errors import UsageError
 from refig.metric_values import source_sha256
 from refig.models import (
@@ -48,7 +49,7 @@ from refig.protocols import (
     RenderJob,
     RenderOutput,
 )
-from refig.records import FIGURE_TO_SLIDE, MetricRecord, PluginKind
+from refig.records import FIGURE_TO_SLIDE, MetricRecord, PluginKind, TaskFamilyRecord
 from refig.store import RunStore
 
 T = TypeVar("T")
@@ -271,7 +272,7 @@ class Evaluation:
 
     def _items(self) -> list[Item]:
         shas = sorted(
-            {a.slide_sha256 for a in self.store.iter(Attempt) if a.slide_sha256 is not None}
+            {sha for a in self.store.iter(Attempt) if (sha := a.output(primary_role(self.store)))}
         )
         return [Item(sha, str(self.store.objects.path(sha))) for sha in shas]
 
@@ -436,10 +437,11 @@ def _artifacts(
     metrics: Mapping[tuple[str, str], dict[str, float | None]] | None = None,
 ) -> Iterator[Artifact]:
     tasks = {task.id: task for task in store.iter(Task)}
+    role = primary_role(store)
     known = metrics or {}
     seen: set[tuple[str, str]] = set()
     for attempt in store.iter(Attempt):
-        sha = attempt.outputs.get(Output.SLIDE)
+        sha = attempt.output(role)
         task = tasks.get(attempt.task_id)
         if sha is None or sha not in inspections or (sha, attempt.task_id) in seen:
             continue
@@ -520,6 +522,17 @@ def select_metrics(
     if family is None:
         return [registry.resolve(PluginKind.METRIC, name) for name in names]
     return [registry.resolve_for(PluginKind.METRIC, name, family) for name in names]
+
+
+def primary_role(store: RunStore) -> str:
+    """The output role a run's artifacts are stored under: its family's primary deliverable
+    (``slide`` for figure-to-slide, and when the family is not installed)."""
+    family = run_family(store)
+    try:
+        record = engine_registry().family(family).record
+    except UsageError:
+        return Output.SLIDE.value
+    return record.primary.role if isinstance(record, TaskFamilyRecord) else Output.SLIDE.value
 
 
 def run_family(store: RunStore) -> str:

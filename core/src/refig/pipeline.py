@@ -143,6 +143,11 @@ def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
     if not wanted:
         raise UsageError("nothing to report: give --html, --latex, --figures or --reporter")
     store = RunStore.open(request.run)
+    from refig.evaluation import run_family
+
+    family = run_family(store)
+    for selection, _ in wanted:
+        check_serves(registry, selection, family)
     quiet = request.quiet or request.as_json
     options = Options(judge=request.judge, resamples=request.resamples,
                       elo_resamples=request.elo_resamples, seed=request.seed)

@@ -9,16 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
+from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
 from refig.models import ErrorInfo, GateResult, Judgment, MetricValue, Render, Task, Usage
 from refig.pptx.objects import ObjectTree
 from refig.records import FIGURE_TO_SLIDE
-
-if TYPE_CHECKING:
-    from refig.running.sandbox import SandboxPolicy
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -34,6 +31,16 @@ class Prompt:
     text: str
     files: tuple[str, ...] = ()
     version: str = ""
+
+
+class CommandPolicy(Protocol):
+    """How an attempt's commands are isolated: what :class:`refig.running.sandbox.SandboxPolicy`
+    offers. Named here, not imported, so the protocols depend on nothing that runs agents."""
+
+    mode: str
+
+    def wrap(self, argv: Sequence[str], *, cwd: Path, writable: Sequence[Path],
+             readable: Sequence[Path] = (), network: bool = True) -> list[str]: ...
 
 
 @dataclass(frozen=True)
@@ -64,7 +71,7 @@ class AttemptContext:
     home: Path | None = None
     outputs_dir: Path | None = None
     secrets: Mapping[str, str] = field(default_factory=dict)
-    sandbox: SandboxPolicy | None = None
+    sandbox: CommandPolicy | None = None
 
 
 @dataclass

@@ -266,7 +266,9 @@ def register(app: typer.Typer, registry: Registry) -> None:
             help="Run only these metrics (repeatable); default: the "
             "installed metrics marked default.",
         ),
-        renderer: str = typer.Option("libreoffice", "--renderer", help="The renderer to use."),
+        renderer: str | None = typer.Option(
+            None, "--renderer", help="The renderer (default: the family's, libreoffice)."
+        ),
         executor: str = typer.Option("local", "--executor", help="Where the work runs."),
         jobs: int = typer.Option(
             default_jobs(),
@@ -288,8 +290,10 @@ def register(app: typer.Typer, registry: Registry) -> None:
         from refig.engine.plugins import use_registry
         from refig.evaluation import select_metrics
 
-        selected_renderer = registry.resolve(PluginKind.RENDERER, renderer)
-        selected_metrics = select_metrics(registry, metric)
+        family = registry.family(FIGURE_TO_SLIDE).record
+        selected_renderer = registry.resolve_for(PluginKind.RENDERER, renderer or family.renderer,
+                                                 family.name)
+        selected_metrics = select_metrics(registry, metric, family.name)
         selected_executor = registry.resolve(PluginKind.EXECUTOR, executor)
         if source is not None and not source.is_file():
             raise UsageError(

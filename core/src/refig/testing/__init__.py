@@ -40,7 +40,7 @@ def assert_hang_ends_at_deadline(harness: Any, *, timeout: float) -> list[ModelC
     """
     from refig.harness.selfcheck import check_harness
     from refig.running.processes import kill_tree
-    from refig.standins.scripted import Fault
+    from refig.testing.scripted import Fault
 
     with check_harness(harness, faults=[Fault("hang")], timeout=timeout) as outcome:
         error = outcome.result.error
