@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image, ImageChops
-from refig.standins.server import Request, Response, StandInServer
+from refig.httpserver import LocalServer, Request, Response
 
 ASKED = re.compile(r"\(what was asked\) \(\d+\):\n((?:- .*\n?)*)")
 DONE = re.compile(r"\(what was done\) \(\d+\):\n((?:- .*\n?)*)")
@@ -42,7 +42,7 @@ class DeckJudgeStandIn:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
-        self.server = StandInServer(self._handle)
+        self.server = LocalServer(self._handle)
 
     @property
     def url(self) -> str:

@@ -19,21 +19,23 @@ from .release import make_release
 
 
 def _engine_runs_decks() -> bool:
-    """True once ``refig run``/``evaluate`` take the family's deliverables (the engine step of
-    issue 14) and a workflow serves deck-edit (issue 15 item 7): until then this test waits."""
+    """True once ``refig evaluate`` inspects through the task's family (the engine step of issue
+    14: its stage then no longer calls the one-slide gate itself) and a workflow serves deck-edit
+    (issue 15 item 7); until then this test waits."""
     import inspect
 
     from refig import evaluation
     from refig.plugin import PluginKind, Registry
 
     workflow = Registry.load().resolve(PluginKind.WORKFLOW, "direct").record
-    return workflow.serves("deck-edit") and "Output.SLIDE" not in inspect.getsource(evaluation)
+    return workflow.serves("deck-edit") and "inspect_structure(" not in inspect.getsource(
+        evaluation)
 
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(shutil.which("soffice") is None, reason="needs LibreOffice"),
               pytest.mark.skipif(not _engine_runs_decks(),
-                                 reason="refig run/evaluate do not take deck deliverables yet")]
+                                 reason="refig evaluate does not inspect through families yet")]
 
 
 def _half_normalised(original: bytes) -> bytes:
