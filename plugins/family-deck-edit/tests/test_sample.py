@@ -43,6 +43,7 @@ def test_covers_every_category_and_at_least_twelve_operations_with_cross_slide_e
     assert {"notes-then-delete-staging", "normalise-subtitles", "translate-titles",
             "fade-transitions", "footers"} <= cross
     assert any("+" in case.meta["recipe"] and len(case.categories) > 1 for case in cases)
+    assert {c for case in cases[:5] for c in case.categories} == set(CATEGORIES)  # n=5 spans
     for case in cases:
         case.check()  # no target equals its original
 

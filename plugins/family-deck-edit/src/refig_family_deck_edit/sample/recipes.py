@@ -14,24 +14,26 @@ from refig_family_deck_edit.sample.edit import Edit
 
 Recipe = Callable[[Presentation, Plan, random.Random], Edit]
 
+#: The first five cover the five categories (Content, Layout, Styling, Interactivity,
+#: Structure), so a suite of five (as ``refig demo`` builds) spans PPTArena's taxonomy.
 SINGLE: dict[str, Recipe] = {
-    "translate-titles": content.translate_titles,
-    "notes-then-delete-staging": content.notes_then_delete_staging,
     "table-cell": content.table_cell,
+    "align-steps": style.align_steps,
+    "theme-accent": style.theme_accent,
+    "fade-transitions": style.fade_transitions,
+    "notes-then-delete-staging": content.notes_then_delete_staging,
+    "translate-titles": content.translate_titles,
     "chart-value": content.chart_value,
     "footers": content.footers,
     "alt-text": content.alt_text,
     "contact-link": content.contact_link,
     "normalise-subtitles": style.normalise_subtitles,
-    "theme-accent": style.theme_accent,
     "heading-font": style.heading_font,
     "title-background": style.title_background,
     "recolour-steps": style.recolour_steps,
     "bring-to-front": style.bring_to_front,
-    "align-steps": style.align_steps,
     "match-logos": style.match_logos,
     "closing-layout": style.closing_layout,
-    "fade-transitions": style.fade_transitions,
     "appear-steps": style.appear_steps,
 }
 
