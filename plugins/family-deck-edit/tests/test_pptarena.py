@@ -58,3 +58,24 @@ def test_a_bad_case_list_names_the_entry(tmp_path):
     make_release(tmp_path, entries=[{"name": "no prompt", "original": "x", "ground_truth": "y"}])
     with pytest.raises(CaseError, match="case 4 is not a PPTArena case: prompt"):
         read_case_list(tmp_path / "evaluation_pairs_refined.json")
+
+
+def test_the_command_refuses_without_writing_or_skips_and_records(tmp_path, capsys):
+    import json
+
+    from refig.cli import run as refig
+
+    make_release(tmp_path / "release", hard=("case 4: bring-to-front",))
+    shutil.copyfile(tmp_path / "release/Original/deck1.pptx",
+                    tmp_path / "release/GroundTruth/deck1_gt.pptx")
+    argv = ["suite", "build", "pptarena", "--from", str(tmp_path / "release"), "-q"]
+    assert refig([*argv, "--out", str(tmp_path / "refused")]) == 1
+    assert "byte-identical" in capsys.readouterr().err
+    assert not (tmp_path / "refused").exists()  # nothing half-written
+    assert refig([*argv, "--out", str(tmp_path / "suite"), "--skip-invalid"]) == 0
+    manifest = json.loads((tmp_path / "suite/suite.json").read_text())
+    assert [r["name"] for r in manifest["params"]["refused"]] == ["case 1: table-cell"]
+    assert manifest["params"]["hard_subset"] == ["case 4: bring-to-front"]
+    tasks = [json.loads(line) for line in (tmp_path / "suite/tasks.jsonl").read_text().splitlines()]
+    assert len(tasks) == 3 and all(not t["inputs"]["target"]["visible"] for t in tasks)
+    assert all(not t["inputs"]["style_target"]["visible"] for t in tasks)

@@ -36,9 +36,10 @@ def pptarena_command(
     skip_invalid: bool = typer.Option(
         False, "--skip-invalid",
         help="Skip (and record in suite.json) cases that would be refused, instead of failing."),
+    quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress bar."),
 ) -> Path:
     """Import released PPTArena cases, refusing targets identical to their originals."""
     from refig_family_deck_edit.pptarena import build_pptarena
 
-    build_pptarena(out, source, cases=cases, hard=hard, skip_invalid=skip_invalid)
+    build_pptarena(out, source, cases=cases, hard=hard, skip_invalid=skip_invalid, quiet=quiet)
     return out

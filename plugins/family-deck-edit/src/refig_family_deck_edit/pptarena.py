@@ -149,27 +149,33 @@ def read_case_list(path: Path) -> list[ReleasedCase]:
 
 def build_pptarena(out: Path | str, source: Path | str, *, cases: Path | None = None,
                    hard: Path | None = None, skip_invalid: bool = False,
-                   created_at: datetime | None = None) -> Any:
-    """Import the release at ``source`` into a suite at ``out``."""
-    from refig.plugin import SuiteWriter
+                   created_at: datetime | None = None, quiet: bool = True) -> Any:
+    """Import the release at ``source`` into a suite at ``out``: every case is checked before
+    any file is written, so a refused case leaves no half-written suite."""
+    from refig.plugin import SuiteWriter, track
 
     root = Path(source)
     case_list = cases or root / CASE_LIST
     entries = read_case_list(case_list)
     hard_names = load_hard(root, hard)
+    taken: set[str] = set()
+    accepted: list[DeckCase] = []
+    refused: list[dict[str, str]] = []
+    with track("reading PPTArena cases", len(entries), quiet=quiet) as tracker:
+        for entry in entries:
+            tracker.start()
+            try:
+                accepted.append(released_case(root, entry, task_id(entry.name, taken),
+                                              hard_names, case_list))
+            except CaseError as exc:
+                if not skip_invalid:
+                    raise
+                refused.append({"name": entry.name, "reason": exc.message})
+            tracker.finish()
     writer = SuiteWriter(out, name="pptarena", family="deck-edit", builder="pptarena",
                          params={"from": str(root), "cases": str(case_list)},
                          description=f"PPTArena imported from {root}", created_at=created_at)
-    taken: set[str] = set()
-    refused: list[dict[str, str]] = []
-    for entry in entries:
-        try:
-            case = released_case(root, entry, task_id(entry.name, taken), hard_names, case_list)
-        except CaseError as exc:
-            if not skip_invalid:
-                raise
-            refused.append({"name": entry.name, "reason": exc.message})
-            continue
+    for case in accepted:
         write_case(writer, case)
     writer.set_params(refused=refused, hard_subset=sorted(hard_names) if hard_names else None)
     return writer.finish()
