@@ -14,6 +14,7 @@ import io
 import json
 import math
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from typing import Any, TypeVar
 from PIL import Image
 
 from refig.console import err, track
-from refig.engine.plugins import plugin, renderer_for
+from refig.engine.plugins import family_for, plugin, renderer_for
 from refig.engine.plugins import registry as engine_registry
 from refig.errors import UsageError
 from refig.metric_values import source_sha256
@@ -39,14 +40,12 @@ from refig.models import (
     Task,
 )
 from refig.plugins import Registry, Selection
-from refig.pptx.gate import INSPECTOR, fold_render, inspect_structure
-from refig.pptx.objects import ObjectTree
+from refig.pptx.gate import INSPECTOR
 from refig.protocols import (
     Artifact,
     Executor,
     Metric,
     Renderer,
-    RenderJob,
     RenderOutput,
 )
 from refig.records import FIGURE_TO_SLIDE, MetricRecord, PluginKind, TaskFamilyRecord
@@ -73,17 +72,21 @@ class Item:
 
     sha256: str
     path: str
+    #: The task family whose gate and structure apply (a run holds one family).
+    family: str = FIGURE_TO_SLIDE
 
 
 def inspect_item(item: Item) -> Inspection:
-    """Gate structure and object tree of one file."""
-    structure = inspect_structure(item.path)
+    """The family's structural gate and structure of one file."""
+    family = family_for(item.family)
+    started = time.monotonic()
+    gate, structure = family.inspect(Path(item.path), None)
     return Inspection(
         artifact_sha256=item.sha256,
-        inspector=INSPECTOR,
-        gate=structure.gate,
-        structure=None if structure.tree is None else structure.tree.model_dump(mode="json"),
-        seconds=structure.seconds,
+        inspector=family.inspector,
+        gate=gate,
+        structure=None if structure is None else structure.model_dump(mode="json"),
+        seconds=time.monotonic() - started,
     )
 
 
@@ -134,8 +137,9 @@ class RenderBatch:
 
     def __call__(self, batch: Sequence[Item]) -> list[Rendered]:
         renderer = renderer_for(self.renderer)
+        jobs = [family_for(item.family).render_job(Path(item.path), None) for item in batch]
         with tempfile.TemporaryDirectory(prefix="refig-render-") as tmp:
-            outputs = renderer.render([RenderJob(Path(item.path)) for item in batch], Path(tmp))
+            outputs = renderer.render(jobs, Path(tmp))
             return [
                 _rendered(item, output, renderer, self.renderer)
                 for item, output in zip(batch, outputs, strict=True)
@@ -153,11 +157,10 @@ class ComputeMetric:
         return list(metric.compute(artifact))
 
 
-def final_gate(inspection: Inspection, render: Render | None) -> GateResult:
-    """g(P): the structural verdict folded with the render's outcome."""
-    if render is None:
-        return fold_render(inspection.gate, None, rendered=False)
-    return fold_render(inspection.gate, render.error, rendered=render.png_sha256 is not None)
+def final_gate(inspection: Inspection, render: Render | None,
+               family: str = FIGURE_TO_SLIDE) -> GateResult:
+    """g(P): the structural verdict folded with the render's outcome, as the family folds it."""
+    return family_for(family).fold_gate(inspection.gate, render)
 
 
 def gate_value(sha256: str, gate: GateResult, render: Render | None) -> MetricValue:
@@ -270,14 +273,19 @@ class Evaluation:
         self._measure(inspections, renders, gates, summary)
         return summary
 
+    @property
+    def family(self) -> str:
+        return run_family(self.store)
+
     def _items(self) -> list[Item]:
         shas = sorted(
             {sha for a in self.store.iter(Attempt) if (sha := a.output(primary_role(self.store)))}
         )
-        return [Item(sha, str(self.store.objects.path(sha))) for sha in shas]
+        return [Item(sha, str(self.store.objects.path(sha)), self.family) for sha in shas]
 
     def _inspect(self, items: list[Item], summary: Summary) -> dict[str, Inspection]:
-        done = {sha for sha, inspector in self.store.keys(Inspection) if inspector == INSPECTOR}
+        inspector = family_for(self.family).inspector
+        done = {sha for sha, found in self.store.keys(Inspection) if found == inspector}
         todo = [item for item in items if item.sha256 not in done]
         summary.skipped["inspect"] = len(items) - len(todo)
         for _, result in run_stage(
@@ -289,7 +297,7 @@ class Evaluation:
             self.store.put(result, replace=True)
             summary.inspected += 1
         return {
-            i.artifact_sha256: i for i in self.store.iter(Inspection) if i.inspector == INSPECTOR
+            i.artifact_sha256: i for i in self.store.iter(Inspection) if i.inspector == inspector
         }
 
     def _render(
@@ -345,7 +353,7 @@ class Evaluation:
             render = renders.get(item.sha256)
             if inspection.gate.passed and render is None:
                 continue  # its rendering failed to run (reported above): no verdict yet
-            gate = final_gate(inspection, render)
+            gate = final_gate(inspection, render, self.family)
             gates[item.sha256] = gate
             summary.gates[gate.reason or "passed"] += 1
             values.append(gate_value(item.sha256, gate, render))
@@ -371,7 +379,8 @@ class Evaluation:
         }
         work: list[tuple[Selection, Artifact]] = []
         for artifact in self._artifacts(inspections, renders, gates):
-            reference = source_sha256(artifact) or ""
+            reference = (family_for(artifact.family).reference_key(artifact.task)
+                         if artifact.task is not None else source_sha256(artifact) or "")
             for selection in self.metrics:
                 record = selection.record
                 if artifact.task is not None and not record.serves(artifact.task.family):
@@ -408,7 +417,7 @@ class Evaluation:
     ) -> Iterator[Artifact]:
         """Each (artifact, task) pair whose slide was read, for the metrics."""
         for artifact in _artifacts(self.store, inspections, renders, gates):
-            if artifact.tree is not None:
+            if artifact.structure is not None:
                 yield artifact
 
 
@@ -452,17 +461,19 @@ def _artifacts(
         references = {
             role: store.objects.path(asset.sha256) for role, asset in task.inputs.items()
         } if task else {}
-        figure = task.input("figure") if task else None
-        reference = figure.sha256 if figure else ""
+        family_name = task.family if task else FIGURE_TO_SLIDE
+        family = family_for(family_name)
+        reference = family.reference_key(task) if task else ""
+        model = family.structure_model()
         yield Artifact(
             path=store.objects.path(sha),
             sha256=sha,
-            gate=gates.get(sha) or final_gate(inspection, render),
-            family=task.family if task else FIGURE_TO_SLIDE,
+            gate=gates.get(sha) or final_gate(inspection, render, family_name),
+            family=family_name,
             files={
                 role: store.objects.path(out) for role, out in attempt.outputs.items()
             },
-            structure=inspection.parsed(ObjectTree),
+            structure=inspection.parsed(model) if model is not None else inspection.structure,
             pages=pages if all(p.is_file() for p in pages) else (),
             task=task,
             references={role: p for role, p in references.items() if p.is_file()},
@@ -483,7 +494,8 @@ def load_artifacts(store: RunStore, *, renderer: str | None = None) -> list[Arti
     chosen = json.loads(store.get_meta(_META_RENDERER) or "{}")
     name = renderer or chosen.get("name")
     settings = chosen.get("settings") if not renderer or renderer == chosen.get("name") else None
-    inspections = {i.artifact_sha256: i for i in store.iter(Inspection) if i.inspector == INSPECTOR}
+    inspector = family_for(run_family(store)).inspector
+    inspections = {i.artifact_sha256: i for i in store.iter(Inspection) if i.inspector == inspector}
     renders: dict[str, Render] = {}
     if name:
         for render in store.iter(Render, renderer=name):

@@ -5,7 +5,6 @@ offline proxy judge, and read back against what the edits were."""
 from __future__ import annotations
 
 import io
-import json
 import shutil
 
 import pytest
@@ -13,29 +12,13 @@ from pptx import Presentation
 from pptx.util import Pt
 from refig.cli import run as refig
 from refig.plugin import Attempt, AttemptStatus, Configuration, MetricValue, Suite
+from refig.plugin.analysis import analysis_for
 from refig.store import RunStore
 
 from .release import make_release
 
-
-def _engine_runs_decks() -> bool:
-    """True once ``refig evaluate`` inspects through the task's family (the engine step of issue
-    14: its stage then no longer calls the one-slide gate itself) and a workflow serves deck-edit
-    (issue 15 item 7); until then this test waits."""
-    import inspect
-
-    from refig import evaluation
-    from refig.plugin import PluginKind, Registry
-
-    workflow = Registry.load().resolve(PluginKind.WORKFLOW, "direct").record
-    return workflow.serves("deck-edit") and "inspect_structure(" not in inspect.getsource(
-        evaluation)
-
-
 pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(shutil.which("soffice") is None, reason="needs LibreOffice"),
-              pytest.mark.skipif(not _engine_runs_decks(),
-                                 reason="refig evaluate does not inspect through families yet")]
+              pytest.mark.skipif(shutil.which("soffice") is None, reason="needs LibreOffice")]
 
 
 def _half_normalised(original: bytes) -> bytes:
@@ -62,11 +45,20 @@ def test_import_run_evaluate_report(tmp_path, monkeypatch, capsys):
     assert refig(["suite", "build", "pptarena", "--from", str(release), "--out", str(suite)]) == 0
     tasks = Suite.load(suite).tasks
     assert [t.meta["hard"] for t in tasks] == [False, True]
-    for harness, extra in (("identity", []), ("oracle", ["--harness-opt", f"suite={suite}"])):
-        argv = ["run", "--suite", str(suite), "--harness", harness, "--workflow", "direct",
-                "--out", str(run), "-q", *extra]
-        assert refig(argv) == 0, harness
-    store = RunStore.open(run)
+    store = RunStore.create(run)
+    store.put_many(tasks)
+    decks = {"identity": "deck", "oracle": "target"}
+    for task in tasks:  # every input, as `refig run` stores them
+        for role in task.inputs:
+            store.objects.put_bytes(Suite.load(suite).input_path(task, role).read_bytes())
+    for harness, role in decks.items():  # what the baseline harnesses return
+        config = Configuration(model="none", harness=harness, workflow="direct")
+        store.put(config)
+        for task in tasks:
+            data = (suite / task.input(role).path).read_bytes()
+            store.put(Attempt(task_id=task.id, config_id=config.id,
+                              status=AttemptStatus.SUCCEEDED,
+                              outputs={"deck": store.objects.put_bytes(data)}))
     edited = _half_normalised((suite / tasks[1].input("deck").path).read_bytes())
     config = Configuration(model="hand", harness="edited", workflow="direct")
     store.put(config)
@@ -86,14 +78,14 @@ def test_import_run_evaluate_report(tmp_path, monkeypatch, capsys):
     assert by_harness["oracle"] == [1.0, 1.0]
     assert by_harness["edited"] == [0.5]
 
-    capsys.readouterr()
-    assert refig(["report", str(run), "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
-    tables = {t["key"]: t for t in report["tables"]}
-    full = {row["config"]: row for row in tables["deck-edit"]["rows"]}
+    assert refig(["report", str(run)]) == 0  # the terminal report; HTML pages: the viewer
+    assert "Deck editing, full suite" in capsys.readouterr().out
+    analysis = analysis_for(run, {"judge": "deck-metrics", "resamples": 200})
+    tables = {t.key: t for t in analysis.tables}
+    full = {row["config"]: row for row in tables["deck-edit"].rows}
     oracle = next(k for k in full if "oracle" in k)
     assert oracle.endswith("(oracle)")
     identity = next(k for k in full if "@identity/" in k)
     assert full[oracle]["if"] == 5 and full[identity]["if"] == 0
-    hard = {row["config"]: row for row in tables["deck-edit-hard"]["rows"]}
+    hard = {row["config"]: row for row in tables["deck-edit-hard"].rows}
     assert hard[next(k for k in hard if "@edited/" in k)]["judged"] == "1 / 1"
