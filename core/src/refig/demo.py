@@ -3,9 +3,9 @@
 Each installed task family contributes a :class:`FamilyDemo`. figure-to-slide's builds the sample
 suite, runs the two model-free baselines (``cv``, a classical-vision reconstruction with native
 shapes and bound connectors, and ``raster-paste``, the cheat the flattening cap exists to catch),
-evaluates both (gate, render, object tree, metrics, the offline ``metrics`` judge twice), and
-writes the terminal and HTML reports. Every stage is the one the
-commands use, so a killed demo resumes where it stopped.
+evaluates both (gate, render, object tree, metrics, the offline deterministic ``metrics`` judge,
+scored once), and writes the terminal and HTML reports. Every stage is the one the commands use,
+so a killed demo resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -44,6 +44,8 @@ class DemoOutcome:
     run: Path
     html: Path
     verdicts: tuple[ConfigVerdict, ...]
+    #: What the proxy judge can and cannot see, as it says itself.
+    sight: str | None = None
 
     def verdict(self, harness: str) -> ConfigVerdict:
         """The verdict on the configuration that ran ``harness``."""
@@ -139,8 +141,15 @@ def run_family_demo(registry: Registry, demo: FamilyDemo, out: Path, *, tasks: i
                          fix=f"run `refig evaluate {out / 'run'}` to retry them")
     _stage(4, "report", quiet)
     report(registry, report_request)
+    store = RunStore.open(out / "run")
     return DemoOutcome(demo=demo, suite=out / "suite", run=out / "run", html=out / "report",
-                       verdicts=verdicts(RunStore.open(out / "run"), demo.judge))
+                       verdicts=verdicts(store, demo.judge), sight=_sight(store, demo.judge))
+
+
+def _sight(store: RunStore, judge: str) -> str | None:
+    from refig.models import Judgment
+
+    return next((j.sight for j in store.iter(Judgment) if j.judge == judge and j.sight), None)
 
 
 def verdicts(store: RunStore, judge: str = "metrics") -> tuple[ConfigVerdict, ...]:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import typer
 from rich.table import Table
 
-from refig.console import format_duration, out
+from refig.console import format_duration, out, print_table
 from refig.plugins import Registry
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
         """For each installed task family: build its sample suite, run its model-free
         baselines (figure-to-slide: cv and raster-paste), evaluate, and report.
 
-        Offline and model-free: the judge is a deterministic proxy, repeated twice.
+        Offline and model-free: the judge is a deterministic proxy, scored once.
         Run it again to resume; finished work is kept in the run store.
         """
         import time
@@ -60,7 +60,9 @@ def _verdict(outcome: DemoOutcome) -> bool:
     for v in outcome.verdicts:
         table.add_row(v.config_id, f"{v.total:.1f}", f"{v.editability:.1f}",
                       f"{v.capped}/{v.judged}")
-    out.print(table)
+    if outcome.sight:
+        table.caption, table.caption_justify = f"a proxy: {outcome.sight}", "left"
+    print_table(out, table)
     held = True
     if demo.check is not None:
         claim, held = demo.check(outcome)
