@@ -21,6 +21,9 @@ from refig_family_deck_edit.selection import ssim
 
 FORMULA_VERSION = "1"
 SSIM_FLOOR = 0.8
+SIGHT = ("it sees which requested changes the edited deck made (the structural diff, or the exact "
+         "spec of a generated task) and how close its changed slides look to the target's; it "
+         "cannot see whether an edit reads well, nor visual flaws the target shares")
 
 
 def _half_up(value: float) -> int:
@@ -63,6 +66,7 @@ class DeckMetricsJudge:
 
     label = "deck-metrics"
     key = stable_hash({"judge": "deck-metrics", "formula": FORMULA_VERSION})
+    deterministic = True
 
     def __init__(self, **options: Any):
         """It has no options; ``--judge-opt`` values meant for every judge are ignored."""
@@ -73,7 +77,8 @@ class DeckMetricsJudge:
         fields: dict[str, Any] = {
             "artifact_sha256": artifact.sha256, "judge": self.label, "judge_key": self.key,
             "rubric_sha256": rubric.sha256, "rubric_version": rubric.version,
-            "repeat": request.repeat, "proxy": True, "cost_usd": 0.0, "calls": 0}
+            "repeat": request.repeat, "proxy": True, "deterministic": True, "sight": SIGHT,
+            "cost_usd": 0.0, "calls": 0}
         try:
             context = build_context(artifact.structure, artifact.references, artifact.pages,
                                     reference_pages=reference_pages)
