@@ -80,6 +80,14 @@ class VerifiedObjects:
         except ObjectError:
             return None
 
+    def is_picture(self, sha256: str | None) -> bool:
+        """True when the object is an image a browser shows (by its first bytes)."""
+        path = self.get(sha256)
+        if path is None:
+            return False
+        with path.open("rb") as handle:
+            return content_type(handle.read(16)).startswith("image/")
+
     def read_text(self, sha256: str | None, limit: int = 1 << 20) -> str | None:
         """At most ``limit`` bytes of an object as text (invalid UTF-8 replaced), or None."""
         path = self.get(sha256)

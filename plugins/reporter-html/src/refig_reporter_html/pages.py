@@ -158,6 +158,7 @@ class PageBuilder:
             for item in block.get("items", ()):
                 item["href"] = self._link(f"files/{item['sha256']}")
         status, reason = status_of(outcome)
+        picture = self.objects.is_picture
         talk = conversation(
             self.objects.read_bytes(attempt.outputs.get("transcript"), MAX_TRANSCRIPT_READ),
             self.objects.read_bytes(attempt.outputs.get("calls"), MAX_TRANSCRIPT_READ),
@@ -174,11 +175,10 @@ class PageBuilder:
             attempt=attempt,
             tries=tries,
             files=files,
-            source=self._link(f"files/{source}") if self.objects.get(source) else None,
-            result=self._link(f"files/{result}") if self.objects.get(result) else None,
+            source=self._link(f"files/{source}") if picture(source) else None,
+            result=self._link(f"files/{result}") if picture(result) else None,
             diff=self._link(f"img/diff/{source}-{result}.png")
-            if source and result and self.objects.get(source) and self.objects.get(result)
-            else None,
+            if picture(source) and picture(result) else None,
             panel_title=view.title or view.family,
             panel=panel,
             metrics=[(f"{m}/{n}", "—" if v.value is None else f"{v.value:.4g}")

@@ -114,11 +114,14 @@ def _handler(server: ViewServer) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             if head:
                 return
-            if isinstance(body, Path):
-                with body.open("rb") as handle:
-                    shutil.copyfileobj(handle, self.wfile, 1 << 20)
-            else:
-                self.wfile.write(body)
+            try:
+                if isinstance(body, Path):
+                    with body.open("rb") as handle:
+                        shutil.copyfileobj(handle, self.wfile, 1 << 20)
+                else:
+                    self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the browser went elsewhere before the body was sent
 
         def _get(self, head: bool) -> None:
             if not _host_allowed(server, self.headers.get("Host")):

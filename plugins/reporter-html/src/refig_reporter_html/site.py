@@ -78,9 +78,14 @@ class _State:
         self.lock = threading.Lock()
 
     def rows(self) -> dict[str, Any]:
+        """The sample list; a thumbnail only where the object is a picture (a deck is not)."""
         with self.lock:
             if self._rows is None:
-                self._rows = sample_rows(self.snap.context)
+                document = sample_rows(self.snap.context)
+                for row in document["rows"]:
+                    for key in ("source", "result"):
+                        row[key] = row[key] if self.objects.is_picture(row[key]) else None
+                self._rows = document
             return self._rows
 
 
@@ -144,7 +149,7 @@ class Site:
         yield from (f"tasks/{slug(t)}.html" for t in data.task_order)
         for row in state.rows()["rows"]:
             for sha in (row["source"], row["result"]):
-                if sha and state.objects.get(sha):
+                if sha:
                     state.builder.linked.add(f"img/thumb/{sha}.png")
         yield from sorted(state.builder.linked)
 
