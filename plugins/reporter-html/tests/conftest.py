@@ -1,6 +1,7 @@
-"""A run to view: real Claude Code attempts (one succeeded, one ended by API errors) against the
-scripted model server, evaluated with LibreOffice and the offline judge, plus samples of the
-deck-edit and figure-to-code families and a hostile string in every place the store shows."""
+"""A run to view: real Claude Code attempts (one configuration succeeded, one ended by API
+errors) and real Codex attempts against the scripted model server, evaluated with LibreOffice
+and the offline judge, plus samples of the deck-edit and figure-to-code families, and a hostile
+string in every place the store shows."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from refig.standins.scripted import DEFAULT_SCRIPT, Fault, Finish, ScriptedServe
 from refig.store import RunStore
 
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)> & "quoted"'
-MODEL, FAILING = "claude-sonnet-4-5", "claude-haiku-4-5"
+MODEL, FAILING, CODEX = "claude-sonnet-4-5", "claude-haiku-4-5", "gpt-5.5"
 PRICE = {"input_cost_per_token": 2e-6, "output_cost_per_token": 8e-6}
 PROGRAM = "import matplotlib\nmatplotlib.use('Agg')\nprint('" + HOSTILE.replace("'", "") + "')\n"
 
@@ -52,16 +53,16 @@ def refig(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
                           check=False)
 
 
-def _claude_ready() -> None:
+def _harnesses_ready(*names: str) -> None:
     registry = Registry.load(warn=lambda _: None)
-    record = next((r for r in registry.records(PluginKind.HARNESS) if r.name == "claude-code"),
-                  None)
     if "sample" not in registry.names(PluginKind.SUITE):
         pytest.skip("the sample suite builder is not installed")
-    if not isinstance(record, HarnessRecord) or record.cli is None:
-        pytest.skip("the claude-code harness plugin is not installed")
-    if not locate("claude-code", record.cli).ok:
-        pytest.skip("the pinned Claude Code CLI is not installed: refig harness install claude-code")
+    for name in names:
+        record = next((r for r in registry.records(PluginKind.HARNESS) if r.name == name), None)
+        if not isinstance(record, HarnessRecord) or record.cli is None:
+            pytest.skip(f"the {name} harness plugin is not installed")
+        if not locate(name, record.cli).ok:
+            pytest.skip(f"the pinned {name} CLI is not installed: refig harness install {name}")
 
 
 def _other_families(store: RunStore, slide: Path, page: Path) -> int:
@@ -98,28 +99,33 @@ def _other_families(store: RunStore, slide: Path, page: Path) -> int:
 
 @pytest.fixture(scope="session")
 def viewed_run(tmp_path_factory: pytest.TempPathFactory) -> ViewedRun:
-    _claude_ready()
+    _harnesses_ready("claude-code", "codex")
     root = tmp_path_factory.mktemp("viewed")
     env = dict(os.environ)
     suite = root / "suite"
     done = refig("suite", "build", "sample", "--out", str(suite), "-n", "2", "-q", env=env)
     assert done.returncode == 0, done.stderr
     prices = root / "prices.json"
-    prices.write_text(json.dumps({MODEL: PRICE, FAILING: PRICE}))
+    prices.write_text(json.dumps({MODEL: PRICE, FAILING: PRICE, CODEX: PRICE}))
     run = root / "run"
     script = (*DEFAULT_SCRIPT[:-1], Finish(f"Done. {HOSTILE}"))
-    for model, faults in ((MODEL, ()), (FAILING, (Fault("400"),))):
+    for harness, model, faults, variable, suffix in (
+        ("claude-code", MODEL, (), "ANTHROPIC_BASE_URL", ""),
+        ("claude-code", FAILING, (Fault("400"),), "ANTHROPIC_BASE_URL", ""),
+        ("codex", CODEX, (), "OPENAI_BASE_URL", "/v1"),
+    ):
         with ScriptedServer(script, faults=faults) as server:
-            env_run = {**env, "ANTHROPIC_BASE_URL": server.url, "REFIG_PRICES": str(prices)}
-            done = refig("run", "--suite", str(suite), "--harness", "claude-code", "--model",
+            env_run = {**env, variable: server.url + suffix, "REFIG_PRICES": str(prices)}
+            done = refig("run", "--suite", str(suite), "--harness", harness, "--model",
                          model, "--workflow", "direct", "--out", str(run), "-q", env=env_run)
         assert done.returncode in (0, 1), done.stdout + done.stderr
     done = refig("evaluate", str(run), "--judge", "metrics", "--repeats", "2", "-q", env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     store = RunStore.open(run)
-    good = next(a for a in store.query(Attempt) if a.status == AttemptStatus.SUCCEEDED)
+    good = next(a for a in store.query(Attempt) if a.status == AttemptStatus.SUCCEEDED
+                and a.config_id.startswith(MODEL))
     render = next(r for r in store.query(Render, artifact_sha256=good.slide_sha256))
     assert render.png_sha256 is not None
     extra = _other_families(store, store.objects.path(good.slide_sha256),
                             store.objects.path(render.png_sha256))
-    return ViewedRun(run, store, good.slide_sha256 or "", 2 + extra, 4 + extra)
+    return ViewedRun(run, store, good.slide_sha256 or "", 2 + extra, 6 + extra)

@@ -7,7 +7,11 @@ from __future__ import annotations
 import hashlib
 import http.client
 import os
+import re
 import shutil
+import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -172,8 +176,8 @@ def test_the_viewer_in_headless_chromium(server: ViewServer, viewed_run: Any) ->
             # a task page: the succeeded attempt's transcript, stepped through
             page.goto(server.url)
             page.wait_for_selector("#samples tbody tr")
-            page.locator(f"#samples tbody tr[data-task='sample-000'][data-config^='{viewed_run.model}'] a"
-                         ).first.click()
+            row = f"tr[data-task='sample-000'][data-config^='{viewed_run.model}']"
+            page.locator(f"#samples tbody {row} a").first.click()
             section = page.locator(f"section.sample[data-config^='{viewed_run.model}']")
             info = section.locator(".step-info")
             assert info.text_content().startswith("step 1 of ")
@@ -192,7 +196,8 @@ def test_the_viewer_in_headless_chromium(server: ViewServer, viewed_run: Any) ->
             compare.locator("[data-zoom=in]").click()
             assert compare.locator(".zoom-level").text_content() != before
             compare.locator("button[data-mode=diff]").click()
-            assert compare.locator(".pic-diff").evaluate("e => e.decode().then(() => e.naturalWidth)")
+            diff = compare.locator(".pic-diff")
+            assert diff.evaluate("e => e.decode().then(() => e.naturalWidth)")
             # a download: the slide's bytes, exactly the stored object
             with page.expect_download() as download:
                 section.locator("a.download[data-role=slide]").click()
@@ -234,3 +239,29 @@ def test_the_list_follows_a_run_in_progress(server: ViewServer, copy: Path,
         finally:
             browser.close()
     assert problems == []
+
+
+def test_refig_view_serves_until_interrupted(viewed_run: Any) -> None:
+    command = [str(Path(sys.executable).parent / "refig"), "view", str(viewed_run.root),
+               "--port", "0", "-q"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    try:
+        line = process.stdout.readline() if process.stdout else ""
+        match = re.search(r"serving http://127\.0\.0\.1:(\d+)/", line)
+        assert match, line + (process.stderr.read() if process.stderr else "")
+        conn = http.client.HTTPConnection("127.0.0.1", int(match.group(1)), timeout=30)
+        conn.request("GET", "/")
+        assert conn.getresponse().status == 200
+    finally:
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 0
+
+
+def test_refig_view_of_a_missing_run_is_a_usage_error(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from refig.cli import run
+
+    assert run(["view", str(tmp_path / "nowhere")]) == 2
+    assert "is not a refig run" in " ".join(capsys.readouterr().err.split())
+    assert not (tmp_path / "nowhere").exists()
