@@ -69,7 +69,9 @@ def _slide_panel(found: PanelInput) -> list[Block]:
     tree = object_tree(found.outcome.inspection)
     if tree is None:
         return [{"kind": "note", "text": "no object tree (the slide did not open)"}]
-    counts = [[kind.replace("_", " "), str(n)] for kind, n in tree.counts().items() if n]
+    found = tree.counts()
+    counts = [[kind.replace("_", " "), str(n)] for kind, n in found.items()
+              if n or (kind == "bound_connectors" and found["connectors"])]
     if tree.background_image_sha256:
         counts.append(["background picture", "1"])
     rows = []
