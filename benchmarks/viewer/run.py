@@ -41,7 +41,7 @@ from refig_reporter_html.snapshot import LiveRun
 
 
 class Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
 

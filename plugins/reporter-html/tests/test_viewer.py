@@ -236,6 +236,14 @@ def test_the_list_follows_a_run_in_progress(server: ViewServer, copy: Path,
             sync_api.expect(page.locator("#samples tbody tr")).to_have_count(count + 1,
                                                                              timeout=20_000)
             assert "failed: timeout" in _column(page, "status")
+            # a task page reloads itself when one of its samples lands
+            page.locator("#samples tbody tr[data-task='sample-001'] a").first.click()
+            sections = page.locator("section.sample")
+            shown = sections.count()
+            RunStore.open(copy).put(Attempt(
+                task_id="sample-001", config_id="late@claude-code/direct",
+                status=AttemptStatus.FAILED, error=ErrorInfo(kind="timeout")))
+            sync_api.expect(sections).to_have_count(shown + 1, timeout=20_000)
         finally:
             browser.close()
     assert problems == []
@@ -265,3 +273,27 @@ def test_refig_view_of_a_missing_run_is_a_usage_error(tmp_path: Path,
     assert run(["view", str(tmp_path / "nowhere")]) == 2
     assert "is not a refig run" in " ".join(capsys.readouterr().err.split())
     assert not (tmp_path / "nowhere").exists()
+
+
+def _digest(site: Site, path: str) -> str:
+    found = re.search(rb'data-digest="([0-9a-f]+)"', site.get(path).body)  # type: ignore[arg-type]
+    assert found
+    return found.group(1).decode()
+
+
+def test_a_task_page_changes_digest_only_when_its_own_content_does(
+        viewed_run: Any, tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    shutil.copytree(viewed_run.root, run)
+    source = LiveRun(run, check_every=0.0)
+    site = Site(source.snapshot, live=True)
+    slugs = {task: name for name, task in source.snapshot().tasks_by_slug.items()}
+    page = f"tasks/{slugs['sample-001']}.html"
+    before = _digest(site, page)
+    writer = RunStore.open(run)
+    writer.put(Attempt(task_id="sample-000", config_id="late@codex/direct",
+                       status=AttemptStatus.FAILED, error=ErrorInfo(kind="timeout")))
+    assert _digest(site, page) == before  # another task's news: this page stays
+    writer.put(Attempt(task_id="sample-001", config_id="late@codex/direct",
+                       status=AttemptStatus.FAILED, error=ErrorInfo(kind="timeout")))
+    assert _digest(site, page) != before

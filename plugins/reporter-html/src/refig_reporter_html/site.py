@@ -7,6 +7,7 @@ fixed patterns (ids by slug, objects by sha256), never joined onto a directory.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import threading
@@ -29,6 +30,8 @@ from refig_reporter_html.snapshot import Snapshot
 
 HTML = "text/html; charset=utf-8"
 ASSETS = {"style.css": "text/css; charset=utf-8", "viewer.js": "text/javascript; charset=utf-8"}
+#: Stands in for a page's digest while it is rendered.
+DIGEST = "@@refig-page-digest@@"
 #: Derived pictures kept in memory by the live viewer (thumbnails, difference images).
 CACHED_PICTURES = 512
 
@@ -159,8 +162,12 @@ class Site:
         snap = state.snap
         html = self.env.get_template(template).render(
             root=root, live=self.live, token=snap.token, run_name=snap.data.root.name,
-            generated_at=utcnow(), primary=snap.context.primary, slug=slug, **context)
-        return Resource(html.encode(), HTML)
+            generated_at=utcnow(), primary=snap.context.primary, slug=slug, digest=DIGEST,
+            **context)
+        # The page's own digest (the run's token left out) lets a live page reload only when
+        # what it shows changed, not whenever anything in the run did.
+        digest = hashlib.sha256(html.replace(snap.token, "").encode()).hexdigest()[:16]
+        return Resource(html.replace(DIGEST, digest, 1).encode(), HTML)
 
     def _list(self, state: _State) -> Resource:
         data = state.snap.data

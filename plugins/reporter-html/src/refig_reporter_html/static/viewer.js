@@ -24,9 +24,16 @@ function fmt(value, digits = 1) {
 
 // --- live refresh ---------------------------------------------------------------------------
 
-let onNews = () => {
-  sessionStorage.setItem("refig-scroll:" + location.pathname, String(window.scrollY));
-  location.reload();
+// A page other than the list reloads (at the same scroll position) only when its own content
+// changed: the server's copy of it carries another digest.
+let onNews = async () => {
+  const response = await fetch(location.pathname, { cache: "no-store" });
+  const text = await response.text();
+  const found = /data-digest="([0-9a-f]+)"/.exec(text);
+  if (found && found[1] !== body.dataset.digest) {
+    sessionStorage.setItem("refig-scroll:" + location.pathname, String(window.scrollY));
+    location.reload();
+  }
 };
 
 function watch() {
