@@ -35,7 +35,7 @@ from refig.analysis.synthetic import SyntheticSpec, synthetic_run
 from refig.models import Configuration
 from refig.testing import chromium_launch
 from refig_reporter_html.server import ViewServer
-from refig_reporter_html.site import Site
+from refig_reporter_html.site import live_site
 from refig_reporter_html.slugs import slug
 from refig_reporter_html.snapshot import LiveRun
 
@@ -110,6 +110,7 @@ def main() -> None:
         written = time.monotonic() - started
         started = time.monotonic()
         source = LiveRun(run)
+        site = live_site(source)  # as `refig view` does: read the run, ready the list's rows
         opened = time.monotonic() - started
         task_path = f"tasks/{slug(source.snapshot().data.task_order[args.tasks // 2])}.html"
         static = ThreadingHTTPServer(("127.0.0.1", 0),
@@ -122,7 +123,7 @@ def main() -> None:
             "seconds_refig_view_open": round(opened, 2),
         }
         try:
-            with ViewServer(Site(source.snapshot, live=True)) as live, sync_playwright() as pw:
+            with ViewServer(site) as live, sync_playwright() as pw:
                 browser = pw.chromium.launch(**launch)
                 page = browser.new_page(viewport={"width": 1400, "height": 900})
                 results["live"] = measure(page, live.url, task_path, args.repeats)

@@ -21,7 +21,7 @@ from refig.models import Attempt, AttemptStatus, ErrorInfo
 from refig.store import RunStore
 from refig.testing import chromium_launch
 from refig_reporter_html.server import ViewServer
-from refig_reporter_html.site import Site
+from refig_reporter_html.site import Site, live_site
 from refig_reporter_html.snapshot import LiveRun
 
 BROWSER = chromium_launch()
@@ -46,7 +46,8 @@ def copy(viewed_run: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(copy: Path) -> Iterator[ViewServer]:
-    with ViewServer(Site(LiveRun(copy, check_every=0.0).snapshot, live=True)) as running:
+    # read again in the background, as `refig view` does
+    with ViewServer(live_site(LiveRun(copy, check_every=0.0))) as running:
         yield running
 
 
@@ -285,7 +286,7 @@ def test_a_task_page_changes_digest_only_when_its_own_content_does(
         viewed_run: Any, tmp_path: Path) -> None:
     run = tmp_path / "run"
     shutil.copytree(viewed_run.root, run)
-    source = LiveRun(run, check_every=0.0)
+    source = LiveRun(run, check_every=0.0, background=False)
     site = Site(source.snapshot, live=True)
     slugs = {task: name for name, task in source.snapshot().tasks_by_slug.items()}
     page = f"tasks/{slugs['sample-001']}.html"

@@ -38,12 +38,12 @@ def register(app: typer.Typer) -> None:
         from refig.errors import RefigError
 
         from refig_reporter_html.server import LOOPBACK, ViewServer
-        from refig_reporter_html.site import Site
+        from refig_reporter_html.site import live_site
         from refig_reporter_html.snapshot import LiveRun
 
         source = LiveRun(run, judge=judge)
         try:
-            server = ViewServer(Site(source.snapshot, live=True), host, port)
+            server = ViewServer(live_site(source), host, port)
         except OSError as exc:
             if exc.errno == errno.EADDRINUSE:
                 raise RefigError(f"port {port} on {host} is in use",

@@ -26,7 +26,7 @@ from refig_reporter_html.pages import PageBuilder
 from refig_reporter_html.plots import plots
 from refig_reporter_html.rows import sample_rows
 from refig_reporter_html.slugs import slug
-from refig_reporter_html.snapshot import Snapshot
+from refig_reporter_html.snapshot import LiveRun, Snapshot
 
 HTML = "text/html; charset=utf-8"
 ASSETS = {"style.css": "text/css; charset=utf-8", "viewer.js": "text/javascript; charset=utf-8"}
@@ -77,6 +77,8 @@ class _State:
         self.objects = VerifiedObjects(snap.data.store.objects, snap.objects)
         self.builder = PageBuilder(snap, self.objects)
         self._rows: dict[str, Any] | None = None
+        self.rows_json = b""
+        self.rows_js = b""
         self.pictures: OrderedDict[str, bytes] = OrderedDict()
         self.lock = threading.Lock()
 
@@ -89,7 +91,14 @@ class _State:
                     for key in ("source", "result"):
                         row[key] = row[key] if self.objects.is_picture(row[key]) else None
                 self._rows = document
+                self.rows_json = json.dumps(document, ensure_ascii=False).encode()
+                self.rows_js = rows_script(document)
             return self._rows
+
+    def encoded_rows(self) -> tuple[bytes, bytes]:
+        """The rows as JSON and as the static pages' script, encoded once per snapshot."""
+        self.rows()
+        return self.rows_json, self.rows_js
 
 
 class Site:
@@ -99,15 +108,26 @@ class Site:
         self.current = current
         self.live = live
         self.env = environment()
-        self._state: _State | None = None
+        self._states: OrderedDict[int, _State] = OrderedDict()
         self._lock = threading.Lock()
 
     def state(self) -> _State:
-        snap = self.current()
+        return self.prepare(self.current())
+
+    def prepare(self, snap: Snapshot) -> _State:
+        """The per-snapshot state, built (rows, lookups) the first time a snapshot is seen."""
         with self._lock:
-            if self._state is None or self._state.snap is not snap:
-                self._state = _State(snap)
-            return self._state
+            found = self._states.get(id(snap))
+            if found is not None and found.snap is snap:
+                return found
+        state = _State(snap)
+        state.rows()
+        _ = snap.judgments, snap.votes, snap.tasks_by_slug, snap.configs_by_slug
+        with self._lock:
+            self._states[id(snap)] = state
+            while len(self._states) > 2:  # the one served and the one being made
+                self._states.popitem(last=False)
+        return state
 
     # --- routing --------------------------------------------------------------------------------
 
@@ -127,7 +147,7 @@ class Site:
             (r"summary\.html", self._summary),
             (r"configs/([A-Za-z0-9._-]+)\.html", self._config),
             (r"tasks/([A-Za-z0-9._-]+)\.html", self._task),
-            (r"data/rows\.js", lambda s: Resource(rows_script(s.rows()), ASSETS["viewer.js"])),
+            (r"data/rows\.js", lambda s: Resource(s.encoded_rows()[1], ASSETS["viewer.js"])),
             (r"assets/(style\.css|viewer\.js)", self._asset),
             (r"files/([0-9a-f]{64})", self._file),
             (r"img/thumb/([0-9a-f]{64})\.png", self._thumb),
@@ -135,8 +155,8 @@ class Site:
         ]
         if self.live:
             routes += [
-                (r"api/rows\.json", lambda s: Resource(
-                    json.dumps(s.rows(), ensure_ascii=False).encode(), "application/json")),
+                (r"api/rows\.json", lambda s: Resource(s.encoded_rows()[0],
+                                                         "application/json")),
                 (r"api/token", lambda s: Resource(
                     json.dumps({"token": s.snap.token}).encode(), "application/json")),
             ]
@@ -240,3 +260,11 @@ class Site:
 
         return self._picture(state, f"diff-{source}-{result}", make)
 
+
+def live_site(source: LiveRun) -> Site:
+    """The site of a live run: its first snapshot prepared now (the list's rows ready before the
+    first visit), each later one prepared before it replaces the last."""
+    site = Site(source.snapshot, live=True)
+    source.prepare = site.prepare
+    site.prepare(source.snapshot())
+    return site

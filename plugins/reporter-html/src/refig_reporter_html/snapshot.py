@@ -10,12 +10,14 @@ from __future__ import annotations
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
 from refig.analysis import Analysis, Context, Options, RunData, analyse
 from refig.analysis.scores import judge_labels
+from refig.console import err
 from refig.models import Judgment, Preference
 from refig.store import RunStore
 
@@ -98,14 +100,24 @@ def snapshot_of(analysis: Analysis) -> Snapshot:
 
 
 class LiveRun:
-    """A run read-only, re-read when its fingerprint changes (checked at most once a second)."""
+    """A run read-only, read again when its fingerprint changes (checked at most once every
+    ``check_every`` seconds).
 
-    def __init__(self, root: Path, *, judge: str | None = None, check_every: float = 1.0):
+    With ``background`` the new reading is made in a thread while requests keep the previous
+    one (reading a run of 10,000 artifacts takes seconds), and ``prepare`` (the site's warm-up:
+    the list's rows, the lookups) runs on it before it replaces the old one.
+    """
+
+    def __init__(self, root: Path, *, judge: str | None = None, check_every: float = 1.0,
+                 background: bool = True):
         self.store = RunStore.open(root, readonly=True)
         self.options = Options(judge=judge, resamples=LIVE_RESAMPLES, elo_resamples=200)
         self.check_every = check_every
+        self.background = background
+        self.prepare: Callable[[Snapshot], None] = lambda _: None
         self._lock = threading.Lock()
         self._checked = 0.0
+        self._reloading = False
         self._current = self._read(self.store.fingerprint())
 
     def _read(self, token: str) -> Snapshot:
@@ -113,17 +125,31 @@ class LiveRun:
         _ = context.primary  # an unknown --judge fails here, before serving
         return Snapshot(token, context)
 
-    def token(self) -> str:
-        """The store's fingerprint now (one cheap query per table)."""
-        return self.store.fingerprint()
-
     def snapshot(self) -> Snapshot:
-        """The latest snapshot, re-read when something landed since the last one."""
+        """The latest complete snapshot; starts reading a new one when something landed."""
         with self._lock:
             now = time.monotonic()
-            if now - self._checked >= self.check_every:
-                self._checked = now
-                token = self.token()
-                if token != self._current.token:
-                    self._current = self._read(token)
+            if self._reloading or now - self._checked < self.check_every:
+                return self._current
+            self._checked = now
+            token = self.store.fingerprint()
+            if token == self._current.token:
+                return self._current
+            self._reloading = True
+        if not self.background:
+            self._reload(token)
             return self._current
+        threading.Thread(target=self._reload, args=(token,), daemon=True).start()
+        return self._current
+
+    def _reload(self, token: str) -> None:
+        try:
+            snap = self._read(token)
+            self.prepare(snap)
+            with self._lock:
+                self._current = snap
+        except Exception as exc:  # keep serving the last good reading; the next check retries
+            err.print(f"viewer: could not read {self.store.root} again: {exc}")
+        finally:
+            with self._lock:
+                self._reloading = False
