@@ -298,3 +298,25 @@ def test_a_task_page_changes_digest_only_when_its_own_content_does(
     writer.put(Attempt(task_id="sample-001", config_id="late@codex/direct",
                        status=AttemptStatus.FAILED, error=ErrorInfo(kind="timeout")))
     assert _digest(site, page) != before
+
+
+def test_pages_revalidate_and_stored_files_are_cached_for_good(server: ViewServer,
+                                                               viewed_run: Any) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    conn.request("GET", "/data/rows.js")
+    first = conn.getresponse()
+    first.read()
+    tag = first.getheader("ETag")
+    assert first.status == 200 and tag and first.getheader("Cache-Control") == "no-cache"
+    conn.request("GET", "/data/rows.js", headers={"If-None-Match": tag})
+    again = conn.getresponse()
+    assert again.status == 304 and again.read() == b""
+    conn.request("GET", f"/files/{viewed_run.slide_sha}")
+    stored = conn.getresponse()
+    stored.read()
+    assert stored.getheader("ETag") == f'"{viewed_run.slide_sha}"'
+    assert "immutable" in (stored.getheader("Cache-Control") or "")
+    conn.request("GET", "/api/token")
+    token = conn.getresponse()
+    token.read()
+    assert token.getheader("Cache-Control") == "no-store"

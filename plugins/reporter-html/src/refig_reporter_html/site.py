@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from refig.models import utcnow
 
@@ -42,10 +42,13 @@ class NotFound(LookupError):
 
 @dataclass(frozen=True)
 class Resource:
-    """What a path holds: bytes (or a verified object's file) and their media type."""
+    """What a path holds: bytes (or a verified object's file), their media type, and how a
+    browser may keep it: ``immutable`` for content-addressed files and pictures, ``revalidate``
+    (by ETag) for pages and rows, ``never`` for the change token."""
 
     body: bytes | Path
     content_type: str
+    cache: Literal["immutable", "revalidate", "never"] = "revalidate"
 
 
 def environment() -> Any:
@@ -158,7 +161,7 @@ class Site:
                 (r"api/rows\.json", lambda s: Resource(s.encoded_rows()[0],
                                                          "application/json")),
                 (r"api/token", lambda s: Resource(
-                    json.dumps({"token": s.snap.token}).encode(), "application/json")),
+                    json.dumps({"token": s.snap.token}).encode(), "application/json", "never")),
             ]
         return routes
 
@@ -226,14 +229,14 @@ class Site:
             raise NotFound(str(exc)) from exc
         with path.open("rb") as handle:
             head = handle.read(16)
-        return Resource(path, content_type(head))
+        return Resource(path, content_type(head), "immutable")
 
     def _picture(self, state: _State, key: str, make: Callable[[], bytes | None]) -> Resource:
         with state.lock:
             held = state.pictures.get(key)
             if held is not None:
                 state.pictures.move_to_end(key)
-                return Resource(held, "image/png")
+                return Resource(held, "image/png", "immutable")
         made = make()
         if made is None:
             raise NotFound(key)
@@ -241,7 +244,7 @@ class Site:
             state.pictures[key] = made
             while len(state.pictures) > CACHED_PICTURES:
                 state.pictures.popitem(last=False)
-        return Resource(made, "image/png")
+        return Resource(made, "image/png", "immutable")
 
     def _thumb(self, state: _State, sha: str) -> Resource:
         path = state.objects.get(sha)
