@@ -207,14 +207,14 @@ def test_the_viewer_in_headless_chromium(server: ViewServer, viewed_run: Any) ->
             assert download.value.suggested_filename.endswith(".pptx")
             if shots:
                 compare.locator("button[data-mode=slider]").click()
+                compare.locator("[data-zoom=reset]").click()
+                section.evaluate("e => e.scrollIntoView()")
                 page.screenshot(path=f"{shots}/viewer-task.png", full_page=False)
             # the failed attempt says why it ended
             failed = page.locator("section.sample[data-config^='claude-haiku']")
             assert "bad_request" in failed.locator(".transcript").text_content()
             page.goto(server.url + "summary.html")
             assert page.locator("svg.plot").count() >= 2
-            if shots:
-                page.screenshot(path=f"{shots}/viewer-summary.png", full_page=True)
         finally:
             browser.close()
     assert problems == []

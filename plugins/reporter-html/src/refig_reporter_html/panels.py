@@ -68,7 +68,10 @@ def _slide_panel(found: PanelInput) -> list[Block]:
     """The object audit: counts by kind, then every object with its text and wiring."""
     tree = object_tree(found.outcome.inspection)
     if tree is None:
-        return [{"kind": "note", "text": "no object tree (the slide did not open)"}]
+        why = ("no slide was produced" if found.outcome.artifact is None else
+               "not inspected yet" if found.outcome.inspection is None else
+               "no object tree (the slide did not open)")
+        return [{"kind": "note", "text": why}]
     found = tree.counts()
     counts = [[kind.replace("_", " "), str(n)] for kind, n in found.items()
               if n or (kind == "bound_connectors" and found["connectors"])]
