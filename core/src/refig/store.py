@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO, Any, TypeVar
 
 from refig.errors import RefigError, UsageError
+from refig.migration import migrate_store
 from refig.models import (
     SCHEMA_VERSION,
     Attempt,
@@ -201,12 +202,12 @@ class RunStore:
     def _check_schema(self) -> None:
         """Refuse a store of another schema version without writing anything."""
         row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-        if row is None or int(row[0]) != SCHEMA_VERSION:
+        if row is None or row[0] != str(SCHEMA_VERSION):
             raise RefigError(
-                f"run store schema {row[0] if row else 'unknown'} is not the supported "
-                f"{SCHEMA_VERSION}",
+                f"run store schema {row[0] if row else 'unknown'} is not the current "
+                f"{SCHEMA_VERSION}, and a read-only open does not migrate",
                 path=self.db_path,
-                fix="open the run once with the refig version that wrote it, or start a new run",
+                fix="run `refig report RUN` once (it migrates the run in place), then view it",
             )
 
     def _create_schema(self) -> None:
@@ -220,12 +221,8 @@ class RunStore:
                     "INSERT INTO meta VALUES ('schema_version', ?), ('created_at', ?)",
                     (str(SCHEMA_VERSION), utcnow().isoformat()),
                 )
-            elif int(row[0]) != SCHEMA_VERSION:
-                raise RefigError(
-                    f"run store schema {row[0]} is not the supported {SCHEMA_VERSION}",
-                    path=self.db_path,
-                    fix="use the refig version that wrote this run, or start a new run",
-                )
+            elif row[0] != str(SCHEMA_VERSION):
+                migrate_store(db, row[0], self.db_path)
             for table in TABLES.values():
                 self._create_table(db, table)
             db.execute("COMMIT")

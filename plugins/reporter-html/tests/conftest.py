@@ -14,21 +14,23 @@ from pathlib import Path
 
 import pytest
 from refig.harness.install import locate
-from refig.models import (
+from refig.plugin import (
+    Asset,
     Attempt,
     AttemptStatus,
     ErrorInfo,
     GateResult,
     Inspection,
     MetricValue,
+    Page,
     Render,
     Task,
     Usage,
 )
+from refig.plugin.analysis import RunStore
 from refig.plugins import Registry
-from refig.records import HarnessRecord, PluginKind, TaskKind
+from refig.records import HarnessRecord, PluginKind
 from refig.standins.scripted import DEFAULT_SCRIPT, Fault, Finish, ScriptedServer
-from refig.store import RunStore
 
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)> & "quoted"'
 MODEL, FAILING, CODEX = "claude-sonnet-4-5", "claude-haiku-4-5", "gpt-5.5"
@@ -73,20 +75,25 @@ def _other_families(store: RunStore, slide: Path, page: Path) -> int:
     transcript = store.objects.put_bytes(b'{"type":"progress","step":"' +
                                          HOSTILE.replace('"', "'").encode() + b'"}\n')
     records: list = [
-        Task(id="deck-000", kind=TaskKind.DECK_EDIT, source="decks/deck-000.pptx",
-             source_sha256=deck, instruction=f"Make the title blue. {HOSTILE}",
+        Task(id="deck-000", family="deck-edit", instruction=f"Make the title blue. {HOSTILE}",
+             inputs={"deck": Asset(path="decks/deck-000.pptx", sha256=deck),
+                     "target": Asset(path="decks/deck-000.target.pptx", sha256=deck,
+                                     visible=False)},
              meta={"category": "formatting", "tier": "hard"}),
-        Task(id="code-000", kind=TaskKind.FIGURE_TO_CODE, source="figures/code-000.png",
-             source_sha256=png, params={"language": "python"},
+        Task(id="code-000", family="figure-to-code", params={"language": "python"},
+             inputs={"figure": Asset(path="figures/code-000.png", sha256=png)},
              meta={"category": "bar", "tier": "easy"}),
         Attempt(task_id="deck-000", config_id=f"{MODEL}@claude-code/direct",
                 status=AttemptStatus.SUCCEEDED, outputs={"slide": deck, "transcript": transcript},
                 turns=2, usage=Usage(input_tokens=100, output_tokens=20), cost_usd=0.002,
                 wall_seconds=3.0),
-        Inspection(artifact_sha256=deck, inspector="deck-test", gate=GateResult(passed=True,
-                                                                                slides=1)),
-        Render(artifact_sha256=deck, renderer="libreoffice", settings="deck", png_sha256=png,
-               width_px=100, height_px=60),
+        Inspection(artifact_sha256=deck, inspector="deck-test",
+                   gate=GateResult(passed=True, slides=1),
+                   structure={"diff": [{"slide": 1, "shape": "Title 1", "change": "fill",
+                                        "detail": HOSTILE}]}),
+        Render(artifact_sha256=deck, renderer="libreoffice", settings="deck",
+               pages=(Page(index=0, png_sha256=png, width_px=100, height_px=60),
+                      Page(index=1, png_sha256=png, width_px=100, height_px=60))),
         MetricValue(artifact_sha256=deck, metric="gate", name="passed", value=1.0),
         Attempt(task_id="code-000", config_id=f"{MODEL}@claude-code/direct",
                 status=AttemptStatus.FAILED, outputs={"program": program},

@@ -8,17 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from refig.analysis import Outcome
-from refig.models import (
-    Attempt,
-    AttemptStatus,
-    Endpoint,
-    GateResult,
-    Inspection,
-    ObjectKind,
-    ObjectTree,
-    SlideObject,
-)
+from refig.plugin import Attempt, AttemptStatus, GateResult, Inspection
+from refig.plugin.analysis import Outcome
+from refig.pptx import Endpoint, ObjectKind, ObjectTree, SlideObject
 from refig_reporter_html import panels as registry
 from refig_reporter_html.panels import PanelInput
 
@@ -44,7 +36,7 @@ def test_the_slide_panel_is_the_object_audit() -> None:
                     end=Endpoint(shape_id=3, site=0)),
     ))
     inspection = Inspection(artifact_sha256="a" * 64, inspector="x",
-                            gate=GateResult(passed=True), tree=tree)
+                            gate=GateResult(passed=True), structure=tree.model_dump(mode="json"))
     blocks = registry.panels().view("figure-to-slide").panel(PanelInput(
         None, _outcome({"slide": "a" * 64}, inspection), {}, [], None, lambda _: None))
     counts = dict(blocks[0]["rows"])

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from PIL import Image
-from refig.models import Attempt
+from refig.plugin import Attempt
 from refig_reporter_html import transcript
 from refig_reporter_html.transcript import conversation, image_data_url
 

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from refig.models import Attempt, AttemptStatus, ErrorInfo
-from refig.store import RunStore
+from refig.plugin import Attempt, AttemptStatus, ErrorInfo
+from refig.plugin.analysis import RunStore
 from refig.testing import chromium_launch
 from refig_reporter_html.server import ViewServer
 from refig_reporter_html.site import Site, live_site

@@ -34,8 +34,7 @@ def register(app: typer.Typer) -> None:
         Read-only (SQLite opened with mode=ro, nothing written), on one port of 127.0.0.1 by
         default; the pages follow the run as attempts, renders, metrics and judgments land.
         """
-        from refig.console import err, out
-        from refig.errors import RefigError
+        from refig.plugin import RefigError, err, out
 
         from refig_reporter_html.server import LOOPBACK, ViewServer
         from refig_reporter_html.site import live_site

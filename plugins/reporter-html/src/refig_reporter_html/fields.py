@@ -6,10 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from refig.models import Inspection, ObjectTree, Render, Task
+from refig.plugin import Inspection, Render, Task
+from refig.pptx import ObjectTree
 
-#: The family of a task that names none (runs made before families were recorded).
+#: The family of a task that is not in the run (an attempt whose task record is missing).
 DEFAULT_FAMILY = "figure-to-slide"
+#: The visible input shown as "source", by preference: the figure, else the deck being edited.
+SOURCE_ROLES = ("figure", "deck")
 
 
 @dataclass(frozen=True)
@@ -23,35 +26,20 @@ class PageImage:
 
 def family_of(task: Task | None) -> str:
     """The task family a task belongs to."""
-    if task is None:
-        return DEFAULT_FAMILY
-    value = getattr(task, "family", None) or getattr(task, "kind", None)
-    return str(getattr(value, "value", value) or DEFAULT_FAMILY)
+    return task.family if task is not None else DEFAULT_FAMILY
 
 
 def source_sha(task: Task | None) -> str | None:
-    """The visible input shown as "source": the figure, or the deck being edited."""
+    """The hash of the input shown as the task's source (figure, or deck)."""
     if task is None:
         return None
-    inputs = getattr(task, "inputs", None)
-    if isinstance(inputs, dict):
-        for role in ("figure", "deck"):
-            if role in inputs:
-                return str(inputs[role].sha256)
-        return None
-    return getattr(task, "source_sha256", None)
+    found = next((task.input(role) for role in SOURCE_ROLES if task.input(role)), None)
+    return found.sha256 if found is not None else None
 
 
 def input_shas(task: Task | None) -> dict[str, str]:
     """Every input of a task by role, hidden ones included (the viewer is the researcher's)."""
-    if task is None:
-        return {}
-    inputs = getattr(task, "inputs", None)
-    if isinstance(inputs, dict):
-        return {role: str(asset.sha256) for role, asset in inputs.items()}
-    found = {"figure": getattr(task, "source_sha256", None),
-             "annotation": getattr(task, "annotation_sha256", None)}
-    return {role: sha for role, sha in found.items() if sha}
+    return {} if task is None else {role: a.sha256 for role, a in task.inputs.items()}
 
 
 def task_meta(task: Task | None, key: str) -> str | None:
@@ -66,36 +54,24 @@ def pages(render: Render | None) -> list[PageImage]:
     """The rendering's pages in order (one for a slide or a program's image)."""
     if render is None:
         return []
-    found = getattr(render, "pages", None)
-    if found is not None:
-        return [PageImage(p.png_sha256, p.width_px, p.height_px) for p in found]
-    sha = getattr(render, "png_sha256", None)
-    return [PageImage(sha, render.width_px, render.height_px)] if sha else []
+    return [PageImage(p.png_sha256, p.width_px, p.height_px) for p in render.pages]
 
 
 def render_log(render: Render | None) -> str | None:
     """The hash of the renderer's or interpreter's output, when the rendering kept one."""
-    return getattr(render, "log_sha256", None) if render is not None else None
+    return render.log_sha256 if render is not None else None
 
 
 def structure(inspection: Inspection | None) -> dict[str, Any] | None:
     """The family's structure of an artifact as plain data (the object tree for a slide)."""
-    if inspection is None:
-        return None
-    found = getattr(inspection, "structure", None)
-    if isinstance(found, dict):
-        return found
-    tree = getattr(inspection, "tree", None)
-    return tree.model_dump(mode="json") if tree is not None else None
+    return inspection.structure if inspection is not None else None
 
 
 def object_tree(inspection: Inspection | None) -> ObjectTree | None:
-    """A slide's object tree, parsed from the inspection."""
-    tree = getattr(inspection, "tree", None)
-    if isinstance(tree, ObjectTree):
-        return tree
-    found = structure(inspection)
+    """A slide's object tree, parsed from the inspection (None when absent or not a tree)."""
+    if inspection is None:
+        return None
     try:
-        return ObjectTree.model_validate(found) if found else None
+        return inspection.parsed(ObjectTree)
     except ValueError:
         return None

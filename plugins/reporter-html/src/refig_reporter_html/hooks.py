@@ -7,8 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import typer
-from refig import hookimpl
-from refig.records import ReporterRecord
+from refig.plugin import ReporterRecord, hookimpl
 
 
 def _factory(**options: Any) -> Any:

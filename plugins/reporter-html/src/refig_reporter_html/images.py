@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 from PIL import Image
-from refig.images import ImageError, open_image
+from refig.plugin import ImageError, open_image
 
 #: Width of the list's thumbnails, in pixels.
 THUMB_WIDTH = 160

@@ -9,8 +9,8 @@ import re
 import threading
 from pathlib import Path
 
-from refig.errors import RefigError
-from refig.store import ObjectStore
+from refig.plugin import RefigError
+from refig.plugin.analysis import ObjectStore
 
 SHA256 = re.compile(r"^[0-9a-f]{64}$")
 _CHUNK = 1 << 20

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from refig.analysis import Outcome, Table
-from refig.models import Attempt, Judgment, JudgmentStatus
+from refig.plugin import Attempt, Judgment, JudgmentStatus
+from refig.plugin.analysis import Outcome, Table
 
 from refig_reporter_html.fields import (
     family_of,

@@ -19,9 +19,8 @@ from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
 
-from refig.analysis import Outcome
-from refig.console import err
-from refig.models import MetricValue, Task
+from refig.plugin import MetricValue, Task, err
+from refig.plugin.analysis import Outcome
 
 from refig_reporter_html.fields import PageImage, object_tree, structure
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from refig.errors import UsageError
+from refig.plugin import UsageError
 
 
 class HtmlReporter:
@@ -15,8 +15,8 @@ class HtmlReporter:
     ``data/rows.js``, ``files/`` (the stored files the pages link) and ``img/``."""
 
     def report(self, run_dir: Path, out: Path | None, options: Mapping[str, Any]) -> Path | None:
-        from refig.analysis import analysis_for
-        from refig.console import err, track
+        from refig.plugin import err, track
+        from refig.plugin.analysis import analysis_for
 
         from refig_reporter_html.site import NotFound, Site
         from refig_reporter_html.snapshot import snapshot_of

@@ -11,8 +11,8 @@ import math
 from typing import Any
 
 import numpy as np
-from refig.analysis import Context, Outcome
-from refig.models import AttemptStatus
+from refig.plugin import AttemptStatus
+from refig.plugin.analysis import Context, Outcome
 
 from refig_reporter_html.fields import family_of, pages, source_sha, task_meta
 from refig_reporter_html.panels import panels

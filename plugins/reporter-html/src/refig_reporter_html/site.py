@@ -14,11 +14,10 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
-
-from refig.models import utcnow
 
 from refig_reporter_html.images import difference, thumbnail
 from refig_reporter_html.objects import ObjectError, VerifiedObjects, content_type
@@ -185,7 +184,7 @@ class Site:
         snap = state.snap
         html = self.env.get_template(template).render(
             root=root, live=self.live, token=snap.token, run_name=snap.data.root.name,
-            generated_at=utcnow(), primary=snap.context.primary, slug=slug, digest=DIGEST,
+            generated_at=datetime.now(UTC), primary=snap.context.primary, slug=slug, digest=DIGEST,
             **context)
         # The page's own digest (the run's token left out) lets a live page reload only when
         # what it shows changed, not whenever anything in the run did.

@@ -15,11 +15,16 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from refig.analysis import Analysis, Context, Options, RunData, analyse
-from refig.analysis.scores import judge_labels
-from refig.console import err
-from refig.models import Judgment, Preference
-from refig.store import RunStore
+from refig.plugin import Judgment, Preference, err
+from refig.plugin.analysis import (
+    Analysis,
+    Context,
+    Options,
+    RunData,
+    RunStore,
+    analyse,
+    judge_labels,
+)
 
 from refig_reporter_html.fields import input_shas, pages, render_log
 from refig_reporter_html.slugs import slug

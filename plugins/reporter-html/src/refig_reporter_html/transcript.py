@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import ValidationError
-from refig.gateway.calls import ModelCall
+from refig.plugin import ModelCall
 
 #: Bytes of a transcript read at most; the rest is reported as cut.
 MAX_TRANSCRIPT_BYTES = 16 << 20
