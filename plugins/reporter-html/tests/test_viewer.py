@@ -213,6 +213,17 @@ def test_the_viewer_in_headless_chromium(server: ViewServer, viewed_run: Any) ->
             # the failed attempt says why it ended
             failed = page.locator("section.sample[data-config^='claude-haiku']")
             assert "bad_request" in failed.locator(".transcript").text_content()
+            # the deck family's panel: its structural diff and the slides it rendered
+            page.goto(server.url)
+            page.locator("#samples tbody tr[data-task='deck-000'] a").first.click()
+            panel = page.locator("section.sample .panel")
+            panel.locator("details summary").first.click()
+            assert viewed_run.hostile in panel.locator("table").first.text_content()
+            assert panel.locator(".thumbs img").count() == 2
+            # the code family's panel: the program the failed attempt left
+            page.goto(server.url)
+            page.locator("#samples tbody tr[data-task='code-000'] a").first.click()
+            assert "matplotlib.use('Agg')" in page.locator(".panel pre.code").first.text_content()
             page.goto(server.url + "summary.html")
             assert page.locator("svg.plot").count() >= 2
         finally:
