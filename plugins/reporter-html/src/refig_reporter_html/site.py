@@ -33,6 +33,8 @@ ASSETS = {"style.css": "text/css; charset=utf-8", "viewer.js": "text/javascript;
 DIGEST = "@@refig-page-digest@@"
 #: Derived pictures kept in memory by the live viewer (thumbnails, difference images).
 CACHED_PICTURES = 512
+#: Task pages kept in memory per snapshot.
+CACHED_PAGES = 128
 
 
 class NotFound(LookupError):
@@ -82,6 +84,7 @@ class _State:
         self.rows_json = b""
         self.rows_js = b""
         self.pictures: OrderedDict[str, bytes] = OrderedDict()
+        self.pages: OrderedDict[str, Resource] = OrderedDict()
         self.lock = threading.Lock()
 
     def rows(self) -> dict[str, Any]:
@@ -213,7 +216,17 @@ class Site:
         task_id = state.snap.tasks_by_slug.get(name)
         if task_id is None:
             raise NotFound(name)
-        return self._render(state, "task.html", "../", **state.builder.task_page(task_id))
+        with state.lock:
+            held = state.pages.get(name)
+            if held is not None:
+                state.pages.move_to_end(name)
+        if held is None:  # a snapshot never changes: its task pages are built once
+            held = self._render(state, "task.html", "../", **state.builder.task_page(task_id))
+            with state.lock:
+                state.pages[name] = held
+                while len(state.pages) > CACHED_PAGES:
+                    state.pages.popitem(last=False)
+        return held
 
     def _asset(self, state: _State, name: str) -> Resource:
         body = resources.files("refig_reporter_html").joinpath(f"static/{name}").read_bytes()
