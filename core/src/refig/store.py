@@ -135,8 +135,9 @@ class ObjectStore:
 class RunStore:
     """One run directory. Open it with :meth:`open` or :meth:`create`."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, *, readonly: bool = False):
         self.root = Path(root)
+        self.readonly = readonly
         self.db_path = self.root / DB_NAME
         self.objects = ObjectStore(self.root / OBJECTS_DIR)
         self._local = threading.local()
@@ -151,9 +152,10 @@ class RunStore:
         return store
 
     @classmethod
-    def open(cls, root: Path | str) -> RunStore:
-        """Open an existing run directory."""
-        store = cls(Path(root))
+    def open(cls, root: Path | str, *, readonly: bool = False) -> RunStore:
+        """Open an existing run directory; ``readonly`` opens SQLite with ``mode=ro``, so nothing
+        (not even the schema) is ever written, for viewers of a run another process writes."""
+        store = cls(Path(root), readonly=readonly)
         if not store.db_path.is_file():
             raise UsageError(
                 f"{store.root} is not a refig run (no {DB_NAME})",
@@ -170,9 +172,13 @@ class RunStore:
         """A connection for this thread and process (connections never cross a fork)."""
         conn = getattr(self._local, "conn", None)
         if conn is None or getattr(self._local, "pid", None) != os.getpid():
-            conn = sqlite3.connect(self.db_path, timeout=60, isolation_level=None)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
+            if self.readonly:
+                uri = f"{self.db_path.resolve().as_uri()}?mode=ro"
+                conn = sqlite3.connect(uri, uri=True, timeout=60, isolation_level=None)
+            else:
+                conn = sqlite3.connect(self.db_path, timeout=60, isolation_level=None)
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA busy_timeout=60000")
             self._local.conn, self._local.pid = conn, os.getpid()
         return conn
@@ -186,12 +192,23 @@ class RunStore:
 
     def _migrate(self) -> None:
         try:
-            self._create_schema()
+            self._check_schema() if self.readonly else self._create_schema()
         except sqlite3.DatabaseError as exc:  # not SQLite at all, or a damaged file
             raise RefigError(
                 f"cannot open the run store: {exc}", path=self.db_path,
                 fix="point at a run directory written by `refig run`, or start a new run",
             ) from exc
+
+    def _check_schema(self) -> None:
+        """Refuse a store of another schema version without writing anything."""
+        row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        if row is None or row[0] != str(SCHEMA_VERSION):
+            raise RefigError(
+                f"run store schema {row[0] if row else 'unknown'} is not the current "
+                f"{SCHEMA_VERSION}, and a read-only open does not migrate",
+                path=self.db_path,
+                fix="run `refig report RUN` once (it migrates the run in place), then view it",
+            )
 
     def _create_schema(self) -> None:
         db = self.db
@@ -226,7 +243,7 @@ class RunStore:
         table = TABLES.get(model)
         if table is None:
             raise KeyError(f"{model.__name__} is not stored in a run")
-        if not getattr(self._local, f"ready_{table.name}", False):
+        if not self.readonly and not getattr(self._local, f"ready_{table.name}", False):
             self._create_table(self.db, table)
             setattr(self._local, f"ready_{table.name}", True)
         return table
@@ -294,6 +311,20 @@ class RunStore:
     def count(self, model: type[Record]) -> int:
         table = self._table(model)
         return self.db.execute(f'SELECT count(*) FROM "{table.name}"').fetchone()[0]
+
+    def fingerprint(self) -> str:
+        """A token that changes whenever a record lands, at the cost of two ``stat`` calls (not a
+        read of the tables, which grows with the run): every commit writes the write-ahead log
+        and every checkpoint the database file, so their sizes and modification times change."""
+        parts = []
+        for path in (self.db_path, self.db_path.with_name(DB_NAME + "-wal")):
+            try:
+                found = path.stat()
+            except FileNotFoundError:
+                parts.append(f"{path.name}:-")
+                continue
+            parts.append(f"{path.name}:{found.st_size}:{found.st_mtime_ns}")
+        return hashlib.sha256(";".join(parts).encode()).hexdigest()[:16]
 
     # --- run metadata ---------------------------------------------------------------------------
 

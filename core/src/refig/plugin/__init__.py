@@ -77,6 +77,7 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("FIELD_KEYS",), "refig.suite_stats"),
     **dict.fromkeys(("Registry",), "refig.plugins"),
     **dict.fromkeys(("RunStore",), "refig.store"),
+    **dict.fromkeys(("ModelCall",), "refig.gateway.calls"),
 }
 
 __all__ = [
@@ -126,6 +127,7 @@ __all__ = [
     "Metric",
     "MetricRecord",
     "MetricValue",
+    "ModelCall",
     "Output",
     "Page",
     "PdfError",
@@ -205,6 +207,7 @@ if TYPE_CHECKING:
     from refig.console import err, out, track
     from refig.doctor import Check, Status, apt_fix, tool
     from refig.errors import FamilyMismatchError, RefigError, UsageError
+    from refig.gateway.calls import ModelCall
     from refig.images import (
         MAX_PIXELS,
         ImageError,
