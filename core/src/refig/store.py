@@ -37,6 +37,7 @@ from refig.models import (
     Task,
     utcnow,
 )
+from refig.store_marks import MARKER, check_database, mark
 
 M = TypeVar("M", bound=Record)
 
@@ -145,6 +146,7 @@ class RunStore:
         """Open a run directory, creating it when it does not exist."""
         store = cls(Path(root))
         store.root.mkdir(parents=True, exist_ok=True)
+        check_database(store.root, store.db_path, store.objects.root, creating=True)
         store.objects.root.mkdir(exist_ok=True)
         store._migrate()
         return store
@@ -153,12 +155,13 @@ class RunStore:
     def open(cls, root: Path | str) -> RunStore:
         """Open an existing run directory."""
         store = cls(Path(root))
-        if not store.db_path.is_file():
+        if not store.root.is_dir() or not (store.db_path.is_file() or store._damaged()):
             raise UsageError(
                 f"{store.root} is not a refig run (no {DB_NAME})",
                 path=store.root,
                 fix="create one with `refig run --out DIR ...` or check the path",
             )
+        check_database(store.root, store.db_path, store.objects.root, creating=False)
         store._migrate()
         return store
 
@@ -182,6 +185,10 @@ class RunStore:
         if conn is not None:
             conn.close()
             self._local.conn = None
+
+    def _damaged(self) -> bool:
+        """A run directory whose database is gone (objects or the marker remain)."""
+        return (self.root / MARKER).is_file() or self.objects.root.is_dir()
 
     def _migrate(self) -> None:
         try:
@@ -211,6 +218,7 @@ class RunStore:
                 )
             for table in TABLES.values():
                 self._create_table(db, table)
+            mark(self.root, db)
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
