@@ -212,6 +212,7 @@ def run_attempt(job: AttemptJob) -> AttemptOutcome:
         kept = None
         if job.keep_workspace:
             redactor.tree(dirs.root)
+            dirs.keep()
             kept = dirs.root
         else:
             dirs.remove()
