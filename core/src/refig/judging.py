@@ -22,7 +22,7 @@ import itertools
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +35,7 @@ from refig.plugins import Registry
 from refig.protocols import Artifact, Judge, JudgeRequest
 from refig.records import PluginKind
 from refig.rubric import AnswerError, Rubric, load_rubric
+from refig.running.redact import Redactor, find_secrets, option_secrets
 from refig.store import RunStore, sha256_file
 from refig.traffic import AdaptiveLimiter, RetryPolicy
 
@@ -90,6 +91,8 @@ class SelectedJudge:
     label: str
     judge: Judge
     policy: RetryPolicy = field(default_factory=RetryPolicy)
+    #: Credential values among its ``--judge-opt`` (``api_key``): masked in all it stores.
+    secrets: Mapping[str, str] = field(default_factory=dict)
 
 
 def select_judges(
@@ -119,11 +122,12 @@ def select_judges(
                     raise UsageError(
                         f"--judge-opt {key} must be at least {least:g}, not {stage[key]}"
                     )
+        secrets = option_secrets(mine, f"JUDGE_OPT_{selection.label}:")
         judge = selection.create(**mine)
         label = getattr(judge, "label", None) or selection.label
         if any(c.judge.key == judge.key for c in chosen):
             continue
-        chosen.append(SelectedJudge(label, judge, RetryPolicy(**stage)))
+        chosen.append(SelectedJudge(label, judge, RetryPolicy(**stage), secrets))
     unknown = {o.scope for o in parsed if o.scope} - used
     if unknown:
         raise UsageError(
@@ -332,8 +336,9 @@ class _JudgeRun:
 
     def __init__(self, selected: SelectedJudge, jobs: list[_Job], *, store: RunStore,
                  rubric: Rubric, workers: int, budget: _Budget, ledger: JudgeLedger,
-                 tracker: Any, stop: threading.Event):
+                 tracker: Any, stop: threading.Event, redactor: Redactor):
         self.selected = selected
+        self.redactor = redactor
         self.jobs = jobs
         self.store = store
         self.rubric = rubric
@@ -415,7 +420,8 @@ class _JudgeRun:
         return None
 
     def _finish(self, job: _Job, result: Judgment) -> None:
-        record = self._stamp(job, result)
+        # what a server said (an echoed key in an error or a rationale) is stored masked
+        record = self.redactor.record(self._stamp(job, result))
         try:
             self.store.put(record, replace=True)
         except Exception as exc:  # the store failed (disk full...): stop, and say so afterwards
@@ -547,11 +553,14 @@ def judge_artifacts(
 
     total = sum(len(todo) for _, _, todo in plans)
     budget_state = _Budget(budget)
+    redactor = Redactor({**find_secrets(),
+                         **{k: v for selected in judges for k, v in selected.secrets.items()}})
     stop = threading.Event()
     with track("judging", total, quiet=quiet) as tracker:
         runs = [
             _JudgeRun(selected, todo, store=store, rubric=rubric, workers=jobs,
-                      budget=budget_state, ledger=ledger, tracker=tracker, stop=stop)
+                      budget=budget_state, ledger=ledger, tracker=tracker, stop=stop,
+                      redactor=redactor)
             for selected, ledger, todo in plans
         ]
         threads = [thread for run in runs for thread in run.threads()]
