@@ -347,6 +347,9 @@ def test_a_store_that_cannot_write_stops_the_stage_with_its_error(tmp_path, arti
         def put(self, record, *, replace=False):
             raise sqlite3.OperationalError("database or disk is full")
 
+        def put_over_failed(self, record):
+            return self.put(record)
+
     full = FullDisk.create(tmp_path / "full")
     with pytest.raises(RefigError, match="disk is full") as caught:
         run(full, artifacts, CountingJudge(), jobs=2)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from refig.audit import object_audit
+from refig.claims import Claims
 from refig.console import err, track
 from refig.errors import RefigError, UsageError
 from refig.metric_values import source_sha256
@@ -41,6 +42,7 @@ from refig.traffic import AdaptiveLimiter, RetryPolicy
 
 #: (artifact, judge key, rubric hash, inputs hash, repeat): a stored judgment's identity.
 JudgmentKey = tuple[str, str, str, str, int]
+JUDGMENT_FIELDS = ("artifact_sha256", "judge_key", "rubric_sha256", "inputs_sha256", "repeat")
 
 #: ``--judge-opt`` keys the stage keeps for itself instead of passing them to the judge: each
 #: with its type and least value (RetryPolicy's calls per judgment and first backoff step).
@@ -155,6 +157,8 @@ class JudgeLedger:
     usage: Usage = field(default_factory=Usage)
     retries: int = 0
     rate_limited: int = 0
+    #: Judgments another live ``refig evaluate`` held or stored while this one ran.
+    elsewhere: int = 0
 
     def line(self) -> str:
         """``gpt-5.4: 120 judged (2 failed: 2 timeout), 30 cached, 140 calls, $1.2345``."""
@@ -171,6 +175,8 @@ class JudgeLedger:
             text += f" (+{self.unpriced_calls} calls of unknown price)"
         if self.skipped_budget:
             text += f", {self.skipped_budget} skipped at the budget"
+        if self.elsewhere:
+            text += f", {self.elsewhere} made by another process"
         return text
 
     def as_json(self) -> dict[str, Any]:
@@ -185,6 +191,7 @@ class JudgeLedger:
             "cost_usd": round(self.cost_usd, 6),
             "unpriced_calls": self.unpriced_calls,
             "skipped_budget": self.skipped_budget,
+            "elsewhere": self.elsewhere,
             "usage": self.usage.model_dump(),
         }
 
@@ -279,6 +286,8 @@ class _Job:
     latency: float = 0.0
     calls: int = 0
     started: bool = False
+    #: When the judgment stored under the key at planning time was made (None: none was).
+    seen: str | None = None
 
 
 class _Queue:
@@ -336,9 +345,10 @@ class _JudgeRun:
 
     def __init__(self, selected: SelectedJudge, jobs: list[_Job], *, store: RunStore,
                  rubric: Rubric, workers: int, budget: _Budget, ledger: JudgeLedger,
-                 tracker: Any, stop: threading.Event, redactor: Redactor):
+                 tracker: Any, stop: threading.Event, redactor: Redactor, claims: Claims):
         self.selected = selected
         self.redactor = redactor
+        self.claims = claims
         self.jobs = jobs
         self.store = store
         self.rubric = rubric
@@ -379,6 +389,9 @@ class _JudgeRun:
             self.limiter.release(slot)
             return self._skip_for_budget(job)
         if not job.started:
+            if not self._claim(job):
+                self.limiter.release(slot)
+                return None
             job.started = True
             self.tracker.start()
         request = JudgeRequest(job.artifact, job.audit, job.repeat, self.rubric.path)
@@ -419,15 +432,32 @@ class _JudgeRun:
         self._finish(job, result)
         return None
 
+    def _claim(self, job: _Job) -> bool:
+        """Claim the judgment; False (and the job is over) when another live process holds it
+        or has stored it since this run planned it."""
+        item = "judgment:" + ":".join(map(str, job.key))
+        if self.claims.claim(item):
+            found = self.store.get(Judgment, **dict(zip(JUDGMENT_FIELDS, job.key, strict=True)))
+            if found is None or found.created_at.isoformat() == job.seen:
+                return True
+            self.claims.release(item)
+        with self._lock:
+            self.ledger.elsewhere += 1
+        self.tracker.skip()
+        self.queue.done()
+        return False
+
     def _finish(self, job: _Job, result: Judgment) -> None:
         # what a server said (an echoed key in an error or a rationale) is stored masked
         record = self.redactor.record(self._stamp(job, result))
         try:
-            self.store.put(record, replace=True)
+            self.store.put_over_failed(record)
         except Exception as exc:  # the store failed (disk full...): stop, and say so afterwards
             with self._lock:
                 self.errors.append(exc)
             self.queue.stop()
+        if job.started:
+            self.claims.release("judgment:" + ":".join(map(str, job.key)))
         with self._lock:
             if record.status is JudgmentStatus.OK:
                 self.ledger.judged += 1
@@ -549,18 +579,20 @@ def judge_artifacts(
                 if cached(key):
                     ledger.cached += 1
                 else:
-                    todo.append(_Job(key, artifact, audit, repeat, judge_key, inputs))
+                    stored = done.get(key)
+                    todo.append(_Job(key, artifact, audit, repeat, judge_key, inputs, seen=(
+                        stored.created_at.isoformat() if stored is not None else None)))
 
     total = sum(len(todo) for _, _, todo in plans)
     budget_state = _Budget(budget)
     redactor = Redactor({**find_secrets(),
                          **{k: v for selected in judges for k, v in selected.secrets.items()}})
     stop = threading.Event()
-    with track("judging", total, quiet=quiet) as tracker:
+    with Claims(store) as claims, track("judging", total, quiet=quiet) as tracker:
         runs = [
             _JudgeRun(selected, todo, store=store, rubric=rubric, workers=jobs,
                       budget=budget_state, ledger=ledger, tracker=tracker, stop=stop,
-                      redactor=redactor)
+                      redactor=redactor, claims=claims)
             for selected, ledger, todo in plans
         ]
         threads = [thread for run in runs for thread in run.threads()]

@@ -37,7 +37,7 @@ from refig.models import (
     Task,
     utcnow,
 )
-from refig.store_marks import MARKER, check_database, mark
+from refig.store_marks import MARKER, check_database, mark, write_marker
 
 M = TypeVar("M", bound=Record)
 
@@ -218,11 +218,12 @@ class RunStore:
                 )
             for table in TABLES.values():
                 self._create_table(db, table)
-            mark(self.root, db)
+            mark(db)
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
             raise
+        write_marker(self.root)
 
     @staticmethod
     def _create_table(db: sqlite3.Connection, table: Table) -> None:
@@ -273,6 +274,21 @@ class RunStore:
             db.execute("ROLLBACK")
             raise
         return written
+
+    def put_over_failed(self, record: Record) -> bool:
+        """Store a record, replacing a stored one under its key only when that one failed: a
+        result once made is never overwritten by a later write of the same key."""
+        table = self._table(type(record))
+        key = tuple(_key_value(record, k) for k in table.key)
+        marks = ", ".join("?" * (len(table.key) + 2))
+        keys = ", ".join(f'"{k}"' for k in table.key)
+        cursor = self.db.execute(
+            f'INSERT INTO "{table.name}" VALUES ({marks}) ON CONFLICT ({keys}) DO UPDATE SET '
+            "data = excluded.data, created_at = excluded.created_at "
+            f"WHERE json_extract(\"{table.name}\".data, '$.status') = 'failed'",
+            (*key, record.model_dump_json(), utcnow().isoformat()),
+        )
+        return cursor.rowcount == 1
 
     def get(self, model: type[M], **key: Any) -> M | None:
         """The record with exactly this key, or None."""

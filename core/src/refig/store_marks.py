@@ -43,7 +43,10 @@ def check_database(root: Path, db_path: Path, objects: Path, *, creating: bool) 
     fix_damage = (f"restore {db_path.name} from a backup (the objects are kept), or move "
                   f"{root} aside and start a new run")
     exists = db_path.is_file()
-    size = db_path.stat().st_size if exists else 0
+    wal = db_path.with_name(db_path.name + "-wal")
+    # In WAL mode a new database's pages sit in the -wal file until a checkpoint: not empty.
+    size = (db_path.stat().st_size if exists else 0) or (
+        wal.stat().st_size if exists and wal.is_file() else 0)
     if size == 0:
         if _is_run_dir(root, objects):
             state = "is empty" if exists else "is missing"
@@ -57,7 +60,7 @@ def check_database(root: Path, db_path: Path, objects: Path, *, creating: bool) 
         return True
     with db_path.open("rb") as handle:
         head = handle.read(len(_SQLITE_MAGIC))
-    if head != _SQLITE_MAGIC:
+    if head not in (_SQLITE_MAGIC, b""):
         raise StoreDamaged("cannot open the run store: file is not a database (not SQLite: "
                            "overwritten, or truncated)",
                            path=db_path, fix=fix_damage)
@@ -91,10 +94,14 @@ def _empty_database(root: Path, db_path: Path, objects: Path, creating: bool,
     return True
 
 
-def mark(root: Path, conn: sqlite3.Connection) -> None:
-    """Stamp the database and the directory as a refig run (idempotent)."""
+def mark(conn: sqlite3.Connection) -> None:
+    """Stamp the database as a refig run store (idempotent)."""
     if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
         conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+
+def write_marker(root: Path) -> None:
+    """Mark the directory as a refig run, once its database is committed (idempotent)."""
     marker = root / MARKER
     if not marker.is_file():
         marker.write_text("refig run store: refig.db (SQLite) and objects/ (by sha256)\n")

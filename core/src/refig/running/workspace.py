@@ -55,7 +55,7 @@ def default_root() -> Path:
     return Path(cache) / "refig" / "attempts"
 
 
-def _start_time(pid: int) -> str | None:
+def process_start_time(pid: int) -> str | None:
     """The kernel's start time of ``pid`` (guards against a reused pid), or None if gone."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
@@ -87,7 +87,7 @@ class AttemptDirs:
         for path in (dirs.workspace, dirs.tmp, dirs.outputs):
             path.mkdir(parents=True)
         pid = os.getpid()
-        (root / OWNER_FILE).write_text(f"{pid} {_start_time(pid)}\n")
+        (root / OWNER_FILE).write_text(f"{pid} {process_start_time(pid)}\n")
         return dirs
 
     def remove(self) -> None:
@@ -113,7 +113,7 @@ def sweep_stale(parent: Path) -> int:
             pid = int(pid_text)
         except (OSError, ValueError):  # not an attempt directory: leave it alone
             continue
-        if _start_time(pid) != start:
+        if process_start_time(pid) != start:
             shutil.rmtree(entry, ignore_errors=True)
             removed += 1
     return removed
