@@ -252,19 +252,64 @@ class JudgingSummary:
 
 
 class _Budget:
-    """Dollars spent across judges; once at the limit no new call starts."""
+    """Dollars spent and reserved across judges: a call starts only with a reservation.
+
+    A call reserves its estimate before it starts (the larger of the judge's prompt estimate
+    and the largest cost one of its calls has had); until a call of a judge has reported a
+    cost, that judge runs one call at a time, so parallel slots never overspend an unknown.
+    """
 
     def __init__(self, limit: float | None):
         self.limit = limit
         self.spent = 0.0
+        self.reserved = 0.0
+        self.in_flight = 0
         self._lock = threading.Lock()
 
-    def add(self, cost: float | None) -> None:
+    def reserve(self, estimate: float | None, *, probing: bool) -> float | None:
+        """Reserve ``estimate`` dollars; None when the budget cannot cover it now."""
         with self._lock:
+            if self.limit is None:
+                self.in_flight += 1
+                return 0.0
+            amount = estimate or 0.0
+            if probing and self.in_flight:
+                return None
+            if self.spent + self.reserved + amount > self.limit or self.spent >= self.limit:
+                return None
+            self.reserved += amount
+            self.in_flight += 1
+            return amount
+
+    def settle(self, reservation: float, cost: float | None) -> None:
+        """Replace a reservation with what the call cost."""
+        with self._lock:
+            self.reserved -= reservation
+            self.in_flight -= 1
             self.spent += cost or 0.0
+
+    def busy(self) -> bool:
+        """Calls are in flight whose settling may free room for the next one."""
+        with self._lock:
+            return self.in_flight > 0
 
     def exhausted(self) -> bool:
         return self.limit is not None and self.spent >= self.limit
+
+
+def check_budget(judges: Sequence[SelectedJudge], budget: float | None) -> None:
+    """Refuse ``--budget`` for a judge whose calls have no known price (it could not count)."""
+    if budget is None:
+        return
+    unpriced = [s.label for s in judges if callable(getattr(s.judge, "priced", None))
+                and not s.judge.priced()]  # type: ignore[attr-defined]
+    if unpriced:
+        raise UsageError(
+            f"--budget cannot count the calls of {', '.join(unpriced)}: refig knows no price "
+            "for its model",
+            fix="give the price with --judge-opt input_cost_per_token=... and "
+            "--judge-opt output_cost_per_token=..., or drop --budget",
+        )
 
 
 # --- the work -------------------------------------------------------------------------------------
@@ -360,6 +405,8 @@ class _JudgeRun:
         self.queue = _Queue(jobs, stop)
         self.errors: list[BaseException] = []
         self.fatal: ErrorInfo | None = None
+        #: The largest cost one call of this judge has had (None until one reports a cost).
+        self.largest_call: float | None = None
         self._lock = threading.Lock()
 
     def threads(self) -> list[threading.Thread]:
@@ -375,6 +422,19 @@ class _JudgeRun:
             except BaseException as exc:  # a bug here must not lose the job silently
                 self._finish(job, _failure(job, "judge_error", f"{type(exc).__name__}: {exc}"))
 
+    def _reserve(self, request: JudgeRequest) -> float | None:
+        """A budget reservation for one judging (see :class:`_Budget`), or None."""
+        if self.budget.limit is None:
+            return self.budget.reserve(None, probing=False)
+        estimate_of = getattr(self.selected.judge, "estimate_usd", None)
+        prompt = estimate_of(request) if callable(estimate_of) else None
+        with self._lock:
+            largest = self.largest_call
+        if largest is None and not callable(getattr(self.selected.judge, "priced", None)):
+            return self.budget.reserve(0.0, probing=False)  # a judge that calls no model
+        estimate = max(prompt or 0.0, largest or 0.0)
+        return self.budget.reserve(estimate, probing=largest is None)
+
     def _skip_for_budget(self, job: _Job) -> None:
         self._finish(job, _failure(job, BUDGET, "not judged: the --budget was reached"))
 
@@ -385,16 +445,21 @@ class _JudgeRun:
         if self.budget.exhausted():
             return self._skip_for_budget(job)
         slot = self.limiter.acquire()
-        if self.budget.exhausted():
+        request = JudgeRequest(job.artifact, job.audit, job.repeat, self.rubric.path)
+        reservation = self._reserve(request)
+        if reservation is None:
             self.limiter.release(slot)
+            if self.budget.busy():  # a call in flight may cost less than reserved: wait for it
+                self.queue.later(job, 0.05)
+                return None
             return self._skip_for_budget(job)
         if not job.started:
             if not self._claim(job):
+                self.budget.settle(reservation, 0.0)
                 self.limiter.release(slot)
                 return None
             job.started = True
             self.tracker.start()
-        request = JudgeRequest(job.artifact, job.audit, job.repeat, self.rubric.path)
         started = time.monotonic()
         try:
             result = self.selected.judge.judge(request)
@@ -405,7 +470,11 @@ class _JudgeRun:
             self.fatal = error
         rate_limited = error is not None and error.kind == RATE_LIMITED
         self.limiter.release(slot, rate_limited=rate_limited, ok=error is None)
-        self.budget.add(result.cost_usd)
+        self.budget.settle(reservation, result.cost_usd)
+        if result.cost_usd is not None and result.calls:
+            with self._lock:
+                self.largest_call = max(self.largest_call or 0.0,
+                                        result.cost_usd / result.calls)
         with self._lock:
             self.ledger.calls += result.calls
             self.ledger.rate_limited += rate_limited
@@ -537,6 +606,7 @@ def judge_artifacts(
         raise UsageError(f"--repeats must be at least 1, not {repeats}")
     if budget is not None and budget < 0:
         raise UsageError(f"--budget must be zero or more dollars, not {budget}")
+    check_budget(judges, budget)
     rubric = rubric or load_rubric()
     began = time.monotonic()
     summary = JudgingSummary(rubric.sha256, rubric.version, repeats, [], budget_usd=budget)
@@ -621,12 +691,12 @@ def judge_artifacts(
     if not quiet:
         for line in summary.lines():
             err.print(line, markup=False, highlight=False)
-        unpriced = [led.label for led in summary.ledgers if led.unpriced_calls]
-        if budget is not None and unpriced:
-            err.print(
-                f"warning: the price of {', '.join(unpriced)} is unknown, so --budget did not "
-                "count those calls; set --judge-opt input_cost_per_token=... and "
-                "output_cost_per_token=...",
-                markup=False,
-            )
+    unpriced = [led.label for led in summary.ledgers if led.unpriced_calls]
+    if budget is not None and unpriced:  # shown under -q and --json too: the budget was blind
+        err.print(
+            f"warning: the price of {', '.join(unpriced)} is unknown, so --budget did not "
+            "count those calls; set --judge-opt input_cost_per_token=... and "
+            "output_cost_per_token=...",
+            markup=False,
+        )
     return summary

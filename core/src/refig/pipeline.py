@@ -75,11 +75,12 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
     executor = registry.resolve(PluginKind.EXECUTOR, request.executor)
     judges = rubric = None
     if request.judges:
-        from refig.judging import select_judges
+        from refig.judging import check_budget, select_judges
         from refig.rubric import load_rubric
 
         rubric = load_rubric(request.rubric)
         judges = select_judges(registry, request.judges, request.judge_options)
+        check_budget(judges, request.budget)  # before any work: exit 2
     store = RunStore.open(request.run)
     use_registry(registry)
     pool = executor.create()
