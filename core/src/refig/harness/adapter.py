@@ -84,6 +84,8 @@ class Report:
 
 #: Options every CLI adapter reads: the provider's base URL and a price override file.
 SHARED_OPTIONS: dict[str, tuple[str, ...]] = {"upstream": (), "prices": ()}
+#: Gateway failure kinds that mean the provider refused the call (it may answer later).
+REFUSALS = frozenset({"rate_limited", "api_error"})
 #: Options whose value is a whole number.
 COUNT_OPTIONS = frozenset({"max_turns", "max_retries"})
 
@@ -190,11 +192,18 @@ class CliHarness(ABC):
                 summary: CallSummary) -> ErrorInfo | None:
         """The attempt's typed failure, or None when it succeeded.
 
-        The deadline wins; otherwise a CLI that failed (non-zero exit, or its own error report)
-        is blamed on its last model call when that call failed, since that is the cause the CLI
-        gave up on, and on the CLI's report otherwise.
+        The deadline wins, unless the calls since the last answer were all refused (429 or
+        5xx): the CLI was still retrying them, so the provider, not the agent, ran out the clock.
+        Otherwise a CLI that failed (non-zero exit, or its own error report) is blamed on its
+        last model call when that call failed, since that is the cause the CLI gave up on, and
+        on the CLI's report otherwise.
         """
         if timed_out:
+            refused = summary.last_error
+            if refused is not None and refused.kind in REFUSALS:
+                return refused.model_copy(update={"message": (
+                    f"{refused.message}; every call since the last answer was refused, and the "
+                    "deadline ended the CLI's retries")})
             return ErrorInfo(kind="timeout", message="the attempt reached its deadline",
                              retryable=True)
         failed = report.error is not None or exit_code != 0 or not report.finished
