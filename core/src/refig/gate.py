@@ -15,9 +15,10 @@ from pathlib import Path
 from refig.models import ErrorInfo, GateReason, GateResult, ObjectTree
 from refig.ooxml import DEFAULT_LIMITS, Limits, Package, PackageError, read_tree
 from refig.ooxml.images import iter_slide_images
+from refig.ooxml.parts import check_xml_parts
 
 #: Stored with every inspection; bump when the gate or the tree reader changes what it reports.
-INSPECTOR = "refig-ooxml/2"
+INSPECTOR = "refig-ooxml/3"
 
 #: ``ErrorInfo.kind`` a renderer uses for a conversion that ran out of time.
 RENDER_TIMEOUT_KIND = "timeout"
@@ -59,6 +60,7 @@ def inspect_structure(path: Path | str, limits: Limits = DEFAULT_LIMITS) -> Stru
             tree = read_tree(package, refs[0].part)
             for _ in iter_slide_images(package, refs[0].part):
                 pass  # reading each image's header refuses decompression bombs
+            check_xml_parts(package)  # the parts only the renderer reads, too
             detail = "the only slide is hidden; it is rendered anyway" if hidden else ""
             gate = GateResult(passed=True, detail=detail, slides=1)
             return Structure(gate, tree, seconds=time.monotonic() - started)
