@@ -25,6 +25,7 @@ from PIL import Image
 
 from refig.console import err, track
 from refig.gate import INSPECTOR, fold_render, inspect_structure
+from refig.integrity import Damage, intact
 from refig.models import (
     Attempt,
     ErrorInfo,
@@ -260,9 +261,12 @@ class Summary:
     skipped: Counter[str] = field(default_factory=Counter)
     failures: int = 0
     gates: Counter[str] = field(default_factory=Counter)
+    #: Objects found missing or damaged (their work was left out); None before a run.
+    damage: Damage | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {
+            "damaged_objects": len(self.damage.found) if self.damage else 0,
             "artifacts": self.artifacts,
             "inspected": self.inspected,
             "rendered": self.rendered,
@@ -286,8 +290,8 @@ class Evaluation:
 
     def run(self) -> Summary:
         """Inspect, render, gate and measure; return what was done."""
-        summary = Summary()
-        items = self._items()
+        summary = Summary(damage=Damage(self.store))
+        items = self._items(summary.damage)
         summary.artifacts = len(items)
         inspections = self._inspect(items, summary)
         renders = self._render(items, inspections, summary)
@@ -295,11 +299,11 @@ class Evaluation:
         self._measure(inspections, renders, gates, summary)
         return summary
 
-    def _items(self) -> list[Item]:
-        shas = sorted(
-            {a.slide_sha256 for a in self.store.iter(Attempt) if a.slide_sha256 is not None}
-        )
-        return [Item(sha, str(self.store.objects.path(sha))) for sha in shas]
+    def _items(self, damage: Damage) -> list[Item]:
+        slides = {a.slide_sha256: f"slide of attempt {a.task_id} / {a.config_id} / {a.try_index}"
+                  for a in self.store.iter(Attempt) if a.slide_sha256 is not None}
+        return [Item(sha, str(self.store.objects.path(sha))) for sha in sorted(slides)
+                if damage.check(sha, slides[sha])]
 
     def _inspect(self, items: list[Item], summary: Summary) -> dict[str, Inspection]:
         done = {sha for sha, inspector in self.store.keys(Inspection) if inspector == INSPECTOR}
@@ -324,7 +328,9 @@ class Evaluation:
         renderer = renderer_for(name)
         settings = renderer.settings
         self.store.set_meta(_META_RENDERER, json.dumps({"name": name, "settings": settings}))
-        done = {k[0] for k in self.store.keys(Render) if k[1] == name and k[2] == settings}
+        # a rendering whose PNG was lost or damaged is made again
+        done = {r.artifact_sha256 for r in self.store.iter(Render, renderer=name, settings=settings)
+                if r.png_sha256 is None or intact(self.store.objects, r.png_sha256)}
         wanted = [
             item
             for item in items
@@ -395,7 +401,7 @@ class Evaluation:
             if v.version == versions.get(v.metric, v.version)
         }
         work: list[tuple[Selection, Artifact]] = []
-        for artifact in self._artifacts(inspections, renders, gates):
+        for artifact in self._artifacts(inspections, renders, gates, summary.damage):
             reference = artifact.task.source_sha256 if artifact.task else ""
             for selection in self.metrics:
                 record = selection.record
@@ -430,9 +436,10 @@ class Evaluation:
         inspections: Mapping[str, Inspection],
         renders: Mapping[str, Render],
         gates: Mapping[str, GateResult],
+        damage: Damage | None,
     ) -> Iterator[Artifact]:
         """Each (artifact, task) pair whose slide was read, for the metrics."""
-        for artifact in _artifacts(self.store, inspections, renders, gates):
+        for artifact in _artifacts(self.store, inspections, renders, gates, damage=damage):
             if artifact.tree is not None:
                 yield artifact
 
@@ -459,7 +466,12 @@ def _artifacts(
     renders: Mapping[str, Render],
     gates: Mapping[str, GateResult],
     metrics: Mapping[tuple[str, str], dict[str, float | None]] | None = None,
+    *,
+    damage: Damage | None = None,
 ) -> Iterator[Artifact]:
+    """The artifacts whose slide, task inputs and rendering are whole (the rest noted in
+    ``damage``: left out, not scored)."""
+    damage = damage or Damage(store)
     tasks = {task.id: task for task in store.iter(Task)}
     known = metrics or {}
     seen: set[tuple[str, str]] = set()
@@ -471,6 +483,14 @@ def _artifacts(
         seen.add((sha, attempt.task_id))
         inspection = inspections[sha]
         render = renders.get(sha)
+        inputs = [(sha, f"slide of attempt {attempt.task_id} / {attempt.config_id}")]
+        if task is not None:
+            inputs += [(task.source_sha256, f"source figure of task {task.id}"),
+                       (task.annotation_sha256, f"annotation of task {task.id}")]
+        if render is not None:
+            inputs.append((render.png_sha256, f"rendering of the slide of task {attempt.task_id}"))
+        if not all([damage.check(obj, what) for obj, what in inputs]):
+            continue
         png = store.objects.path(render.png_sha256) if render and render.png_sha256 else None
         source = store.objects.path(task.source_sha256) if task else None
         reference = task.source_sha256 if task else ""
@@ -488,7 +508,8 @@ def _artifacts(
         )
 
 
-def load_artifacts(store: RunStore, *, renderer: str | None = None) -> list[Artifact]:
+def load_artifacts(store: RunStore, *, renderer: str | None = None,
+                   damage: Damage | None = None) -> list[Artifact]:
     """Every evaluated (artifact, task) pair of a run, in attempt order, for later stages.
 
     Each carries its final gate, object tree, rendering, task, source, parsed annotation and its
@@ -509,7 +530,7 @@ def load_artifacts(store: RunStore, *, renderer: str | None = None) -> list[Arti
     for value in store.iter(MetricValue):
         key = (value.artifact_sha256, value.reference_sha256 or "")
         metrics.setdefault(key, {})[f"{value.metric}.{value.name}"] = value.value
-    return list(_artifacts(store, inspections, renders, {}, metrics))
+    return list(_artifacts(store, inspections, renders, {}, metrics, damage=damage))
 
 
 def default_metrics(registry: Registry) -> list[Selection]:

@@ -102,9 +102,13 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
         from refig.judging import judge_artifacts
 
         judging = judge_artifacts(
-            store, load_artifacts(store), judges, rubric=rubric, repeats=request.repeats,
+            store, load_artifacts(store, damage=summary.damage), judges, rubric=rubric,
+            repeats=request.repeats,
             jobs=request.judge_jobs, budget=request.budget, retry_failed=request.rejudge_failed,
             quiet=request.quiet)
+    damaged = summary.damage.error() if summary.damage is not None else None
+    if damaged is not None:  # the whole items were done; the damaged ones wait for a repair
+        raise damaged
     return EvaluateOutcome(stages=summary, judging=judging)
 
 

@@ -99,17 +99,24 @@ class ObjectStore:
     def exists(self, sha256: str) -> bool:
         return self.path(sha256).is_file()
 
+    def _whole(self, sha256: str) -> bool:
+        """The object is there with the right bytes (a damaged one is written again)."""
+        try:
+            return sha256_file(self.path(sha256)) == sha256
+        except OSError:
+            return False
+
     def put_bytes(self, data: bytes) -> str:
         """Store bytes; return their hash. Storing the same bytes twice writes once."""
         sha = hashlib.sha256(data).hexdigest()
-        if not self.exists(sha):
+        if not self._whole(sha):
             self._commit(sha, lambda handle: handle.write(data))
         return sha
 
     def put_file(self, source: Path) -> str:
         """Copy a file in; return its hash."""
         sha = sha256_file(source)
-        if not self.exists(sha):
+        if not self._whole(sha):
             with source.open("rb") as src:
                 self._commit(sha, lambda handle: shutil.copyfileobj(src, handle, _CHUNK))
         return sha

@@ -19,6 +19,7 @@ from typing import Any
 from refig.claims import Claims
 from refig.console import track
 from refig.errors import UsageError
+from refig.integrity import intact
 from refig.models import Attempt, AttemptStatus, Configuration, Task, Usage
 from refig.plugins import Registry, Selection
 from refig.records import HarnessRecord, PluginKind
@@ -182,8 +183,9 @@ def record_suite(store: RunStore, suite: Suite, tasks: Sequence[Task]) -> None:
                 f"task {task.id} of {suite.root} has another source than the one this run "
                 "recorded", path=store.root, fix="use a new --out directory for a changed suite",
             )
-        if known == task and store.objects.exists(task.source_sha256):
-            continue
+        if known == task and intact(store.objects, task.source_sha256) and (
+                task.annotation_sha256 is None or intact(store.objects, task.annotation_sha256)):
+            continue  # recorded and whole (a lost or damaged input is copied in again)
         files = [(suite.source_path(task), task.source_sha256, task.source)]
         if task.annotation is not None:
             files.append((inside(suite.root, task.annotation), task.annotation_sha256,
