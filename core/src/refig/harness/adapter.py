@@ -27,7 +27,8 @@ from refig.harness.install import require
 from refig.models import ErrorInfo, Usage
 from refig.protocols import AttemptContext, HarnessResult
 from refig.records import CliPin
-from refig.running.sandbox import run_command
+from refig.running.sandbox import SandboxPolicy, run_command
+from refig.running.tunnel import GatewayTunnel
 from refig.running.workspace import PROGRAM_FILE, SLIDE_FILE
 
 TRANSCRIPT = "transcript.jsonl"
@@ -165,13 +166,16 @@ class CliHarness(ABC):
         read_timeout = max(5.0, ctx.deadline - time.monotonic()) + READ_GRACE
         gateway = Gateway(self.upstream(ctx), prices=prices, log=calls_log,
                           read_timeout=read_timeout)
-        with gateway:
+        policy = ctx.sandbox or SandboxPolicy()
+        with gateway, GatewayTunnel(gateway.url, policy) as tunnel:
             call = self.invocation(ctx, binary, gateway.url, home)
             process = run_command(
-                ctx, call.argv, env={**ctx.env, **call.env}, stdout=transcript,
+                ctx, tunnel.wrap(call.argv), env={**ctx.env, **call.env}, stdout=transcript,
                 stdin_data=call.stdin,
                 stderr=ctx.log or outputs / STDERR,
-                readable=[cli_root(binary), *call.readable], writable=call.writable,
+                readable=[cli_root(binary), *call.readable],
+                writable=[*call.writable, *tunnel.writable],
+                network=policy.network_label == "host",
             )
         write_calls(calls_log, gateway.calls)
         summary = summarize(gateway.calls)

@@ -57,6 +57,8 @@ class RunRequest:
     retry_failed: bool = False
     max_tries: int = 3
     sandbox: str = "auto"
+    #: ``gateway`` (only the recording gateway is reachable) or ``host`` (see SandboxPolicy).
+    network: str = "gateway"
     workspace_root: Path | None = None
     keep_workspaces: bool = False
     executor_options: dict[str, Any] = field(default_factory=dict)
@@ -76,6 +78,7 @@ class RunSummary:
     tasks: int
     sandbox: str
     executor: str
+    network: str = "gateway"
     planned: int = 0
     skipped_done: int = 0
     skipped_failed: int = 0
@@ -117,7 +120,8 @@ class RunSummary:
     def as_json(self) -> dict[str, Any]:
         return {
             "run": str(self.run), "configuration": self.config_id, "tasks": self.tasks,
-            "sandbox": self.sandbox, "executor": self.executor, "planned": self.planned,
+            "sandbox": self.sandbox, "network": self.network, "executor": self.executor,
+            "planned": self.planned,
             "skipped_done": self.skipped_done, "skipped_failed": self.skipped_failed,
             "skipped_claimed": self.skipped_claimed,
             "succeeded": self.succeeded, "failed": self.failed, "errors": dict(self.errors),
@@ -255,7 +259,8 @@ def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
     check_outside(root, request.suite, request.out)
     root.mkdir(parents=True, exist_ok=True)
     sweep_stale(root)
-    policy = SandboxPolicy.create(request.sandbox, protected=(request.suite, request.out, root))
+    policy = SandboxPolicy.create(request.sandbox, protected=(request.suite, request.out, root),
+                                  network=request.network)
 
     store = RunStore.create(request.out)
     record_suite(store, suite, suite.tasks)
@@ -267,6 +272,7 @@ def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
     )
     summary = RunSummary(
         run=store.root, config_id=config.id, tasks=len(tasks), sandbox=policy.mode,
+        network=policy.network_label,
         executor=request.executor.record.name, planned=len(plan.todo),
         skipped_done=plan.done,
         skipped_failed=plan.failed_final + plan.failed_not_retried + plan.exhausted,

@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     from refig.protocols import AttemptContext
 
 MODES = ("auto", "bwrap", "none")
+#: ``gateway``: under bwrap an attempt has its own network namespace and reaches only the
+#: recording gateway (see :mod:`refig.running.tunnel`); ``host``: it shares the host's network.
+NETWORKS = ("gateway", "host")
 
 #: Top-level system directories that merged-usr systems keep as symlinks into /usr.
 _ROOT_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -116,18 +119,28 @@ class SandboxPolicy:
     mode: str = "none"
     readable: tuple[Path, ...] = ()
     protected: tuple[Path, ...] = field(default_factory=tuple)
+    network: str = "gateway"
+
+    @property
+    def network_label(self) -> str:
+        """What an attempt could reach, as recorded on it: ``gateway`` only, or ``host``."""
+        return self.network if self.mode == "bwrap" else "host"
 
     @classmethod
     def create(
         cls, requested: str = "auto", *, protected: Iterable[Path] = (),
-        readable: Iterable[Path] = (),
+        readable: Iterable[Path] = (), network: str = "gateway",
     ) -> SandboxPolicy:
         """A policy for this machine: ``readable`` exposed, ``protected`` hidden."""
+        if network not in NETWORKS:
+            raise UsageError(f"unknown --network {network!r}; choose one of: "
+                             f"{', '.join(NETWORKS)}")
         mode = resolve_mode(requested)
         shielded = tuple(Path(p).resolve() for p in protected)
         exposed = [p for p in map(Path, readable)
                    if not any(_under(p.resolve(), s) for s in shielded)]
-        return cls(mode=mode, readable=tuple(_outermost(exposed)), protected=shielded)
+        return cls(mode=mode, readable=tuple(_outermost(exposed)), protected=shielded,
+                   network=network)
 
     def wrap(
         self, argv: Sequence[str], *, cwd: Path, writable: Sequence[Path],
@@ -184,7 +197,7 @@ def run_command(
     stdin_data: bytes | None = None,
     readable: Sequence[Path] = (),
     writable: Sequence[Path] = (),
-    network: bool = True,
+    network: bool | None = None,
 ) -> ProcessResult:
     """Run one command of an attempt: in the sandbox, in the workspace, until the deadline.
 
@@ -192,10 +205,13 @@ def run_command(
     from it when adding variables: it carries the marker that lets refig end stray processes).
     ``stdout``/``stderr`` (open binary files or paths) default to the attempt log. ``readable``
     and ``writable`` add host paths to the sandbox (an npm prefix, a cache); paths holding the
-    suite or run store are refused. ``network=False`` gives the command no network at all (under
-    bwrap). Whatever happens, every process the command started is ended before this returns.
+    suite or run store are refused. ``network`` (default: the policy's, so none at all under bwrap
+    with the ``gateway`` policy) False gives the command no network (under bwrap), True the
+    host's. Whatever happens, every process the command started is ended before this returns.
     """
     policy = ctx.sandbox or SandboxPolicy()
+    if network is None:
+        network = policy.network == "host"
     workdir = cwd or ctx.workspace
     own = [p for p in (ctx.workspace, ctx.home) if p is not None]
     command = policy.wrap(argv, cwd=workdir, writable=[*own, *writable], readable=readable,
@@ -203,7 +219,9 @@ def run_command(
     with ExitStack() as stack:
         log = stack.enter_context(ctx.log.open("ab")) if ctx.log is not None else None
         if log is not None:
-            log.write(f"$ {' '.join(argv)}  [sandbox: {policy.mode}]\n".encode())
+            where = "host" if network or policy.mode != "bwrap" else "none"
+            log.write(f"$ {' '.join(argv)}  [sandbox: {policy.mode}, network: {where}]\n"
+                      .encode())
             log.flush()
 
         def sink(target: IO[bytes] | Path | None) -> IO[bytes] | None:
