@@ -68,7 +68,7 @@ def tunnel(root: Path, calls: int, network: str) -> list[float]:
         prompt=Prompt("bench", version="1"), model="m", deadline=time.monotonic() + 600,
         env=attempt_env(dirs, f"bench-{network}"), options={}, log=dirs.log,
         attempt_id=f"bench-{network}", home=dirs.home, outputs_dir=dirs.outputs,
-        sandbox=SandboxPolicy.create("bwrap", network=network))
+        sandbox=SandboxPolicy.create("bwrap", egress=network))
     script = dirs.workspace / "client.py"
     script.write_text(CLIENT)
     out = dirs.workspace / "times.json"

@@ -50,7 +50,7 @@ def context(tmp_path: Path, network: str) -> AttemptContext:
         prompt=Prompt("probe", version="1"), model="m", deadline=time.monotonic() + 60,
         env=attempt_env(dirs, f"net-{network}"), options={}, log=dirs.log,
         attempt_id=f"net-{network}", home=dirs.home, outputs_dir=dirs.outputs,
-        sandbox=SandboxPolicy.create("bwrap", network=network))
+        sandbox=SandboxPolicy.create("bwrap", egress=network))
 
 
 def probe(tmp_path: Path, network: str) -> tuple[dict[str, object], int, int]:
@@ -64,7 +64,7 @@ def probe(tmp_path: Path, network: str) -> tuple[dict[str, object], int, int]:
         port = int(server.url.rsplit(":", 1)[1])
         argv = [sys.executable, str(script), gateway.url, str(port)]
         done = run_command(ctx, tunnel.wrap(argv), stdout=out, writable=tunnel.writable,
-                           network=ctx.sandbox.network_label == "host")
+                           network=ctx.sandbox.reach == "host")
         assert done.exit_code == 0, ctx.log.read_text()
         served = len(server.requests)
         calls = len(gateway.calls)

@@ -175,7 +175,7 @@ class CliHarness(ABC):
                 stderr=ctx.log or outputs / STDERR,
                 readable=[cli_root(binary), *call.readable],
                 writable=[*call.writable, *tunnel.writable],
-                network=policy.network_label == "host",
+                network=policy.reach == "host",
             )
         write_calls(calls_log, gateway.calls)
         summary = summarize(gateway.calls)

@@ -154,7 +154,7 @@ def run_attempt(job: AttemptJob) -> AttemptOutcome:
     notes: list[str] = [
         f"attempt {job.attempt_id}: task {job.task.id}, configuration {job.config.id}, "
         f"try {job.try_index}, timeout {job.timeout:g}s, sandbox {job.sandbox.mode}, "
-        f"network {job.sandbox.network_label}",
+        f"network {job.sandbox.reach}",
         f"workspace {dirs.workspace}",
     ]
     dirs.log.write_text("\n".join(notes) + "\n")
@@ -235,7 +235,7 @@ def run_attempt(job: AttemptJob) -> AttemptOutcome:
         prompt_sha256=hashlib.sha256(prompt.text.encode()).hexdigest() if prompt else None,
         prompt_version=(prompt.version or None) if prompt else None,
         sandbox=job.sandbox.mode,
-        network=job.sandbox.network_label,
+        network=job.sandbox.reach,
         started_at=started_at,
         finished_at=utcnow(),
     )

@@ -260,7 +260,7 @@ def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
     root.mkdir(parents=True, exist_ok=True)
     sweep_stale(root)
     policy = SandboxPolicy.create(request.sandbox, protected=(request.suite, request.out, root),
-                                  network=request.network)
+                                  egress=request.network)
 
     store = RunStore.create(request.out)
     record_suite(store, suite, suite.tasks)
@@ -272,7 +272,7 @@ def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
     )
     summary = RunSummary(
         run=store.root, config_id=config.id, tasks=len(tasks), sandbox=policy.mode,
-        network=policy.network_label,
+        network=policy.reach,
         executor=request.executor.record.name, planned=len(plan.todo),
         skipped_done=plan.done,
         skipped_failed=plan.failed_final + plan.failed_not_retried + plan.exhausted,

@@ -30,9 +30,10 @@ if TYPE_CHECKING:
     from refig.protocols import AttemptContext
 
 MODES = ("auto", "bwrap", "none")
-#: ``gateway``: under bwrap an attempt has its own network namespace and reaches only the
-#: recording gateway (see :mod:`refig.running.tunnel`); ``host``: it shares the host's network.
-NETWORKS = ("gateway", "host")
+#: Where an attempt's commands may connect (``--network``). ``gateway``: under bwrap they have
+#: their own network namespace and reach only the recording gateway (see
+#: :mod:`refig.running.tunnel`); ``host``: they share the host's network.
+EGRESS = ("gateway", "host")
 
 #: Top-level system directories that merged-usr systems keep as symlinks into /usr.
 _ROOT_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -119,28 +120,28 @@ class SandboxPolicy:
     mode: str = "none"
     readable: tuple[Path, ...] = ()
     protected: tuple[Path, ...] = field(default_factory=tuple)
-    network: str = "gateway"
+    egress: str = "gateway"
 
     @property
-    def network_label(self) -> str:
+    def reach(self) -> str:
         """What an attempt could reach, as recorded on it: ``gateway`` only, or ``host``."""
-        return self.network if self.mode == "bwrap" else "host"
+        return self.egress if self.mode == "bwrap" else "host"
 
     @classmethod
     def create(
         cls, requested: str = "auto", *, protected: Iterable[Path] = (),
-        readable: Iterable[Path] = (), network: str = "gateway",
+        readable: Iterable[Path] = (), egress: str = "gateway",
     ) -> SandboxPolicy:
         """A policy for this machine: ``readable`` exposed, ``protected`` hidden."""
-        if network not in NETWORKS:
-            raise UsageError(f"unknown --network {network!r}; choose one of: "
-                             f"{', '.join(NETWORKS)}")
+        if egress not in EGRESS:
+            raise UsageError(f"unknown --network {egress!r}; choose one of: "
+                             f"{', '.join(EGRESS)}")
         mode = resolve_mode(requested)
         shielded = tuple(Path(p).resolve() for p in protected)
         exposed = [p for p in map(Path, readable)
                    if not any(_under(p.resolve(), s) for s in shielded)]
         return cls(mode=mode, readable=tuple(_outermost(exposed)), protected=shielded,
-                   network=network)
+                   egress=egress)
 
     def wrap(
         self, argv: Sequence[str], *, cwd: Path, writable: Sequence[Path],
@@ -211,7 +212,7 @@ def run_command(
     """
     policy = ctx.sandbox or SandboxPolicy()
     if network is None:
-        network = policy.network == "host"
+        network = policy.egress == "host"
     workdir = cwd or ctx.workspace
     own = [p for p in (ctx.workspace, ctx.home) if p is not None]
     command = policy.wrap(argv, cwd=workdir, writable=[*own, *writable], readable=readable,

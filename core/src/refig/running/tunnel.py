@@ -39,7 +39,7 @@ class GatewayTunnel:
     @property
     def active(self) -> bool:
         """True when commands run without a network of their own (bwrap, gateway policy)."""
-        return self.policy.mode == "bwrap" and self.policy.network == "gateway"
+        return self.policy.mode == "bwrap" and self.policy.egress == "gateway"
 
     @property
     def port(self) -> int:
