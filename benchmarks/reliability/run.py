@@ -10,7 +10,10 @@
    as they are and with claiming replaced by a no-op, in the same process; the difference is
    the lease's cost on the run (claim, heartbeat, release: a few SQLite transactions each).
 
-Both baselines are measured in the same run on the same machine.
+3. XML parts: with ``--decks DIR``, the time the gate spends parsing every XML part of each
+   deck (``check_xml_parts``), next to the time of the whole gate on it (median of 5 each).
+
+Every baseline is measured in the same run on the same machine.
 """
 
 from __future__ import annotations
@@ -131,11 +134,35 @@ def claims(root: Path, attempts: int, rounds: int) -> tuple[float, float]:
     return statistics.median(with_claims), statistics.median(without)
 
 
+def xml_parts(decks: Path) -> dict[str, Any]:
+    from refig.gate import inspect_structure
+    from refig.ooxml import Package
+    from refig.ooxml.parts import check_xml_parts
+
+    parts, gates = [], []
+    for deck in sorted(decks.glob("*.pptx")):
+        timed_parts, timed_gate = [], []
+        for _ in range(5):
+            started = time.perf_counter()
+            inspect_structure(deck)
+            timed_gate.append(time.perf_counter() - started)
+            with Package.open(deck) as package:
+                started = time.perf_counter()
+                check_xml_parts(package)
+                timed_parts.append(time.perf_counter() - started)
+        parts.append(statistics.median(timed_parts))
+        gates.append(statistics.median(timed_gate))
+    return {"decks": len(parts), "parts_median_ms": round(statistics.median(parts) * 1000, 2),
+            "parts_max_ms": round(max(parts) * 1000, 2),
+            "gate_median_ms": round(statistics.median(gates) * 1000, 2)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--attempts", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--decks", type=Path, help="a folder of .pptx files (XML part timing)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     results: dict[str, Any] = {}
@@ -157,6 +184,8 @@ def main() -> None:
             "run_with_claims_s": round(timed, 4), "run_without_s": round(bare, 4),
             "added_per_attempt_ms": round((timed - bare) / args.attempts * 1000, 3),
         }
+    if args.decks is not None:
+        results["xml_parts"] = xml_parts(args.decks)
     text = json.dumps(results, indent=2)
     print(text)
     if args.json:
