@@ -100,9 +100,9 @@ def test_a_damaged_source_leaves_its_task_unjudged_until_repaired(made, clean, t
     run = fresh(made, tmp_path)
     store = RunStore.open(run)
     task = sorted(store.iter(Task), key=lambda t: t.id)[0]
-    store.objects.path(task.source_sha256).write_bytes(b"not the figure")
+    store.objects.path(task.input("figure").sha256).write_bytes(b"not the figure")
     done = evaluate(run)
-    assert done.returncode == 1 and f"source figure of task {task.id}" in done.stderr
+    assert done.returncode == 1 and f"figure of task {task.id}" in done.stderr
     judged = {sha for sha, _ in totals(store)}
     slides = {a.slide_sha256 for a in store.iter(Attempt) if a.task_id == task.id}
     assert not judged & slides  # nothing scored without its source

@@ -32,7 +32,7 @@ from PIL import Image
 from refig.builtins.executors import LocalExecutor
 from refig.claims import Claims
 from refig.gateway import Gateway, Upstream
-from refig.models import Task, TaskKind
+from refig.models import Asset, Task
 from refig.plugins import Selection
 from refig.protocols import AttemptContext, HarnessResult, Prompt
 from refig.records import ExecutorRecord, HarnessRecord, WorkflowRecord
@@ -65,7 +65,8 @@ def _answer(_: Any) -> Response:
 
 def tunnel(root: Path, calls: int, network: str) -> list[float]:
     dirs = AttemptDirs.create(root, f"bench-{network}")
-    task = Task(id="t", kind=TaskKind.FIGURE_TO_SLIDE, source="s.png", source_sha256="0" * 64)
+    task = Task(id="t", family="figure-to-slide",
+                inputs={"figure": Asset(path="s.png", sha256="0" * 64)})
     ctx = AttemptContext(
         task=task, workspace=dirs.workspace, source=dirs.workspace / "s.png",
         prompt=Prompt("bench", version="1"), model="m", deadline=time.monotonic() + 600,
@@ -97,7 +98,7 @@ class _Workflow:
 
 
 def one_run(root: Path, attempts: int, tag: str) -> float:
-    writer = SuiteWriter(root / f"suite-{tag}", name="bench", kind="figure-to-slide",
+    writer = SuiteWriter(root / f"suite-{tag}", name="bench", family="figure-to-slide",
                          builder="bench")
     for index in range(attempts):
         buffer = io.BytesIO()
@@ -135,9 +136,9 @@ def claims(root: Path, attempts: int, rounds: int) -> tuple[float, float]:
 
 
 def xml_parts(decks: Path) -> dict[str, Any]:
-    from refig.gate import inspect_structure
-    from refig.ooxml import Package
-    from refig.ooxml.parts import check_xml_parts
+    from refig.pptx.gate import inspect_structure
+    from refig.pptx.package import Package
+    from refig.pptx.parts import check_xml_parts
 
     parts, gates = [], []
     for deck in sorted(decks.glob("*.pptx")):

@@ -61,7 +61,7 @@ RACER = textwrap.dedent('''
 
 
 def _suite(root: Path) -> Path:
-    writer = SuiteWriter(root, name="race", kind="figure-to-slide", builder="test")
+    writer = SuiteWriter(root, name="race", family="figure-to-slide", builder="test")
     for index in range(ATTEMPTS):
         buffer = io.BytesIO()
         Image.new("RGB", (16, 16), (index * 20, 0, 0)).save(buffer, "PNG")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from refig.gateway import Gateway, Upstream
-from refig.models import Task, TaskKind
+from refig.models import Asset, Task
 from refig.protocols import AttemptContext, Prompt
 from refig.running.sandbox import SandboxPolicy, bwrap_works, run_command
 from refig.running.tunnel import GatewayTunnel
@@ -44,7 +44,8 @@ def answer(request: Request) -> Response:
 
 def context(tmp_path: Path, network: str) -> AttemptContext:
     dirs = AttemptDirs.create(tmp_path / "attempts", f"net-{network}")
-    task = Task(id="t", kind=TaskKind.FIGURE_TO_SLIDE, source="s.png", source_sha256="0" * 64)
+    task = Task(id="t", family="figure-to-slide",
+                inputs={"figure": Asset(path="s.png", sha256="0" * 64)})
     return AttemptContext(
         task=task, workspace=dirs.workspace, source=dirs.workspace / "s.png",
         prompt=Prompt("probe", version="1"), model="m", deadline=time.monotonic() + 60,

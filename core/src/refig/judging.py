@@ -26,14 +26,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from refig.audit import object_audit
 from refig.claims import Claims
 from refig.console import err, track
 from refig.errors import RefigError, UsageError
+from refig.evaluation import family_for
 from refig.metric_values import source_sha256
 from refig.models import ErrorInfo, Judgment, JudgmentStatus, Usage, stable_hash
 from refig.plugins import Registry
-from refig.protocols import Artifact, Judge, JudgeRequest
+from refig.protocols import Artifact, Evidence, Judge, JudgeRequest
 from refig.records import PluginKind
 from refig.rubric import AnswerError, Rubric, load_rubric
 from refig.running.redact import Redactor, find_secrets, option_secrets
@@ -321,7 +321,7 @@ class _Job:
 
     key: JudgmentKey
     artifact: Artifact
-    audit: str
+    evidence: Evidence
     repeat: int
     judge_key: str
     inputs_sha256: str
@@ -445,7 +445,7 @@ class _JudgeRun:
         if self.budget.exhausted():
             return self._skip_for_budget(job)
         slot = self.limiter.acquire()
-        request = JudgeRequest(job.artifact, job.audit, job.repeat, self.rubric.path)
+        request = JudgeRequest(job.artifact, job.evidence, job.repeat, self.rubric.path)
         reservation = self._reserve(request)
         if reservation is None:
             self.limiter.release(slot)
@@ -638,7 +638,7 @@ def judge_artifacts(
             else None
         )
         inputs = inputs_key(render_sha, source_sha256(artifact))
-        audit = object_audit(artifact.tree, artifact.metrics)
+        evidence = family_for(artifact.family).evidence(artifact)
         for selected, ledger, todo in plans:
             judge_key = selected.judge.key
             for repeat in range(repeats):
@@ -650,7 +650,7 @@ def judge_artifacts(
                     ledger.cached += 1
                 else:
                     stored = done.get(key)
-                    todo.append(_Job(key, artifact, audit, repeat, judge_key, inputs, seen=(
+                    todo.append(_Job(key, artifact, evidence, repeat, judge_key, inputs, seen=(
                         stored.created_at.isoformat() if stored is not None else None)))
 
     total = sum(len(todo) for _, _, todo in plans)

@@ -78,9 +78,9 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
         from refig.judging import check_budget, select_judges
         from refig.rubric import load_rubric
 
-        rubric = load_rubric(request.rubric)
         judges = select_judges(registry, request.judges, request.judge_options)
         check_budget(judges, request.budget)  # before any work: exit 2
+        rubric = load_rubric(request.rubric)
     store = RunStore.open(request.run)
     use_registry(registry)
     pool = executor.create()

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from refig.integrity import Damage, DamagedObject, intact
+from refig.integrity import Damage, DamagedObject
 from refig.models import Attempt, Render, Task
 from refig.plugins import Registry
 from refig.records import PluginKind
@@ -47,28 +47,23 @@ class RepairReport:
 def _references(store: RunStore) -> Iterator[tuple[str, str, str]]:
     """Every object the run refers to: (sha256, what it is, its kind)."""
     for task in store.iter(Task):
-        yield task.source_sha256, f"source figure of task {task.id}", "input"
-        if task.annotation_sha256:
-            yield task.annotation_sha256, f"annotation of task {task.id}", "input"
+        for role, asset in task.inputs.items():
+            yield asset.sha256, f"{role} of task {task.id}", "input"
     for attempt in store.iter(Attempt):
         for role, sha in attempt.outputs.items():
             yield sha, (f"{role} of attempt {attempt.task_id} / {attempt.config_id} / "
                         f"{attempt.try_index}"), "output"
     for render in store.iter(Render):
-        if render.png_sha256:
-            yield render.png_sha256, f"rendering of slide {render.artifact_sha256[:12]}", "render"
+        for page in render.pages:
+            yield page.png_sha256, f"rendering of {render.artifact_sha256[:12]}", "render"
 
 
 def _restore(store: RunStore, suite: Suite, tasks: dict[str, Task], sha: str) -> bool:
     """Copy a task's input back from the suite folder when its bytes match."""
     for task in tasks.values():
-        candidates = []
-        if task.source_sha256 == sha:
-            candidates.append(suite.source_path(task))
-        if task.annotation_sha256 == sha and task.annotation is not None:
-            candidates.append(inside(suite.root, task.annotation))
-        for path in candidates:
-            if path.is_file() and sha256_file(path) == sha:
+        for asset in task.inputs.values():
+            path = inside(suite.root, asset.path)
+            if asset.sha256 == sha and path.is_file() and sha256_file(path) == sha:
                 store.objects.put_file(path)
                 return True
     return False
@@ -108,8 +103,8 @@ def repair(registry: Registry, run: Path, *, suite: Path | None = None, jobs: in
             pool.close()
         report.renders_remade = summary.rendered
     for render in store.iter(Render):
-        if render.png_sha256 and not intact(store.objects, render.png_sha256):
-            damage.check(render.png_sha256, f"rendering of slide {render.artifact_sha256[:12]}")
+        for page in render.pages:
+            damage.check(page.png_sha256, f"rendering of {render.artifact_sha256[:12]}")
     report.lost = sorted(damage.found.values(), key=lambda d: d.what)
     store.set_meta(DAMAGED_META, json.dumps(report.as_json()["lost"]))
     return report

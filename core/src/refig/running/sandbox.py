@@ -120,6 +120,8 @@ class SandboxPolicy:
     mode: str = "none"
     readable: tuple[Path, ...] = ()
     protected: tuple[Path, ...] = field(default_factory=tuple)
+    #: False: commands get no network at all (under bwrap), whatever the caller asks.
+    network: bool = True
     egress: str = "gateway"
 
     @property
@@ -130,7 +132,7 @@ class SandboxPolicy:
     @classmethod
     def create(
         cls, requested: str = "auto", *, protected: Iterable[Path] = (),
-        readable: Iterable[Path] = (), egress: str = "gateway",
+        readable: Iterable[Path] = (), network: bool = True, egress: str = "gateway",
     ) -> SandboxPolicy:
         """A policy for this machine: ``readable`` exposed, ``protected`` hidden."""
         if egress not in EGRESS:
@@ -141,7 +143,7 @@ class SandboxPolicy:
         exposed = [p for p in map(Path, readable)
                    if not any(_under(p.resolve(), s) for s in shielded)]
         return cls(mode=mode, readable=tuple(_outermost(exposed)), protected=shielded,
-                   egress=egress)
+                   network=network, egress=egress)
 
     def wrap(
         self, argv: Sequence[str], *, cwd: Path, writable: Sequence[Path],
@@ -182,7 +184,7 @@ class SandboxPolicy:
             args += ["--bind", str(path), str(path)]
         args += ["--chdir", str(cwd), "--unshare-pid", "--unshare-ipc", "--unshare-uts",
                  "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
-        if not network:
+        if not (network and self.network):
             args.append("--unshare-net")
         return [*args, "--", *argv]
 
@@ -220,7 +222,7 @@ def run_command(
     with ExitStack() as stack:
         log = stack.enter_context(ctx.log.open("ab")) if ctx.log is not None else None
         if log is not None:
-            where = "host" if network or policy.mode != "bwrap" else "none"
+            where = "host" if (network and policy.network) or policy.mode != "bwrap" else "none"
             log.write(f"$ {' '.join(argv)}  [sandbox: {policy.mode}, network: {where}]\n"
                       .encode())
             log.flush()

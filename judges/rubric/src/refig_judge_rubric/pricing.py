@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from refig_judge_rubric.client import import_litellm
+from refig.plugin import import_litellm
+
 from refig_judge_rubric.options import JudgeOptions
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from pptx import Presentation
-from refig.gate import inspect_structure
 from refig.models import GateReason
+from refig.pptx.gate import inspect_structure
 
 LAUGHS = (b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
           + b"".join(b'<!ENTITY lol%d "%s">' % (i, b"&lol%d;" % (i - 1) * 10 if i > 1
@@ -52,5 +52,5 @@ def test_an_untouched_deck_passes(tmp_path):
 ])
 def test_an_attack_in_a_part_only_the_renderer_reads_is_corrupt(tmp_path, part, data):
     gate = inspect_structure(deck(tmp_path, {part: data})).gate
-    assert not gate.passed and gate.reason is GateReason.CORRUPT, gate
+    assert not gate.passed and gate.reason == GateReason.CORRUPT, gate
     assert part in (gate.detail or "")

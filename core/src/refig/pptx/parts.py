@@ -7,7 +7,7 @@ entity) crashed it, so the verdict was ``render_failed`` where the file is ``cor
 
 from __future__ import annotations
 
-from refig.ooxml.package import Package
+from refig.pptx.package import Package
 
 #: Members parsed as XML: OOXML parts, relationships and legacy VML drawings.
 XML_SUFFIXES = (".xml", ".rels", ".vml")
