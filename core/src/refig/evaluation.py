@@ -27,6 +27,7 @@ from refig.engine.stages import (
     run_stage,
 )
 from refig.errors import UsageError
+from refig.integrity import Damage, intact
 from refig.metric_values import source_sha256
 from refig.models import (
     Attempt,
@@ -64,9 +65,12 @@ class Summary:
     skipped: Counter[str] = field(default_factory=Counter)
     failures: int = 0
     gates: Counter[str] = field(default_factory=Counter)
+    #: Objects found missing or damaged (their work was left out); None before a run.
+    damage: Damage | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {
+            "damaged_objects": len(self.damage.found) if self.damage else 0,
             "artifacts": self.artifacts,
             "inspected": self.inspected,
             "rendered": self.rendered,
@@ -90,8 +94,8 @@ class Evaluation:
 
     def run(self) -> Summary:
         """Inspect, render, gate and measure; return what was done."""
-        summary = Summary()
-        items = self._items()
+        summary = Summary(damage=Damage(self.store))
+        items = self._items(summary.damage)
         summary.artifacts = len(items)
         inspections = self._inspect(items, summary)
         renders = self._render(items, inspections, summary)
@@ -102,12 +106,13 @@ class Evaluation:
     def _inspector(self) -> str:
         return family_for(run_family(self.store)).inspector
 
-    def _items(self) -> list[Item]:
-        shas = sorted(
-            {sha for a in self.store.iter(Attempt) if (sha := a.output(primary_role(self.store)))}
-        )
+    def _items(self, damage: Damage) -> list[Item]:
+        role = primary_role(self.store)
+        outputs = {sha: f"{role} of attempt {a.task_id} / {a.config_id} / {a.try_index}"
+                   for a in self.store.iter(Attempt) if (sha := a.output(role)) is not None}
         family = run_family(self.store)
-        return [Item(sha, str(self.store.objects.path(sha)), family) for sha in shas]
+        return [Item(sha, str(self.store.objects.path(sha)), family) for sha in sorted(outputs)
+                if damage.check(sha, outputs[sha])]
 
     def _inspect(self, items: list[Item], summary: Summary) -> dict[str, Inspection]:
         inspector = self._inspector()
@@ -133,7 +138,9 @@ class Evaluation:
         renderer = renderer_for(name)
         settings = renderer.settings
         self.store.set_meta(_META_RENDERER, json.dumps({"name": name, "settings": settings}))
-        done = {k[0] for k in self.store.keys(Render) if k[1] == name and k[2] == settings}
+        # a rendering whose PNG was lost or damaged is made again
+        done = {r.artifact_sha256 for r in self.store.iter(Render, renderer=name, settings=settings)
+                if all(intact(self.store.objects, page.png_sha256) for page in r.pages)}
         wanted = [
             item
             for item in items
@@ -204,7 +211,7 @@ class Evaluation:
             if v.version == versions.get(v.metric, v.version)
         }
         work: list[tuple[Selection, Artifact]] = []
-        for artifact in self._artifacts(inspections, renders, gates):
+        for artifact in self._artifacts(inspections, renders, gates, summary.damage):
             reference = (family_for(artifact.family).reference_key(artifact.task)
                          if artifact.task is not None else source_sha256(artifact) or "")
             for selection in self.metrics:
@@ -240,9 +247,10 @@ class Evaluation:
         inspections: Mapping[str, Inspection],
         renders: Mapping[str, Render],
         gates: Mapping[str, GateResult],
+        damage: Damage | None,
     ) -> Iterator[Artifact]:
         """Each (artifact, task) pair whose structure was read, for the metrics."""
-        for artifact in _artifacts(self.store, inspections, renders, gates):
+        for artifact in _artifacts(self.store, inspections, renders, gates, damage=damage):
             if artifact.structure is not None:
                 yield artifact
 
@@ -270,7 +278,12 @@ def _artifacts(
     renders: Mapping[str, Render],
     gates: Mapping[str, GateResult],
     metrics: Mapping[tuple[str, str], dict[str, float | None]] | None = None,
+    *,
+    damage: Damage | None = None,
 ) -> Iterator[Artifact]:
+    """The artifacts whose output, task inputs and rendering are whole (the rest noted in
+    ``damage``: left out, not scored)."""
+    damage = damage or Damage(store)
     tasks = {task.id: task for task in store.iter(Task)}
     role = primary_role(store)
     family = run_family(store)
@@ -284,6 +297,15 @@ def _artifacts(
         seen.add((sha, attempt.task_id))
         inspection = inspections[sha]
         render = renders.get(sha)
+        inputs = [(sha, f"{role} of attempt {attempt.task_id} / {attempt.config_id}")]
+        if task is not None:
+            inputs += [(asset.sha256, f"{name} of task {task.id}")
+                       for name, asset in task.inputs.items()]
+        if render is not None:
+            inputs += [(page.png_sha256, f"rendering of the {role} of task {attempt.task_id}")
+                       for page in render.pages]
+        if not all([damage.check(obj, what) for obj, what in inputs]):
+            continue
         pages = tuple(store.objects.path(p.png_sha256) for p in render.pages) if render else ()
         references = {
             role: store.objects.path(asset.sha256) for role, asset in task.inputs.items()
@@ -310,7 +332,8 @@ def _artifacts(
         )
 
 
-def load_artifacts(store: RunStore, *, renderer: str | None = None) -> list[Artifact]:
+def load_artifacts(store: RunStore, *, renderer: str | None = None,
+                   damage: Damage | None = None) -> list[Artifact]:
     """Every evaluated (artifact, task) pair of a run, in attempt order, for later stages.
 
     Each carries its final gate, object tree, rendering, task, source, parsed annotation and its
@@ -332,7 +355,7 @@ def load_artifacts(store: RunStore, *, renderer: str | None = None) -> list[Arti
     for value in store.iter(MetricValue):
         key = (value.artifact_sha256, value.reference_sha256 or "")
         metrics.setdefault(key, {})[f"{value.metric}.{value.name}"] = value.value
-    return list(_artifacts(store, inspections, renders, {}, metrics))
+    return list(_artifacts(store, inspections, renders, {}, metrics, damage=damage))
 
 
 def default_metrics(registry: Registry, family: str | None = None) -> list[Selection]:

@@ -78,9 +78,10 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
     executor = registry.resolve(PluginKind.EXECUTOR, request.executor)
     judges = rubric = None
     if request.judges:
-        from refig.judging import select_judges
+        from refig.judging import check_budget, select_judges
 
         judges = select_judges(registry, request.judges, request.judge_options)
+        check_budget(judges, request.budget)  # before any work: exit 2
     store = RunStore.open(request.run)
     family = run_family(store)
     family_record = registry.family(family).record
@@ -113,9 +114,13 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
         from refig.judging import judge_artifacts
 
         judging = judge_artifacts(
-            store, load_artifacts(store), judges, rubric=rubric, repeats=request.repeats,
+            store, load_artifacts(store, damage=summary.damage), judges, rubric=rubric,
+            repeats=request.repeats,
             jobs=request.judge_jobs, budget=request.budget, retry_failed=request.rejudge_failed,
             quiet=request.quiet)
+    damaged = summary.damage.error() if summary.damage is not None else None
+    if damaged is not None:  # the whole items were done; the damaged ones wait for a repair
+        raise damaged
     return EvaluateOutcome(stages=summary, judging=judging)
 
 

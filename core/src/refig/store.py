@@ -38,6 +38,7 @@ from refig.models import (
     Task,
     utcnow,
 )
+from refig.store_marks import MARKER, check_database, mark, write_marker
 
 M = TypeVar("M", bound=Record)
 
@@ -99,17 +100,24 @@ class ObjectStore:
     def exists(self, sha256: str) -> bool:
         return self.path(sha256).is_file()
 
+    def _whole(self, sha256: str) -> bool:
+        """The object is there with the right bytes (a damaged one is written again)."""
+        try:
+            return sha256_file(self.path(sha256)) == sha256
+        except OSError:
+            return False
+
     def put_bytes(self, data: bytes) -> str:
         """Store bytes; return their hash. Storing the same bytes twice writes once."""
         sha = hashlib.sha256(data).hexdigest()
-        if not self.exists(sha):
+        if not self._whole(sha):
             self._commit(sha, lambda handle: handle.write(data))
         return sha
 
     def put_file(self, source: Path) -> str:
         """Copy a file in; return its hash."""
         sha = sha256_file(source)
-        if not self.exists(sha):
+        if not self._whole(sha):
             with source.open("rb") as src:
                 self._commit(sha, lambda handle: shutil.copyfileobj(src, handle, _CHUNK))
         return sha
@@ -147,6 +155,7 @@ class RunStore:
         """Open a run directory, creating it when it does not exist."""
         store = cls(Path(root))
         store.root.mkdir(parents=True, exist_ok=True)
+        check_database(store.root, store.db_path, store.objects.root, creating=True)
         store.objects.root.mkdir(exist_ok=True)
         store._migrate()
         return store
@@ -156,12 +165,13 @@ class RunStore:
         """Open an existing run directory; ``readonly`` opens SQLite with ``mode=ro``, so nothing
         (not even the schema) is ever written, for viewers of a run another process writes."""
         store = cls(Path(root), readonly=readonly)
-        if not store.db_path.is_file():
+        if not store.root.is_dir() or not (store.db_path.is_file() or store._damaged()):
             raise UsageError(
                 f"{store.root} is not a refig run (no {DB_NAME})",
                 path=store.root,
                 fix="create one with `refig run --out DIR ...` or check the path",
             )
+        check_database(store.root, store.db_path, store.objects.root, creating=False)
         store._migrate()
         return store
 
@@ -189,6 +199,10 @@ class RunStore:
         if conn is not None:
             conn.close()
             self._local.conn = None
+
+    def _damaged(self) -> bool:
+        """A run directory whose database is gone (objects or the marker remain)."""
+        return (self.root / MARKER).is_file() or self.objects.root.is_dir()
 
     def _migrate(self) -> None:
         try:
@@ -225,10 +239,12 @@ class RunStore:
                 migrate_store(db, row[0], self.db_path)
             for table in TABLES.values():
                 self._create_table(db, table)
+            mark(db)
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
             raise
+        write_marker(self.root)
 
     @staticmethod
     def _create_table(db: sqlite3.Connection, table: Table) -> None:
@@ -279,6 +295,21 @@ class RunStore:
             db.execute("ROLLBACK")
             raise
         return written
+
+    def put_over_failed(self, record: Record) -> bool:
+        """Store a record, replacing a stored one under its key only when that one failed: a
+        result once made is never overwritten by a later write of the same key."""
+        table = self._table(type(record))
+        key = tuple(_key_value(record, k) for k in table.key)
+        marks = ", ".join("?" * (len(table.key) + 2))
+        keys = ", ".join(f'"{k}"' for k in table.key)
+        cursor = self.db.execute(
+            f'INSERT INTO "{table.name}" VALUES ({marks}) ON CONFLICT ({keys}) DO UPDATE SET '
+            "data = excluded.data, created_at = excluded.created_at "
+            f"WHERE json_extract(\"{table.name}\".data, '$.status') = 'failed'",
+            (*key, record.model_dump_json(), utcnow().isoformat()),
+        )
+        return cursor.rowcount == 1
 
     def get(self, model: type[M], **key: Any) -> M | None:
         """The record with exactly this key, or None."""

@@ -172,7 +172,8 @@ def run_attempt(job: AttemptJob) -> AttemptOutcome:
     prompt = None
     notes: list[str] = [
         f"attempt {job.attempt_id}: task {job.task.id}, configuration {job.config.id}, "
-        f"try {job.try_index}, timeout {job.timeout:g}s, sandbox {job.sandbox.mode}",
+        f"try {job.try_index}, timeout {job.timeout:g}s, sandbox {job.sandbox.mode}, "
+        f"network {job.sandbox.reach}",
         f"workspace {dirs.workspace}",
     ]
     dirs.log.write_text("\n".join(notes) + "\n")
@@ -233,6 +234,7 @@ def run_attempt(job: AttemptJob) -> AttemptOutcome:
         kept = None
         if job.keep_workspace:
             redactor.tree(dirs.root)
+            dirs.keep()
             kept = dirs.root
         else:
             dirs.remove()
@@ -254,6 +256,7 @@ def run_attempt(job: AttemptJob) -> AttemptOutcome:
         prompt_sha256=hashlib.sha256(prompt.text.encode()).hexdigest() if prompt else None,
         prompt_version=(prompt.version or None) if prompt else None,
         sandbox=job.sandbox.mode,
+        network=job.sandbox.reach,
         started_at=started_at,
         finished_at=utcnow(),
     )

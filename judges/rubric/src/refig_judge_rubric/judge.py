@@ -21,6 +21,7 @@ from refig.plugin import (
 
 from refig_judge_rubric.messages import PROMPT_VERSION, correction, judge_messages
 from refig_judge_rubric.options import JudgeOptions, parse_options
+from refig_judge_rubric.pricing import prompt_cost, token_price
 
 
 class RubricJudge:
@@ -44,6 +45,24 @@ class RubricJudge:
             "[" + ",".join(f"{k}={v}" for k, v in sorted(changed.items())) + "]" if changed else ""
         )
         self.client = ChatClient(options)
+        self.price = token_price(options)
+
+    def priced(self) -> bool:
+        """Whether the cost of this judge's calls is known (``--budget`` needs it)."""
+        return self.price is not None
+
+    def estimate_usd(self, request: JudgeRequest) -> float | None:
+        """The prompt's cost of one call for ``request``, before it is made (see pricing)."""
+        evidence = request.evidence
+        if evidence.missing or not evidence.images or not all(
+                path.is_file() for _, path in evidence.images):
+            return 0.0  # judged as missing_input without a call
+        try:
+            messages = judge_messages(load_rubric(request.rubric_path), evidence,
+                                      max_side=self.options.max_image_side)
+        except (ImageError, OSError):
+            return 0.0
+        return prompt_cost(self.options, self.price, messages)
 
     def judge(self, request: JudgeRequest) -> Judgment:
         """Score one artifact; a failure comes back typed, never raised."""
