@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from refig.httpserver import Request, Response, StandInServer
 from refig.models import Judgment, JudgmentStatus
 from refig.plugins import Registry
 from refig.records import PluginKind
-from refig.standins.judge_server import answer_for
-from refig.standins.server import Request, Response, StandInServer
 from refig.store import RunStore
+from refig.testing.judge_server import answer_for
 
 pytestmark = pytest.mark.slow
 

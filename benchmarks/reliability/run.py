@@ -32,6 +32,7 @@ from PIL import Image
 from refig.builtins.executors import LocalExecutor
 from refig.claims import Claims
 from refig.gateway import Gateway, Upstream
+from refig.httpserver import Response, StandInServer
 from refig.models import Asset, Task
 from refig.plugins import Selection
 from refig.protocols import AttemptContext, HarnessResult, Prompt
@@ -40,7 +41,6 @@ from refig.running.runner import RunRequest, execute
 from refig.running.sandbox import SandboxPolicy, bwrap_works, run_command
 from refig.running.tunnel import GatewayTunnel
 from refig.running.workspace import AttemptDirs, attempt_env
-from refig.standins.server import Response, StandInServer
 from refig.suite import SuiteWriter
 
 CLIENT = """

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 from refig.gateway import Gateway, Upstream
+from refig.httpserver import Request, Response, StandInServer
 from refig.models import Asset, Task
 from refig.protocols import AttemptContext, Prompt
 from refig.running.sandbox import SandboxPolicy, bwrap_works, run_command
 from refig.running.tunnel import GatewayTunnel
 from refig.running.workspace import AttemptDirs, attempt_env
-from refig.standins.server import Request, Response, StandInServer
 
 pytestmark = pytest.mark.skipif(not bwrap_works(), reason="bubblewrap cannot run here")
 

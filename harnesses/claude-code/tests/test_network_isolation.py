@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from refig.harness.install import locate
 from refig.harness.selfcheck import check_harness
+from refig.httpserver import Response, StandInServer
 from refig.running.sandbox import bwrap_works
-from refig.standins.scripted import DEFAULT_SCRIPT, Run
-from refig.standins.server import Response, StandInServer
+from refig.testing.scripted import DEFAULT_SCRIPT, Run
 from refig_harness_claude_code.adapter import ClaudeCodeHarness
 from refig_harness_claude_code.pin import PIN
 

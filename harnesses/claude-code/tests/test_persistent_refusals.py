@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from refig.harness.install import locate
 from refig.harness.selfcheck import check_harness
-from refig.standins.scripted import Fault
+from refig.testing.scripted import Fault
 from refig_harness_claude_code.adapter import ClaudeCodeHarness
 from refig_harness_claude_code.pin import PIN
 from refig_harness_claude_code.retries import retries_within

@@ -9,8 +9,8 @@ import pytest
 from refig.cli import run as refig
 from refig.judging import SelectedJudge, judge_artifacts
 from refig.models import Judgment, JudgmentStatus
-from refig.standins.judge_server import JudgeStandIn, sample_artifacts
 from refig.store import RunStore
+from refig.testing.judge_server import JudgeStandIn, sample_artifacts
 from refig_judge_rubric.judge import build_judge
 
 #: Prices that make one stand-in call cost exactly $0.001.

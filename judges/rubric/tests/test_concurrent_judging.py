@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 from refig.models import Judgment, JudgmentStatus
-from refig.standins.judge_server import JudgeStandIn
 from refig.store import RunStore
+from refig.testing.judge_server import JudgeStandIn
 
 JUDGMENTS = 16  # 8 artifacts x 2 repeats
 
@@ -18,7 +18,7 @@ RACER = textwrap.dedent('''
     import sys, time
     from pathlib import Path
     from refig.judging import SelectedJudge, judge_artifacts
-    from refig.standins.judge_server import sample_artifacts
+    from refig.testing.judge_server import sample_artifacts
     from refig.store import RunStore
     from refig_judge_rubric.judge import build_judge
 

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 import pytest
 from refig.judging import SelectedJudge, judge_artifacts
 from refig.models import Judgment, JudgmentStatus
-from refig.standins.judge_server import JudgeStandIn, sample_artifacts
 from refig.store import RunStore
+from refig.testing.judge_server import JudgeStandIn, sample_artifacts
 from refig.traffic import RetryPolicy
 from refig_judge_rubric.judge import build_judge
 

@@ -30,7 +30,7 @@ from refig.plugin import (
 from refig.plugin.analysis import RunStore
 from refig.plugins import Registry
 from refig.records import HarnessRecord, PluginKind
-from refig.standins.scripted import DEFAULT_SCRIPT, Fault, Finish, ScriptedServer
+from refig.testing.scripted import DEFAULT_SCRIPT, Fault, Finish, ScriptedServer
 
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)> & "quoted"'
 MODEL, FAILING, CODEX = "claude-sonnet-4-5", "claude-haiku-4-5", "gpt-5.5"
