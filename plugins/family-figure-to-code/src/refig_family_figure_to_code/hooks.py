@@ -1,0 +1,1 @@
+"""Registers the figure-to-code family's plugins."""
