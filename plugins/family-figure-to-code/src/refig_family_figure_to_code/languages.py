@@ -1,27 +1,12 @@
-"""The four languages of FigCodeBench and what is fixed about each: file name, toolchain, lexer."""
+"""What is fixed about each of FigCodeBench's four languages: file name, toolchain, packages."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
+from refig_metric_code.languages import Language
 
-class Language(StrEnum):
-    """A target language; the value is the name used in task params."""
-
-    PYTHON = "python"
-    MATLAB = "matlab"
-    R = "r"
-    LATEX = "latex"
-
-    @classmethod
-    def parse(cls, value: str) -> Language:
-        """A language from a task param or a FigCodeBench folder name (``Matlab``, ``R``...)."""
-        try:
-            return cls(value.strip().lower())
-        except ValueError:
-            names = ", ".join(x.value for x in cls)
-            raise ValueError(f"unknown language {value!r}; choose one of: {names}") from None
+__all__ = ["SPECS", "Language", "LanguageSpec", "language_of_file", "spec"]
 
 
 @dataclass(frozen=True)
