@@ -1,4 +1,4 @@
-"""Image metrics after FigCodeBench's preprocessing, against scikit-image on images the test draws."""
+"""Image metrics after FigCodeBench's preprocessing, against scikit-image on drawn images."""
 
 from __future__ import annotations
 

@@ -41,7 +41,7 @@ _READERS: dict[Language, re.Pattern[str]] = {
                                r"pgfuseimage)\b|\baddplot\s*(?:\[[^\]]*\])?\s*graphics\b"),
 }
 _DATA_URI = re.compile(r"data:image/[a-z+]+;base64,", re.I)
-_BASE64 = re.compile(r"[A-Za-z0-9+/]{%d,}={0,2}" % BASE64_RUN)
+_BASE64 = re.compile(rf"[A-Za-z0-9+/]{{{BASE64_RUN},}}={{0,2}}")
 
 
 @dataclass(frozen=True)
