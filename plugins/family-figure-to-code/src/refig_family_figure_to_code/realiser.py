@@ -1,0 +1,111 @@
+"""The `program` renderer: realises a figure-to-code artifact by running it for real.
+
+Each job's program runs in the sandbox (:mod:`.execution`) with the task's visible inputs
+beside it: the figure under its own file name and each ``data/<name>`` input as ``<name>``.
+The image becomes the one page; the interpreter's output becomes the log; a failure is typed
+(``syntax_error``, ``runtime_error``, ``timeout``, ``no_image``, ``too_large``,
+``toolchain_missing``).
+"""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from refig.plugin import ErrorInfo, RenderJob, RenderOutput
+
+from refig_family_figure_to_code.execution import Execution, Limits, execute
+from refig_family_figure_to_code.languages import Language, language_of_file
+from refig_family_figure_to_code.suites.tasks import DATA_PREFIX
+from refig_family_figure_to_code.toolchains import binary
+
+SETTINGS_VERSION = "program/1"
+
+
+def workspace_inputs(inputs: Mapping[str, Path]) -> dict[str, Path]:
+    """Role -> path as file name -> path: the figure by its name, ``data/x`` as ``x``."""
+    named: dict[str, Path] = {}
+    for role, path in inputs.items():
+        if role.startswith(DATA_PREFIX):
+            named[role.removeprefix(DATA_PREFIX)] = path
+        elif role == "figure":
+            named[path.name] = path
+    return named
+
+
+def job_language(job: RenderJob) -> Language | None:
+    """The task's language, else the one the file's extension says."""
+    if job.task is not None and job.task.params.get("language"):
+        return Language.parse(str(job.task.params["language"]))
+    return language_of_file(job.path.name)
+
+
+@functools.cache
+def toolchain_versions() -> str:
+    """One line per installed toolchain's version (the renderer's version)."""
+    probes = {"python": ("-c", "import matplotlib, sys; print(sys.version.split()[0], "
+                                "'matplotlib', matplotlib.__version__)"),
+              "matlab": ("--version",), "r": ("--version",), "latex": ("--version",)}
+    parts = []
+    for language in Language:
+        exe = binary(language)
+        if exe is None:
+            continue
+        try:
+            done = subprocess.run([exe, *probes[language.value]], capture_output=True,
+                                  text=True, timeout=30)
+            head = (done.stdout or done.stderr).strip().splitlines()
+            parts.append(f"{language.value}: {head[0] if head else '?'}")
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+    return "; ".join(parts)
+
+
+class ProgramRenderer:
+    """Runs programs under the sandbox, one per job (each in a fresh private workspace)."""
+
+    fonts: tuple[str, ...] = ()
+
+    def __init__(self, *, deadline_s: float = 60.0, memory_mb: int = 4096):
+        self.limits = Limits(deadline_s=deadline_s, memory_mb=memory_mb)
+        self.settings = f"{SETTINGS_VERSION};deadline={deadline_s:g};memory={memory_mb}"
+
+    @property
+    def version(self) -> str:
+        return toolchain_versions()
+
+    def run(self, job: RenderJob) -> Execution | ErrorInfo:
+        """Execute one job's program; an error when its language cannot be told."""
+        language = job_language(job)
+        if language is None:
+            return ErrorInfo(kind="no_image", message=f"{job.path.name}: unknown language")
+        try:
+            program = job.path.read_bytes()
+        except OSError as exc:
+            return ErrorInfo(kind="runtime_error", message=f"cannot read the program: {exc}")
+        params = job.task.params if job.task is not None else {}
+        return execute(program, language, inputs=workspace_inputs(job.inputs),
+                       width=int(params.get("width", 640)), height=int(params.get("height", 480)),
+                       limits=self.limits)
+
+    def render(self, jobs: Sequence[RenderJob], out_dir: Path) -> list[RenderOutput]:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        outputs = []
+        for index, job in enumerate(jobs):
+            result = self.run(job)
+            if isinstance(result, ErrorInfo):
+                outputs.append(RenderOutput(error=result))
+                continue
+            if result.png is None:
+                outputs.append(RenderOutput(error=result.error, seconds=result.seconds,
+                                            log=result.log))
+                continue
+            page = out_dir / f"program-{index:04d}.png"
+            page.write_bytes(result.png)
+            outputs.append(RenderOutput(pages=(page,), seconds=result.seconds, log=result.log))
+        return outputs
+
+    def close(self) -> None:
+        """Nothing stays warm: every program gets a fresh process (see benchmarks/code_exec)."""
