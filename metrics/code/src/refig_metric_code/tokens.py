@@ -7,10 +7,11 @@ each (Pygments may split a string into delimiters and body; those parts are join
 from __future__ import annotations
 
 import functools
+from collections import Counter
 
 from pygments.lexer import Lexer
 from pygments.lexers import MatlabLexer, PythonLexer, SLexer, TexLexer
-from pygments.token import Comment, String, Whitespace
+from pygments.token import Comment, Number, String, Whitespace
 
 from refig_metric_code.languages import Language
 
@@ -46,3 +47,19 @@ def code_tokens(source: str, language: Language | str) -> list[str]:
 def token_count(source: str, language: Language | str) -> int:
     """``L``: the number of :func:`code_tokens` of ``source``."""
     return len(code_tokens(source, language))
+
+
+def literals(source: str, language: Language | str) -> tuple[Counter[str], Counter[str]]:
+    """The string literals (quotes stripped) and number literals of ``source``, as multisets:
+    the text and the data a plotting program puts in its figure."""
+    strings: Counter[str] = Counter()
+    numbers: Counter[str] = Counter()
+    for kind, value in lexer(Language.parse(str(language))).get_tokens(source):
+        text = value.strip()
+        if not text:
+            continue
+        if kind in String and text not in ("'", '"', "`"):
+            strings[text.strip("'\"`")] += 1
+        elif kind in Number:
+            numbers[text] += 1
+    return +strings, +numbers
