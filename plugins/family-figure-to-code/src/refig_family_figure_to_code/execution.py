@@ -23,7 +23,7 @@ from refig.pdf import PdfError, first_page
 
 from refig_family_figure_to_code import toolchains
 from refig_family_figure_to_code.installs import police
-from refig_family_figure_to_code.languages import Language
+from refig_family_figure_to_code.languages import Language, spec
 from refig_family_figure_to_code.sandboxed import run_sandboxed
 
 MAX_PROGRAM_BYTES = 1 << 20
@@ -103,6 +103,78 @@ def _image_png(path: Path, width: int) -> bytes:
     return png_bytes(image)
 
 
+@dataclass(frozen=True)
+class Prepared:
+    """A workspace holding one program (installations removed) and its inputs."""
+
+    workdir: Path
+    language: Language
+    removed: tuple[str, ...]
+    digests: dict[str, str]
+    before: frozenset[Path]
+
+
+def refuse(program: str | bytes, language: Language) -> Execution | None:
+    """The failure of a program that must not run here (too large, no toolchain), else None."""
+    raw = program.encode() if isinstance(program, str) else program
+    if len(raw) > MAX_PROGRAM_BYTES:
+        return _fail(language, "too_large",
+                     f"the program is {len(raw):,} bytes, over {MAX_PROGRAM_BYTES:,}")
+    if toolchains.binary(language) is None:
+        packages = " ".join(spec(language).apt)
+        return _fail(language, "toolchain_missing",
+                     f"{spec(language).binary} is not installed: apt-get install "
+                     f"--no-install-recommends {packages}")
+    return None
+
+
+def prepare(workdir: Path, program: str | bytes, language: Language,
+            inputs: Mapping[str, Path]) -> Prepared:
+    """Write the policed program and copy ``inputs`` (name -> file) into ``workdir``."""
+    raw = program.encode() if isinstance(program, str) else program
+    policed = police(raw.decode("utf-8", errors="replace"), language)
+    digests: dict[str, str] = {}
+    for name, path in inputs.items():
+        target = workdir / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+        digests[hashlib.sha256(target.read_bytes()).hexdigest()] = name
+    (workdir / toolchains.RUN_NAMES[language]).write_text(policed.source, encoding="utf-8")
+    return Prepared(workdir, language, policed.removed, digests, frozenset(workdir.rglob("*")))
+
+
+def conclude(prepared: Prepared, *, exit_code: int | None, timed_out: bool, output: bytes,
+             seconds: float, toolchain: str, width: int, deadline_s: float) -> Execution:
+    """The :class:`Execution` of a finished run: typed failure, or the image it made."""
+    language = prepared.language
+    notes = "".join(f"refig: removed package installation: {r}\n" for r in prepared.removed)
+    log = notes.encode() + output
+    text = log.decode("utf-8", errors="replace")
+
+    def fail(kind: str, message: str) -> Execution:
+        return _fail(language, kind, message, log, seconds, toolchain, prepared.removed)
+
+    if timed_out:
+        return fail("timeout", f"the program ran past its deadline of {deadline_s:g} s")
+    kind = toolchains.classify(language, exit_code, text)
+    if kind is not None:
+        return fail(kind, toolchains.message(language, text)
+                    or f"{toolchain} exited with status {exit_code}")
+    picked = _pick_image(language, prepared.workdir, set(prepared.before))
+    if picked is None:
+        return fail("no_image", "the program ran but left no image: no figure was open "
+                    "and it saved no PNG or JPEG")
+    path, source = picked
+    try:
+        png = _image_png(path, width)
+    except (ImageError, PdfError) as exc:
+        kind = "too_large" if "over" in exc.message else "no_image"
+        return fail(kind, f"{source}: {exc.message}")
+    copied = prepared.digests.get(hashlib.sha256(path.read_bytes()).hexdigest())
+    return Execution(language, png, None, log, seconds, toolchain, source, copied,
+                     prepared.removed)
+
+
 def execute(
     program: str | bytes,
     language: Language | str,
@@ -112,63 +184,29 @@ def execute(
     height: int = 480,
     limits: Limits | None = None,
 ) -> Execution:
-    """Run ``program`` (source text) in ``language`` with ``inputs`` (name -> file) beside it."""
+    """Run ``program`` (source text) in ``language`` with ``inputs`` (name -> file) beside it,
+    in a fresh process (see :mod:`.warm` for one reused interpreter)."""
     language = Language.parse(str(language))
     limits = limits or Limits()
-    raw = program.encode() if isinstance(program, str) else program
-    if len(raw) > MAX_PROGRAM_BYTES:
-        return _fail(language, "too_large",
-                     f"the program is {len(raw):,} bytes, over {MAX_PROGRAM_BYTES:,}")
-    if toolchains.binary(language) is None:
-        from refig_family_figure_to_code.languages import spec
-
-        packages = " ".join(spec(language).apt)
-        return _fail(language, "toolchain_missing",
-                     f"{spec(language).binary} is not installed: apt-get install "
-                     f"--no-install-recommends {packages}")
-    policed = police(raw.decode("utf-8", errors="replace"), language)
+    refused = refuse(program, language)
+    if refused is not None:
+        return refused
     with tempfile.TemporaryDirectory(prefix="refig-program-") as scratch:
-        workdir = Path(scratch)
-        digests: dict[str, str] = {}
-        for name, path in (inputs or {}).items():
-            target = workdir / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, target)
-            digests[hashlib.sha256(target.read_bytes()).hexdigest()] = name
-        (workdir / toolchains.RUN_NAMES[language]).write_text(policed.source, encoding="utf-8")
-        launch = toolchains.launch(language, workdir, width, height)
-        before = set(workdir.rglob("*"))
-        cache = workdir / ".cache"
-        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(workdir), "TMPDIR": "/tmp",
-               "LANG": "C.UTF-8", "XDG_CACHE_HOME": str(cache), "MPLCONFIGDIR": str(cache / "mpl"),
-               "TEXMFVAR": str(cache / "texmf-var"), "OMP_NUM_THREADS": "1",
-               "OPENBLAS_NUM_THREADS": "1", **launch.env}
-        result = run_sandboxed(launch.argv, workdir=workdir, deadline_s=limits.deadline_s,
-                               memory_mb=limits.memory_mb, env=env, binds=launch.binds)
-        notes = "".join(f"refig: removed package installation: {r}\n" for r in policed.removed)
-        log = notes.encode() + result.stdout + result.stderr
-        text = log.decode("utf-8", errors="replace")
+        prepared = prepare(Path(scratch), program, language, inputs or {})
+        launch = toolchains.launch(language, prepared.workdir, width, height)
+        result = run_sandboxed(launch.argv, workdir=prepared.workdir,
+                               deadline_s=limits.deadline_s, memory_mb=limits.memory_mb,
+                               env=program_env(prepared.workdir, launch.env),
+                               binds=launch.binds)
+        return conclude(prepared, exit_code=result.exit_code, timed_out=result.timed_out,
+                        output=result.stdout + result.stderr, seconds=result.seconds,
+                        toolchain=launch.toolchain, width=width, deadline_s=limits.deadline_s)
 
-        def fail(kind: str, message: str) -> Execution:
-            return _fail(language, kind, message, log, result.seconds, launch.toolchain,
-                         policed.removed)
 
-        if result.timed_out:
-            return fail("timeout", f"the program ran past its deadline of {limits.deadline_s:g} s")
-        kind = toolchains.classify(language, result.exit_code, text)
-        if kind is not None:
-            return fail(kind, toolchains.message(language, text)
-                        or f"{launch.toolchain} exited with status {result.exit_code}")
-        picked = _pick_image(language, workdir, before)
-        if picked is None:
-            return fail("no_image", "the program ran but left no image: no figure was open "
-                        "and it saved no PNG or JPEG")
-        path, source = picked
-        try:
-            png = _image_png(path, width)
-        except (ImageError, PdfError) as exc:
-            kind = "too_large" if "over" in exc.message else "no_image"
-            return fail(kind, f"{source}: {exc.message}")
-        copied = digests.get(hashlib.sha256(path.read_bytes()).hexdigest())
-        return Execution(language, png, None, log, result.seconds, launch.toolchain, source,
-                         copied, policed.removed)
+def program_env(workdir: Path, extra: Mapping[str, str]) -> dict[str, str]:
+    """The whole environment of a program: caches in its workspace, one thread, no secrets."""
+    cache = workdir / ".cache"
+    return {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(workdir), "TMPDIR": "/tmp",
+            "LANG": "C.UTF-8", "XDG_CACHE_HOME": str(cache), "MPLCONFIGDIR": str(cache / "mpl"),
+            "TEXMFVAR": str(cache / "texmf-var"), "OMP_NUM_THREADS": "1",
+            "OPENBLAS_NUM_THREADS": "1", **extra}

@@ -31,6 +31,11 @@ MATLAB_ONLY = ("exportgraphics", "tiledlayout", "nexttile", "geoplot", "geoscatt
                "bubblechart", "donutchart", "piechart", "boxchart", "wordcloud", "heatmap",
                "stackedplot", "parallelplot", "scatterhistogram", "exportapp",
                "xline", "yline", "colororder", "sgtitle")
+#: What ``matlab -batch`` runs: the program, then the open figure saved at 100 dpi.
+_MATLAB_BATCH = ("set(groot, 'defaultFigureVisible', 'off'); try, run('{program}'); catch e, "
+                 "fprintf(1, 'error: %s\\n', e.message); exit(4); end; "
+                 "if ~isempty(get(groot, 'Children')), "
+                 "exportgraphics(gcf, '{image}', 'Resolution', 100); end; exit(0)")
 _UNDEFINED = re.compile(r"'(\w+)' undefined")
 _MISSING_PACKAGE = re.compile(r"File `([^']+\.(?:sty|cls))' not found")
 _MISSING_INPUT = re.compile(r"(?:Could not read table file|File `[^']+' not found|"
@@ -86,8 +91,9 @@ def launch(language: Language, workdir: Path, width: int, height: int) -> Launch
         env = {"REFIG_PROGRAM": program, "REFIG_IMAGE": CAPTURE, "REFIG_WIDTH": str(width),
                "REFIG_HEIGHT": str(height)}
         matlab = matlab_binary()
-        if matlab:
-            return Launch((matlab, "-batch", driver.removesuffix(".m")), env, "matlab")
+        if matlab:  # MATLAB wants a script's local functions last: the driver is Octave's
+            return Launch((matlab, "-batch", _MATLAB_BATCH.format(program=program,
+                                                                  image=CAPTURE)), env, "matlab")
         return Launch((shutil.which("octave") or "octave", "--no-gui", "--no-window-system",
                        "--norc", "--quiet", "--no-history", driver), env, "octave",
                       (Path("/etc/octave"),))
