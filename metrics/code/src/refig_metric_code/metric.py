@@ -16,15 +16,12 @@ import numpy as np
 from refig.plugin import Artifact, MetricValue, ValueMaker, open_image
 from refig_metric_image.perceptual import Lpips
 
-from refig_metric_code.calls import api_f1, plotting_calls
 from refig_metric_code.corpus import suite_trivial_ngrams
-from refig_metric_code.crystal import crystal_bleu
 from refig_metric_code.fcf import fcf
 from refig_metric_code.languages import Language
 from refig_metric_code.pixels import WORST, pixel_scores
+from refig_metric_code.scoring import score_code
 from refig_metric_code.smuggling import detect
-from refig_metric_code.syntax_tree import ast_similarity
-from refig_metric_code.tokens import code_tokens
 
 VERSION = "1"
 IMAGE_NAMES = tuple(WORST)
@@ -77,23 +74,20 @@ class CodeMetrics:
             # A failure weighs the worst value; a run whose LPIPS could not be measured, None.
             measured = not executed or getattr(scores, name) is not None
             yield make.value(f"{name}_weighted", scores.weighted(name) if measured else None)
-        ref_tokens, gen_tokens = code_tokens(reference, language), code_tokens(source, language)
         trivial = suite_trivial_ngrams(reference_code, language, self.trivial_k)
-        yield make.value("crystalbleu", crystal_bleu(ref_tokens, gen_tokens, trivial,
-                                                     smooth=self.smoothing),
-                         smoothing=self.smoothing, trivial_ngrams=len(trivial))
-        yield make.value("ast", ast_similarity(reference, source, language))
-        ref_calls, gen_calls = plotting_calls(reference, language), plotting_calls(source,
-                                                                                   language)
-        yield make.value("api_f1", api_f1(ref_calls, gen_calls),
-                         reference_calls=sorted(ref_calls), generated_calls=sorted(gen_calls))
-        yield make.value("tokens", float(len(gen_tokens)))
-        yield make.value("reference_tokens", float(len(ref_tokens)))
+        code = score_code(reference, source, language, trivial, smooth=self.smoothing)
+        yield make.value("crystalbleu", code.crystalbleu, smoothing=self.smoothing,
+                         trivial_ngrams=len(trivial))
+        yield make.value("ast", code.ast)
+        yield make.value("api_f1", code.api_f1)
+        yield make.value("tokens", float(code.tokens))
+        yield make.value("reference_tokens", float(code.reference_tokens))
         copied = figure.name if executed and same_pixels(figure, image) else None
-        finding = detect(source, language, figure_names=(figure.name,), copied_input=copied)
+        names = (figure.name, f"source{figure.suffix}")  # its name in the agent's workspace
+        finding = detect(source, language, figure_names=names, copied_input=copied)
         yield make.value("smuggling", float(finding.flagged), reasons=list(finding.reasons))
         value = fcf(executed=executed and not finding.flagged, psnr=scores.psnr,
                     ssim=scores.ssim, lpips=scores.lpips, delta_e=scores.ciede2000,
-                    ref_tokens=len(ref_tokens), gen_tokens=len(gen_tokens))
+                    ref_tokens=code.reference_tokens, gen_tokens=code.tokens)
         yield make.value("fcf", value, capped=finding.flagged or None,
                          lpips="missing" if scores.lpips is None and executed else None)

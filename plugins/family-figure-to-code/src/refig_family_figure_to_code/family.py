@@ -42,7 +42,10 @@ def task_language(task: Task | None, path: Path) -> Language | None:
 
 def _figure_names(task: Task | None) -> tuple[str, ...]:
     figure = task.input("figure") if task is not None else None
-    return (Path(figure.path).name,) if figure is not None else ()
+    if figure is None:
+        return ()
+    name = Path(figure.path)
+    return (name.name, f"source{name.suffix.lower()}")  # its name in the agent's workspace
 
 
 class CodeFamily:

@@ -19,6 +19,7 @@ from refig.plugin import (
 from refig_family_figure_to_code.command import code_sample_command, figcodebench_command
 
 PROMPTS = Path(__file__).parent / "prompts"
+RUBRIC = Path(__file__).parent / "rubrics" / "mmos-v1.toml"
 
 
 def _family(**options: Any) -> Any:
@@ -68,7 +69,9 @@ def refig_task_families() -> Iterator[TaskFamilyRecord]:
         renderer="program",
         metrics=("code",),
         judges=("code-metrics",),
-        prompts={p.stem: p for p in sorted(PROMPTS.glob("*.md")) if p.name != "README.md"},
+        rubric=RUBRIC,
+        prompts={p.name.split(".")[0]: p for p in sorted(PROMPTS.glob("*.md"))
+                 if p.name != "README.md"},
         checks=_checks,
     )
 

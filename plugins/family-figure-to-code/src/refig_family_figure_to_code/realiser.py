@@ -25,13 +25,16 @@ SETTINGS_VERSION = "program/1"
 
 
 def workspace_inputs(inputs: Mapping[str, Path]) -> dict[str, Path]:
-    """Role -> path as file name -> path: the figure by its name, ``data/x`` as ``x``."""
+    """Role -> path as file name -> path, laid out as the agent's workspace was: the figure as
+    ``source.<ext>``, each ``data/<name>`` input there and also as ``<name>`` beside the
+    program (FigCodeBench's programs read their data files by bare name)."""
     named: dict[str, Path] = {}
     for role, path in inputs.items():
         if role.startswith(DATA_PREFIX):
-            named[role.removeprefix(DATA_PREFIX)] = path
+            named[role] = path
+            named.setdefault(role.removeprefix(DATA_PREFIX), path)
         elif role == "figure":
-            named[path.name] = path
+            named[f"source{path.suffix.lower()}"] = path
     return named
 
 

@@ -14,6 +14,7 @@ warm mode: xelatex cannot be reset.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import shutil
@@ -95,10 +96,8 @@ class WarmInterpreter:
     def _kill(self) -> None:
         if self._proc is None:
             return
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self._proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         self._proc.wait()
         self._proc = None
 
