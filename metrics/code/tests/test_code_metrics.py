@@ -165,7 +165,7 @@ def test_drawing_an_array_is_not_smuggling(language: str, source: str) -> None:
     assert not detect(source, language).flagged
 
 
-def test_naming_the_figure_or_copying_an_input_is_flagged() -> None:
-    assert "names_figure" in detect("open('figure.png')", "python",
-                                    figure_names=("figure.png",)).reasons
-    assert "copied_output" in detect("x = 1", "python", copied_input="figure.png").reasons
+def test_naming_the_figure_is_flagged() -> None:
+    assert "names_figure" in detect("open('source.png')", "python",
+                                    figure_names=("figure.png", "source.png")).reasons
+    assert not detect("open('data.csv')", "python", figure_names=("source.png",)).flagged

@@ -17,7 +17,7 @@ from refig.plugin import open_image
 from refig_family_figure_to_code.languages import Language
 
 #: Pixels a side of the arrays R and MATLAB smuggle (enough for a recognisable figure).
-SMUGGLE_SIDE = 96
+SMUGGLE_SIDE = 200
 
 
 def blank(language: Language, width: int, height: int) -> str:
@@ -61,7 +61,7 @@ def smuggle(language: Language, figure: Path, width: int, height: int) -> str:
     if language is Language.R:
         values = flat.replace(" ", ", ")
         return (f"px <- array(c({values}) / 255, dim = c({rows}, {cols}, 3))\n"
-                "par(mar = c(0, 0, 0, 0))\nplot.new()\n"
+                "par(mar = c(0, 0, 0, 0), xaxs = 'i', yaxs = 'i')\nplot.new()\n"
                 "rasterImage(as.raster(px), 0, 0, 1, 1, interpolate = FALSE)\n")
     return (f"px = uint8(reshape([{flat}], {rows}, {cols}, 3));\n"
             f"figure('Position', [0 0 {width} {height}]);\n"

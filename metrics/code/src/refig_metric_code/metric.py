@@ -10,10 +10,8 @@ image); ``psnr``, ``ssim``, ``lpips``, ``ciede2000`` (raw: None when it did not 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
-import numpy as np
-from refig.plugin import Artifact, MetricValue, ValueMaker, open_image
+from refig.plugin import Artifact, MetricValue, ValueMaker
 from refig_metric_image.perceptual import Lpips
 
 from refig_metric_code.corpus import suite_trivial_ngrams
@@ -32,12 +30,6 @@ NAMES = ("execution", *IMAGE_NAMES, *(f"{n}_weighted" for n in IMAGE_NAMES), "cr
 def _language(artifact: Artifact) -> Language | None:
     value = artifact.task.params.get("language") if artifact.task is not None else None
     return Language.parse(str(value)) if value else None
-
-
-def same_pixels(a: Path, b: Path) -> bool:
-    """True when two images decode to exactly the same pixels (a copied input)."""
-    x, y = open_image(a), open_image(b)
-    return x.size == y.size and np.array_equal(np.asarray(x), np.asarray(y))
 
 
 class CodeMetrics:
@@ -82,9 +74,8 @@ class CodeMetrics:
         yield make.value("api_f1", code.api_f1)
         yield make.value("tokens", float(code.tokens))
         yield make.value("reference_tokens", float(code.reference_tokens))
-        copied = figure.name if executed and same_pixels(figure, image) else None
         names = (figure.name, f"source{figure.suffix}")  # its name in the agent's workspace
-        finding = detect(source, language, figure_names=names, copied_input=copied)
+        finding = detect(source, language, figure_names=names)
         yield make.value("smuggling", float(finding.flagged), reasons=list(finding.reasons))
         value = fcf(executed=executed and not finding.flagged, psnr=scores.psnr,
                     ssim=scores.ssim, lpips=scores.lpips, delta_e=scores.ciede2000,

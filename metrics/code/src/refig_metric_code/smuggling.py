@@ -7,9 +7,11 @@ these holds, each named in the finding:
   ``Image.open``, ``readPNG``, ``image_read``, ``\\includegraphics``, ``\\addplot graphics``...);
 * ``names_figure``: it names the task's figure file (``figure.png``) at all;
 * ``embedded_payload``: it holds a data URI or a base64 run of at least 256 characters;
-* ``pixel_array``: it holds at least ``PIXEL_NUMBERS`` numeric literals that make up most of its
-  tokens (an image written out as numbers);
-* ``copied_output``: its image is byte-for-byte one of the task's visible inputs.
+* ``pixel_array``: it holds at least ``PIXEL_NUMBERS`` numeric literals that make up at least
+  30 % of its tokens (an image written out as numbers).
+
+An image equal to the figure is no evidence by itself: the reference program, re-run by a
+deterministic toolchain, reproduces its figure to the pixel.
 
 Drawing calls that show arrays (``imshow``, ``imagesc``, ``geom_raster``) are not flagged alone:
 heatmaps are legitimate. A flagged program's FCF is 0 and judges cap its total at 0.
@@ -61,8 +63,8 @@ def numeric_literals(source: str, language: Language) -> int:
     return sum(1 for kind, _ in lexer(language).get_tokens(source) if kind in Number)
 
 
-def detect(source: str, language: Language | str, *, figure_names: tuple[str, ...] = (),
-           copied_input: str | None = None) -> Finding:
+def detect(source: str, language: Language | str, *, figure_names: tuple[str, ...] = ()
+           ) -> Finding:
     """The :class:`Finding` for ``source``; ``figure_names`` are the task figure's file names."""
     language = Language.parse(str(language))
     reasons: list[str] = []
@@ -75,6 +77,4 @@ def detect(source: str, language: Language | str, *, figure_names: tuple[str, ..
     numbers = numeric_literals(source, language)
     if numbers >= PIXEL_NUMBERS and numbers >= 0.3 * max(1, len(code_tokens(source, language))):
         reasons.append("pixel_array")
-    if copied_input:
-        reasons.append("copied_output")
     return Finding(tuple(reasons), numbers)

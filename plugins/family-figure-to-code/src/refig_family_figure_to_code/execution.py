@@ -171,6 +171,8 @@ def conclude(prepared: Prepared, *, exit_code: int | None, timed_out: bool, outp
         kind = "too_large" if "over" in exc.message else "no_image"
         return fail(kind, f"{source}: {exc.message}")
     copied = prepared.digests.get(hashlib.sha256(path.read_bytes()).hexdigest())
+    if copied:
+        log += f"refig: the image is a byte copy of the input {copied}\n".encode()
     return Execution(language, png, None, log, seconds, toolchain, source, copied,
                      prepared.removed)
 

@@ -5,34 +5,37 @@
 % workspace with every figure closed, answering REFIG-DONE<TAB>status.
 1;
 
-function status = refig_job(program, image, width, height)
+function refig_status = refig_job(refig_program, refig_image, refig_width, refig_height)
+  % The program runs in this function's workspace: every name here is prefixed so that none
+  % shadows a function the program calls (image, status...).
   close all;
   set(0, 'defaultfigurevisible', 'off');
-  set(0, 'defaultfigureposition', [0 0 width height]);
-  status = 0;
+  set(0, 'defaultfigureposition', [0 0 refig_width refig_height]);
+  refig_status = 0;
   try
-    run(program);
+    run(refig_program);
   catch refig_err
     fprintf(1, 'error: %s\n', refig_err.message);
-    status = 4;
+    refig_status = 4;
     % Octave prints a parse error itself; run() then fails with 'error sourcing file'.
     if ~isempty(strfind(refig_err.message, 'parse error')) || ...
        ~isempty(strfind(refig_err.message, 'error sourcing file'))
-      status = 3;
+      refig_status = 3;
     end
     return;
   end
   if ~isempty(get(0, 'children'))
-    pos = get(gcf, 'position');
-    set(gcf, 'paperunits', 'inches', 'paperposition', [0 0 pos(3:4) / 100]);
-    print(gcf, image, '-dpng', '-r100');
+    refig_pos = get(gcf, 'position');
+    set(gcf, 'paperunits', 'inches', 'paperposition', [0 0 refig_pos(3:4) / 100]);
+    print(gcf, refig_image, '-dpng', '-r100', ...
+          sprintf('-S%d,%d', round(refig_pos(3)), round(refig_pos(4))));
   end
   close all;
 end
 
 if exist('OCTAVE_VERSION', 'builtin')
-  graphics_toolkit('gnuplot');
   warning('off', 'all');
+  graphics_toolkit('gnuplot');
 end
 if isempty(getenv('REFIG_WARM'))
   exit(refig_job(getenv('REFIG_PROGRAM'), getenv('REFIG_IMAGE'), ...
