@@ -28,6 +28,9 @@ CODE = ("crystalbleu", "ast", "api_f1", "fcf")
 class Row:
     """One (task, configuration) of a figure-to-code run."""
 
+    task: str
+    config: str
+    reason: str | None
     language: str
     model: str
     category: str
@@ -73,6 +76,7 @@ def rows(ctx: Context) -> list[Row]:
                           zip(IMAGE, (0.0, 0.0, 1.0, 100.0), strict=True)}}
         usage = outcome.attempt.usage
         found.append(Row(
+            task=task_id, config=config_id, reason=outcome.gate_reason,
             language=str(task.params.get("language", "?")),
             model=config.model if config else config_id, category=str(task.meta.get(
                 "category", "?")), tier=str(task.meta.get("tier", "?")), values=values,
@@ -230,6 +234,29 @@ def mmos_cost(ctx: Context) -> Iterator[Table]:
                     description="mmos-swapped total minus mmos total, same artifacts.")
 
 
+def per_task(ctx: Context) -> Iterator[Table]:
+    """One row per task and configuration (JSON and HTML only): what the task pages show."""
+    found = rows(ctx)
+    if not found:
+        return
+    columns = [Column("task", "Task"), Column("config", "Configuration"),
+               Column("language", "Language"), Column("category", "Category"),
+               Column("tier", "Tier"), Column("reason", "Failure"),
+               Column("ssim", "SSIM", "float", 3), Column("crystalbleu", "CrystalBLEU", "float", 3),
+               Column("ast", "AST", "float", 3), Column("api_f1", "API F1", "float", 3),
+               Column("fcf", "FCF", "float", 3), Column("smuggling", "Smuggled", "int"),
+               Column("mmos", "MMOS", "float", 1)]
+    table = Table("code_tasks", "figure-to-code per task", columns, detail=True)
+    for row in sorted(found, key=lambda r: (r.task, r.config)):
+        table.rows.append({"task": row.task, "config": row.config, "language": row.language,
+                           "category": row.category, "tier": row.tier, "reason": row.reason,
+                           **{k: row.values.get(k) for k in ("ssim", "crystalbleu", "ast",
+                                                             "api_f1", "fcf")},
+                           "smuggling": None if row.values.get("smuggling") is None
+                           else int(row.values["smuggling"] or 0), "mmos": row.mmos})
+    yield table
+
+
 SECTIONS: list[tuple[str, Callable[[Context], Iterable[Table]]]] = [
     ("code-by-language", by_language),
     ("code-by-category", _by("category", "figure-to-code by category")),
@@ -237,4 +264,5 @@ SECTIONS: list[tuple[str, Callable[[Context], Iterable[Table]]]] = [
     ("code-friedman", friedman),
     ("code-kendall", kendall),
     ("code-mmos-cost", mmos_cost),
+    ("code-tasks", per_task),
 ]
