@@ -20,6 +20,7 @@ from refig_family_figure_to_code.execution import Execution, Limits, execute
 from refig_family_figure_to_code.languages import Language, language_of_file
 from refig_family_figure_to_code.suites.tasks import DATA_PREFIX
 from refig_family_figure_to_code.toolchains import binary
+from refig_family_figure_to_code.warm import WARM_LANGUAGES, WarmInterpreter
 
 SETTINGS_VERSION = "program/1"
 
@@ -67,13 +68,18 @@ def toolchain_versions() -> str:
 
 
 class ProgramRenderer:
-    """Runs programs under the sandbox, one per job (each in a fresh private workspace)."""
+    """Runs programs under the sandbox, each in a fresh private workspace: by default one
+    fresh interpreter per program; with ``warm`` one reused interpreter per language where the
+    language allows (:mod:`.warm`: faster, but programs share one sandbox)."""
 
     fonts: tuple[str, ...] = ()
 
-    def __init__(self, *, deadline_s: float = 60.0, memory_mb: int = 4096):
-        self.limits = Limits(deadline_s=deadline_s, memory_mb=memory_mb)
-        self.settings = f"{SETTINGS_VERSION};deadline={deadline_s:g};memory={memory_mb}"
+    def __init__(self, *, deadline_s: float = 60.0, memory_mb: int = 4096,
+                 warm: bool | str = False):
+        self.limits = Limits(deadline_s=float(deadline_s), memory_mb=int(memory_mb))
+        self.warm = str(warm).lower() in ("1", "true", "yes")
+        self.settings = f"{SETTINGS_VERSION};deadline={float(deadline_s):g};memory={memory_mb}"
+        self._interpreters: dict[Language, WarmInterpreter] = {}
 
     @property
     def version(self) -> str:
@@ -89,8 +95,14 @@ class ProgramRenderer:
         except OSError as exc:
             return ErrorInfo(kind="runtime_error", message=f"cannot read the program: {exc}")
         params = job.task.params if job.task is not None else {}
-        return execute(program, language, inputs=workspace_inputs(job.inputs),
-                       width=int(params.get("width", 640)), height=int(params.get("height", 480)),
+        width, height = int(params.get("width", 640)), int(params.get("height", 480))
+        inputs = workspace_inputs(job.inputs)
+        if self.warm and language in WARM_LANGUAGES:
+            if language not in self._interpreters:
+                self._interpreters[language] = WarmInterpreter(language, self.limits)
+            return self._interpreters[language].execute(program, inputs=inputs, width=width,
+                                                        height=height)
+        return execute(program, language, inputs=inputs, width=width, height=height,
                        limits=self.limits)
 
     def render(self, jobs: Sequence[RenderJob], out_dir: Path) -> list[RenderOutput]:
@@ -111,4 +123,7 @@ class ProgramRenderer:
         return outputs
 
     def close(self) -> None:
-        """Nothing stays warm: every program gets a fresh process (see benchmarks/code_exec)."""
+        """End the warm interpreters, if any."""
+        for interpreter in self._interpreters.values():
+            interpreter.close()
+        self._interpreters.clear()
