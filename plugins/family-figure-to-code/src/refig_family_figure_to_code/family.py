@@ -26,6 +26,7 @@ from refig.plugin import (
 
 from refig_family_figure_to_code.execution import MAX_PROGRAM_BYTES
 from refig_family_figure_to_code.languages import Language, language_of_file, spec
+from refig_family_figure_to_code.roles import FIGURE, REFERENCE_CODE
 from refig_family_figure_to_code.structure import ProgramStructure, read_structure
 
 INSPECTOR = "refig-code/1"
@@ -41,7 +42,7 @@ def task_language(task: Task | None, path: Path) -> Language | None:
 
 
 def _figure_names(task: Task | None) -> tuple[str, ...]:
-    figure = task.input("figure") if task is not None else None
+    figure = task.input(FIGURE) if task is not None else None
     if figure is None:
         return ()
     name = Path(figure.path)
@@ -55,7 +56,7 @@ class CodeFamily:
 
     def reference_key(self, task: Task) -> str:
         """The reference figure and reference code together: either changing re-measures."""
-        figure, code = task.input("figure"), task.input("reference_code")
+        figure, code = task.input(FIGURE), task.input(REFERENCE_CODE)
         return stable_hash([figure.sha256 if figure else None, code.sha256 if code else None])
 
     def inspect(self, path: Path, task: Task | None) -> tuple[GateResult, BaseModel | None]:

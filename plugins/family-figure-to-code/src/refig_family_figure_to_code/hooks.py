@@ -17,6 +17,7 @@ from refig.plugin import (
 )
 
 from refig_family_figure_to_code.command import code_sample_command, figcodebench_command
+from refig_family_figure_to_code.roles import DATA_PREFIX, FIGURE, PROGRAM, REFERENCE_CODE
 
 PROMPTS = Path(__file__).parent / "prompts"
 RUBRIC = Path(__file__).parent / "rubrics" / "mmos-v1.toml"
@@ -60,12 +61,12 @@ def refig_task_families() -> Iterator[TaskFamilyRecord]:
                     "LaTeX, run for real in a sandbox.",
         factory=_family,
         inputs=(
-            InputSpec("figure", visible=True, description="the figure to reproduce"),
-            InputSpec("reference_code", visible=False, description="the reference program"),
-            InputSpec("data/*", visible=True, required=False,
+            InputSpec(FIGURE, visible=True, description="the figure to reproduce"),
+            InputSpec(REFERENCE_CODE, visible=False, description="the reference program"),
+            InputSpec(DATA_PREFIX + "*", visible=True, required=False,
                       description="data files the program reads, beside it under their name"),
         ),
-        deliverables=(Deliverable("program", "figure.*", primary=True),),
+        deliverables=(Deliverable(PROGRAM, "figure.*", primary=True),),
         renderer="program",
         metrics=("code",),
         judges=("code-metrics",),

@@ -18,7 +18,7 @@ from refig.plugin import ErrorInfo, RenderJob, RenderOutput
 
 from refig_family_figure_to_code.execution import Execution, Limits, execute
 from refig_family_figure_to_code.languages import Language, language_of_file
-from refig_family_figure_to_code.suites.tasks import DATA_PREFIX
+from refig_family_figure_to_code.roles import DATA_PREFIX, FIGURE
 from refig_family_figure_to_code.toolchains import binary
 from refig_family_figure_to_code.warm import WARM_LANGUAGES, WarmInterpreter
 
@@ -34,7 +34,7 @@ def workspace_inputs(inputs: Mapping[str, Path]) -> dict[str, Path]:
         if role.startswith(DATA_PREFIX):
             named[role] = path
             named.setdefault(role.removeprefix(DATA_PREFIX), path)
-        elif role == "figure":
+        elif role == FIGURE:
             named[f"source{path.suffix.lower()}"] = path
     return named
 

@@ -20,8 +20,7 @@ from refig.plugin import Asset, SuiteWriter
 from refig_metric_code.tiers import Complexity, assign_tiers, code_features, visual_features
 
 from refig_family_figure_to_code.languages import Language, spec
-
-DATA_PREFIX = "data/"
+from refig_family_figure_to_code.roles import DATA_PREFIX, FIGURE, REFERENCE_CODE
 
 
 @dataclass
@@ -68,8 +67,8 @@ def write_task(writer: SuiteWriter, draft: TaskDraft) -> None:
     """Write the draft's files under ``assets/<id>/`` and add the task."""
     base = f"assets/{draft.id}"
     inputs: dict[str, Asset] = {
-        "figure": writer.asset(f"{base}/{draft.figure_name}", draft.figure),
-        "reference_code": writer.asset(f"{base}/reference/{spec(draft.language).program_file}",
+        FIGURE: writer.asset(f"{base}/{draft.figure_name}", draft.figure),
+        REFERENCE_CODE: writer.asset(f"{base}/reference/{spec(draft.language).program_file}",
                                        draft.code.encode("utf-8"), visible=False),
     }
     for name, data in sorted(draft.data.items()):
