@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image
-from refig.images import open_image
+from refig.plugin import open_image
 from refig_metric_image.perceptual import Lpips, LpipsUnavailable
 from refig_metric_image.similarity import ciede2000, psnr, ssim
 

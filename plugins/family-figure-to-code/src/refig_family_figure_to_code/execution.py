@@ -1,8 +1,9 @@
 """Run one program for real and return its image, its output and a typed failure.
 
 The program runs in a fresh private workspace holding only itself and the task's visible
-inputs (data files, the figure), inside the sandbox (:mod:`.sandboxed`), with package
-installations removed first (:mod:`.installs`). Its image is the newest PNG or JPEG it wrote
+inputs (data files, the figure), inside the sandbox (``refig.plugin.run_sandboxed``: no
+network, a deadline with a process-group kill, a memory cap), with package installations
+removed first (:mod:`.installs`). Its image is the newest PNG or JPEG it wrote
 itself, else the figure its driver captured (Python, R, MATLAB), else page one of the PDF
 (LaTeX). Failures are typed: ``syntax_error``, ``runtime_error``, ``timeout``, ``no_image``,
 ``too_large``, ``toolchain_missing``, each with the interpreter's message.
@@ -17,14 +18,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from refig.images import ImageError, open_image, png_bytes
-from refig.models import ErrorInfo
-from refig.pdf import PdfError, first_page
+from refig.plugin import (
+    ErrorInfo,
+    ImageError,
+    PdfError,
+    first_page,
+    open_image,
+    png_bytes,
+    run_sandboxed,
+)
 
 from refig_family_figure_to_code import toolchains
 from refig_family_figure_to_code.installs import police
 from refig_family_figure_to_code.languages import Language, spec
-from refig_family_figure_to_code.sandboxed import run_sandboxed
 
 MAX_PROGRAM_BYTES = 1 << 20
 MAX_IMAGE_BYTES = 32 << 20

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 
-from refig.running.sandbox import SandboxPolicy
+from refig.plugin import SandboxPolicy
 
 from refig_family_figure_to_code import toolchains
 from refig_family_figure_to_code.execution import (
@@ -54,7 +54,7 @@ class WarmInterpreter:
         if self.language not in WARM_LANGUAGES:
             raise ValueError(f"{self.language.value} has no warm interpreter")
         self.limits = limits or Limits()
-        self.policy = policy or SandboxPolicy.create("auto")
+        self.policy = policy or SandboxPolicy.create("auto", network=False)
         self._root = Path(tempfile.mkdtemp(prefix="refig-warm-"))
         self._drivers = self._root / "drivers"
         self._drivers.mkdir()
