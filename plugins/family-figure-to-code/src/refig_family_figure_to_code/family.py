@@ -19,10 +19,10 @@ from refig.plugin import (
     GateResult,
     Render,
     RenderJob,
-    SectionBuilder,
     Task,
     stable_hash,
 )
+from refig.plugin.analysis import Section
 
 from refig_family_figure_to_code.execution import MAX_PROGRAM_BYTES
 from refig_family_figure_to_code.languages import Language, language_of_file, spec
@@ -100,15 +100,19 @@ class CodeFamily:
     def evidence(self, artifact: Artifact) -> Evidence:
         """The reference image first, then the generated one, each labelled; the program."""
         images: list[tuple[str, Path]] = []
-        if artifact.source is not None:
-            images.append((REFERENCE_LABEL, artifact.source))
-        if artifact.pages:
-            images.append((GENERATED_LABEL, artifact.pages[0]))
+        missing: list[str] = []
+        for label, path in ((REFERENCE_LABEL, artifact.source),
+                            (GENERATED_LABEL, artifact.pages[0] if artifact.pages else None)):
+            if path is None:
+                missing.append(label)
+            else:
+                images.append((label, path))
         try:
             program = artifact.path.read_text("utf-8", errors="replace")[:20_000]
         except OSError:
             program = ""
-        return Evidence(images=tuple(images), text=program, text_label="the generated program")
+        return Evidence(images=tuple(images), text=program, text_label="The generated program",
+                        missing=tuple(missing))
 
     def check_row(self, artifact: Artifact) -> dict[str, Any]:
         structure = artifact.structure
@@ -120,7 +124,7 @@ class CodeFamily:
                     "smuggling": list(structure.smuggling)}
         return row | {"metrics": dict(artifact.metrics)}
 
-    def report_sections(self) -> Sequence[tuple[str, SectionBuilder]]:
+    def report_sections(self) -> Sequence[Section]:
         from refig_family_figure_to_code.report import SECTIONS
 
         return SECTIONS

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from refig import stats
-from refig.plugin.analysis import Column, Context, Table
+from refig.plugin.analysis import Column, Context, Section, Table
 
 #: The judge whose totals are MMOS; without it, the run's primary judge (e.g. the proxy).
 JURY, PROBE = "mmos", "mmos-swapped"
@@ -70,7 +70,7 @@ def rows(ctx: Context) -> list[Row]:
         for name in ("execution", *IMAGE, *(f"{n}_weighted" for n in IMAGE), *CODE,
                      "smuggling"):
             values[name] = ctx.data.metric(outcome.artifact, "code", name)
-        if not outcome.passed:  # a program the gate refused never ran
+        if outcome.gated:  # a program that did not run or made no image
             values |= {"execution": 0.0, "fcf": 0.0,
                        **{f"{n}_weighted": w for n, w in
                           zip(IMAGE, (0.0, 0.0, 1.0, 100.0), strict=True)}}
@@ -80,7 +80,7 @@ def rows(ctx: Context) -> list[Row]:
             language=str(task.params.get("language", "?")),
             model=config.model if config else config_id, category=str(task.meta.get(
                 "category", "?")), tier=str(task.meta.get("tier", "?")), values=values,
-            mmos=0.0 if not outcome.passed else _judge_total(ctx, artifact, judge),
+            mmos=0.0 if outcome.gated else _judge_total(ctx, artifact, judge),
             probe=_judge_total(ctx, artifact, PROBE),
             tokens=float(usage.input_tokens + usage.output_tokens),
             cost=outcome.attempt.cost_usd))
@@ -257,12 +257,12 @@ def per_task(ctx: Context) -> Iterator[Table]:
     yield table
 
 
-SECTIONS: list[tuple[str, Callable[[Context], Iterable[Table]]]] = [
-    ("code-by-language", by_language),
-    ("code-by-category", _by("category", "figure-to-code by category")),
-    ("code-by-tier", _by("tier", "figure-to-code by difficulty tier")),
-    ("code-friedman", friedman),
-    ("code-kendall", kendall),
-    ("code-mmos-cost", mmos_cost),
-    ("code-tasks", per_task),
+SECTIONS: list[Section] = [
+    Section("code-by-language", by_language),
+    Section("code-by-category", _by("category", "figure-to-code by category")),
+    Section("code-by-tier", _by("tier", "figure-to-code by difficulty tier")),
+    Section("code-friedman", friedman),
+    Section("code-kendall", kendall),
+    Section("code-mmos-cost", mmos_cost),
+    Section("code-tasks", per_task),
 ]
