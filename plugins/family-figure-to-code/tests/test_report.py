@@ -34,7 +34,7 @@ def run_data() -> tuple[RunData, dict]:  # type: ignore[type-arg]
     for m, model in enumerate(MODELS):
         config = Configuration(model=model, harness="model", workflow="answer")
         configs[config.id] = config
-        for l, language in enumerate(LANGUAGES):
+        for index, language in enumerate(LANGUAGES):
             for k in range(3):
                 task_id = f"{language}-{k}"
                 tasks[task_id] = Task(id=task_id, family="figure-to-code",
@@ -42,9 +42,9 @@ def run_data() -> tuple[RunData, dict]:  # type: ignore[type-arg]
                                       meta={"category": ("statistical", "temporal")[k % 2],
                                             "tier": ("easy", "medium", "hard")[k]},
                                       inputs={"figure": Asset(path="f.png", sha256="f" * 64)})
-                artifact = f"{m}{l}{k}".ljust(64, "0")
+                artifact = f"{m}{index}{k}".ljust(64, "0")
                 ran = not (model == "m2" and language == "latex" and k == 0)
-                tokens = 1000 * (l + 1) + 100 * m + 10 * k
+                tokens = 1000 * (index + 1) + 100 * m + 10 * k
                 attempt = Attempt(task_id=task_id, config_id=config.id,
                                   status=AttemptStatus.SUCCEEDED,
                                   usage=Usage(input_tokens=tokens, output_tokens=0),
@@ -62,7 +62,7 @@ def run_data() -> tuple[RunData, dict]:  # type: ignore[type-arg]
                 metrics[artifact] = {("code", n): MetricValue(
                     artifact_sha256=artifact, metric="code", name=n, value=v)
                     for n, v in values.items()}
-                total = 40 + 20 * k + 5 * m + l if ran else 0.0
+                total = 40 + 20 * k + 5 * m + index if ran else 0.0
                 judgments[artifact] = [
                     Judgment(artifact_sha256=artifact, judge=name, judge_key=name,
                              rubric_sha256="r", rubric_version="1", repeat=0,
