@@ -52,7 +52,8 @@ class Execution:
 
     ``png`` is the image as normalised PNG bytes (None on failure); ``source`` says where it came
     from (``capture``, ``pdf`` or ``file:<name>``); ``copied_input`` names a visible input whose
-    bytes the image repeats exactly (a smuggled figure); ``removed`` the installations stripped.
+    bytes the image file repeats exactly (noted in the log); ``removed`` the installations
+    stripped.
     """
 
     language: Language
