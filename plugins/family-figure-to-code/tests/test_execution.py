@@ -89,7 +89,7 @@ def test_oversized_program_is_refused_before_running() -> None:
 
 
 def test_a_huge_image_is_too_large() -> None:
-    program = ("import matplotlib.pyplot as plt\nfig = plt.figure(figsize=(80, 80), dpi=100)\n"
+    program = ("import matplotlib.pyplot as plt\nfig = plt.figure(figsize=(55, 50), dpi=100)\n"
                "fig.savefig('big.png')\n")
     result = execute(program, "python")
     assert result.error is not None and result.error.kind == "too_large", result.log.decode()

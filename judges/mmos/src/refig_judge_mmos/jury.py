@@ -79,7 +79,7 @@ class MmosJury:
         self.swapped = swapped
         self.key = stable_hash({"judge": name, "version": VERSION, "swapped": swapped,
                                 "members": [m.key for _, m in self.members]})
-        self._answered: dict[tuple[str, int, str], Judgment] = {}
+        self._answered: dict[tuple[str, int, str, tuple[str, ...]], Judgment] = {}
         self._lock = threading.Lock()
 
     def _request(self, request: JudgeRequest) -> JudgeRequest:
@@ -94,9 +94,10 @@ class MmosJury:
         if not request.artifact.gate.passed:
             return failed_execution(request, self.key, self.name)
         asked = self._request(request)
+        shown = tuple(str(path) for _, path in asked.evidence.images)
         answers: list[tuple[str, Judgment]] = []
         for model, member in self.members:
-            slot = (request.artifact.sha256, request.repeat, model)
+            slot = (request.artifact.sha256, request.repeat, model, shown)
             with self._lock:
                 done = self._answered.get(slot)
             if done is None:
@@ -112,6 +113,6 @@ class MmosJury:
             answers.append((model, done))
         with self._lock:
             for model, _ in self.members:
-                self._answered.pop((request.artifact.sha256, request.repeat, model), None)
+                self._answered.pop((request.artifact.sha256, request.repeat, model, shown), None)
         return combine(answers, answers[0][1].model_copy(update={"judge": self.name,
                                                                  "judge_key": self.key}))
