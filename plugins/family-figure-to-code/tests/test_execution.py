@@ -138,3 +138,20 @@ def test_a_program_that_saves_its_own_image_is_read_and_a_copied_input_is_named(
     result = execute(program, "python", inputs={"figure.png": figure})
     assert result.ok and result.source == "file:out.png"
     assert result.copied_input == "figure.png"
+
+
+def test_the_matlab_only_list_holds_for_the_installed_octave() -> None:
+    """Every call documented as MATLAB-only is indeed missing from this Octave."""
+    import subprocess
+
+    from refig_family_figure_to_code.toolchains import MATLAB_ONLY
+
+    need("matlab")
+    names = ",".join(f"'{name}'" for name in MATLAB_ONLY)
+    probe = subprocess.run(
+        ["octave", "--no-gui", "--no-window-system", "--norc", "--quiet", "--eval",
+         f"n = {{{names}}}; for i = 1:numel(n), printf('%s=%d\\n', n{{i}}, exist(n{{i}})); end"],
+        capture_output=True, text=True, timeout=120)
+    found = dict(line.split("=") for line in probe.stdout.split())
+    assert set(found) == set(MATLAB_ONLY)
+    assert {name for name, code in found.items() if code != "0"} == set()
