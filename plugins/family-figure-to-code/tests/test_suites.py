@@ -52,6 +52,16 @@ def test_figcodebench_release_is_imported_with_provenance(tmp_path: Path) -> Non
     assert variant.cluster == task.cluster != by_id["r-user_generated-base-temporal-u42"].cluster
 
 
+def test_a_corrupt_image_is_skipped_and_named(tmp_path: Path) -> None:
+    release = build_release(tmp_path / "release")
+    (release / "R/exemplary/image_base/Statistical/0001.png").write_bytes(b"not a png")
+    suite = build_figcodebench(tmp_path / "suite", source=release)
+    assert len(suite.tasks) == 11
+    params = Suite.load(tmp_path / "suite").manifest.params
+    assert params["skipped"]["unreadable or oversized file"] == 1
+    assert params["skipped_files"][0].startswith("R/exemplary/code_base/Statistical/0001.R")
+
+
 def test_an_empty_folder_is_refused(tmp_path: Path) -> None:
     from refig.plugin import RefigError
 

@@ -6,7 +6,9 @@ The release layout is ``<python|Matlab|R|latex>/{exemplary,user_generated}/
 and with ``<stem>_auxinfo.txt`` beside the program when there is one. Other files beside the
 program whose names the auxinfo lists, or that start with ``<stem>_``, are its data files.
 Every task records where each of its files came from (path and sha256) in ``meta.provenance``.
-A program without an image (or the reverse) is skipped and counted, never guessed.
+A program without an image, or whose image or files cannot be read safely (corrupt, over the
+pixel or byte limits), is skipped and counted (``params.skipped``, the first hundred named in
+``params.skipped_files``), never guessed.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from refig.plugin import RefigError, Suite, SuiteWriter
+from refig.plugin import MAX_PIXELS, ImageError, RefigError, Suite, SuiteWriter, open_image
 
 from refig_family_figure_to_code.languages import SPECS, Language
 from refig_family_figure_to_code.suites.auxinfo import parse_auxinfo
@@ -105,6 +107,7 @@ def build_figcodebench(out: Path | str, *, source: Path | str,
                          "language folders")
     drafts: list[TaskDraft] = []
     skipped: Counter[str] = Counter()
+    skipped_files: list[str] = []
     for language, folder in sorted(languages.items()):
         for split in SPLITS:
             for variant in VARIANTS:
@@ -119,8 +122,15 @@ def build_figcodebench(out: Path | str, *, source: Path | str,
                         if image is None:
                             skipped["program without image"] += 1
                             continue
-                        drafts.append(_draft(language, split, variant, category_dir.name,
-                                             program, image, root))
+                        try:
+                            open_image(image, max_pixels=MAX_PIXELS)
+                            draft = _draft(language, split, variant, category_dir.name,
+                                           program, image, root)
+                        except (ImageError, RefigError) as exc:
+                            skipped["unreadable or oversized file"] += 1
+                            skipped_files.append(f"{program.relative_to(root)}: {exc.message}")
+                            continue
+                        drafts.append(draft)
                         if progress:
                             progress(drafts[-1].id)
     if not drafts:
@@ -129,7 +139,8 @@ def build_figcodebench(out: Path | str, *, source: Path | str,
         set_tiers(drafts, Path(scratch))
     writer = SuiteWriter(out, name="figcodebench", family="figure-to-code",
                          builder="figcodebench",
-                         params={"source": root.as_posix(), "skipped": dict(skipped)},
+                         params={"source": root.as_posix(), "skipped": dict(skipped),
+                                 "skipped_files": skipped_files[:100]},
                          description="FigCodeBench, imported from a local copy of its release.")
     for draft in drafts:
         write_task(writer, draft)
