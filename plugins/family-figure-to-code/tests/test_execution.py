@@ -155,3 +155,9 @@ def test_the_matlab_only_list_holds_for_the_installed_octave() -> None:
     found = dict(line.split("=") for line in probe.stdout.split())
     assert set(found) == set(MATLAB_ONLY)
     assert {name for name, code in found.items() if code != "0"} == set()
+
+
+def test_a_corrupt_image_the_program_saved_is_no_image() -> None:
+    result = execute("open('out.png', 'wb').write(b'not a png at all')\n", "python")
+    assert result.error is not None and result.error.kind == "no_image"
+    assert "not a readable image" in result.error.message

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from PIL import Image
 from refig.plugin import (
     ErrorInfo,
     ImageError,
@@ -98,16 +99,29 @@ def _pick_image(language: Language, workdir: Path, before: set[Path]) -> tuple[P
     return None
 
 
+class TooLarge(Exception):
+    """An image over the byte or pixel limits."""
+
+
 def _image_png(path: Path, width: int) -> bytes:
     """The image as PNG bytes; a PDF's first page at ``width`` pixels across."""
-    if path.stat().st_size > MAX_IMAGE_BYTES:
-        raise ImageError(f"the image file is {path.stat().st_size:,} bytes, over "
-                         f"{MAX_IMAGE_BYTES:,}", path=path.name)
+    size = path.stat().st_size
+    if size > MAX_IMAGE_BYTES:
+        raise TooLarge(f"the image file is {size:,} bytes, over {MAX_IMAGE_BYTES:,}")
     if path.suffix == ".pdf":
-        image = first_page(path, lambda w, h: width / w, max_pixels=MAX_IMAGE_PIXELS)
-    else:
-        image = open_image(path, max_pixels=MAX_IMAGE_PIXELS)
-    return png_bytes(image)
+        try:
+            image = first_page(path, lambda w, h: width / w, max_pixels=MAX_IMAGE_PIXELS)
+        except PdfError as exc:
+            # PDFium's page-size refusal is the only PdfError that says "over the limit".
+            if "over the limit" in exc.message:
+                raise TooLarge(exc.message) from exc
+            raise
+        return png_bytes(image)
+    with Image.open(path) as head:  # the header only: no pixels decoded yet
+        pixels = head.width * head.height
+    if pixels > MAX_IMAGE_PIXELS:
+        raise TooLarge(f"the image is {pixels:,} pixels, over {MAX_IMAGE_PIXELS:,}")
+    return png_bytes(open_image(path, max_pixels=MAX_IMAGE_PIXELS))
 
 
 @dataclass(frozen=True)
@@ -174,9 +188,10 @@ def conclude(prepared: Prepared, *, exit_code: int | None, timed_out: bool, outp
     path, source = picked
     try:
         png = _image_png(path, width)
-    except (ImageError, PdfError) as exc:
-        kind = "too_large" if "over" in exc.message else "no_image"
-        return fail(kind, f"{source}: {exc.message}")
+    except TooLarge as exc:
+        return fail("too_large", f"{source}: {exc}")
+    except (ImageError, PdfError, OSError) as exc:
+        return fail("no_image", f"{source}: not a readable image: {exc}")
     copied = prepared.digests.get(hashlib.sha256(path.read_bytes()).hexdigest())
     if copied:
         log += f"refig: the image is a byte copy of the input {copied}\n".encode()
