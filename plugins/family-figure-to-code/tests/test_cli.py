@@ -5,15 +5,15 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from refig.cli import run
 
-from .release import build_release
 
-
-def test_figcodebench_import_then_validate_and_info(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    release = build_release(tmp_path / "release")
+def test_figcodebench_import_then_validate_and_info(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], kit: ModuleType) -> None:
+    release = kit.build_release(tmp_path / "release")
     out = tmp_path / "suite"
     assert run(["suite", "build", "figcodebench", "--from", str(release), "--out", str(out),
                 "-q"]) == 0

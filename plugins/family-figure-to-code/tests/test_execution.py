@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import io
 import shutil
+from types import ModuleType
 
 import pytest
 from PIL import Image
 from refig_family_figure_to_code.execution import Limits, execute
 from refig_family_figure_to_code.installs import police
 from refig_family_figure_to_code.languages import Language
-
-from .programs import LOOP_FOREVER, NO_IMAGE, REFERENCE, RUNTIME_ERROR, SYNTAX_ERROR
 
 LANGUAGES = ["python", "r", "matlab", "latex"]
 TOOL = {"python": "python3", "r": "Rscript", "matlab": "octave", "latex": "xelatex"}
@@ -23,9 +22,10 @@ def need(language: str) -> None:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_reference_program_makes_an_image_of_the_target_size(language: str) -> None:
+def test_reference_program_makes_an_image_of_the_target_size(
+        language: str, kit: ModuleType) -> None:
     need(language)
-    result = execute(REFERENCE[language], language, width=480, height=360)
+    result = execute(kit.REFERENCE[language], language, width=480, height=360)
     assert result.error is None, result.log.decode()
     image = Image.open(io.BytesIO(result.png))
     assert abs(image.width - 480) <= 2
@@ -36,17 +36,17 @@ def test_reference_program_makes_an_image_of_the_target_size(language: str) -> N
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_syntax_error_is_typed_with_the_interpreter_message(language: str) -> None:
+def test_syntax_error_is_typed_with_the_interpreter_message(language: str, kit: ModuleType) -> None:
     need(language)
-    result = execute(SYNTAX_ERROR[language], language)
+    result = execute(kit.SYNTAX_ERROR[language], language)
     assert result.error is not None and result.error.kind == "syntax_error", result.log.decode()
     assert result.error.message and result.png is None
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_runtime_error_is_typed(language: str) -> None:
+def test_runtime_error_is_typed(language: str, kit: ModuleType) -> None:
     need(language)
-    result = execute(RUNTIME_ERROR[language], language)
+    result = execute(kit.RUNTIME_ERROR[language], language)
     assert result.error is not None and result.error.kind == "runtime_error", result.log.decode()
     expected = {"python": "undefined_name", "r": "undefined_name", "matlab": "undefined_name",
                 "latex": "missing.dat"}[language]
@@ -54,16 +54,16 @@ def test_runtime_error_is_typed(language: str) -> None:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_deadline_kills_a_program_that_never_ends(language: str) -> None:
+def test_deadline_kills_a_program_that_never_ends(language: str, kit: ModuleType) -> None:
     need(language)
-    result = execute(LOOP_FOREVER[language], language, limits=Limits(deadline_s=3))
+    result = execute(kit.LOOP_FOREVER[language], language, limits=Limits(deadline_s=3))
     assert result.error is not None and result.error.kind == "timeout"
 
 
 @pytest.mark.parametrize("language", ["python", "r", "matlab"])
-def test_a_program_that_draws_nothing_has_no_image(language: str) -> None:
+def test_a_program_that_draws_nothing_has_no_image(language: str, kit: ModuleType) -> None:
     need(language)
-    result = execute(NO_IMAGE[language], language)
+    result = execute(kit.NO_IMAGE[language], language)
     assert result.error is not None and result.error.kind == "no_image", result.log.decode()
 
 
@@ -76,9 +76,9 @@ def test_matlab_only_calls_fail_as_toolchain_missing_under_octave(call: str) -> 
     assert "MATLAB-only" in result.error.message
 
 
-def test_missing_toolchain_is_typed(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_toolchain_is_typed(monkeypatch: pytest.MonkeyPatch, kit: ModuleType) -> None:
     monkeypatch.setenv("PATH", "/nonexistent")
-    result = execute(REFERENCE["r"], "r")
+    result = execute(kit.REFERENCE["r"], "r")
     assert result.error is not None and result.error.kind == "toolchain_missing"
     assert "r-base-core" in result.error.message
 

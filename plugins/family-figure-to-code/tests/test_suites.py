@@ -7,15 +7,13 @@ import hashlib
 import json
 import shutil
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from refig.plugin import Suite
 from refig_family_figure_to_code.suites.auxinfo import parse_auxinfo
 from refig_family_figure_to_code.suites.code_sample import build_code_sample
 from refig_family_figure_to_code.suites.figcodebench import build_figcodebench
-
-from .programs import REFERENCE
-from .release import build_release
 
 
 def test_auxinfo_fields_are_read_and_the_text_kept() -> None:
@@ -25,8 +23,8 @@ def test_auxinfo_fields_are_read_and_the_text_kept() -> None:
     assert aux.seed == 7 and aux.size == (800, 600) and "free text" in aux.text
 
 
-def test_figcodebench_release_is_imported_with_provenance(tmp_path: Path) -> None:
-    release = build_release(tmp_path / "release")
+def test_figcodebench_release_is_imported_with_provenance(tmp_path: Path, kit: ModuleType) -> None:
+    release = kit.build_release(tmp_path / "release")
     suite = build_figcodebench(tmp_path / "suite", source=release)
     loaded = Suite.load(tmp_path / "suite")
     assert len(loaded.tasks) == len(suite.tasks) == 12  # 4 languages x 3 pairs; strays skipped
@@ -40,7 +38,7 @@ def test_figcodebench_release_is_imported_with_provenance(tmp_path: Path) -> Non
     assert task.inputs["figure"].visible and not task.inputs["reference_code"].visible
     assert task.inputs["data/0001_data.csv"].visible
     code = loaded.input_path(task, "reference_code")
-    assert code.read_text() == REFERENCE["r"] and code.name == "figure.R"
+    assert code.read_text() == kit.REFERENCE["r"] and code.name == "figure.R"
     provenance = task.meta["provenance"]
     program = release / provenance["program"]["path"]
     assert provenance["program"]["path"] == "R/exemplary/code_base/Statistical/0001.R"
@@ -52,8 +50,8 @@ def test_figcodebench_release_is_imported_with_provenance(tmp_path: Path) -> Non
     assert variant.cluster == task.cluster != by_id["r-user_generated-base-temporal-u42"].cluster
 
 
-def test_a_corrupt_image_is_skipped_and_named(tmp_path: Path) -> None:
-    release = build_release(tmp_path / "release")
+def test_a_corrupt_image_is_skipped_and_named(tmp_path: Path, kit: ModuleType) -> None:
+    release = kit.build_release(tmp_path / "release")
     (release / "R/exemplary/image_base/Statistical/0001.png").write_bytes(b"not a png")
     suite = build_figcodebench(tmp_path / "suite", source=release)
     assert len(suite.tasks) == 11

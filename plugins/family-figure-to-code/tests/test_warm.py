@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import shutil
+from types import ModuleType
 
 import pytest
 from refig_family_figure_to_code.execution import Limits
 from refig_family_figure_to_code.warm import WarmInterpreter
-
-from .programs import LOOP_FOREVER, NO_IMAGE, REFERENCE, RUNTIME_ERROR, SYNTAX_ERROR
 
 TOOL = {"python": "python3", "r": "Rscript", "matlab": "octave"}
 #: A program that defines a name, then one that uses it: the reset must make the second fail.
@@ -22,19 +21,20 @@ LEAK = {
 
 @pytest.mark.slow
 @pytest.mark.parametrize("language", ["python", "r", "matlab"])
-def test_warm_interpreter_gives_cold_verdicts_resets_and_survives_a_timeout(language: str) -> None:
+def test_warm_interpreter_gives_cold_verdicts_resets_and_survives_a_timeout(
+        language: str, kit: ModuleType) -> None:
     if language != "python" and shutil.which(TOOL[language]) is None:
         pytest.skip(f"{TOOL[language]} is not installed")
     with WarmInterpreter(language, Limits(deadline_s=4)) as warm:
-        assert warm.execute(REFERENCE[language]).ok
-        assert warm.execute(SYNTAX_ERROR[language]).error.kind == "syntax_error"
-        assert warm.execute(RUNTIME_ERROR[language]).error.kind == "runtime_error"
-        assert warm.execute(NO_IMAGE[language]).error.kind == "no_image"
+        assert warm.execute(kit.REFERENCE[language]).ok
+        assert warm.execute(kit.SYNTAX_ERROR[language]).error.kind == "syntax_error"
+        assert warm.execute(kit.RUNTIME_ERROR[language]).error.kind == "runtime_error"
+        assert warm.execute(kit.NO_IMAGE[language]).error.kind == "no_image"
         first, second = LEAK[language]
         assert warm.execute(first).ok
         leaked = warm.execute(second)
         assert leaked.error is not None and leaked.error.kind == "runtime_error"
         assert "leaked" in leaked.error.message
-        assert warm.execute(LOOP_FOREVER[language]).error.kind == "timeout"
-        again = warm.execute(REFERENCE[language])  # restarted (or, Python, never stopped)
+        assert warm.execute(kit.LOOP_FOREVER[language]).error.kind == "timeout"
+        again = warm.execute(kit.REFERENCE[language])  # restarted (or, Python, never stopped)
         assert again.ok, again.log.decode()
