@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 from refig.plugin import Artifact, GateResult, JudgeRequest, JudgmentStatus, data_url
-from refig.standins.judge_server import JudgeStandIn, Reply, scripted
+from refig.testing.judge_server import JudgeStandIn, Reply, scripted
 from refig_family_figure_to_code.family import CodeFamily
 from refig_judge_mmos.jury import MmosJury
 from refig_judge_rubric.judge import build_judge

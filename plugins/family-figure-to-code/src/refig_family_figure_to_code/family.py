@@ -53,6 +53,8 @@ class CodeFamily:
     """Everything specific to figure-to-code tasks that evaluation needs."""
 
     inspector = INSPECTOR
+    #: Gate reasons meaning "not a program of this family at all" (`refig check` exits 1).
+    unreadable_reasons = frozenset({"missing"})
 
     def reference_key(self, task: Task) -> str:
         """The reference figure and reference code together: either changing re-measures."""
