@@ -3,9 +3,9 @@
 Each installed task family contributes a :class:`FamilyDemo`. figure-to-slide's builds the sample
 suite, runs the two model-free baselines (``cv``, a classical-vision reconstruction with native
 shapes and bound connectors, and ``raster-paste``, the cheat the flattening cap exists to catch),
-evaluates both (gate, render, object tree, metrics, the offline ``metrics`` judge twice), and
-writes the terminal and HTML reports. Every stage is the one the
-commands use, so a killed demo resumes where it stopped.
+evaluates both (gate, render, object tree, metrics, the offline deterministic ``metrics`` judge,
+scored once), and writes the terminal and HTML reports. Every stage is the one the commands use,
+so a killed demo resumes where it stopped.
 """
 
 from __future__ import annotations

@@ -38,7 +38,6 @@ from refig.models import (
     Task,
 )
 from refig.plugins import Registry, Selection
-from refig.pptx.objects import ObjectTree
 from refig.protocols import (
     Artifact,
     Executor,
@@ -206,7 +205,8 @@ class Evaluation:
         }
         work: list[tuple[Selection, Artifact]] = []
         for artifact in self._artifacts(inspections, renders, gates):
-            reference = source_sha256(artifact) or ""
+            reference = (family_for(artifact.family).reference_key(artifact.task)
+                         if artifact.task is not None else source_sha256(artifact) or "")
             for selection in self.metrics:
                 record = selection.record
                 if artifact.task is not None and not record.serves(artifact.task.family):
@@ -241,9 +241,9 @@ class Evaluation:
         renders: Mapping[str, Render],
         gates: Mapping[str, GateResult],
     ) -> Iterator[Artifact]:
-        """Each (artifact, task) pair whose slide was read, for the metrics."""
+        """Each (artifact, task) pair whose structure was read, for the metrics."""
         for artifact in _artifacts(self.store, inspections, renders, gates):
-            if artifact.tree is not None:
+            if artifact.structure is not None:
                 yield artifact
 
 
@@ -288,17 +288,19 @@ def _artifacts(
         references = {
             role: store.objects.path(asset.sha256) for role, asset in task.inputs.items()
         } if task else {}
-        figure = task.input("figure") if task else None
-        reference = figure.sha256 if figure else ""
+        family_name = task.family if task else family
+        rules = family_for(family_name)
+        reference = rules.reference_key(task) if task else ""
+        model = rules.structure_model()
         yield Artifact(
             path=store.objects.path(sha),
             sha256=sha,
-            gate=gates.get(sha) or final_gate(inspection, render, family),
-            family=task.family if task else FIGURE_TO_SLIDE,
+            gate=gates.get(sha) or final_gate(inspection, render, family_name),
+            family=family_name,
             files={
                 role: store.objects.path(out) for role, out in attempt.outputs.items()
             },
-            structure=inspection.parsed(ObjectTree),
+            structure=inspection.parsed(model) if model is not None else inspection.structure,
             pages=pages if all(p.is_file() for p in pages) else (),
             task=task,
             references={role: p for role, p in references.items() if p.is_file()},
