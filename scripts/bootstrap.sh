@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install what refig needs on a Debian or Ubuntu machine, then sync the uv workspace.
-#   bootstrap.sh          what `refig demo` needs: uv, LibreOffice, metric-compatible fonts
+#   bootstrap.sh          what `refig demo` needs: uv, LibreOffice, metric-compatible fonts, and
+#                         the figure-to-code toolchains (Octave with gnuplot, R with ggplot2,
+#                         XeLaTeX with TikZ/pgfplots, the fonts Octave draws text with)
 #   bootstrap.sh --test   also what the tests need: Chromium, bubblewrap, the harness CLIs
 # System packages are installed with apt when running as root or with password-less sudo;
 # otherwise the script stops and prints the exact command to run.
@@ -22,6 +24,18 @@ has_font carlito || packages+=(fonts-crosextra-carlito)
 has_font caladea || packages+=(fonts-crosextra-caladea)
 has_font "noto sans cjk" || packages+=(fonts-noto-cjk)
 has_font "dejavu sans" || packages+=(fonts-dejavu-core)
+# figure-to-code: Octave cannot draw text without a font package; its pinned toolkit is gnuplot
+# (no display needed); R's png device and ggplot2; XeLaTeX with TikZ, pgfplots and standalone.
+command -v octave >/dev/null || packages+=(octave)
+command -v gnuplot >/dev/null || packages+=(gnuplot-nox)
+has_font freesans || packages+=(fonts-freefont-otf)
+command -v Rscript >/dev/null || packages+=(r-base-core)
+[[ -d /usr/lib/R/site-library/ggplot2 || -d /usr/lib/R/library/ggplot2 ]] \
+  || packages+=(r-cran-ggplot2)
+command -v xelatex >/dev/null || packages+=(texlive-xetex)
+kpsewhich pgfplots.sty >/dev/null 2>&1 || packages+=(texlive-pictures)
+kpsewhich standalone.cls >/dev/null 2>&1 || packages+=(texlive-latex-extra)
+command -v prlimit >/dev/null || packages+=(util-linux)
 if ((WITH_TESTS)); then
   command -v chromium >/dev/null || packages+=(chromium)
   command -v bwrap >/dev/null || packages+=(bubblewrap)

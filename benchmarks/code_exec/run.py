@@ -1,0 +1,146 @@
+"""Programs per minute per language, warm interpreter against one cold process per program;
+and the code metrics over 1,000 programs, refig's scorer against a plain loop. One run.
+
+Execution: the `code-sample` reference programs (seeded, all seven categories), each run in the
+sandbox. Cold: :func:`execute`, one fresh interpreter per program (the realiser's default).
+Warm: one :class:`WarmInterpreter` per language (Python fork server, R, Octave), reset between
+programs. LaTeX has no warm mode (xelatex cannot be reset), so it is reported cold only.
+
+Code metrics: ``--programs`` generated programs (mutations of the references: a changed
+number, a dropped line, a renamed colour), ten per reference. The plain loop does what a
+script calling the packages per pair does: learn the trivial n-grams from the references,
+tokenise and parse both programs, every time. refig's scorer learns the n-grams once per
+language and reads each reference once (:mod:`refig_metric_code.scoring`). Both give the same
+numbers (checked).
+
+    uv run python benchmarks/code_exec/run.py [--programs-per-language 14] [--programs 1000]
+        [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import tempfile
+import time
+from pathlib import Path
+
+from refig_family_figure_to_code.execution import execute
+from refig_family_figure_to_code.languages import Language
+from refig_family_figure_to_code.sample.data import CATEGORIES, sample_data
+from refig_family_figure_to_code.sample.programs import data_files, reference_program
+from refig_family_figure_to_code.warm import WARM_LANGUAGES, WarmInterpreter
+from refig_metric_code.calls import api_f1, plotting_calls
+from refig_metric_code.crystal import crystal_bleu, trivial_ngrams
+from refig_metric_code.scoring import score_code
+from refig_metric_code.syntax_tree import ast_similarity
+from refig_metric_code.tokens import code_tokens
+
+
+def corpus(language: Language, count: int, scratch: Path) -> list[tuple[str, dict[str, Path]]]:
+    """``count`` reference programs of ``language`` with their data files on disk."""
+    items = []
+    for index in range(count):
+        data = sample_data(CATEGORIES[index % len(CATEGORIES)], index // len(CATEGORIES))
+        inputs = {}
+        for name, content in data_files(data).items():
+            path = scratch / f"{language}-{index}-{name}"
+            path.write_bytes(content)
+            inputs[name] = path
+        items.append((reference_program(data, language), inputs))
+    return items
+
+
+def per_minute(count: int, seconds: float) -> float:
+    return 60.0 * count / seconds if seconds else float("nan")
+
+
+def execution(per_language: int) -> dict[str, dict[str, float]]:
+    results: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        for language in Language:
+            programs = corpus(language, per_language, Path(scratch))
+            started = time.monotonic()
+            cold_ok = sum(execute(p, language, inputs=i).ok for p, i in programs)
+            cold = time.monotonic() - started
+            row = {"programs": len(programs), "cold_ok": cold_ok,
+                   "cold_per_minute": per_minute(len(programs), cold)}
+            if language in WARM_LANGUAGES:
+                started = time.monotonic()
+                with WarmInterpreter(language) as warm:
+                    warm_ok = sum(warm.execute(p, inputs=i).ok for p, i in programs)
+                seconds = time.monotonic() - started
+                row |= {"warm_ok": warm_ok, "warm_per_minute": per_minute(len(programs), seconds),
+                        "speedup": cold / seconds}
+            results[language.value] = row
+            print(f"{language.value:7s} {json.dumps(row)}", flush=True)
+    return results
+
+
+def mutate(source: str, rng: random.Random) -> str:
+    lines = source.splitlines()
+    for _ in range(rng.randint(1, 3)):
+        choice = rng.random()
+        index = rng.randrange(len(lines))
+        if choice < 0.4 and len(lines) > 3:
+            del lines[index]
+        elif choice < 0.7:
+            lines[index] = lines[index].replace("1", str(rng.randint(2, 9)), 1)
+        else:
+            lines.insert(index, lines[rng.randrange(len(lines))])
+    return "\n".join(lines) + "\n"
+
+
+def plain(reference: str, generated: str, language: Language, references: list[str]) -> tuple:
+    trivial = trivial_ngrams([code_tokens(r, language) for r in references])
+    return (crystal_bleu(code_tokens(reference, language), code_tokens(generated, language),
+                         trivial),
+            ast_similarity(reference, generated, language),
+            api_f1(plotting_calls(reference, language), plotting_calls(generated, language)))
+
+
+def metrics(total: int) -> dict[str, float]:
+    rng = random.Random(0)
+    per_language = max(1, total // (4 * 10))
+    jobs: list[tuple[Language, str, str]] = []
+    references: dict[Language, list[str]] = {}
+    for language in Language:
+        refs = [reference_program(sample_data(CATEGORIES[i % 7], i // 7), language)
+                for i in range(per_language)]
+        references[language] = refs
+        jobs += [(language, r, mutate(r, rng)) for r in refs for _ in range(10)]
+    jobs = jobs[:total]
+    started = time.monotonic()
+    naive = [plain(r, g, lang, references[lang]) for lang, r, g in jobs]
+    naive_s = time.monotonic() - started
+    started = time.monotonic()
+    learned = {lang: trivial_ngrams([code_tokens(r, lang) for r in refs])
+               for lang, refs in references.items()}
+    fast = [score_code(r, g, lang, learned[lang]) for lang, r, g in jobs]
+    fast_s = time.monotonic() - started
+    same = all(abs(a[0] - b.crystalbleu) < 1e-12 and abs(a[1] - b.ast) < 1e-12
+               and abs(a[2] - b.api_f1) < 1e-12 for a, b in zip(naive, fast, strict=True))
+    row = {"programs": len(jobs), "plain_seconds": naive_s, "refig_seconds": fast_s,
+           "plain_per_second": len(jobs) / naive_s, "refig_per_second": len(jobs) / fast_s,
+           "speedup": naive_s / fast_s, "same_values": same}
+    print(f"metrics {json.dumps(row)}", flush=True)
+    return row
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--programs-per-language", type=int, default=14)
+    parser.add_argument("--programs", type=int, default=1000)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    print(f"machine: {platform.platform()}, python {platform.python_version()}")
+    report = {"execution": execution(args.programs_per_language),
+              "metrics": metrics(args.programs)}
+    if args.json:
+        print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()

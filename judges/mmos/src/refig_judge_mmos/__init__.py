@@ -1,0 +1,1 @@
+"""figure-to-code judges: the MMOS jury and the `code-metrics` proxy."""

@@ -1,0 +1,66 @@
+"""Registers the `mmos` jury, its position-bias probe `mmos-swapped` and the `code-metrics`
+proxy; litellm is imported only when a jury is built."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+from refig.plugin import FIGURE_TO_CODE, JudgeRecord, UsageError, hookimpl
+
+#: Where the jury's models come from when ``--judge mmos`` names none.
+MODELS_ENV = "REFIG_MMOS_MODELS"
+
+
+def _jury(argument: str | None, options: dict[str, Any], *, swapped: bool) -> Any:
+    from refig_judge_rubric.judge import build_judge
+
+    from refig_judge_mmos.jury import MmosJury
+
+    listed = argument or options.pop("models", None) or os.environ.get(MODELS_ENV, "")
+    models = [m.strip() for m in str(listed).split(",") if m.strip()]
+    if not models:
+        raise UsageError(
+            "the MMOS jury needs its models",
+            fix="write --judge mmos:MODEL1,MODEL2,MODEL3 (litellm names, e.g. "
+            f"openai/gpt-4o,anthropic/claude-sonnet-4-5,gemini/gemini-2.5-pro) or set {MODELS_ENV}",
+        )
+    members = [(m, build_judge(f"mmos/{m}", dict(options), {"model": m})) for m in models]
+    return MmosJury("mmos-swapped" if swapped else "mmos", members, swapped=swapped)
+
+
+def _mmos(argument: str | None = None, **options: Any) -> Any:
+    return _jury(argument, options, swapped=False)
+
+
+def _mmos_swapped(argument: str | None = None, **options: Any) -> Any:
+    return _jury(argument, options, swapped=True)
+
+
+def _proxy(argument: str | None = None, **options: Any) -> Any:
+    from refig_judge_mmos.proxy import CodeMetricsProxy
+
+    return CodeMetricsProxy()
+
+
+@hookimpl
+def refig_judges() -> Iterator[JudgeRecord]:
+    code = frozenset({FIGURE_TO_CODE})
+    yield JudgeRecord(
+        name="mmos",
+        description="FigCodeBench's MMOS jury: litellm judges score five criteria of 20; MMOS "
+        "is the mean of their totals (--judge mmos:M1,M2,M3).",
+        factory=_mmos, families=code, accepts_argument=True,
+    )
+    yield JudgeRecord(
+        name="mmos-swapped",
+        description="The MMOS jury with the generated image shown first: the position-bias "
+        "probe (the report gives the mean shift against `mmos`).",
+        factory=_mmos_swapped, families=code, accepts_argument=True,
+    )
+    yield JudgeRecord(
+        name="code-metrics",
+        description="Offline proxy of the MMOS criteria from code and image metrics (proxy).",
+        factory=_proxy, families=code,
+    )

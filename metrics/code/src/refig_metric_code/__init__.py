@@ -1,0 +1,1 @@
+"""Code metrics of the figure-to-code family."""

@@ -1,0 +1,65 @@
+"""Code tokens through Pygments, without comments and whitespace: the unit of CrystalBLEU and L.
+
+``L`` (a program's length in FCF) is the number of these tokens. Strings count as one token
+each (Pygments may split a string into delimiters and body; those parts are joined).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+
+from pygments.lexer import Lexer
+from pygments.lexers import MatlabLexer, PythonLexer, SLexer, TexLexer
+from pygments.token import Comment, Number, String, Whitespace
+
+from refig_metric_code.languages import Language
+
+
+@functools.cache
+def lexer(language: Language) -> Lexer:
+    """The Pygments lexer of ``language`` (one per process: lexers are stateless)."""
+    kind = {Language.PYTHON: PythonLexer, Language.MATLAB: MatlabLexer, Language.R: SLexer,
+            Language.LATEX: TexLexer}[language]
+    return kind(stripnl=False, ensurenl=False)
+
+
+
+def code_tokens(source: str, language: Language | str) -> list[str]:
+    """The tokens of ``source``: comments and whitespace dropped, each string literal one token."""
+    tokens: list[str] = []
+    in_string = False
+    for kind, value in lexer(Language.parse(str(language))).get_tokens(source):
+        if kind in Comment or kind in Whitespace or not value.strip():
+            in_string = False
+            continue
+        if kind in String:
+            if in_string:
+                tokens[-1] += value
+                continue
+            in_string = True
+        else:
+            in_string = False
+        tokens.append(value.strip())
+    return tokens
+
+
+def token_count(source: str, language: Language | str) -> int:
+    """``L``: the number of :func:`code_tokens` of ``source``."""
+    return len(code_tokens(source, language))
+
+
+def literals(source: str, language: Language | str) -> tuple[Counter[str], Counter[str]]:
+    """The string literals (quotes stripped) and number literals of ``source``, as multisets:
+    the text and the data a plotting program puts in its figure."""
+    strings: Counter[str] = Counter()
+    numbers: Counter[str] = Counter()
+    for kind, value in lexer(Language.parse(str(language))).get_tokens(source):
+        text = value.strip()
+        if not text:
+            continue
+        if kind in String and text not in ("'", '"', "`"):
+            strings[text.strip("'\"`")] += 1
+        elif kind in Number:
+            numbers[text] += 1
+    return +strings, +numbers

@@ -1,0 +1,68 @@
+% refig's driver for MATLAB programs, under GNU Octave (gnuplot toolkit, pinned) or MATLAB.
+% Cold: reads REFIG_PROGRAM, REFIG_IMAGE, REFIG_WIDTH, REFIG_HEIGHT and exits with 0 ran,
+% 3 syntax error, 4 runtime error. With REFIG_WARM set it serves jobs from stdin, one per line
+% (tab-separated: directory, program, image, width, height; see below), each in its own function
+% workspace with every figure closed, answering REFIG-DONE<TAB>status.
+1;
+
+function refig_status = refig_job(refig_program, refig_image, refig_width, refig_height)
+  % The program runs in this function's workspace: every name here is prefixed so that none
+  % shadows a function the program calls (image, status...).
+  close all;
+  set(0, 'defaultfigurevisible', 'off');
+  set(0, 'defaultfigureposition', [0 0 refig_width refig_height]);
+  refig_status = 0;
+  try
+    run(refig_program);
+  catch refig_err
+    fprintf(1, 'error: %s\n', refig_err.message);
+    refig_status = 4;
+    % Octave prints a parse error itself; run() then fails with 'error sourcing file'.
+    if ~isempty(strfind(refig_err.message, 'parse error')) || ...
+       ~isempty(strfind(refig_err.message, 'error sourcing file'))
+      refig_status = 3;
+    end
+    return;
+  end
+  if ~isempty(get(0, 'children'))
+    refig_pos = get(gcf, 'position');
+    set(gcf, 'paperunits', 'inches', 'paperposition', [0 0 refig_pos(3:4) / 100]);
+    print(gcf, refig_image, '-dpng', '-r100', ...
+          sprintf('-S%d,%d', round(refig_pos(3)), round(refig_pos(4))));
+  end
+  close all;
+end
+
+if exist('OCTAVE_VERSION', 'builtin')
+  warning('off', 'all');
+  graphics_toolkit('gnuplot');
+end
+if isempty(getenv('REFIG_WARM'))
+  exit(refig_job(getenv('REFIG_PROGRAM'), getenv('REFIG_IMAGE'), ...
+                 str2double(getenv('REFIG_WIDTH')), str2double(getenv('REFIG_HEIGHT'))));
+end
+% Octave's stdin is block-buffered on a pipe, so jobs arrive as a file that is renamed into
+% place (refig-queue.job in the starting directory) and removed once read.
+home = pwd();
+queue = fullfile(home, 'refig-queue.job');
+while true
+  if ~exist(queue, 'file')
+    pause(0.002);
+    continue;
+  end
+  line = strtrim(fileread(queue));
+  delete(queue);
+  if strcmp(line, 'QUIT')
+    break;
+  end
+  job = strsplit(line, "\t");
+  cd(job{1});
+  diary('refig-output.log');
+  diary on;
+  status = refig_job(job{2}, job{3}, str2double(job{4}), str2double(job{5}));
+  diary off;
+  cd(home);
+  fprintf(1, 'REFIG-DONE\t%d\n', status);
+  fflush(stdout);
+end
+exit(0);

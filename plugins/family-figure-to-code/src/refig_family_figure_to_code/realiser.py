@@ -1,0 +1,129 @@
+"""The `program` renderer: realises a figure-to-code artifact by running it for real.
+
+Each job's program runs in the sandbox (:mod:`.execution`) with the task's visible inputs
+beside it: the figure under its own file name and each ``data/<name>`` input as ``<name>``.
+The image becomes the one page; the interpreter's output becomes the log; a failure is typed
+(``syntax_error``, ``runtime_error``, ``timeout``, ``no_image``, ``too_large``,
+``toolchain_missing``).
+"""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from refig.plugin import ErrorInfo, RenderJob, RenderOutput
+
+from refig_family_figure_to_code.execution import Execution, Limits, execute
+from refig_family_figure_to_code.languages import Language, language_of_file
+from refig_family_figure_to_code.roles import DATA_PREFIX, FIGURE
+from refig_family_figure_to_code.toolchains import binary
+from refig_family_figure_to_code.warm import WARM_LANGUAGES, WarmInterpreter
+
+SETTINGS_VERSION = "program/1"
+
+
+def workspace_inputs(inputs: Mapping[str, Path]) -> dict[str, Path]:
+    """Role -> path as file name -> path, laid out as the agent's workspace was: the figure as
+    ``source.<ext>``, each ``data/<name>`` input there and also as ``<name>`` beside the
+    program (FigCodeBench's programs read their data files by bare name)."""
+    named: dict[str, Path] = {}
+    for role, path in inputs.items():
+        if role.startswith(DATA_PREFIX):
+            named[role] = path
+            named.setdefault(role.removeprefix(DATA_PREFIX), path)
+        elif role == FIGURE:
+            named[f"source{path.suffix.lower()}"] = path
+    return named
+
+
+def job_language(job: RenderJob) -> Language | None:
+    """The task's language, else the one the file's extension says."""
+    if job.task is not None and job.task.params.get("language"):
+        return Language.parse(str(job.task.params["language"]))
+    return language_of_file(job.path.name)
+
+
+@functools.cache
+def toolchain_versions() -> str:
+    """One line per installed toolchain's version (the renderer's version)."""
+    probes = {"python": ("-c", "import matplotlib, sys; print(sys.version.split()[0], "
+                                "'matplotlib', matplotlib.__version__)"),
+              "matlab": ("--version",), "r": ("--version",), "latex": ("--version",)}
+    parts = []
+    for language in Language:
+        exe = binary(language)
+        if exe is None:
+            continue
+        try:
+            done = subprocess.run([exe, *probes[language.value]], capture_output=True,
+                                  text=True, timeout=30)
+            head = (done.stdout or done.stderr).strip().splitlines()
+            parts.append(f"{language.value}: {head[0] if head else '?'}")
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+    return "; ".join(parts)
+
+
+class ProgramRenderer:
+    """Runs programs under the sandbox, each in a fresh private workspace: by default one
+    fresh interpreter per program; with ``warm`` one reused interpreter per language where the
+    language allows (:mod:`.warm`: faster, but programs share one sandbox)."""
+
+    fonts: tuple[str, ...] = ()
+
+    def __init__(self, *, deadline_s: float = 60.0, memory_mb: int = 4096,
+                 warm: bool | str = False):
+        self.limits = Limits(deadline_s=float(deadline_s), memory_mb=int(memory_mb))
+        self.warm = str(warm).lower() in ("1", "true", "yes")
+        self.settings = f"{SETTINGS_VERSION};deadline={float(deadline_s):g};memory={memory_mb}"
+        self._interpreters: dict[Language, WarmInterpreter] = {}
+
+    @property
+    def version(self) -> str:
+        return toolchain_versions()
+
+    def run(self, job: RenderJob) -> Execution | ErrorInfo:
+        """Execute one job's program; an error when its language cannot be told."""
+        language = job_language(job)
+        if language is None:
+            return ErrorInfo(kind="no_image", message=f"{job.path.name}: unknown language")
+        try:
+            program = job.path.read_bytes()
+        except OSError as exc:
+            return ErrorInfo(kind="runtime_error", message=f"cannot read the program: {exc}")
+        params = job.task.params if job.task is not None else {}
+        width, height = int(params.get("width", 640)), int(params.get("height", 480))
+        inputs = workspace_inputs(job.inputs)
+        if self.warm and language in WARM_LANGUAGES:
+            if language not in self._interpreters:
+                self._interpreters[language] = WarmInterpreter(language, self.limits)
+            return self._interpreters[language].execute(program, inputs=inputs, width=width,
+                                                        height=height)
+        return execute(program, language, inputs=inputs, width=width, height=height,
+                       limits=self.limits)
+
+    def render(self, jobs: Sequence[RenderJob], out_dir: Path) -> list[RenderOutput]:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        outputs = []
+        for index, job in enumerate(jobs):
+            result = self.run(job)
+            if isinstance(result, ErrorInfo):
+                outputs.append(RenderOutput(error=result))
+                continue
+            if result.png is None:
+                outputs.append(RenderOutput(error=result.error, seconds=result.seconds,
+                                            log=result.log))
+                continue
+            page = out_dir / f"program-{index:04d}.png"
+            page.write_bytes(result.png)
+            outputs.append(RenderOutput(pages=(page,), seconds=result.seconds, log=result.log))
+        return outputs
+
+    def close(self) -> None:
+        """End the warm interpreters, if any."""
+        for interpreter in self._interpreters.values():
+            interpreter.close()
+        self._interpreters.clear()

@@ -1,0 +1,1 @@
+"""The `code-sample` suite: seeded plotting tasks in four languages across seven categories."""

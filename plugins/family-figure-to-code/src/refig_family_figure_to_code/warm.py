@@ -1,0 +1,190 @@
+"""A warm interpreter: one sandboxed Python, R or Octave process reused across programs.
+
+Start-up dominates a small plotting program (importing matplotlib, loading R's graphics,
+starting Octave), so a warm interpreter runs many programs in one process and resets between
+them: Python forks a fresh child per program from a server that imported matplotlib once; R
+evaluates each program in a new environment with its own device and restores ``options()``;
+Octave runs each in its own function workspace with every figure closed. What survives the
+reset: attached R packages and Octave's loaded functions. All programs share one sandbox (one
+workspace root, one memory cap), so warm mode trades some isolation for speed; the default
+realiser runs one fresh process per program. A program past its deadline kills the whole
+interpreter (Python kills only the fork), which restarts for the next program. LaTeX has no
+warm mode: xelatex cannot be reset.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+
+from refig.plugin import SandboxPolicy
+
+from refig_family_figure_to_code import toolchains
+from refig_family_figure_to_code.execution import (
+    Execution,
+    Limits,
+    conclude,
+    prepare,
+    program_env,
+    refuse,
+)
+from refig_family_figure_to_code.languages import Language
+
+WARM_LANGUAGES = (Language.PYTHON, Language.R, Language.MATLAB)
+DONE = b"REFIG-DONE\t"
+LOG = "refig-output.log"
+QUEUE = "refig-queue.job"
+
+
+class WarmInterpreter:
+    """Runs programs of one language through one long-lived sandboxed interpreter."""
+
+    def __init__(self, language: Language | str, limits: Limits | None = None,
+                 policy: SandboxPolicy | None = None):
+        self.language = Language.parse(str(language))
+        if self.language not in WARM_LANGUAGES:
+            raise ValueError(f"{self.language.value} has no warm interpreter")
+        self.limits = limits or Limits()
+        self.policy = policy or SandboxPolicy.create("auto", network=False)
+        self._root = Path(tempfile.mkdtemp(prefix="refig-warm-"))
+        self._drivers = self._root / "drivers"
+        self._drivers.mkdir()
+        for name in ("run_python.py", "warm_python.py", "run_figure.R", "warm_figure.R",
+                     "run_figure.m"):
+            (self._drivers / name).write_bytes(
+                resources.files("refig_family_figure_to_code.drivers").joinpath(name).read_bytes())
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._jobs = 0
+
+    def _argv(self) -> tuple[list[str], dict[str, str], tuple[Path, ...]]:
+        drivers = str(self._drivers)
+        if self.language is Language.PYTHON:
+            import sys
+
+            return [sys.executable, "-I", f"{drivers}/warm_python.py"], {"MPLBACKEND": "Agg"}, ()
+        if self.language is Language.R:
+            return ([shutil.which("Rscript") or "Rscript", "--vanilla",
+                     f"{drivers}/warm_figure.R"], {"REFIG_WARM": "1", "REFIG_DRIVERS": drivers},
+                    (Path("/etc/R"),))
+        return ([shutil.which("octave") or "octave", "--no-gui", "--no-window-system", "--norc",
+                 "--quiet", "--no-history", f"{drivers}/run_figure.m"], {"REFIG_WARM": "1"},
+                (Path("/etc/octave"),))
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        if self._proc is not None and self._proc.poll() is None:
+            return self._proc
+        argv, extra, binds = self._argv()
+        capped = ["prlimit", f"--as={self.limits.memory_mb << 20}", "--", *argv]
+        command = self.policy.wrap(capped, cwd=self._root, writable=[self._root],
+                                   readable=list(binds), network=False)
+        stderr = (self._root / "interpreter.log").open("ab")
+        self._proc = subprocess.Popen(command, cwd=self._root, env=program_env(self._root, extra),
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=stderr, start_new_session=True)
+        stderr.close()
+        return self._proc
+
+    def _kill(self) -> None:
+        if self._proc is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self._proc.pid, signal.SIGKILL)
+        self._proc.wait()
+        self._proc = None
+
+    def _send(self, line: str) -> subprocess.Popen[bytes]:
+        """Hand one job to the interpreter, restarting it if it died."""
+        for _ in range(2):
+            proc = self._start()
+            if self.language is Language.MATLAB:  # Octave reads jobs from a file (see driver)
+                staged = self._root / "refig-queue.tmp"
+                staged.write_text(line + "\n")
+                os.replace(staged, self._root / QUEUE)
+                return proc
+            assert proc.stdin is not None
+            try:
+                proc.stdin.write((line + "\n").encode())
+                proc.stdin.flush()
+                return proc
+            except BrokenPipeError:
+                self._kill()
+        raise RuntimeError(f"the warm {self.language.value} interpreter does not start")
+
+    def _wait_done(self, proc: subprocess.Popen[bytes], deadline: float) -> int | None:
+        """The status the interpreter answers, or None at the deadline or when it dies."""
+        assert proc.stdout is not None
+        buffer = b""
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            ready, _, _ = select.select([proc.stdout], [], [], remaining)
+            if not ready:
+                return None
+            chunk = os.read(proc.stdout.fileno(), 4096)
+            if not chunk:
+                return None
+            buffer += chunk
+            complete, _, buffer = buffer.rpartition(b"\n")
+            for line in complete.splitlines():
+                if line.startswith(DONE):
+                    return int(line[len(DONE):].strip())
+
+    def execute(self, program: str | bytes, *, inputs: Mapping[str, Path] | None = None,
+                width: int = 640, height: int = 480) -> Execution:
+        """Run one program in the warm interpreter (a fresh job directory, the same process)."""
+        refused = refuse(program, self.language)
+        if refused is not None:
+            return refused
+        self._jobs += 1
+        job = self._root / f"job-{self._jobs:06d}"
+        job.mkdir()
+        try:
+            prepared = prepare(job, program, self.language, inputs or {})
+            program_name = toolchains.RUN_NAMES[self.language]
+            fields = [str(job), program_name, toolchains.CAPTURE, str(width), str(height)]
+            if self.language is Language.PYTHON:
+                fields += [str(toolchains.DPI), f"{self.limits.deadline_s:g}"]
+            started = time.monotonic()
+            proc = self._send("\t".join(fields))
+            # Python's server enforces the deadline itself; a little slack for its answer.
+            status = self._wait_done(proc, started + self.limits.deadline_s + 2)
+            seconds = time.monotonic() - started
+            timed_out = status is None or status == 124
+            if status is None:
+                self._kill()
+            log = job / LOG
+            output = log.read_bytes()[:256 * 1024] if log.is_file() else b""
+            return conclude(prepared, exit_code=status, timed_out=timed_out, output=output,
+                            seconds=seconds, toolchain=f"{self.language.value} (warm)",
+                            width=width, deadline_s=self.limits.deadline_s)
+        finally:
+            shutil.rmtree(job, ignore_errors=True)
+
+    def close(self) -> None:
+        """End the interpreter and remove its workspace."""
+        if self._proc is not None and self._proc.stdin is not None:
+            try:
+                if self.language is Language.MATLAB:
+                    (self._root / QUEUE).write_text("QUIT\n")
+                self._proc.stdin.close()
+                self._proc.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        self._kill()
+        shutil.rmtree(self._root, ignore_errors=True)
+
+    def __enter__(self) -> WarmInterpreter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,117 @@
+"""The family's report sections on a run whose numbers the test chooses (the tables are checked
+against scipy)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from refig.plugin import (
+    Asset,
+    Attempt,
+    AttemptStatus,
+    Configuration,
+    GateResult,
+    Inspection,
+    Judgment,
+    JudgmentStatus,
+    MetricValue,
+    Task,
+    Usage,
+)
+from refig.plugin.analysis import Context, Outcome, RunData
+from refig_family_figure_to_code.report import SECTIONS
+from scipy.stats import friedmanchisquare, kendalltau
+
+LANGUAGES = ("python", "r", "latex")
+MODELS = ("m1", "m2")
+
+
+def run_data() -> tuple[RunData, dict]:  # type: ignore[type-arg]
+    tasks, configs, outcomes, metrics, judgments, attempts = {}, {}, {}, {}, {}, []
+    inspections: dict[str, Inspection] = {}
+    truth: dict = {"tokens": {}, "ssim": [], "mmos": []}
+    for m, model in enumerate(MODELS):
+        config = Configuration(model=model, harness="model", workflow="answer")
+        configs[config.id] = config
+        for index, language in enumerate(LANGUAGES):
+            for k in range(3):
+                task_id = f"{language}-{k}"
+                tasks[task_id] = Task(id=task_id, family="figure-to-code",
+                                      params={"language": language},
+                                      meta={"category": ("statistical", "temporal")[k % 2],
+                                            "tier": ("easy", "medium", "hard")[k]},
+                                      inputs={"figure": Asset(path="f.png", sha256="f" * 64)})
+                artifact = f"{m}{index}{k}".ljust(64, "0")
+                ran = not (model == "m2" and language == "latex" and k == 0)
+                tokens = 1000 * (index + 1) + 100 * m + 10 * k
+                attempt = Attempt(task_id=task_id, config_id=config.id,
+                                  status=AttemptStatus.SUCCEEDED,
+                                  usage=Usage(input_tokens=tokens, output_tokens=0),
+                                  cost_usd=tokens / 1e5)
+                attempts.append(attempt)
+                inspections[artifact] = Inspection(artifact_sha256=artifact, inspector="t",
+                                                   gate=GateResult(passed=True))
+                outcomes[(task_id, config.id)] = Outcome(
+                    task_id, config.id, attempt, artifact, inspections[artifact],
+                    gate_reason=None if ran else "runtime_error")
+                ssim = 0.5 + 0.1 * k + 0.05 * m
+                values = {"execution": 1.0 if ran else 0.0, "ssim": ssim if ran else None,
+                          "ssim_weighted": ssim if ran else 0.0, "fcf": ssim / 2 if ran else 0.0,
+                          "psnr": 20.0 + k if ran else None, "smuggling": 0.0}
+                metrics[artifact] = {("code", n): MetricValue(
+                    artifact_sha256=artifact, metric="code", name=n, value=v)
+                    for n, v in values.items()}
+                total = 40 + 20 * k + 5 * m + index if ran else 0.0
+                judgments[artifact] = [
+                    Judgment(artifact_sha256=artifact, judge=name, judge_key=name,
+                             rubric_sha256="r", rubric_version="1", repeat=0,
+                             status=JudgmentStatus.OK, total=total + shift)
+                    for name, shift in (("mmos", 0.0), ("mmos-swapped", 2.0))] if ran else []
+                truth["tokens"][(model, language)] = truth["tokens"].get((model, language), [])
+                truth["tokens"][(model, language)].append(tokens)
+                if ran:
+                    truth["ssim"].append(ssim)
+                    truth["mmos"].append(total)
+    data = RunData(root=Path("."), store=None, suite=None, tasks=tasks,  # type: ignore[arg-type]
+                   configs=configs, outcomes=outcomes, attempts=attempts, inspections=inspections,
+                   renders={}, metrics=metrics, judgments=judgments, preferences=[],
+                   task_order=sorted(tasks), config_order=sorted(configs))
+    return data, truth
+
+
+def tables() -> tuple[dict, dict]:  # type: ignore[type-arg]
+    data, truth = run_data()
+    ctx = Context(data=data)
+    built = {t.key: t for section in SECTIONS for t in section.build(ctx)}
+    return built, truth
+
+
+def test_language_table_counts_failures_in_weighted_values_only() -> None:
+    built, _ = tables()
+    rows = {(r["language"], r["model"]): r for r in built["code_by_language"].rows}
+    assert len(rows) == 6
+    latex = rows[("latex", "m2")]
+    assert latex["n"] == 3 and latex["execution"] == pytest.approx(2 / 3)
+    ran = [0.5 + 0.1 * k + 0.05 for k in (1, 2)]
+    assert latex["ssim"] == pytest.approx(sum(ran) / 2)
+    assert latex["ssim_weighted"] == pytest.approx(sum(ran) / 3)
+    assert latex["mmos"] == pytest.approx((0 + 67 + 87) / 3)  # failed run scores 0
+    tiers = {(r["tier"], r["model"]) for r in built["code_by_tier"].rows}
+    assert ("hard", "m1") in tiers and len(built["code_by_category"].rows) == 4
+
+
+def test_friedman_kendall_cost_and_position_bias_match_scipy() -> None:
+    built, truth = tables()
+    row = next(r for r in built["code_friedman"].rows if r["quantity"] == "tokens")
+    blocks = [[sum(truth["tokens"][(m, lang)]) / 3 for lang in sorted(LANGUAGES)]
+              for m in MODELS]
+    expected = friedmanchisquare(*zip(*blocks, strict=True))
+    assert row["chi2"] == pytest.approx(expected.statistic) and row["p"] == pytest.approx(
+        expected.pvalue)
+    tau = next(r for r in built["code_kendall"].rows if r["metric"] == "ssim")
+    assert tau["tau"] == pytest.approx(kendalltau(truth["ssim"], truth["mmos"]).statistic)
+    cost = {r["model"]: r for r in built["code_mmos_cost"].rows}
+    assert set(cost) == set(MODELS) and cost["m1"]["cost"] < cost["m2"]["cost"]
+    assert built["code_position_bias"].rows[0]["shift"] == pytest.approx(2.0)
+    assert built["code_tasks"].detail and len(built["code_tasks"].rows) == 18
