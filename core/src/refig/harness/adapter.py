@@ -139,11 +139,7 @@ class CliHarness(ABC):
 
     def upstream(self, ctx: AttemptContext) -> Upstream:
         """The real provider behind the gateway, with the real key (never given to the agent)."""
-        env: Mapping[str, str] = {**os.environ, **ctx.env, **ctx.secrets}
-        base = self.option(ctx, "upstream") or env.get(self.provider.base_env)
-        key = next((env[k] for k in self.provider.key_env if env.get(k)), None)
-        return Upstream(base or self.provider.default_base, key, self.provider.auth,
-                        self.provider.mount)
+        return upstream_for(self.provider, ctx, self.option(ctx, "upstream"))
 
     def run(self, ctx: AttemptContext) -> HarnessResult:
         try:
@@ -209,6 +205,15 @@ class CliHarness(ABC):
             return ErrorInfo(kind="harness_error",
                              message=f"{self.name} exited {exit_code} without a final report")
         return ErrorInfo(kind="harness_error", message=f"{self.name} exited {exit_code}")
+
+
+def upstream_for(provider: Provider, ctx: AttemptContext, base: str | None = None) -> Upstream:
+    """Where ``provider``'s calls of this attempt go (``base``, else its variable, else its
+    default), with the real key from the attempt's secrets or refig's environment."""
+    env: Mapping[str, str] = {**os.environ, **ctx.env, **ctx.secrets}
+    key = next((env[k] for k in provider.key_env if env.get(k)), None)
+    return Upstream(base or env.get(provider.base_env) or provider.default_base, key,
+                    provider.auth, provider.mount)
 
 
 def cli_root(binary: Path) -> Path:
