@@ -1,0 +1,150 @@
+"""The real Claude Code and Codex CLIs on deck-edit and figure-to-code tasks, driven through
+their adapters, the gateway and the sandbox by the scripted model server (no network): the
+scripted agent runs a python-pptx program that leaves ``edited.pptx``, or writes and runs
+``figure.py``; the attempt's turns and tokens equal the server's own log."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+from pptx import Presentation
+from refig.gateway import read_calls
+from refig.harness.install import locate
+from refig.harness.selfcheck import CheckOutcome, draw_source
+from refig.models import Task
+from refig.protocols import AttemptContext
+from refig.running.sandbox import SandboxPolicy
+from refig.running.workspace import AttemptDirs, attempt_env, default_root
+from refig.standins.scripted import Action, Finish, Run, ScriptedServer, WriteFile
+from refig_workflow_standard.workflows import DirectWorkflow
+
+PLUGINS = Path(__file__).resolve().parents[1] / "plugins"
+PROMPTS = {
+    "deck-edit": {"direct": PLUGINS / "family-deck-edit/src/refig_family_deck_edit/prompts"
+                  / "direct.v1.md"},
+    "figure-to-code": {"direct": PLUGINS / "family-figure-to-code/src"
+                       / "refig_family_figure_to_code/prompts/direct.v1.md"},
+}
+EDIT_PROGRAM = '''"""Translate every slide title into French (refig's scripted agent)."""
+from pptx import Presentation
+
+FRENCH = {"Results": "Résultats", "Outlook": "Perspectives"}
+deck = Presentation("source.pptx")
+for slide in deck.slides:
+    title = slide.shapes.title
+    title.text_frame.paragraphs[0].runs[0].text = FRENCH[title.text]
+deck.save("edited.pptx")
+print("translated", len(deck.slides), "titles")
+'''
+FIGURE_PROGRAM = '''import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+fig = plt.figure(figsize=(6.4, 2.4), dpi=100)
+plt.bar(["Input", "Model", "Output"], [3, 5, 2])
+fig.savefig("figure.png")
+'''
+
+
+def harness(name: str):  # type: ignore[no-untyped-def]
+    if name == "claude-code":
+        from refig_harness_claude_code.adapter import ClaudeCodeHarness
+
+        return ClaudeCodeHarness()
+    from refig_harness_codex.adapter import CodexHarness
+
+    return CodexHarness()
+
+
+def installed(name: str) -> None:
+    adapter = harness(name)
+    if not locate(name, adapter.pin).ok:
+        pytest.skip(f"{name} CLI {adapter.pin.version} is not installed: "
+                    f"run `refig harness install {name}`")
+
+
+def attempt(name: str, task: Task, source: Path, script: Sequence[Action],
+            dirs: AttemptDirs) -> CheckOutcome:
+    adapter = harness(name)
+    prompt = DirectWorkflow(lambda family: PROMPTS[family]).prepare(dirs.workspace, task, name)
+    with ScriptedServer(script, model=adapter.example_model, workspace=dirs.workspace) as server:
+        ctx = AttemptContext(
+            task=task, workspace=dirs.workspace, source=source, prompt=prompt,
+            model=adapter.example_model, deadline=time.monotonic() + 300,
+            env=attempt_env(dirs, dirs.root.name),
+            options={"upstream": server.url + adapter.provider.mount}, log=dirs.log,
+            attempt_id=dirs.root.name, home=dirs.home, outputs_dir=dirs.outputs,
+            sandbox=SandboxPolicy.create("auto", protected=()),
+        )
+        started = time.monotonic()
+        result = adapter.run(ctx)
+        served, totals = list(server.served), server.model.totals()
+        requests = [r.json() for r in server.requests if r.method == "POST"]
+    calls = read_calls(result.extra_outputs["calls"])
+    return CheckOutcome(result, served, calls, dirs, time.monotonic() - started, totals,
+                        requests)
+
+
+@pytest.fixture
+def dirs() -> Iterator[AttemptDirs]:
+    made = AttemptDirs.create(default_root(), f"families-{uuid.uuid4().hex[:12]}")
+    yield made
+    made.remove()
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["claude-code", "codex"])
+def test_a_scripted_agent_edits_the_deck_in_place_with_python_pptx(
+        name: str, dirs: AttemptDirs) -> None:
+    installed(name)
+    deck = Presentation()
+    for title in ("Results", "Outlook"):
+        deck.slides.add_slide(deck.slide_layouts[1]).shapes.title.text = title
+    source = dirs.workspace / "source.pptx"
+    deck.save(source)
+    before = sha(source)
+    task = Task(id="deck", kind="deck-edit", source="source.pptx", source_sha256=before,
+                instruction="Translate every slide title into French.")
+    script = (WriteFile("edit_deck.py", EDIT_PROGRAM), Run("python3 edit_deck.py"),
+              Finish("Done: edited.pptx has the titles in French."))
+    outcome = attempt(name, task, source, script, dirs)
+    result = outcome.result
+    assert result.error is None and result.exit_code == 0, result.error
+    edited = Presentation(str(dirs.workspace / "edited.pptx"))
+    assert [s.shapes.title.text for s in edited.slides] == ["Résultats", "Perspectives"]
+    assert sha(source) == before  # edited beside the original, which is left as it was
+    assert (dirs.workspace / "edit_deck.py").read_text() == EDIT_PROGRAM
+    assert outcome.mismatches() == [] and result.turns == 3
+    assert [s.action for s in outcome.served] == ["WriteFile", "Run", "Finish"]
+    # The deck is the agent's input, not an image to attach to its first message.
+    assert "input_image" not in json.dumps(outcome.requests[0])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["claude-code", "codex"])
+def test_a_scripted_agent_writes_and_runs_figure_py(name: str, dirs: AttemptDirs) -> None:
+    installed(name)
+    source = draw_source(dirs.workspace / "source.png")
+    task = Task(id="bars", kind="figure-to-code", source="source.png", source_sha256=sha(source),
+                params={"language": "python", "width": 640, "height": 240})
+    script = (WriteFile("figure.py", FIGURE_PROGRAM), Run("python3 figure.py"),
+              Finish("Done: figure.py draws the figure."))
+    outcome = attempt(name, task, source, script, dirs)
+    result = outcome.result
+    assert result.error is None and result.exit_code == 0, result.error
+    assert (dirs.workspace / "figure.py").read_text() == FIGURE_PROGRAM
+    from PIL import Image
+
+    with Image.open(dirs.workspace / "figure.png") as image:
+        assert image.size == (640, 240)
+    assert outcome.mismatches() == [] and result.turns == 3
