@@ -126,8 +126,9 @@ def test_a_scripted_agent_edits_the_deck_in_place_with_python_pptx(
     assert (dirs.workspace / "edit_deck.py").read_text() == EDIT_PROGRAM
     assert outcome.mismatches() == [] and result.turns == 3
     assert [s.action for s in outcome.served] == ["WriteFile", "Run", "Finish"]
-    # The deck is the agent's input, not an image to attach to its first message.
-    assert "input_image" not in json.dumps(outcome.requests[0])
+    # The deck is the agent's input, not an image to attach to its first message (Codex would
+    # tell the model "image content omitted because it could not be processed").
+    assert "<image name=" not in json.dumps(outcome.requests[0])
 
 
 @pytest.mark.slow

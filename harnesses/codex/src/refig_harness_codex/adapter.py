@@ -5,7 +5,8 @@ What it passes and why (see docs/harnesses.md):
 - ``exec --json``: non-interactive, one event per line (``thread.started``, ``turn.*``,
   ``item.*``, ``error``); the prompt on standard input, so no option can swallow it;
 - ``--model`` and, in ``config.toml``, ``model_reasoning_effort`` (minimal ... ``xhigh``);
-- ``--image SOURCE``: the source figure attached to the first message;
+- ``--image SOURCE``: the source figure attached to the first message, when the source is an
+  image (a deck is a file to edit: Codex would tell the model it "could not be processed");
 - ``--skip-git-repo-check``: the workspace is not a git repository;
 - ``--dangerously-bypass-approvals-and-sandbox`` (default; option ``sandbox`` picks
   ``workspace-write`` instead): refig's bubblewrap sandbox is the boundary, and Codex's own one
@@ -33,6 +34,8 @@ from refig_harness_codex.pin import PIN
 EFFORTS = ("minimal", "low", "medium", "high", "xhigh")
 SANDBOXES = ("bypass", "workspace-write", "danger-full-access")
 KEY_ENV = "REFIG_GATEWAY_KEY"
+#: Sources Codex can attach as images.
+IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".webp", ".gif"})
 
 
 def _toml(value: str | int) -> str:
@@ -72,7 +75,9 @@ class CodexHarness(CliHarness):
         (codex_home / "config.toml").write_text(self.config(ctx, base_url))
         sandbox = self.option(ctx, "sandbox") or "bypass"
         argv = [str(binary), "exec", "--json", "--skip-git-repo-check", "--model", ctx.model,
-                "--cd", str(ctx.workspace), f"--image={ctx.source}"]
+                "--cd", str(ctx.workspace)]
+        if ctx.source.suffix.lower() in IMAGE_SUFFIXES:
+            argv.append(f"--image={ctx.source}")
         argv += (["--dangerously-bypass-approvals-and-sandbox"] if sandbox == "bypass"
                  else ["--sandbox", sandbox])
         argv.append("-")  # the prompt comes on standard input
