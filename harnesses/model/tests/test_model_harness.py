@@ -31,7 +31,8 @@ PROMPT = Prompt("You are an expert Python developer. Return only the code.", ver
 
 
 def attempt(tmp_path: Path, server: ScriptedServer, model: str, mount: str,
-            prompt: Prompt = PROMPT, **options: str) -> tuple[HarnessResult, AttemptDirs]:
+            prompt: Prompt = PROMPT, timeout: float = 120,
+            **options: str) -> tuple[HarnessResult, AttemptDirs]:
     dirs = AttemptDirs.create(tmp_path, "attempt")
     source = draw_source(dirs.workspace / "source.png")
     task = Task(id="fig", kind=TaskKind.FIGURE_TO_CODE, source="source.png", source_sha256="0" * 64,
@@ -40,7 +41,7 @@ def attempt(tmp_path: Path, server: ScriptedServer, model: str, mount: str,
     prices.write_text(json.dumps({model.split("/", 1)[1]: PRICE}))
     ctx = AttemptContext(
         task=task, workspace=dirs.workspace, source=source, prompt=prompt, model=model,
-        deadline=time.monotonic() + 120, env=attempt_env(dirs, "attempt"),
+        deadline=time.monotonic() + timeout, env=attempt_env(dirs, "attempt"),
         options={"upstream": server.url + mount, "prices": str(prices), **options},
         log=dirs.log, attempt_id="attempt", home=dirs.home, outputs_dir=dirs.outputs,
     )
@@ -111,6 +112,15 @@ def test_a_broken_reply_ends_typed(tmp_path: Path, fault: str, kind: str) -> Non
     assert result.error is not None and result.error.kind == kind
     assert result.program is None and result.turns == 0
     assert_recorded_as_served(result, served)
+
+
+def test_a_model_that_never_answers_ends_typed_at_the_deadline(tmp_path: Path) -> None:
+    with ScriptedServer(answer=ANSWER, faults=[Fault("hang")]) as server:
+        result, _ = attempt(tmp_path, server, "openai/coder-1", "/v1", timeout=3)
+    assert result.error is not None and result.error.kind == "timeout", result.error
+    assert result.program is None and result.turns == 0
+    [call] = read_calls(result.extra_outputs["calls"])
+    assert not call.ok
 
 
 @pytest.mark.parametrize("answer", ["", "   \n", "```python\n```"])

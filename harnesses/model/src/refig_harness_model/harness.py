@@ -112,9 +112,7 @@ class ModelHarness:
             outcome = self.ask(ctx, options, gateway.url)
         write_calls(calls_log, gateway.calls)
         summary = summarize(gateway.calls)
-        # The gateway saw the wire (a malformed body, the 429's Retry-After): its word is sharper
-        # than litellm's exception about the same failed call.
-        error = (summary.last_error or outcome.error) if outcome.reply is None else None
+        error = None if outcome.reply is not None else self.verdict(outcome, summary.last_error)
         program = None
         if outcome.reply is not None:
             transcript.write_text(json.dumps({"type": "answer", "model": outcome.reply.model,
@@ -131,13 +129,17 @@ class ModelHarness:
             cost_usd=summary.cost_usd,
         )
 
+    @staticmethod
+    def verdict(outcome: Outcome, wire: ErrorInfo | None) -> ErrorInfo | None:
+        """Why there is no answer. The gateway saw the wire (a malformed body, the 429's
+        Retry-After), so its word is sharper than litellm's about the same call; but a call it
+        recorded as aborted was cut by the client's own timeout, which is the cause."""
+        if wire is None or (wire.kind == "aborted" and outcome.error is not None):
+            return outcome.error
+        return wire
+
     def ask(self, ctx: AttemptContext, options: ModelOptions, base_url: str) -> Outcome:
         """Call until an answer comes, a failure is final, retries run out or time does."""
-        client = ChatClient(JudgeOptions(
-            model=ctx.model, api_base=base_url, api_key=DUMMY_KEY, timeout=options.timeout,
-            temperature=options.temperature, top_p=options.top_p, seed=options.seed,
-            reasoning_effort=options.reasoning_effort, max_tokens=options.max_tokens,
-        ))
         messages = [{"role": "user", "content": [
             {"type": "text", "text": ctx.prompt.text},
             {"type": "image_url", "image_url": {"url": data_url(ctx.source,
@@ -152,6 +154,15 @@ class ModelHarness:
                 if time.monotonic() + delay >= ctx.deadline:
                     break
                 time.sleep(delay)
+            remaining = ctx.deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            client = ChatClient(JudgeOptions(
+                model=ctx.model, api_base=base_url, api_key=DUMMY_KEY,
+                timeout=min(options.timeout, remaining), temperature=options.temperature,
+                top_p=options.top_p, seed=options.seed,
+                reasoning_effort=options.reasoning_effort, max_tokens=options.max_tokens,
+            ))
             try:
                 return Outcome(client.complete(messages, response_format=None,
                                                tag=ctx.attempt_id or None), None)
@@ -159,4 +170,6 @@ class ModelHarness:
                 error = exc.error
                 if not error.retryable:
                     break
-        return Outcome(None, error)
+        return Outcome(None, error or ErrorInfo(
+            kind="timeout", message="the attempt's deadline came before any answer",
+            retryable=True))
