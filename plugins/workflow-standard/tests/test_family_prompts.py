@@ -61,14 +61,32 @@ def test_direct_picks_each_family_s_template(tmp_path: Path) -> None:
     ("python", "figure.py"), ("matlab", "figure.m"), ("r", "figure.R"), ("latex", "figure.tex")])
 def test_code_prompts_name_the_language_s_program_and_the_auxiliary_information(
         tmp_path: Path, language: str, program: str) -> None:
-    task = code_task(language, auxinfo="Packages: numpy. Random seed: 42.")
+    task = code_task(language, seed=42, packages=["numpy", "matplotlib"],
+                     auxiliary_info="Legend in the upper left.")
     direct = DirectWorkflow(prompts).prepare(tmp_path, task, "claude-code")
-    assert f"`{program}`" in direct.text and "Random seed: 42." in direct.text
     answer = AnswerWorkflow(prompts).prepare(tmp_path, task, "model")
-    assert answer.version == "answer.v1"
+    assert f"`{program}`" in direct.text and answer.version == "answer.v1"
     assert answer.text.rstrip().endswith("Return only the code.")
     assert "expert" in answer.text and "640 x 480 pixels" in answer.text
-    assert "Random seed: 42." in answer.text
+    for text in (direct.text, answer.text):
+        assert "Legend in the upper left." in text and "numpy, matplotlib" in text
+        assert "seed the generator with 42" in text and "\n\n\n" not in text
+
+
+def test_a_family_table_keyed_by_versioned_names_gives_the_latest_version(
+        tmp_path: Path) -> None:
+    older = tmp_path / "direct.v1.md"
+    older.write_text("old {{ source }}")
+    newer = tmp_path / "direct.v2.md"
+    newer.write_text("new {{ source }}")
+    table = {"direct.v1": older, "direct.v2": newer, "answer.v1": CODE / "answer.v1.md"}
+    workspace = tmp_path / "w"
+    workspace.mkdir()
+    prompt = DirectWorkflow(lambda _: table).prepare(workspace, code_task("python"), "codex")
+    assert (prompt.text, prompt.version) == ("new source.png", "direct.v2")
+    with pytest.raises(UsageError) as raised:
+        HybridWorkflow(lambda _: table).prepare(workspace, code_task("python"), "codex")
+    assert "answer, direct" in (raised.value.fix or "")
 
 
 def test_the_prompt_is_identical_in_every_harness(tmp_path: Path) -> None:

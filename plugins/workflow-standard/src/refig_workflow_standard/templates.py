@@ -25,6 +25,8 @@ from refig.models import Task
 from refig.running import source_name
 
 FIGURE_TO_SLIDE = "figure-to-slide"
+#: Roles of data files a program reads (figure-to-code: ``data/points.csv``).
+DATA_PREFIX = "data/"
 
 #: Looks up a family's templates by workflow name.
 PromptTable = Callable[[str], Mapping[str, Path]]
@@ -60,7 +62,7 @@ class Template:
 
     @property
     def version(self) -> str:
-        """``direct.v1`` for ``direct.v1.md``."""
+        """``direct.v1`` for ``direct.v1.md`` (``direct`` for an unversioned ``direct.md``)."""
         return self.path.name.removesuffix(".md")
 
     def render(self, **context: Any) -> str:
@@ -73,14 +75,25 @@ class Template:
                              fix="fix the template, or the task that lacks what it names") from exc
 
 
+def _version(name: str) -> int:
+    number = name.rsplit(".v", 1)[1] if ".v" in name else ""
+    return int(number) if number.isdigit() else -1
+
+
+def latest(table: Mapping[str, Path], workflow: str) -> Path | None:
+    """The highest ``<workflow>.vN`` entry of a table keyed by versioned names."""
+    versions = [key for key in table if key.startswith(f"{workflow}.v") and _version(key) >= 0]
+    return table[max(versions, key=_version)] if versions else None
+
+
 def find_template(workflow: str, family: str, prompts: PromptTable = family_prompts) -> Template:
     """The template ``workflow`` uses for ``family``; a usage error naming what the family has."""
     table = prompts(family)
-    path = table.get(workflow)
+    path = table.get(workflow) or latest(table, workflow)
     if path is None and family == FIGURE_TO_SLIDE:
         path = own_template(workflow)
     if path is None:
-        supported = sorted(table) or (["direct", "specialized"] if family == FIGURE_TO_SLIDE
+        supported = sorted({key.split(".v", 1)[0] for key in table}) or (["direct", "specialized"] if family == FIGURE_TO_SLIDE
                                       else [])
         raise UsageError(
             f"workflow {workflow} has no prompt for the {family} family",
@@ -92,6 +105,10 @@ def find_template(workflow: str, family: str, prompts: PromptTable = family_prom
 
 
 def context(task: Task, harness: str) -> dict[str, Any]:
-    """What a template may use: visible things only."""
+    """What a template may use: visible things only (``data_files``: the names the task's
+    visible data files have beside the program)."""
+    visible = {role for role, asset in getattr(task, "inputs", {}).items() if asset.visible}
+    data = sorted(role.removeprefix(DATA_PREFIX) for role in visible
+                  if role.startswith(DATA_PREFIX))
     return {"source": source_name(task), "instruction": task.instruction or "",
-            "params": dict(task.params), "harness": harness}
+            "params": dict(task.params), "data_files": data, "harness": harness}

@@ -57,10 +57,12 @@ class AnswerWorkflow(DirectWorkflow):
 
 
 def guide_for(template: Template) -> Path:
-    """The toolchain guide beside ``template``."""
-    version = template.version.rsplit(".", 1)[1]
-    for name in (f"{template.version.rsplit('.', 1)[0]}-tools", "toolchain"):
-        if (path := template.path.with_name(f"{name}.{version}.md")).is_file():
+    """The toolchain guide beside ``template``: ``<workflow>-tools`` or ``toolchain``, with the
+    template's version suffix (``.v1``) when it has one."""
+    workflow, dot, version = template.version.partition(".")
+    suffix = f"{dot}{version}.md"
+    for name in (f"{workflow}-tools", "toolchain"):
+        if (path := template.path.with_name(name + suffix)).is_file():
             return path
     raise UsageError(f"no toolchain guide beside {template.path}")
 
