@@ -93,8 +93,9 @@ def find_template(workflow: str, family: str, prompts: PromptTable = family_prom
     if path is None and family == FIGURE_TO_SLIDE:
         path = own_template(workflow)
     if path is None:
-        supported = sorted({key.split(".v", 1)[0] for key in table}) or (["direct", "specialized"] if family == FIGURE_TO_SLIDE
-                                      else [])
+        supported = sorted({key.split(".v", 1)[0] for key in table})
+        if not supported and family == FIGURE_TO_SLIDE:
+            supported = ["direct", "specialized"]
         raise UsageError(
             f"workflow {workflow} has no prompt for the {family} family",
             fix=f"choose one of the workflows {family} supports: {', '.join(supported)}"
