@@ -22,12 +22,12 @@ from refig.protocols import AttemptContext
 from refig.running.sandbox import SandboxPolicy
 from refig.running.workspace import AttemptDirs, attempt_env, default_root
 from refig.standins.scripted import Action, Finish, Run, ScriptedServer, WriteFile
-from refig_workflow_standard.workflows import DirectWorkflow
+from refig_workflow_standard.workflows import DirectWorkflow, HybridWorkflow
 
 PLUGINS = Path(__file__).resolve().parents[1] / "plugins"
 PROMPTS = {
-    "deck-edit": {"direct": PLUGINS / "family-deck-edit/src/refig_family_deck_edit/prompts"
-                  / "direct.v1.md"},
+    "deck-edit": {name: PLUGINS / "family-deck-edit/src/refig_family_deck_edit/prompts"
+                  / f"{name}.v1.md" for name in ("direct", "hybrid")},
     "figure-to-code": {"direct": PLUGINS / "family-figure-to-code/src"
                        / "refig_family_figure_to_code/prompts/direct.v1.md"},
 }
@@ -70,9 +70,9 @@ def installed(name: str) -> None:
 
 
 def attempt(name: str, task: Task, source: Path, script: Sequence[Action],
-            dirs: AttemptDirs) -> CheckOutcome:
+            dirs: AttemptDirs, workflow: type[DirectWorkflow] = DirectWorkflow) -> CheckOutcome:
     adapter = harness(name)
-    prompt = DirectWorkflow(lambda family: PROMPTS[family]).prepare(dirs.workspace, task, name)
+    prompt = workflow(lambda family: PROMPTS[family]).prepare(dirs.workspace, task, name)
     with ScriptedServer(script, model=adapter.example_model, workspace=dirs.workspace) as server:
         ctx = AttemptContext(
             task=task, workspace=dirs.workspace, source=source, prompt=prompt,
@@ -102,19 +102,23 @@ def sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("name", ["claude-code", "codex"])
-def test_a_scripted_agent_edits_the_deck_in_place_with_python_pptx(
-        name: str, dirs: AttemptDirs) -> None:
-    installed(name)
+def deck_task(dirs: AttemptDirs) -> tuple[Task, Path]:
     deck = Presentation()
     for title in ("Results", "Outlook"):
         deck.slides.add_slide(deck.slide_layouts[1]).shapes.title.text = title
     source = dirs.workspace / "source.pptx"
     deck.save(source)
+    return Task(id="deck", kind="deck-edit", source="source.pptx", source_sha256=sha(source),
+                instruction="Translate every slide title into French."), source
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["claude-code", "codex"])
+def test_a_scripted_agent_edits_the_deck_in_place_with_python_pptx(
+        name: str, dirs: AttemptDirs) -> None:
+    installed(name)
+    task, source = deck_task(dirs)
     before = sha(source)
-    task = Task(id="deck", kind="deck-edit", source="source.pptx", source_sha256=before,
-                instruction="Translate every slide title into French.")
     script = (WriteFile("edit_deck.py", EDIT_PROGRAM), Run("python3 edit_deck.py"),
               Finish("Done: edited.pptx has the titles in French."))
     outcome = attempt(name, task, source, script, dirs)
@@ -149,3 +153,25 @@ def test_a_scripted_agent_writes_and_runs_figure_py(name: str, dirs: AttemptDirs
     with Image.open(dirs.workspace / "figure.png") as image:
         assert image.size == (640, 240)
     assert outcome.mismatches() == [] and result.turns == 3
+
+
+PATCH = """[{"part": "ppt/slides/slide2.xml", "xpath": "//a:t[.='Outlook']", "op": "text",
+  "value": "Perspectives"}]
+"""
+
+
+@pytest.mark.slow
+def test_a_scripted_hybrid_agent_outlines_the_deck_and_applies_a_patch_in_the_sandbox(
+        dirs: AttemptDirs) -> None:
+    installed("claude-code")
+    task, source = deck_task(dirs)
+    script = (Run("python3 tools/outline_deck.py > outline.txt"), WriteFile("patch.json", PATCH),
+              Run("python3 tools/apply_patch.py"), Finish("Done: one precise patch."))
+    outcome = attempt("claude-code", task, source, script, dirs, HybridWorkflow)
+    result = outcome.result
+    assert result.error is None and result.exit_code == 0, result.error
+    assert "slide 2 [ppt/slides/slide2.xml]" in (dirs.workspace / "outline.txt").read_text()
+    edited = Presentation(str(dirs.workspace / "edited.pptx"))
+    assert [s.shapes.title.text for s in edited.slides] == ["Results", "Perspectives"]
+    assert (dirs.workspace / ".claude/skills/deck-toolchain/SKILL.md").is_file()
+    assert outcome.mismatches() == [] and result.turns == 4
