@@ -73,6 +73,21 @@ def test_code_prompts_name_the_language_s_program_and_the_auxiliary_information(
         assert "seed the generator with 42" in text and "\n\n\n" not in text
 
 
+def test_data_files_are_named_as_the_program_opens_them(tmp_path: Path) -> None:
+    if "inputs" not in Task.model_fields:
+        pytest.skip("this core's Task has no inputs by role yet")
+    from refig.models import Asset
+
+    task = code_task("python")
+    task = task.model_copy(update={"inputs": {
+        "figure": Asset(path="figures/bar.png", sha256=SHA),
+        "data/points.csv": Asset(path="data/points.csv", sha256=SHA),
+        "reference_code": Asset(path=f"reference/{SECRET}.py", sha256=SHA, visible=False)}})
+    for workflow in (DirectWorkflow, AnswerWorkflow):
+        text = workflow(prompts).prepare(tmp_path, task, "codex").text
+        assert "`points.csv`" in text and SECRET not in text
+
+
 def test_a_family_table_keyed_by_versioned_names_gives_the_latest_version(
         tmp_path: Path) -> None:
     older = tmp_path / "direct.v1.md"
