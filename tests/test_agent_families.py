@@ -17,7 +17,7 @@ from pptx import Presentation
 from refig.gateway import read_calls
 from refig.harness.install import locate
 from refig.harness.selfcheck import CheckOutcome, draw_source
-from refig.models import Task
+from refig.models import Asset, Task
 from refig.protocols import AttemptContext
 from refig.running.sandbox import SandboxPolicy
 from refig.running.workspace import AttemptDirs, attempt_env, default_root
@@ -108,7 +108,8 @@ def deck_task(dirs: AttemptDirs) -> tuple[Task, Path]:
         deck.slides.add_slide(deck.slide_layouts[1]).shapes.title.text = title
     source = dirs.workspace / "source.pptx"
     deck.save(source)
-    return Task(id="deck", kind="deck-edit", source="source.pptx", source_sha256=sha(source),
+    return Task(id="deck", family="deck-edit",
+                inputs={"deck": Asset(path="source.pptx", sha256=sha(source))},
                 instruction="Translate every slide title into French."), source
 
 
@@ -140,7 +141,8 @@ def test_a_scripted_agent_edits_the_deck_in_place_with_python_pptx(
 def test_a_scripted_agent_writes_and_runs_figure_py(name: str, dirs: AttemptDirs) -> None:
     installed(name)
     source = draw_source(dirs.workspace / "source.png")
-    task = Task(id="bars", kind="figure-to-code", source="source.png", source_sha256=sha(source),
+    task = Task(id="bars", family="figure-to-code",
+                inputs={"figure": Asset(path="source.png", sha256=sha(source))},
                 params={"language": "python", "width": 640, "height": 240})
     script = (WriteFile("figure.py", FIGURE_PROGRAM), Run("python3 figure.py"),
               Finish("Done: figure.py draws the figure."))

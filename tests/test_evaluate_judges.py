@@ -13,7 +13,15 @@ from pptx import Presentation
 from pptx.enum.shapes import MSO_CONNECTOR, MSO_SHAPE
 from pptx.util import Emu
 from refig.cli import run as refig
-from refig.models import Attempt, AttemptStatus, Configuration, Judgment, JudgmentStatus, Task
+from refig.models import (
+    Asset,
+    Attempt,
+    AttemptStatus,
+    Configuration,
+    Judgment,
+    JudgmentStatus,
+    Task,
+)
 from refig.standins.judge_server import JudgeStandIn, Reply
 from refig.store import RunStore
 
@@ -78,8 +86,8 @@ def run_dir(tmp_path):
     store.put(config)
     decks = {"native": _native_deck(), "paste": _pasted_deck(source), "broken": b"not a zip"}
     for name, data in decks.items():
-        store.put(Task(id=name, kind="figure-to-slide", source="source.png",
-                       source_sha256=source_sha))
+        store.put(Task(id=name, family="figure-to-slide",
+            inputs={"figure": Asset(path="source.png", sha256=source_sha)}))
         store.put(Attempt(task_id=name, config_id=config.id, status=AttemptStatus.SUCCEEDED,
                           outputs={"slide": store.objects.put_bytes(data)}))
     return store.root

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 from refig.cli import run
-from refig.gate import inspect_structure
 from refig.gateway import read_calls
 from refig.harness.install import locate
 from refig.harness.selfcheck import served_cost
 from refig.models import Attempt, AttemptStatus, Output
 from refig.plugins import Registry
+from refig.pptx.gate import inspect_structure
 from refig.records import HarnessRecord, PluginKind
 from refig.standins.scripted import ScriptedServer
 from refig.store import RunStore

@@ -66,8 +66,6 @@ def run_demo(registry: Registry, out: Path, *, tasks: int = 6, seed: int = 0, jo
     from refig.running.runner import execute, make_request
 
     sample = registry.resolve(PluginKind.SUITE, "sample")
-    requests = [make_request(registry, suite=out / "suite", out=out / "run", harness=name,
-                             jobs=jobs) for name in BASELINES]
     evaluate_request = EvaluateRequest(run=out / "run", jobs=jobs, judges=(JUDGE,),
                                        repeats=REPEATS, quiet=quiet)
     report_request = ReportRequest(run=out / "run", targets=(("html", out / "report"),),
@@ -75,6 +73,8 @@ def run_demo(registry: Registry, out: Path, *, tasks: int = 6, seed: int = 0, jo
 
     _stage(1, f"build the sample suite ({tasks} generated figures, seed {seed})", quiet)
     sample.create()(out / "suite", n=tasks, seed=seed, quiet=quiet)
+    requests = [make_request(registry, suite=out / "suite", out=out / "run", harness=name,
+                             jobs=jobs) for name in BASELINES]
     _stage(2, "run the baselines: " + " and ".join(BASELINES), quiet)
     for request in requests:
         summary = execute(request, quiet=quiet)

@@ -26,13 +26,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from refig.audit import object_audit
 from refig.console import err, track
 from refig.errors import RefigError, UsageError
+from refig.evaluation import family_for
 from refig.metric_values import source_sha256
 from refig.models import ErrorInfo, Judgment, JudgmentStatus, Usage, stable_hash
 from refig.plugins import Registry
-from refig.protocols import Artifact, Judge, JudgeRequest
+from refig.protocols import Artifact, Evidence, Judge, JudgeRequest
 from refig.records import PluginKind
 from refig.rubric import AnswerError, Rubric, load_rubric
 from refig.store import RunStore, sha256_file
@@ -265,7 +265,7 @@ class _Job:
 
     key: JudgmentKey
     artifact: Artifact
-    audit: str
+    evidence: Evidence
     repeat: int
     judge_key: str
     inputs_sha256: str
@@ -376,7 +376,7 @@ class _JudgeRun:
         if not job.started:
             job.started = True
             self.tracker.start()
-        request = JudgeRequest(job.artifact, job.audit, job.repeat, self.rubric.path)
+        request = JudgeRequest(job.artifact, job.evidence, job.repeat, self.rubric.path)
         started = time.monotonic()
         try:
             result = self.selected.judge.judge(request)
@@ -532,7 +532,7 @@ def judge_artifacts(
             else None
         )
         inputs = inputs_key(render_sha, source_sha256(artifact))
-        audit = object_audit(artifact.tree, artifact.metrics)
+        evidence = family_for(artifact.family).evidence(artifact)
         for selected, ledger, todo in plans:
             judge_key = selected.judge.key
             for repeat in range(repeats):
@@ -543,7 +543,7 @@ def judge_artifacts(
                 if cached(key):
                     ledger.cached += 1
                 else:
-                    todo.append(_Job(key, artifact, audit, repeat, judge_key, inputs))
+                    todo.append(_Job(key, artifact, evidence, repeat, judge_key, inputs))
 
     total = sum(len(todo) for _, _, todo in plans)
     budget_state = _Budget(budget)

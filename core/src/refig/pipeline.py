@@ -78,8 +78,8 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
         from refig.judging import select_judges
         from refig.rubric import load_rubric
 
-        rubric = load_rubric(request.rubric)
         judges = select_judges(registry, request.judges, request.judge_options)
+        rubric = load_rubric(request.rubric)
     store = RunStore.open(request.run)
     use_registry(registry)
     pool = executor.create()

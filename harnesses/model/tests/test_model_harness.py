@@ -13,9 +13,8 @@ import pytest
 from refig.errors import UsageError
 from refig.gateway import read_calls
 from refig.harness.selfcheck import draw_source, served_cost
-from refig.models import Task
+from refig.models import Asset, Task
 from refig.protocols import AttemptContext, HarnessResult, Prompt
-from refig.records import TaskKind
 from refig.running.workspace import AttemptDirs, attempt_env
 from refig.standins.scripted import Fault, ScriptedServer, Served
 from refig_harness_model.answer import NoCode, extract_code
@@ -35,7 +34,8 @@ def attempt(tmp_path: Path, server: ScriptedServer, model: str, mount: str,
             **options: str) -> tuple[HarnessResult, AttemptDirs]:
     dirs = AttemptDirs.create(tmp_path, "attempt")
     source = draw_source(dirs.workspace / "source.png")
-    task = Task(id="fig", kind=TaskKind.FIGURE_TO_CODE, source="source.png", source_sha256="0" * 64,
+    task = Task(id="fig", family="figure-to-code",
+                inputs={"figure": Asset(path="source.png", sha256="0" * 64)},
                 params={"language": "python", "width": 640, "height": 480})
     prices = tmp_path / "prices.json"
     prices.write_text(json.dumps({model.split("/", 1)[1]: PRICE}))

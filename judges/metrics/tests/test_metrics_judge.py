@@ -5,26 +5,19 @@ from __future__ import annotations
 import socket
 
 from refig.judging import SelectedJudge, judge_artifacts
-from refig.models import (
-    Endpoint,
-    GateResult,
-    Judgment,
-    JudgmentStatus,
-    ObjectKind,
-    ObjectTree,
-    Rect,
-    SlideObject,
-)
+from refig.models import GateResult, Judgment, JudgmentStatus
 from refig.plugins import Registry
-from refig.protocols import Artifact, JudgeRequest
+from refig.pptx import Endpoint, ObjectKind, ObjectTree, Rect, SlideObject
+from refig.protocols import Artifact
 from refig.store import RunStore
+from refig.testing import judge_request
 from refig_judge_metrics.proxy import MetricsJudge
 
 SLIDE = {"slide_width": 12192000, "slide_height": 6858000}
 
 
 def _artifact(tree, metrics, sha="a" * 64):
-    return Artifact(path=None, sha256=sha, gate=GateResult(passed=True), tree=tree,
+    return Artifact(path=None, sha256=sha, gate=GateResult(passed=True), structure=tree,
                     metrics=metrics)
 
 
@@ -70,7 +63,7 @@ def test_a_paste_scores_far_below_an_honest_reconstruction(tmp_path):
 
 
 def test_each_axis_follows_its_documented_formula():
-    judgment = MetricsJudge().judge(JudgeRequest(honest(), "", 0, None))
+    judgment = MetricsJudge().judge(judge_request(honest(), "", 0))
     assert judgment.status is JudgmentStatus.OK and judgment.proxy
     assert scores(judgment) == {
         "text": 17,                 # 20 x 0.85
@@ -85,7 +78,7 @@ def test_each_axis_follows_its_documented_formula():
 
 def test_missing_metrics_fall_back_and_say_so():
     bare = _artifact(honest().tree, {})
-    judgment = MetricsJudge().judge(JudgeRequest(bare, "", 0, None))
+    judgment = MetricsJudge().judge(judge_request(bare, "", 0))
     by_axis = {s.axis: s for s in judgment.scores}
     assert "no OCR recall" in by_axis["text"].rationale
     assert by_axis["text"].score == 7  # 20 x 0.5 x min(1, 20 words / 30)
@@ -97,8 +90,8 @@ def test_the_proxy_is_deterministic_and_offline(monkeypatch):
         raise AssertionError("the metrics judge must not open sockets")
 
     monkeypatch.setattr(socket.socket, "connect", no_network)  # a tripwire, not a stand-in
-    first = MetricsJudge().judge(JudgeRequest(honest(), "", 0, None))
-    second = MetricsJudge().judge(JudgeRequest(honest(), "", 1, None))
+    first = MetricsJudge().judge(judge_request(honest(), "", 0))
+    second = MetricsJudge().judge(judge_request(honest(), "", 1))
     assert first.scores == second.scores and first.total == second.total
 
 

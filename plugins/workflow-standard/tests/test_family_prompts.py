@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from refig.errors import UsageError
-from refig.models import Task
+from refig.models import Asset, Task
 from refig_workflow_standard.workflows import (
     AnswerWorkflow,
     DirectWorkflow,
@@ -32,18 +32,24 @@ def prompts(family: str) -> dict[str, Path]:
     return TABLES[family]
 
 
+def hidden(name: str) -> Asset:
+    return Asset(path=f"assets/t/{SECRET}/{name}", sha256=SHA, visible=False)
+
+
 def deck_task() -> Task:
-    return Task(id="d1", kind="deck-edit", source="decks/q3.pptx", source_sha256=SHA,
+    return Task(id="d1", family="deck-edit",
+                inputs={"deck": Asset(path="decks/q3.pptx", sha256=SHA),
+                        "target": hidden("target.pptx"), "style_target": hidden("style.txt")},
                 instruction="Translate every title into French.",
-                annotation=f"targets/{SECRET}.pptx", annotation_sha256=SHA,
-                meta={"edit_type": SECRET, "style_target": SECRET})
+                meta={"edit_type": SECRET, "categories": [SECRET]})
 
 
 def code_task(language: str, **params: object) -> Task:
-    return Task(id="c1", kind="figure-to-code", source="figures/bar.png", source_sha256=SHA,
-                annotation=f"reference/{SECRET}.py", annotation_sha256=SHA,
+    return Task(id="c1", family="figure-to-code",
+                inputs={"figure": Asset(path="figures/bar.png", sha256=SHA),
+                        "reference_code": hidden("figure.py")},
                 params={"language": language, "width": 640, "height": 480, **params},
-                meta={"reference_code": SECRET})
+                meta={"category": SECRET})
 
 
 def test_direct_picks_each_family_s_template(tmp_path: Path) -> None:
@@ -74,15 +80,9 @@ def test_code_prompts_name_the_language_s_program_and_the_auxiliary_information(
 
 
 def test_data_files_are_named_as_the_program_opens_them(tmp_path: Path) -> None:
-    if "inputs" not in Task.model_fields:
-        pytest.skip("this core's Task has no inputs by role yet")
-    from refig.models import Asset
-
     task = code_task("python")
     task = task.model_copy(update={"inputs": {
-        "figure": Asset(path="figures/bar.png", sha256=SHA),
-        "data/points.csv": Asset(path="data/points.csv", sha256=SHA),
-        "reference_code": Asset(path=f"reference/{SECRET}.py", sha256=SHA, visible=False)}})
+        **task.inputs, "data/points.csv": Asset(path="assets/c1/data/points.csv", sha256=SHA)}})
     for workflow in (DirectWorkflow, AnswerWorkflow):
         text = workflow(prompts).prepare(tmp_path, task, "codex").text
         assert "`points.csv`" in text and SECRET not in text

@@ -13,9 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from refig.analysis.rundata import RunData
-from refig.audit import object_audit
 from refig.errors import RefigError
-from refig.evaluation import load_artifacts
+from refig.evaluation import family_for, load_artifacts
+from refig.models import GateResult
+from refig.pptx.objects import ObjectTree
+from refig.protocols import Artifact
+from refig.records import FIGURE_TO_SLIDE
 from refig.store import RunStore
 
 #: Content types by leading bytes: the image formats every browser shows.
@@ -115,20 +118,26 @@ def load_candidates(store: RunStore) -> Candidates:
         if png is None or kind is None:
             found.skipped["have no rendering"] += 1
             continue
-        if artifact is not None:
-            tree, metrics = artifact.tree, dict(artifact.metrics)
-        else:
-            tree = outcome.inspection.tree if outcome.inspection else None
+        if artifact is None:
+            inspection = outcome.inspection
             metrics = {
                 f"{metric}.{name}": value.value
                 for (metric, name), value in data.metrics.get(outcome.artifact, {}).items()
             }
+            artifact = Artifact(
+                path=store.objects.path(outcome.artifact), sha256=outcome.artifact,
+                gate=inspection.gate if inspection else GateResult(passed=True),
+                structure=inspection.parsed(ObjectTree) if inspection else None,
+                metrics=metrics,
+            )
         found.images[png] = kind
-        audit = object_audit(tree, metrics)
+        task = data.tasks.get(task_id)
+        audit = family_for(task.family if task else FIGURE_TO_SLIDE).evidence(artifact).text
         found.sides[task_id].append(Side(config_id, outcome.artifact, png, audit))
     for task_id in found.sides:
         task = data.tasks.get(task_id)
-        source = task.source_sha256 if task is not None else None
+        figure = task.input("figure") if task is not None else None
+        source = figure.sha256 if figure is not None else None
         kind = image_type(store.objects.path(source)) if source else None
         found.sources[task_id] = source if kind else None
         if source and kind:

@@ -79,8 +79,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
         It proves the CLI, the gateway and the sandbox work here: the agent must write and run a
         python-pptx program, and the attempt's turns and tokens must equal what the server served.
         """
-        from refig.gate import inspect_structure
         from refig.harness.selfcheck import check_harness
+        from refig.pptx.gate import inspect_structure
         from refig.standins.scripted import FAULTS, Fault
 
         _pinned(pinned_clis(registry), name)

@@ -133,16 +133,16 @@ def _info(root: Path, plot: Path | None, as_json: bool) -> None:
             raise RefigError(f"cannot write the plot: {exc}", path=plot,
                              fix="give a writable path ending in .png, .pdf or .svg") from exc
     if as_json:
-        payload = {"name": manifest.name, "version": manifest.version, "kind": manifest.kind,
+        payload = {"name": manifest.name, "version": manifest.version, "family": manifest.family,
                    "builder": manifest.builder, "tasks": len(suite.tasks), **report}
         if plot is not None:
             payload["plot"] = str(plot)
         typer.echo(json.dumps(payload, indent=2))
         return
-    out.print(f"[bold]{manifest.name}[/] v{manifest.version} ({manifest.kind}), built by "
+    out.print(f"[bold]{manifest.name}[/] v{manifest.version} ({manifest.family}), built by "
               f"{manifest.builder} at {manifest.created_at:%Y-%m-%d %H:%M} UTC; "
               f"{len(suite.tasks)} tasks, "
-              f"{sum(1 for t in suite.tasks if t.annotation)} annotated")
+              f"{sum(1 for t in suite.tasks if t.input('annotation'))} annotated")
     table = Table(title="source images", title_justify="left")
     for column in ("field", "images", "sizes", "width px", "megapixels", "aspect", "KiB"):
         table.add_column(column, justify="left" if column == "field" else "right")

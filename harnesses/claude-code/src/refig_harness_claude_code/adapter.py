@@ -23,19 +23,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
-from refig.gateway import DUMMY_KEY
-from refig.gateway.calls import status_kind
-from refig.gateway.usage import anthropic_tokens
-from refig.harness.adapter import (
+from refig.plugin import AttemptContext, ErrorInfo, Usage
+from refig.plugin.harness import (
     ANTHROPIC,
+    DUMMY_KEY,
     SHARED_OPTIONS,
     CliHarness,
     Invocation,
     Report,
+    anthropic_tokens,
     last_event,
+    status_kind,
 )
-from refig.models import ErrorInfo, Usage
-from refig.protocols import AttemptContext
 
 from refig_harness_claude_code.pin import PIN
 

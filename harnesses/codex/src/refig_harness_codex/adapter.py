@@ -24,10 +24,16 @@ import json
 from pathlib import Path
 from typing import ClassVar
 
-from refig.gateway import DUMMY_KEY
-from refig.harness.adapter import OPENAI, SHARED_OPTIONS, CliHarness, Invocation, Report, events
-from refig.models import ErrorInfo, Usage
-from refig.protocols import AttemptContext
+from refig.plugin import AttemptContext, ErrorInfo, Usage
+from refig.plugin.harness import (
+    DUMMY_KEY,
+    OPENAI,
+    SHARED_OPTIONS,
+    CliHarness,
+    Invocation,
+    Report,
+    events,
+)
 
 from refig_harness_codex.pin import PIN
 

@@ -13,24 +13,25 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from refig.errors import UsageError
-from refig.gateway import DUMMY_KEY, Gateway, PriceTable, summarize
+from refig.gateway import Gateway, PriceTable, summarize
 from refig.gateway.calls import write_calls
-from refig.harness.adapter import (
-    ANTHROPIC,
-    CALLS,
-    OPENAI,
-    READ_GRACE,
-    TRANSCRIPT,
-    Provider,
-    upstream_for,
+from refig.harness.adapter import CALLS, READ_GRACE, TRANSCRIPT, Provider, upstream_for
+from refig.llm import OPENAI_COMPATIBLE
+from refig.plugin import (
+    AttemptContext,
+    CallError,
+    ChatClient,
+    ChatOptions,
+    ChatReply,
+    ErrorInfo,
+    HarnessResult,
+    Task,
+    UsageError,
+    data_url,
+    import_litellm,
 )
-from refig.models import ErrorInfo, Task
-from refig.protocols import AttemptContext, HarnessResult
+from refig.plugin.harness import ANTHROPIC, DUMMY_KEY, OPENAI
 from refig.traffic import RetryPolicy
-from refig_judge_rubric.client import OPENAI_COMPATIBLE, CallError, ChatClient, ChatReply
-from refig_judge_rubric.messages import data_url
-from refig_judge_rubric.options import JudgeOptions
 
 from refig_harness_model.answer import NoCode, extract_code
 from refig_harness_model.options import ModelOptions, parse_options
@@ -44,8 +45,6 @@ PROGRAM_FILES = {"python": "figure.py", "matlab": "figure.m", "r": "figure.R",
 
 def provider_of(model: str) -> Provider:
     """The wire API litellm will speak for ``model``: Anthropic Messages or OpenAI chat."""
-    from refig_judge_rubric.client import import_litellm
-
     try:
         provider = import_litellm().get_llm_provider(model)[1]
     except Exception as exc:  # litellm cannot map the name at all
@@ -157,7 +156,7 @@ class ModelHarness:
             remaining = ctx.deadline - time.monotonic()
             if remaining <= 0:
                 break
-            client = ChatClient(JudgeOptions(
+            client = ChatClient(ChatOptions(
                 model=ctx.model, api_base=base_url, api_key=DUMMY_KEY,
                 timeout=min(options.timeout, remaining), temperature=options.temperature,
                 top_p=options.top_p, seed=options.seed,

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from refig import hookimpl
-from refig.records import HarnessRecord, TaskKind
+from refig.plugin import FIGURE_TO_CODE, HarnessRecord, hookimpl
 
 
 def _create(**options: Any) -> Any:
@@ -24,5 +23,5 @@ def refig_harnesses() -> Iterator[HarnessRecord]:
         "gateway; options: upstream, prices, temperature, top_p, seed, reasoning_effort, "
         "max_tokens, timeout, max_retries, max_image_side.",
         factory=_create,
-        task_kinds=frozenset({TaskKind.FIGURE_TO_CODE}),
+        families=frozenset({FIGURE_TO_CODE}),
     )

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from refig.errors import UsageError
+from refig.plugin import UsageError
 
 
 class ModelOptions(BaseModel):

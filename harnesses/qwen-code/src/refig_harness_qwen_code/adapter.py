@@ -20,8 +20,9 @@ import json
 from pathlib import Path
 from typing import Any, ClassVar
 
-from refig.gateway import DUMMY_KEY
-from refig.harness.adapter import (
+from refig.plugin import AttemptContext, ErrorInfo, Usage
+from refig.plugin.harness import (
+    DUMMY_KEY,
     OPENAI,
     SHARED_OPTIONS,
     CliHarness,
@@ -29,8 +30,6 @@ from refig.harness.adapter import (
     Report,
     last_event,
 )
-from refig.models import ErrorInfo, Usage
-from refig.protocols import AttemptContext
 
 from refig_harness_qwen_code.pin import PIN
 

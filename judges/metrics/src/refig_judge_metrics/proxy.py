@@ -12,15 +12,29 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from refig.audit import BOUND, CONNECTORS, FLATTENED, FREE_LINES, HALF_BOUND, TEXT_RECALL
-from refig.models import AxisScore, ErrorInfo, Judgment, JudgmentStatus, ObjectKind, stable_hash
-from refig.protocols import Artifact, JudgeRequest
-from refig.rubric import Rubric, load_rubric
-from refig.slide_text import native_text, word_tokens
+from refig.plugin import (
+    Artifact,
+    AxisScore,
+    ErrorInfo,
+    JudgeRequest,
+    Judgment,
+    JudgmentStatus,
+    Rubric,
+    load_rubric,
+    stable_hash,
+)
+from refig.pptx import ObjectKind
+from refig.pptx.slide_text import native_text, word_tokens
 
 #: Bumped whenever a formula changes, so cached proxy judgments are recomputed.
 FORMULA_VERSION = "1"
 
+CONNECTORS = "connector-audit.connector_count"
+BOUND = "connector-audit.bound_connectors"
+HALF_BOUND = "connector-audit.half_bound_connectors"
+FREE_LINES = "connector-audit.free_lines"
+FLATTENED = "flattening.flattened"
+TEXT_RECALL = "text.recall"
 NODE_RECALL = "topology.node_recall"
 EDGE_RECALL = "topology.edge_recall"
 SSIM = "image.ssim"

@@ -22,7 +22,7 @@ from typing import Literal
 import imagehash
 import numpy as np
 from PIL import Image
-from refig.images import content_box
+from refig.plugin import content_box
 from scipy.ndimage import gaussian_filter
 from skimage.feature import match_template
 from skimage.filters import sobel

@@ -5,11 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from refig.errors import RefigError
-from refig.images import open_image
-from refig.metric_values import ValueMaker, source_sha256, unavailable
-from refig.models import MetricValue
-from refig.protocols import Artifact
+from refig.plugin import (
+    Artifact,
+    MetricValue,
+    RefigError,
+    ValueMaker,
+    open_image,
+    source_sha256,
+    unavailable,
+)
 
 from refig_metric_image.pairing import WORK_WIDTH, pair
 from refig_metric_image.perceptual import Lpips, LpipsUnavailable

@@ -19,13 +19,18 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from refig.errors import RefigError
-from refig.images import open_image
-from refig.metric_values import ValueMaker, source_sha256, unavailable
-from refig.models import MetricValue, ObjectTree
-from refig.protocols import Artifact
-from refig.rasters import slide_images
-from refig.slide_text import native_text, word_tokens
+from refig.plugin import (
+    Artifact,
+    MetricValue,
+    RefigError,
+    ValueMaker,
+    open_image,
+    source_sha256,
+    unavailable,
+)
+from refig.pptx import ObjectTree
+from refig.pptx.rasters import slide_images
+from refig.pptx.slide_text import native_text, word_tokens
 
 from refig_metric_text.matching import DEFAULT_SIMILARITY, match_tokens
 from refig_metric_text.ocr_cache import ocr_tokens

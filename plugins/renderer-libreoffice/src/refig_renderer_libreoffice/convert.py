@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from refig.gate import RENDER_TIMEOUT_KIND
-from refig.models import ErrorInfo
+from refig.plugin import ErrorInfo
+from refig.pptx.gate import RENDER_TIMEOUT_KIND
 
 # Hidden slides are not exported by default; the gate renders the only slide even when hidden.
 PDF_FILTER = 'pdf:impress_pdf_Export:{"ExportHiddenSlides":{"type":"boolean","value":"true"}}'

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from refig.analysis import Table
+from refig.plugin.analysis import Table
 
 _ESCAPES = {
     "\\": r"\textbackslash{}",

@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from refig import hookimpl
-from refig.records import TaskKind, WorkflowRecord
+from refig.plugin import DECK_EDIT, FIGURE_TO_CODE, FIGURE_TO_SLIDE, WorkflowRecord, hookimpl
 
 
 def _factory(name: str) -> Any:
@@ -31,27 +30,26 @@ def refig_workflows() -> Iterator[WorkflowRecord]:
         description="One instruction, the same in every harness, from the task's family: build "
         "the slide, edit the deck, or write the plotting program.",
         factory=_factory("direct"),
-        task_kinds=frozenset({TaskKind.FIGURE_TO_SLIDE, TaskKind.DECK_EDIT,
-                              TaskKind.FIGURE_TO_CODE}),
+        families=frozenset({FIGURE_TO_SLIDE, DECK_EDIT, FIGURE_TO_CODE}),
     )
     yield WorkflowRecord(
         name="specialized",
         description="The direct goal plus a PPTX toolchain (render, inspect, compare) in the "
         "workspace, delivered as a Claude Code skill, an AGENTS.md or a README.",
         factory=_factory("specialized"),
-        task_kinds=frozenset({TaskKind.FIGURE_TO_SLIDE}),
+        families=frozenset({FIGURE_TO_SLIDE}),
     )
     yield WorkflowRecord(
         name="hybrid",
         description="PPTPilot-style deck editing: route each edit to python-pptx code or a "
         "validated OOXML patch, render, compare with the instruction, up to 3 loops.",
         factory=_factory("hybrid"),
-        task_kinds=frozenset({TaskKind.DECK_EDIT}),
+        families=frozenset({DECK_EDIT}),
     )
     yield WorkflowRecord(
         name="answer",
         description="One answer holding the whole program (FigCodeBench's prompt), for the "
         "single-call `model` harness.",
         factory=_factory("answer"),
-        task_kinds=frozenset({TaskKind.FIGURE_TO_CODE}),
+        families=frozenset({FIGURE_TO_CODE}),
     )

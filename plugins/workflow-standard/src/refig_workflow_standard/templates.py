@@ -20,11 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from refig.errors import UsageError
-from refig.models import Task
-from refig.running import source_name
+from refig.plugin import FIGURE_TO_SLIDE, Task, UsageError
+from refig.plugin.harness import source_name
 
-FIGURE_TO_SLIDE = "figure-to-slide"
 #: Roles of data files a program reads (figure-to-code: ``data/points.csv``).
 DATA_PREFIX = "data/"
 
@@ -35,14 +33,10 @@ PromptTable = Callable[[str], Mapping[str, Path]]
 @functools.cache
 def family_prompts(family: str) -> Mapping[str, Path]:
     """The templates the installed family ``family`` declares, by workflow name."""
-    from refig.plugins import Registry
+    from refig.plugin import Registry
 
     registry = Registry.load(warn=lambda _line: None)
-    try:
-        records = registry.records("family")
-    except ValueError:  # TEMPORARY: a core without the family API (removed at its merge)
-        return {}
-    record = next((r for r in records if r.name == family), None)
+    record = next((r for r in registry.records("family") if r.name == family), None)
     return dict(getattr(record, "prompts", None) or {})
 
 
@@ -108,8 +102,7 @@ def find_template(workflow: str, family: str, prompts: PromptTable = family_prom
 def context(task: Task, harness: str) -> dict[str, Any]:
     """What a template may use: visible things only (``data_files``: the names the task's
     visible data files have beside the program)."""
-    visible = {role for role, asset in getattr(task, "inputs", {}).items() if asset.visible}
-    data = sorted(role.removeprefix(DATA_PREFIX) for role in visible
+    data = sorted(role.removeprefix(DATA_PREFIX) for role in task.visible_inputs()
                   if role.startswith(DATA_PREFIX))
     return {"source": source_name(task), "instruction": task.instruction or "",
             "params": dict(task.params), "data_files": data, "harness": harness}

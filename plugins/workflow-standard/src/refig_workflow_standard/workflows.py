@@ -14,9 +14,7 @@ import re
 import shutil
 from pathlib import Path
 
-from refig.errors import UsageError
-from refig.models import Task
-from refig.protocols import Prompt
+from refig.plugin import Prompt, Task, UsageError
 
 from refig_workflow_standard.templates import (
     PromptTable,
@@ -42,7 +40,7 @@ class DirectWorkflow:
         self.prompts = prompts
 
     def template(self, task: Task) -> Template:
-        return find_template(self.name, task.kind, self.prompts)
+        return find_template(self.name, task.family, self.prompts)
 
     def prepare(self, workspace: Path, task: Task, harness: str) -> Prompt:
         template = self.template(task)

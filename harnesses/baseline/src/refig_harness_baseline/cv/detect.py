@@ -24,7 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 from PIL import Image
-from refig.images import open_image
+from refig.plugin import open_image
 
 from refig_harness_baseline.cv.colours import background, distance, mode
 from refig_harness_baseline.cv.glyphs import read_symbol

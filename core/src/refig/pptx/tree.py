@@ -18,15 +18,16 @@ from typing import Any
 
 from lxml import etree
 
-from refig.models import Endpoint, GateReason, ObjectKind, ObjectTree, Rect, SlideObject
-from refig.ooxml.package import (
+from refig.models import GateReason
+from refig.pptx.objects import Endpoint, ObjectKind, ObjectTree, Rect, SlideObject
+from refig.pptx.package import (
     REL_SLIDE_LAYOUT,
     REL_SLIDE_MASTER,
     REL_THEME,
     Package,
     PackageError,
 )
-from refig.ooxml.xml import NS, q
+from refig.pptx.xml import NS, q
 
 URI_TABLE = "http://schemas.openxmlformats.org/drawingml/2006/table"
 URI_CHART = "http://schemas.openxmlformats.org/drawingml/2006/chart"

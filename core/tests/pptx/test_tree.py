@@ -11,10 +11,9 @@ from pptx.enum.chart import XL_CHART_TYPE
 from pptx.enum.dml import MSO_LINE
 from pptx.enum.shapes import MSO_CONNECTOR, MSO_SHAPE
 from pptx.util import Emu
-from refig.gate import inspect_structure
-from refig.models import Endpoint, ObjectKind, ObjectTree, Rect
-from refig.ooxml import embedded_images
-from refig.ooxml.xml import q
+from refig.pptx import Endpoint, ObjectKind, ObjectTree, Rect, embedded_images
+from refig.pptx.gate import inspect_structure
+from refig.pptx.xml import q
 
 COUNT_KEYS = {
     "text_boxes",

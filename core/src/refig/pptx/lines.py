@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from refig.models import SlideObject
+from refig.pptx.objects import SlideObject
 
 #: Presets that draw a bare line when used on a ``p:sp`` (a shape, not a connector).
 LINE_PRESETS = frozenset({"line", "lineInv"})

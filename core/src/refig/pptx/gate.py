@@ -3,7 +3,7 @@ presentation, holds exactly one slide (hidden slides count) and renders.
 
 :func:`inspect_structure` does everything but the rendering, and reads the object tree on the way;
 :func:`fold_render` adds a render's outcome. Neither raises nor hangs on any input: every read is
-bounded by :class:`refig.ooxml.Limits`, and any unexpected failure becomes ``corrupt``.
+bounded by :class:`refig.pptx.Limits`, and any unexpected failure becomes ``corrupt``.
 """
 
 from __future__ import annotations
@@ -12,9 +12,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from refig.models import ErrorInfo, GateReason, GateResult, ObjectTree
-from refig.ooxml import DEFAULT_LIMITS, Limits, Package, PackageError, read_tree
-from refig.ooxml.images import iter_slide_images
+from refig.models import ErrorInfo, GateReason, GateResult
+from refig.pptx.images import iter_slide_images
+from refig.pptx.limits import DEFAULT_LIMITS, Limits
+from refig.pptx.objects import ObjectTree
+from refig.pptx.package import Package, PackageError
+from refig.pptx.tree import read_tree
 
 #: Stored with every inspection; bump when the gate or the tree reader changes what it reports.
 INSPECTOR = "refig-ooxml/2"

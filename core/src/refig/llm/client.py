@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from refig.llm.options import ChatOptions
 from refig.models import ErrorInfo, Usage
-
-from refig_judge_rubric.options import JudgeOptions
 
 #: Placeholder key for servers that want none (vLLM, Ollama): the OpenAI client insists on one.
 NO_KEY = "no-key-needed"
@@ -116,9 +115,9 @@ def classify(litellm: ModuleType, exc: Exception) -> ErrorInfo:
 
 
 class ChatClient:
-    """Sends chat completions for one judge's options."""
+    """Sends chat completions with one set of options (a judge's)."""
 
-    def __init__(self, options: JudgeOptions):
+    def __init__(self, options: ChatOptions):
         self.options = options
         self.litellm = import_litellm()
         try:

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from refig.models import ObjectTree, Rect, SlideObject
-from refig.ooxml import DEFAULT_LIMITS, Limits, embedded_images
+from refig.pptx.images import embedded_images
+from refig.pptx.limits import DEFAULT_LIMITS, Limits
+from refig.pptx.objects import ObjectTree, Rect, SlideObject
 
 Role = Literal["picture", "fill", "background"]
 
@@ -102,8 +103,8 @@ class SlideImage:
 def slide_images(path: Path, tree: ObjectTree, limits: Limits = DEFAULT_LIMITS) -> list[SlideImage]:
     """Every image the slide can show, shown ones first, the largest on the slide first.
 
-    The bytes come from :func:`refig.ooxml.embedded_images`, bounded by ``limits``; it raises
-    :class:`refig.ooxml.PackageError` for a deck that breaks them.
+    The bytes come from :func:`refig.pptx.embedded_images`, bounded by ``limits``; it raises
+    :class:`refig.pptx.PackageError` for a deck that breaks them.
     """
     by_sha: dict[str, list[RasterPlacement]] = {}
     for placement in raster_placements(tree):

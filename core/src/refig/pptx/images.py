@@ -19,8 +19,8 @@ from pathlib import Path
 from PIL import Image
 
 from refig.models import GateReason
-from refig.ooxml.limits import DEFAULT_LIMITS, Limits
-from refig.ooxml.package import (
+from refig.pptx.limits import DEFAULT_LIMITS, Limits
+from refig.pptx.package import (
     REL_IMAGE,
     REL_SLIDE_LAYOUT,
     REL_SLIDE_MASTER,

@@ -20,8 +20,8 @@ from lxml import etree
 
 from refig.errors import RefigError
 from refig.models import GateReason
-from refig.ooxml.limits import DEFAULT_LIMITS, Limits
-from refig.ooxml.xml import XmlError, parse, q
+from refig.pptx.limits import DEFAULT_LIMITS, Limits
+from refig.pptx.xml import XmlError, parse, q
 
 _CHUNK = 1 << 16
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")

@@ -11,10 +11,10 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from refig.gate import fold_render, inspect_structure
 from refig.models import ErrorInfo, GateReason
-from refig.ooxml import Limits
-from refig.ooxml.xml import XmlError, parse
+from refig.pptx import Limits
+from refig.pptx.gate import fold_render, inspect_structure
+from refig.pptx.xml import XmlError, parse
 
 #: A hang guard, not a speed test: a verdict that blocks fails here instead of stalling the run.
 NEVER_HANGS = pytest.mark.timeout(120)
@@ -201,7 +201,7 @@ def test_fold_render_turns_a_pass_into_the_render_reason(decks) -> None:
 _MEMORY_CHILD = """
 import json, resource, sys
 resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
-from refig.gate import inspect_structure
+from refig.pptx.gate import inspect_structure
 out = []
 for path in sys.argv[1:]:
     gate = inspect_structure(path).gate

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from refig.audit import object_audit
-from refig.models import Endpoint, ObjectKind, ObjectTree, SlideObject
+from refig.pptx import Endpoint, ObjectKind, ObjectTree, SlideObject
+from refig_family_figure_to_slide.audit import object_audit
 
 
 def _tree(*objects, background=None):

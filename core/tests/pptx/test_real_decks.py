@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from refig.gate import inspect_structure
-from refig.models import GateReason, ObjectKind
-from refig.ooxml import Package, read_tree
+from refig.models import GateReason
+from refig.pptx import ObjectKind, Package, read_tree
+from refig.pptx.gate import inspect_structure
 
 REAL = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "pptx-real"
 

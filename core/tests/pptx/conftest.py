@@ -15,7 +15,7 @@ from lxml import etree
 from PIL import Image
 from pptx import Presentation
 from pptx.util import Emu
-from refig.ooxml.xml import NS
+from refig.pptx.xml import NS
 
 SLIDE = "ppt/slides/slide1.xml"
 WIDE = (12_192_000, 6_858_000)

@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from refig.models import ObjectKind, ObjectTree
-from refig.slide_text import native_text
+from refig.pptx import ObjectKind, ObjectTree, native_text
 
 CONNECTORS = "connector-audit.connector_count"
 BOUND = "connector-audit.bound_connectors"

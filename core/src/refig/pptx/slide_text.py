@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from refig.models import ObjectTree
+from refig.pptx.objects import ObjectTree
 
 #: Letters and digits; underscores and punctuation separate words (``x_t`` is ``x`` and ``t``).
 _WORD = re.compile(r"[^\W_]+")
