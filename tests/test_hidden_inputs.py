@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from refig.models import Attempt
@@ -35,7 +35,7 @@ SECRET = "hidden-7f3a9c"
 class Recorder:
     """A harness that records every workspace file (name and bytes) and the prompt."""
 
-    seen: list[dict[str, Any]] = []
+    seen: ClassVar[list[dict[str, Any]]] = []
     lock = threading.Lock()
 
     def run(self, ctx: AttemptContext) -> HarnessResult:
