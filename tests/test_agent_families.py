@@ -168,7 +168,9 @@ def test_a_scripted_hybrid_agent_outlines_the_deck_and_applies_a_patch_in_the_sa
     installed("claude-code")
     task, source = deck_task(dirs)
     script = (Run("python3 tools/outline_deck.py > outline.txt"), WriteFile("patch.json", PATCH),
-              Run("python3 tools/apply_patch.py"), Finish("Done: one precise patch."))
+              Run("python3 tools/apply_patch.py"),
+              Run("python3 tools/compare_deck.py > compare.txt 2>&1"),
+              Finish("Done: one precise patch."))
     outcome = attempt("claude-code", task, source, script, dirs, HybridWorkflow)
     result = outcome.result
     assert result.error is None and result.exit_code == 0, result.error
@@ -176,4 +178,8 @@ def test_a_scripted_hybrid_agent_outlines_the_deck_and_applies_a_patch_in_the_sa
     edited = Presentation(str(dirs.workspace / "edited.pptx"))
     assert [s.shapes.title.text for s in edited.slides] == ["Results", "Perspectives"]
     assert (dirs.workspace / ".claude/skills/deck-toolchain/SKILL.md").is_file()
-    assert outcome.mismatches() == [] and result.turns == 4
+    compared = (dirs.workspace / "compare.txt").read_text()
+    # LibreOffice rendered both decks inside the sandbox; only slide 2 changed.
+    assert "parts changed: ppt/slides/slide2.xml" in compared, compared
+    assert (dirs.workspace / "compare" / "slide-2.png").is_file(), compared
+    assert outcome.mismatches() == [] and result.turns == 5

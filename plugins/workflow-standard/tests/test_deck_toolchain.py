@@ -4,6 +4,7 @@ outline names the parts a patch addresses, and a patch is applied only when ever
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -13,6 +14,8 @@ import pytest
 from lxml import etree
 from pptx import Presentation
 from pptx.util import Inches
+from refig.plugins import Registry
+from refig.records import PluginKind
 
 TOOLS = (Path(__file__).resolve().parents[2]
          / "family-deck-edit/src/refig_family_deck_edit/toolchain")
@@ -105,3 +108,19 @@ def test_a_bad_patch_is_refused_and_nothing_is_written(
     done = tool(workspace, "tools/apply_patch.py")
     assert done.returncode == 1 and complaint in done.stderr, done.stderr
     assert not (workspace / "edited.pptx").exists()
+
+
+def test_compare_renders_both_decks_and_shows_the_slides_that_changed(workspace: Path) -> None:
+    registry = Registry.load(warn=lambda _: None)
+    if "libreoffice" not in registry.names(PluginKind.RENDERER) or not shutil.which("soffice"):
+        pytest.skip("the LibreOffice renderer plugin or soffice is not installed")
+    deck = Presentation(str(workspace / "source.pptx"))
+    deck.slides[1].shapes.title.text = "Perspectives"
+    deck.save(workspace / "edited.pptx")
+    done = tool(workspace, "tools/compare_deck.py")
+    assert done.returncode == 0, done.stderr
+    assert "parts changed: ppt/slides/slide2.xml" in done.stdout
+    assert "slide 2 text: - 'Outlook'; + 'Perspectives'" in done.stdout
+    assert "slides that look different (before left, after right, in compare/): 2" in done.stdout
+    assert sorted(p.name for p in (workspace / "compare").iterdir()) == ["slide-2.png"]
+    assert len(list((workspace / "renders" / "edited").glob("slide-*.png"))) == 2

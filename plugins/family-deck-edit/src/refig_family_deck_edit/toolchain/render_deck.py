@@ -13,8 +13,7 @@ from pathlib import Path
 
 def render_all(deck: Path, folder: Path) -> list[Path] | str:
     """The slides of ``deck`` as PNGs in ``folder``, or an error message."""
-    from refig.plugins import Registry
-    from refig.protocols import RenderJob
+    from refig.plugin import Registry, RenderJob
 
     if not deck.is_file():
         return f"{deck} does not exist yet"
