@@ -65,13 +65,14 @@ def guide_for(template: Template) -> Path:
     raise UsageError(f"no toolchain guide beside {template.path}")
 
 
-def skill_header(guide: str) -> str:
-    """Claude Code's skill front matter: the guide's title as the name, its first paragraph as
-    the description (what the skill is for, which decides when Claude Code loads it)."""
+def as_skill(guide: str) -> tuple[str, str]:
+    """Claude Code's form of a guide: its skill file and text. The guide's title names the skill
+    and its first paragraph is the description (which decides when Claude Code loads it)."""
     title, _, rest = guide.partition("\n")
     name = re.sub(r"[^a-z0-9]+", "-", title.lstrip("# ").lower()).strip("-")
-    paragraph = rest.strip().split("\n\n", 1)[0]
-    return f"---\nname: {name}\ndescription: {' '.join(paragraph.split())}\n---\n\n"
+    description = " ".join(rest.strip().split("\n\n", 1)[0].split())
+    header = f"---\nname: {name}\ndescription: {description}\n---\n\n"
+    return f".claude/skills/{name}/SKILL.md", header + guide
 
 
 class ToolchainWorkflow(DirectWorkflow):
@@ -92,8 +93,7 @@ class ToolchainWorkflow(DirectWorkflow):
             files.append(f"{TOOLS_DIR}/{script.name}")
         body = Template(guide_for(template)).render(**values)
         if harness == "claude-code":
-            name = skill_header(body).split("\n")[1].removeprefix("name: ")
-            guide, body = f".claude/skills/{name}/SKILL.md", skill_header(body) + body
+            guide, body = as_skill(body)
         else:
             guide = GUIDE_FILES.get(harness, DEFAULT_GUIDE)
         target = workspace / guide
