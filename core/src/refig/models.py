@@ -332,6 +332,10 @@ class Judgment(Record):
     raw_total: float | None = None
     capped: bool = False
     proxy: bool = False
+    #: Made by a judge whose scores are a function of its inputs: repeats would agree trivially.
+    deterministic: bool = False
+    #: What a proxy judge can and cannot see, printed under every table of its scores.
+    sight: str | None = None
     error: ErrorInfo | None = None
     model: str | None = None
     usage: Usage = Field(default_factory=Usage)
@@ -366,6 +370,9 @@ class Preference(Record):
     #: Seconds from showing the pair to the vote, as the page measured them.
     seconds: float | None = None
     retracted_at: datetime | None = None
+    #: Whether the page's audits showed derived verdicts (source pasted, flattened, text recall)
+    #: besides the object counts; None on votes stored before this was recorded (they did).
+    audit_verdicts: bool | None = None
 
     @property
     def active(self) -> bool:

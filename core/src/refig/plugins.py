@@ -68,6 +68,16 @@ class PluginInfo:
     error: str | None = None
     builtin: bool = False
 
+    def may_provide(self, kind: str) -> bool:
+        """True when the plugin provides ``kind``, or failed before it could say and its
+        registration hooks or its name (``refig-<kind>-<name>``) say it is of that kind."""
+        if any(p.startswith(f"{kind}:") for p in self.provides):
+            return True
+        if self.status != "failed":
+            return False
+        hooked = {REGISTRATION_HOOKS[h].value for h in self.hooks if h in REGISTRATION_HOOKS}
+        return kind in hooked or f"-{kind}-" in f"-{self.name.lower().replace('_', '-')}-"
+
     def as_json(self) -> dict[str, Any]:
         """The documented ``--json`` shape: exactly these six keys."""
         return {

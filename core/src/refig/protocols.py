@@ -237,7 +237,13 @@ class JudgeRequest:
 
 @runtime_checkable
 class Judge(Protocol):
-    """Scores an artifact on the rubric; returns a judgment, failed ones typed, never raising."""
+    """Scores an artifact on the rubric; returns a judgment, failed ones typed, never raising.
+
+    A judge may set ``deterministic = True`` (the same inputs always give the same scores): it is
+    then scored once whatever ``--repeats`` says, and its judgments carry ``deterministic``. It
+    may list the ``--judge-opt`` keys it reads in ``accepts``: a key no selected judge reads is
+    a usage error naming what each accepts.
+    """
 
     key: str
 

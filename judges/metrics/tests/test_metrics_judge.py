@@ -28,6 +28,7 @@ def honest():
                          start=Endpoint(shape_id=i, site=3), end=Endpoint(shape_id=i + 1, site=1))
              for i in range(1, 5)]
     metrics = {"text.recall": 0.85, "image.ssim": 0.55, "image.ciede2000": 9.0,
+               "image.ssim_blank": 0.4, "image.ciede2000_blank": 12.0,
                "flattening.flattened": 0, "flattening.raster_area_ratio": 0.0,
                "connector-audit.connector_count": 4, "connector-audit.bound_connectors": 4,
                "connector-audit.half_bound_connectors": 0, "connector-audit.free_lines": 0}
@@ -67,12 +68,12 @@ def test_each_axis_follows_its_documented_formula():
     assert judgment.status is JudgmentStatus.OK and judgment.proxy
     assert scores(judgment) == {
         "text": 17,                 # 20 x 0.85
-        "semantic_structure": 28,   # 30 x (0.5 x 0.85 + 0.5 x 4/4 bound)
-        "layout": 8,                # 15 x SSIM 0.55
-        "editability": 25,          # 25 x (1 - 0) x (0.6 + 0.4 x 1)
-        "visual_detail": 6,         # 10 x (0.5 x 0.55 + 0.5 x (1 - 9/25))
+        "semantic_structure": 13,   # 30 x 0.5 unseen x 0.85 text x (0.5 + 0.5 x 4/4 bound)
+        "layout": 4,                # 15 x (0.55 - 0.4 empty slide) / (1 - 0.4)
+        "editability": 21,          # 25 x 0.85 text x (1 - 0) x (0.6 + 0.4 x 1)
+        "visual_detail": 3,         # 10 x (0.5 x 0.25 + 0.5 x (1 - 9/12 empty slide))
     }
-    assert judgment.total == 84
+    assert judgment.total == 58
     assert all(s.rationale.startswith("proxy: ") for s in judgment.scores)
 
 
@@ -97,3 +98,16 @@ def test_the_proxy_is_deterministic_and_offline(monkeypatch):
 
 def test_options_for_every_judge_are_ignored():
     assert MetricsJudge(temperature="0").key == MetricsJudge().key
+
+
+def test_a_deterministic_judge_is_scored_once_whatever_the_repeats(tmp_path):
+    store = RunStore.create(tmp_path / "run")
+    judge = MetricsJudge()
+    summary = judge_artifacts(store, [honest(), paste()], [SelectedJudge("metrics", judge)],
+                              repeats=3, quiet=True)
+    stored = store.query(Judgment)
+    assert sorted(j.repeat for j in stored) == [0, 0]
+    assert all(j.deterministic and j.sight for j in stored)
+    ledger = summary.ledgers[0]
+    assert ledger.judged == 2 and ledger.collapsed_repeats == 4
+    assert "deterministic judge: scored once" in ledger.line()

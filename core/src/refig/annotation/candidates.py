@@ -17,7 +17,7 @@ from refig.errors import RefigError
 from refig.evaluation import family_for, load_artifacts
 from refig.models import GateResult
 from refig.pptx.objects import ObjectTree
-from refig.protocols import Artifact
+from refig.protocols import Artifact, TaskFamily
 from refig.records import FIGURE_TO_SLIDE
 from refig.store import RunStore
 
@@ -64,6 +64,8 @@ class Candidates:
     images: dict[str, str] = field(default_factory=dict)
     skipped: Counter[str] = field(default_factory=Counter)
     results: int = 0
+    #: Whether the audits carry derived verdicts (recorded with every vote).
+    verdicts: bool = False
 
     def why_empty(self) -> RefigError:
         """The error to show when no task has two sides to compare."""
@@ -89,8 +91,20 @@ class Candidates:
         )
 
 
-def load_candidates(store: RunStore) -> Candidates:
-    """Read a run and collect every showable side, with the reasons others were left out."""
+def annotation_audit(family: TaskFamily, artifact: Artifact, *, verdicts: bool) -> str:
+    """The audit shown under a side: the family's ``annotation_audit`` (counts by kind, derived
+    verdicts only when asked) when it has one, else the text its judges are given."""
+    compact = getattr(family, "annotation_audit", None)
+    if compact is not None:
+        return str(compact(artifact, verdicts=verdicts))
+    return family.evidence(artifact).text
+
+
+def load_candidates(store: RunStore, *, verdicts: bool = False) -> Candidates:
+    """Read a run and collect every showable side, with the reasons others were left out.
+
+    Audits are counts by kind; ``verdicts`` adds the derived ones (pasted, flattened, recall).
+    """
     data = RunData.load(store)
     judged = {(a.sha256, a.task.id): a for a in load_artifacts(store) if a.task is not None}
     found = Candidates(
@@ -99,6 +113,7 @@ def load_candidates(store: RunStore) -> Candidates:
         clusters={},
         configs=list(data.config_order),
         results=len(data.outcomes),
+        verdicts=verdicts,
     )
     for (task_id, config_id), outcome in sorted(data.outcomes.items()):
         if not outcome.evaluated:
@@ -132,7 +147,8 @@ def load_candidates(store: RunStore) -> Candidates:
             )
         found.images[png] = kind
         task = data.tasks.get(task_id)
-        audit = family_for(task.family if task else FIGURE_TO_SLIDE).evidence(artifact).text
+        audit = annotation_audit(family_for(task.family if task else FIGURE_TO_SLIDE), artifact,
+                                 verdicts=verdicts)
         found.sides[task_id].append(Side(config_id, outcome.artifact, png, audit))
     for task_id in found.sides:
         task = data.tasks.get(task_id)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from refig.console import out
+from refig.console import out, print_table
 from refig.errors import UsageError
 from refig.plugins import Registry
 from refig.records import PluginKind
@@ -217,7 +217,7 @@ def _table(reports: list[dict[str, Any]]) -> None:
             *cells,
             "-" if flattened is None else ("[red]yes[/]" if flattened else "no"),
         )
-    out.print(table)
+    print_table(out, table)
     for report in reports:
         if not report["gate"]["passed"] and report["gate"]["detail"]:
             out.print(f"[dim]{report['file']}: {report['gate']['detail']}[/]", soft_wrap=True)

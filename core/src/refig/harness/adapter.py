@@ -23,12 +23,15 @@ from typing import ClassVar
 from refig.errors import RefigError, UsageError
 from refig.gateway import Gateway, PriceTable, Upstream, summarize
 from refig.gateway.calls import CallSummary, write_calls
+from refig.harness.figure import DEFAULT_FIGURE, FIGURE_DELIVERY, Delivery
+from refig.harness.figure import OPTION as FIGURE_OPTION
 from refig.harness.install import require
 from refig.models import ErrorInfo, Usage
 from refig.protocols import AttemptContext, HarnessResult
 from refig.records import CliPin
 from refig.running.sandbox import run_command
 from refig.running.workspace import PROGRAM_FILE, SLIDE_FILE
+from refig.suite import IMAGE_SUFFIXES
 
 TRANSCRIPT = "transcript.jsonl"
 CALLS = "calls.jsonl"
@@ -82,8 +85,10 @@ class Report:
     finished: bool = False
 
 
-#: Options every CLI adapter reads: the provider's base URL and a price override file.
-SHARED_OPTIONS: dict[str, tuple[str, ...]] = {"upstream": (), "prices": ()}
+#: Options every CLI adapter reads: the provider's base URL, a price override file, and how the
+#: figure is delivered (:mod:`refig.harness.figure`).
+SHARED_OPTIONS: dict[str, tuple[str, ...]] = {"upstream": (), "prices": (),
+                                              FIGURE_OPTION: FIGURE_DELIVERY}
 #: Options whose value is a whole number.
 COUNT_OPTIONS = frozenset({"max_turns", "max_retries"})
 
@@ -127,6 +132,13 @@ class CliHarness(ABC):
             return None
         self.check_option(key, str(value))
         return str(value)
+
+    def figure(self, ctx: AttemptContext) -> Delivery:
+        """How this attempt's figure reaches the agent: ``inline`` or ``file``. A source that is
+        no image (a deck to edit) is always only a file: attached, it would not decode."""
+        if ctx.source.suffix.lower() not in IMAGE_SUFFIXES:
+            return "file"
+        return "file" if self.option(ctx, FIGURE_OPTION) == "file" else DEFAULT_FIGURE
 
     @abstractmethod
     def invocation(self, ctx: AttemptContext, binary: Path, base_url: str,

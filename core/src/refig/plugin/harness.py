@@ -16,6 +16,7 @@ from refig.harness.adapter import (
     events,
     last_event,
 )
+from refig.harness.figure import stream_json_message
 from refig.inflight import in_flight
 from refig.running import PROGRAM_FILE, SLIDE_FILE, run_command, source_name
 
@@ -36,4 +37,5 @@ __all__ = [
     "run_command",
     "source_name",
     "status_kind",
+    "stream_json_message",
 ]

@@ -18,6 +18,8 @@ from typing import Any
 
 from refig.console import track
 from refig.errors import UsageError
+from refig.harness.figure import DEFAULT_FIGURE
+from refig.harness.figure import OPTION as FIGURE_OPTION
 from refig.models import Attempt, AttemptStatus, Configuration, Task, Usage
 from refig.plugins import Registry, Selection, check_serves
 from refig.records import HarnessRecord, PluginKind
@@ -131,6 +133,9 @@ def make_request(
     """A checked :class:`RunRequest` from plugin names, as ``refig run`` (and ``refig demo``)
     build it: unknown names, a model for a baseline or none for a real harness, options the
     harness rejects and a Ray address without Ray all fail here (exit 2), before any work."""
+    if Path(out).exists() and not Path(out).is_dir():
+        raise UsageError(f"--out {out} is a file, not a run directory", path=Path(out),
+                         fix="give --out a new directory, or the directory of an earlier run")
     executor_sel = registry.resolve(PluginKind.EXECUTOR, executor)
     harness_sel = registry.resolve(PluginKind.HARNESS, harness)
     workflow_sel = registry.resolve(PluginKind.WORKFLOW, workflow)
@@ -142,9 +147,12 @@ def make_request(
         raise UsageError(f"harness {record.name} uses no model; drop --model {model}")
     options = dict(options or {})
     try:
-        harness_sel.create(**options)
+        harness = harness_sel.create(**options)
     except (TypeError, ValueError) as exc:
         raise UsageError(f"harness {record.name} rejects options {options}: {exc}") from exc
+    if FIGURE_OPTION in getattr(harness, "accepted", {}):
+        # How the figure reaches the agent is a factor of the experiment: always in the id.
+        options.setdefault(FIGURE_OPTION, DEFAULT_FIGURE)
     if (Path(suite) / SUITE_FILE).is_file():  # a missing suite is reported when it is read
         family = Suite.load(suite).manifest.family
         check_serves(registry, harness_sel, family)

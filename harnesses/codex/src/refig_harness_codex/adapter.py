@@ -5,8 +5,8 @@ What it passes and why (see docs/harnesses.md):
 - ``exec --json``: non-interactive, one event per line (``thread.started``, ``turn.*``,
   ``item.*``, ``error``); the prompt on standard input, so no option can swallow it;
 - ``--model`` and, in ``config.toml``, ``model_reasoning_effort`` (minimal ... ``xhigh``);
-- ``--image SOURCE``: the source figure attached to the first message, when the source is an
-  image (a deck is a file to edit: Codex would tell the model it "could not be processed");
+- ``--image SOURCE``: the source figure attached to the first message (unless option ``figure``
+  is ``file``: then it is only the file in the workspace);
 - ``--skip-git-repo-check``: the workspace is not a git repository;
 - ``--dangerously-bypass-approvals-and-sandbox`` (default; option ``sandbox`` picks
   ``workspace-write`` instead): refig's bubblewrap sandbox is the boundary, and Codex's own one
@@ -40,8 +40,6 @@ from refig_harness_codex.pin import PIN
 EFFORTS = ("minimal", "low", "medium", "high", "xhigh")
 SANDBOXES = ("bypass", "workspace-write", "danger-full-access")
 KEY_ENV = "REFIG_GATEWAY_KEY"
-#: Sources Codex can attach as images.
-IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".webp", ".gif"})
 
 
 def _toml(value: str | int) -> str:
@@ -82,7 +80,7 @@ class CodexHarness(CliHarness):
         sandbox = self.option(ctx, "sandbox") or "bypass"
         argv = [str(binary), "exec", "--json", "--skip-git-repo-check", "--model", ctx.model,
                 "--cd", str(ctx.workspace)]
-        if ctx.source.suffix.lower() in IMAGE_SUFFIXES:
+        if self.figure(ctx) == "inline":
             argv.append(f"--image={ctx.source}")
         argv += (["--dangerously-bypass-approvals-and-sandbox"] if sandbox == "bypass"
                  else ["--sandbox", sandbox])

@@ -31,6 +31,9 @@ class RubricJudge:
     ``defaults`` are that judge's own option values, so the label only shows what a user changed.
     """
 
+    #: The ``--judge-opt`` keys it reads.
+    accepts = frozenset(JudgeOptions.model_fields)
+
     def __init__(self, name: str, options: JudgeOptions, defaults: dict[str, Any] | None = None):
         self.name = name
         self.options = options

@@ -4,6 +4,10 @@ A few short lines, stable for the same slide and metric values: objects by kind,
 (bound, free, arrowed), how much of the slide is raster, whether the source was pasted, and a
 sample of the native text. Metric values are read as ``"<metric>.<name>"`` keys; when a metric did
 not run, the line says so instead of guessing.
+
+``verdicts=False`` leaves out what is derived rather than counted (source pasted, flattened, text
+recall against the source): the annotation page shows that compact form by default, so humans are
+not handed the judge's signals and the pasted system is not named for them.
 """
 
 from __future__ import annotations
@@ -61,7 +65,8 @@ def _flag(value: float | None) -> str:
     return "not checked" if value is None else ("YES" if value >= 0.5 else "no")
 
 
-def object_audit(tree: ObjectTree | None, metrics: Mapping[str, float | None]) -> str:
+def object_audit(tree: ObjectTree | None, metrics: Mapping[str, float | None], *,
+                 verdicts: bool = True) -> str:
     """The audit text for one slide: a handful of lines, the same for the same inputs."""
     if tree is None:
         return "objects: none read (the slide did not open)"
@@ -98,10 +103,10 @@ def object_audit(tree: ObjectTree | None, metrics: Mapping[str, float | None]) -
     if tree.background_image_sha256:
         raster += " + a background picture"
     raster += "" if ratio is None else f", images cover {ratio:.0%} of the slide"
-    lines.append(
-        f"raster: {raster}; source figure pasted: {_flag(metrics.get(PASTED))}; "
-        f"flattened: {_flag(metrics.get(FLATTENED))}"
-    )
+    if verdicts:
+        raster += (f"; source figure pasted: {_flag(metrics.get(PASTED))}; "
+                   f"flattened: {_flag(metrics.get(FLATTENED))}")
+    lines.append(f"raster: {raster}")
 
     texts: list[str] = []
     chars = 0
@@ -112,7 +117,7 @@ def object_audit(tree: ObjectTree | None, metrics: Mapping[str, float | None]) -
             texts.append(clipped)
     recall = metrics.get(TEXT_RECALL)
     summary = f"text: {chars} characters of native text in {len(texts)} distinct strings"
-    if recall is not None:
+    if recall is not None and verdicts:
         summary += f"; {recall:.0%} of the source's words found"
     if texts:
         shown_texts = texts[:SAMPLE_TEXTS]

@@ -63,6 +63,11 @@ class FigureToSlide:
             text_label="The audit of the slide's objects, read from its XML",
         )
 
+    def annotation_audit(self, artifact: Artifact, *, verdicts: bool = False) -> str:
+        """What the annotation page shows under a slide: the audit's counts by kind, and its
+        derived verdicts (pasted, flattened, text recall) only when ``verdicts`` asks."""
+        return object_audit(artifact.tree, artifact.metrics, verdicts=verdicts)
+
     def check_row(self, artifact: Artifact) -> dict[str, Any]:
         """The documented ``refig check --json`` object of one slide."""
         return check_row(artifact)
