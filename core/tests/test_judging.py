@@ -22,8 +22,8 @@ from refig.models import AxisScore, ErrorInfo, GateReason, GateResult, Judgment,
 from refig.plugins import Registry
 from refig.protocols import JudgeRequest
 from refig.rubric import load_rubric
-from refig.standins.judge_server import sample_artifacts
 from refig.store import RunStore
+from refig.testing.judge_server import sample_artifacts
 from refig.traffic import RetryPolicy
 
 FAST = RetryPolicy(backoff=0.01, max_backoff=0.05)

@@ -1,268 +1,54 @@
-"""The deterministic evaluation of artifacts: inspection, rendering, the final gate, metrics.
+"""The engine over a run store: inspection, rendering, the final gate, metrics.
 
-Each stage is a picklable callable mapped over work items by an executor (threads by default, Ray
-when selected); the plugins it needs (renderer, metrics) are built once per process from their
-names. :class:`Evaluation` runs the stages over a run store, skipping what the store already
+The stage callables are :mod:`refig.engine.stages`'s. :class:`Evaluation` runs them over a run
+store, skipping what the store already
 holds, so a killed evaluation resumes where it stopped. ``refig check`` runs the same stages over
 loose files. :func:`load_artifacts` gives later stages (the judges) every evaluated artifact.
 """
 
 from __future__ import annotations
 
-import hashlib
-import io
 import json
-import math
-import tempfile
-import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from PIL import Image
-
-from refig.console import err, track
+from refig.engine.plugins import family_for, plugin, renderer_for
+from refig.engine.plugins import registry as engine_registry
+from refig.engine.stages import (
+    ComputeMetric,
+    Item,
+    RenderBatch,
+    final_gate,
+    gate_value,
+    inspect_item,
+    render_batches,
+    run_stage,
+)
+from refig.errors import UsageError
 from refig.metric_values import source_sha256
 from refig.models import (
     Attempt,
-    ErrorInfo,
     GateResult,
     Inspection,
     MetricValue,
     Output,
-    Page,
     Render,
     Task,
 )
 from refig.plugins import Registry, Selection
-from refig.pptx.gate import INSPECTOR, fold_render, inspect_structure
 from refig.pptx.objects import ObjectTree
 from refig.protocols import (
     Artifact,
     Executor,
-    Metric,
-    Renderer,
-    RenderJob,
-    RenderOutput,
-    TaskFamily,
 )
-from refig.records import FIGURE_TO_SLIDE, MetricRecord, PluginKind
+from refig.records import FIGURE_TO_SLIDE, MetricRecord, PluginKind, TaskFamilyRecord
 from refig.store import RunStore
 
-T = TypeVar("T")
-R = TypeVar("R")
-
-#: The final gate is stored as a metric value ``gate/passed`` (1 or 0) with the reason in detail.
-GATE_METRIC = "gate"
-#: At most this many files go to one renderer call (one warm LibreOffice process converts them).
-MAX_RENDER_BATCH = 32
 #: Annotations larger than this are not parsed (they are JSON written by suite builders).
 MAX_ANNOTATION_BYTES = 16 << 20
 _META_RENDERER = "evaluation.renderer"
-
-
-# --- plugins built once per process -------------------------------------------------------------
-
-_plugins: dict[tuple[str, str], Any] = {}
-_plugins_lock = threading.Lock()
-_registry: Registry | None = None
-
-
-def use_registry(registry: Registry) -> None:
-    """Let stage callables in this process use an already loaded registry."""
-    global _registry
-    _registry = registry
-
-
-def _plugin(kind: PluginKind, name: str) -> Any:
-    """The plugin object for ``name``, created on first use in this process (thread-safe)."""
-    global _registry
-    with _plugins_lock:
-        key = (kind.value, name)
-        if key not in _plugins:
-            if _registry is None:
-                _registry = Registry.load()
-            _plugins[key] = _registry.resolve(kind, name).create()
-        return _plugins[key]
-
-
-def family_for(name: str) -> TaskFamily:
-    """This process's task family object ``name``."""
-    return _plugin(PluginKind.FAMILY, name)
-
-
-def renderer_for(name: str) -> Renderer:
-    """This process's renderer ``name`` (warm between calls until :func:`close_plugins`)."""
-    return _plugin(PluginKind.RENDERER, name)
-
-
-def close_plugins() -> None:
-    """Close the renderers (and anything else closable) this process created."""
-    with _plugins_lock:
-        for plugin in _plugins.values():
-            close = getattr(plugin, "close", None)
-            if callable(close):
-                close()
-        _plugins.clear()
-
-
-# --- stage callables ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Item:
-    """One artifact file to evaluate: its hash and where its bytes are."""
-
-    sha256: str
-    path: str
-
-
-def inspect_item(item: Item) -> Inspection:
-    """Gate structure and object tree of one file."""
-    structure = inspect_structure(item.path)
-    return Inspection(
-        artifact_sha256=item.sha256,
-        inspector=INSPECTOR,
-        gate=structure.gate,
-        structure=None if structure.tree is None else structure.tree.model_dump(mode="json"),
-        seconds=structure.seconds,
-    )
-
-
-@dataclass(frozen=True)
-class Rendered:
-    """One file's rendering: the record, and the PNG bytes (so remote workers can return them)."""
-
-    render: Render
-    pngs: tuple[bytes, ...]
-
-
-def _rendered(item: Item, output: RenderOutput, renderer: Renderer, name: str) -> Rendered:
-    """The stored record of one output; a PNG that does not open counts as a failed render."""
-    pngs: list[bytes] = []
-    pages: list[Page] = []
-    error = output.error
-    try:
-        for index, path in enumerate(output.pages):
-            data = path.read_bytes()
-            with Image.open(io.BytesIO(data)) as image:
-                width, height = image.size
-            pngs.append(data)
-            pages.append(Page(index=index, png_sha256=hashlib.sha256(data).hexdigest(),
-                              width_px=width, height_px=height))
-    except (OSError, ValueError, Image.DecompressionBombError) as exc:
-        pngs, pages = [], []
-        error = ErrorInfo(kind="render_failed", message=f"unreadable PNG: {exc}")
-    if not pages and error is None:
-        error = ErrorInfo(kind="render_failed", message="the renderer gave no PNG")
-    render = Render(
-        artifact_sha256=item.sha256,
-        renderer=name,
-        settings=renderer.settings,
-        pages=tuple(pages),
-        renderer_version=renderer.version,
-        fonts=tuple(renderer.fonts),
-        seconds=output.seconds,
-        error=error,
-    )
-    return Rendered(render, tuple(pngs))
-
-
-@dataclass(frozen=True)
-class RenderBatch:
-    """Renders a batch of files with the named renderer; picklable for remote executors."""
-
-    renderer: str
-
-    def __call__(self, batch: Sequence[Item]) -> list[Rendered]:
-        renderer = renderer_for(self.renderer)
-        with tempfile.TemporaryDirectory(prefix="refig-render-") as tmp:
-            outputs = renderer.render([RenderJob(Path(item.path)) for item in batch], Path(tmp))
-            return [
-                _rendered(item, output, renderer, self.renderer)
-                for item, output in zip(batch, outputs, strict=True)
-            ]
-
-
-@dataclass(frozen=True)
-class ComputeMetric:
-    """Runs the named metric on one artifact; picklable for remote executors."""
-
-    metric: str
-
-    def __call__(self, artifact: Artifact) -> list[MetricValue]:
-        plugin: Metric = _plugin(PluginKind.METRIC, self.metric)
-        return list(plugin.compute(artifact))
-
-
-def final_gate(inspection: Inspection, render: Render | None) -> GateResult:
-    """g(P): the structural verdict folded with the render's outcome."""
-    if render is None:
-        return fold_render(inspection.gate, None, rendered=False)
-    return fold_render(inspection.gate, render.error, rendered=render.png_sha256 is not None)
-
-
-def gate_value(sha256: str, gate: GateResult, render: Render | None) -> MetricValue:
-    """The final gate as a stored metric value (1 passed, 0 failed; reason in detail)."""
-    detail: dict[str, Any] = {
-        "reason": gate.reason,
-        "detail": gate.detail,
-        "slides": gate.slides,
-    }
-    if render is not None:
-        detail |= {"renderer": render.renderer, "settings": render.settings}
-    return MetricValue(
-        artifact_sha256=sha256,
-        metric=GATE_METRIC,
-        name="passed",
-        value=1.0 if gate.passed else 0.0,
-        version=INSPECTOR,
-        detail=detail,
-    )
-
-
-def render_batches(items: Sequence[Item], jobs: int) -> list[list[Item]]:
-    """Batches that keep ``jobs`` workers busy without a cold start per file."""
-    if not items:
-        return []
-    size = min(MAX_RENDER_BATCH, max(1, math.ceil(len(items) / max(1, jobs))))
-    return [list(items[i : i + size]) for i in range(0, len(items), size)]
-
-
-def run_stage(
-    description: str,
-    executor: Executor,
-    fn: Callable[[T], R],
-    items: Sequence[T],
-    *,
-    jobs: int,
-    quiet: bool,
-    weight: Callable[[T], int] = lambda _: 1,
-) -> Iterator[tuple[T, R | BaseException]]:
-    """Map ``fn`` over ``items`` with progress (counted in ``weight`` units, e.g. files of a
-    batch); a failed item is reported once and yielded with its exception."""
-    total = sum(weight(item) for item in items)
-    with track(description, total, quiet=quiet) as tracker:
-        queued = iter(items)
-
-        def begin() -> None:
-            item = next(queued, None)
-            if item is not None:
-                for _ in range(weight(item)):
-                    tracker.start()
-
-        for _ in range(min(max(1, jobs), len(items))):
-            begin()
-        for item, result in executor.map(fn, items, jobs=jobs):
-            ok = not isinstance(result, BaseException)
-            for _ in range(weight(item)):
-                tracker.finish(ok)
-            begin()
-            if not ok and not quiet:
-                err.print(f"[red]{description} failed:[/] {type(result).__name__}: {result}")
-            yield item, result
 
 
 # --- the run-store pipeline ---------------------------------------------------------------------
@@ -314,14 +100,19 @@ class Evaluation:
         self._measure(inspections, renders, gates, summary)
         return summary
 
+    def _inspector(self) -> str:
+        return family_for(run_family(self.store)).inspector
+
     def _items(self) -> list[Item]:
         shas = sorted(
-            {a.slide_sha256 for a in self.store.iter(Attempt) if a.slide_sha256 is not None}
+            {sha for a in self.store.iter(Attempt) if (sha := a.output(primary_role(self.store)))}
         )
-        return [Item(sha, str(self.store.objects.path(sha))) for sha in shas]
+        family = run_family(self.store)
+        return [Item(sha, str(self.store.objects.path(sha)), family) for sha in shas]
 
     def _inspect(self, items: list[Item], summary: Summary) -> dict[str, Inspection]:
-        done = {sha for sha, inspector in self.store.keys(Inspection) if inspector == INSPECTOR}
+        inspector = self._inspector()
+        done = {sha for sha, tag in self.store.keys(Inspection) if tag == inspector}
         todo = [item for item in items if item.sha256 not in done]
         summary.skipped["inspect"] = len(items) - len(todo)
         for _, result in run_stage(
@@ -333,7 +124,7 @@ class Evaluation:
             self.store.put(result, replace=True)
             summary.inspected += 1
         return {
-            i.artifact_sha256: i for i in self.store.iter(Inspection) if i.inspector == INSPECTOR
+            i.artifact_sha256: i for i in self.store.iter(Inspection) if i.inspector == inspector
         }
 
     def _render(
@@ -389,10 +180,10 @@ class Evaluation:
             render = renders.get(item.sha256)
             if inspection.gate.passed and render is None:
                 continue  # its rendering failed to run (reported above): no verdict yet
-            gate = final_gate(inspection, render)
+            gate = final_gate(inspection, render, item.family)
             gates[item.sha256] = gate
             summary.gates[gate.reason or "passed"] += 1
-            values.append(gate_value(item.sha256, gate, render))
+            values.append(gate_value(item.sha256, gate, render, inspection.inspector))
         self.store.put_many(values, replace=True)
         return gates
 
@@ -406,7 +197,7 @@ class Evaluation:
         if not self.metrics:
             return
         # values of an older version of a metric do not count: a new version measures again
-        versions = {s.record.name: _plugin(PluginKind.METRIC, s.record.name).version
+        versions = {s.record.name: plugin(PluginKind.METRIC, s.record.name).version
                     for s in self.metrics}
         done = {
             (v.artifact_sha256, v.metric, v.reference_sha256 or "")
@@ -481,10 +272,12 @@ def _artifacts(
     metrics: Mapping[tuple[str, str], dict[str, float | None]] | None = None,
 ) -> Iterator[Artifact]:
     tasks = {task.id: task for task in store.iter(Task)}
+    role = primary_role(store)
+    family = run_family(store)
     known = metrics or {}
     seen: set[tuple[str, str]] = set()
     for attempt in store.iter(Attempt):
-        sha = attempt.outputs.get(Output.SLIDE)
+        sha = attempt.output(role)
         task = tasks.get(attempt.task_id)
         if sha is None or sha not in inspections or (sha, attempt.task_id) in seen:
             continue
@@ -500,7 +293,7 @@ def _artifacts(
         yield Artifact(
             path=store.objects.path(sha),
             sha256=sha,
-            gate=gates.get(sha) or final_gate(inspection, render),
+            gate=gates.get(sha) or final_gate(inspection, render, family),
             family=task.family if task else FIGURE_TO_SLIDE,
             files={
                 role: store.objects.path(out) for role, out in attempt.outputs.items()
@@ -526,7 +319,8 @@ def load_artifacts(store: RunStore, *, renderer: str | None = None) -> list[Arti
     chosen = json.loads(store.get_meta(_META_RENDERER) or "{}")
     name = renderer or chosen.get("name")
     settings = chosen.get("settings") if not renderer or renderer == chosen.get("name") else None
-    inspections = {i.artifact_sha256: i for i in store.iter(Inspection) if i.inspector == INSPECTOR}
+    inspector = family_for(run_family(store)).inspector
+    inspections = {i.artifact_sha256: i for i in store.iter(Inspection) if i.inspector == inspector}
     renders: dict[str, Render] = {}
     if name:
         for render in store.iter(Render, renderer=name):
@@ -539,19 +333,52 @@ def load_artifacts(store: RunStore, *, renderer: str | None = None) -> list[Arti
     return list(_artifacts(store, inspections, renders, {}, metrics))
 
 
-def default_metrics(registry: Registry) -> list[Selection]:
-    """The metrics ``refig evaluate``/``check`` run when ``--metric`` is not given."""
-    records = registry.records(PluginKind.METRIC)
+def default_metrics(registry: Registry, family: str | None = None) -> list[Selection]:
+    """The metrics ``refig evaluate``/``check`` run when ``--metric`` is not given: the
+    installed metrics marked default and the family's own defaults, those serving ``family``."""
+    wanted = set()
+    if family is not None:
+        record = registry.family(family).record
+        wanted = set(getattr(record, "metrics", ()))
     return [
         registry.resolve(PluginKind.METRIC, r.name)
-        for r in records
-        if isinstance(r, MetricRecord) and r.default
+        for r in registry.records(PluginKind.METRIC)
+        if isinstance(r, MetricRecord) and (r.default or r.name in wanted)
+        and (family is None or r.serves(family))
     ]
 
 
-def select_metrics(registry: Registry, names: Iterable[str] | None) -> list[Selection]:
-    """``--metric`` selectors resolved (unknown names exit 2), or the default metrics."""
+def select_metrics(
+    registry: Registry, names: Iterable[str] | None, family: str | None = None
+) -> list[Selection]:
+    """``--metric`` selectors resolved (unknown names, and metrics not serving ``family``,
+    exit 2), or the default metrics."""
     names = list(names or [])
     if not names:
-        return default_metrics(registry)
-    return [registry.resolve(PluginKind.METRIC, name) for name in names]
+        return default_metrics(registry, family)
+    if family is None:
+        return [registry.resolve(PluginKind.METRIC, name) for name in names]
+    return [registry.resolve_for(PluginKind.METRIC, name, family) for name in names]
+
+
+def primary_role(store: RunStore) -> str:
+    """The output role a run's artifacts are stored under: its family's primary deliverable
+    (``slide`` for figure-to-slide, and when the family is not installed)."""
+    family = run_family(store)
+    try:
+        record = engine_registry().family(family).record
+    except UsageError:
+        return Output.SLIDE.value
+    return record.primary.role if isinstance(record, TaskFamilyRecord) else Output.SLIDE.value
+
+
+def run_family(store: RunStore) -> str:
+    """The task family of a run: its suite's (a run holds one suite)."""
+    manifest = store.suite()
+    if manifest is not None:
+        return manifest.family
+    families = {task.family for task in store.iter(Task)}
+    if len(families) > 1:
+        raise UsageError(f"{store.root} holds tasks of several families: "
+                         f"{', '.join(sorted(families))}", path=store.root)
+    return families.pop() if families else FIGURE_TO_SLIDE

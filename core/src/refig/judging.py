@@ -1,7 +1,8 @@
 """The judging stage: every evaluated artifact x judge x repeat, cached, throttled, within budget.
 
 A judgment is stored under (artifact, judge_key, rubric_sha256, inputs_sha256, repeat), where
-``judge_key`` is the judge's own key (its name and parameters) and ``inputs_sha256`` hashes the
+``judge_key`` hashes the judge's own key (its name and parameters) with its plugin's
+distribution and version, and ``inputs_sha256`` hashes the
 rendering and the source it saw. A second run of the same evaluation therefore makes no model
 call; a new rubric, a new judge or a new rendering judges only what is new. Failed judgments are
 stored with a typed error and also count as done (``retry_failed`` judges them again), except
@@ -27,11 +28,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from refig.console import err, track
+from refig.engine.plugins import family_for
 from refig.errors import RefigError, UsageError
-from refig.evaluation import family_for
 from refig.metric_values import source_sha256
 from refig.models import ErrorInfo, Judgment, JudgmentStatus, Usage, stable_hash
-from refig.plugins import Registry
+from refig.plugins import Registry, Selection, distribution_version
 from refig.protocols import Artifact, Evidence, Judge, JudgeRequest
 from refig.records import PluginKind
 from refig.rubric import AnswerError, Rubric, load_rubric
@@ -90,6 +91,18 @@ class SelectedJudge:
     label: str
     judge: Judge
     policy: RetryPolicy = field(default_factory=RetryPolicy)
+    #: The registry selection it was built from (its record says which families it serves).
+    selection: Selection | None = None
+
+    @property
+    def key(self) -> str:
+        """The cache key of its judgments: the judge's own key and its plugin's version, so a
+        new release of a judge's code judges again instead of reusing stale scores."""
+        if self.selection is None:
+            return self.judge.key
+        version = distribution_version(self.selection.distribution)
+        return stable_hash({"judge": self.judge.key, "plugin": self.selection.distribution,
+                            "version": version})
 
 
 def is_deterministic(judge: Judge) -> bool:
@@ -133,7 +146,7 @@ def select_judges(
         taken |= set(mine) if accepts is None else set(mine) & accepts
         if any(c.judge.key == judge.key for c in chosen):
             continue
-        chosen.append(SelectedJudge(label, judge, RetryPolicy(**stage)))
+        chosen.append(SelectedJudge(label, judge, RetryPolicy(**stage), selection))
     unknown = {o.scope for o in parsed if o.scope} - used
     if unknown:
         raise UsageError(
@@ -566,7 +579,7 @@ def judge_artifacts(
         inputs = inputs_key(render_sha, source_sha256(artifact))
         evidence = family_for(artifact.family).evidence(artifact)
         for selected, ledger, todo in plans:
-            judge_key = selected.judge.key
+            judge_key = selected.key
             # The same inputs always give a deterministic judge the same scores: one repeat.
             made = 1 if is_deterministic(selected.judge) else repeats
             ledger.collapsed_repeats += repeats - made

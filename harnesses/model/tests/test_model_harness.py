@@ -16,7 +16,7 @@ from refig.harness.selfcheck import draw_source, served_cost
 from refig.models import Asset, Task
 from refig.protocols import AttemptContext, HarnessResult, Prompt
 from refig.running.workspace import AttemptDirs, attempt_env
-from refig.standins.scripted import Fault, ScriptedServer, Served
+from refig.testing.scripted import Fault, ScriptedServer, Served
 from refig_harness_model.answer import NoCode, extract_code
 from refig_harness_model.harness import ModelHarness
 

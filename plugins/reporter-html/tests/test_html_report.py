@@ -7,10 +7,10 @@ from pathlib import Path
 from urllib.parse import unquote, urldefrag, urlparse
 
 import pytest
-from refig.analysis.synthetic import SyntheticSpec, synthetic_run
 from refig.cli import run as cli
 from refig.models import AxisScore, Configuration, Judgment, JudgmentStatus
 from refig.testing import chromium_launch
+from refig.testing.synthetic import SyntheticSpec, synthetic_run
 
 BROWSER = chromium_launch()
 HOSTILE = '<script>alert("x")</script> & "quoted"'

@@ -2,7 +2,7 @@
 
 One attempt in a real attempt directory (workspace, private home, outputs), in the sandbox refig
 would use, with a generated source figure; the harness's upstream is a
-:class:`refig.standins.scripted.ScriptedServer`, so no network and no key are needed. The result
+:class:`refig.testing.scripted.ScriptedServer`, so no network and no key are needed. The result
 carries the harness's record and the server's own log of what it served, to compare.
 """
 
@@ -22,7 +22,7 @@ from refig.protocols import AttemptContext, HarnessResult, Prompt
 from refig.records import FIGURE_TO_SLIDE
 from refig.running.sandbox import SandboxPolicy
 from refig.running.workspace import AttemptDirs, attempt_env, default_root
-from refig.standins.scripted import Fault, ScriptedServer, Served
+from refig.testing.scripted import Fault, ScriptedServer, Served
 
 CHECK_PROMPT = (
     "Rebuild the figure in source.png as a single, natively editable PowerPoint slide: write a "

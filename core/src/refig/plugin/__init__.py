@@ -62,7 +62,7 @@ _LAZY: dict[str, str] = {
     # model calls
     **dict.fromkeys(
         ("ChatClient", "ChatOptions", "ChatReply", "CallError", "NO_KEY", "import_litellm",
-         "data_url", "IDENTITY"),
+         "data_url", "IDENTITY", "structured_call", "Structured", "AnswerRejected"),
         "refig.llm",
     ),
     # images, PDFs, OCR, progress, doctor checks
@@ -76,6 +76,7 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("Check", "Status", "apt_fix", "tool"), "refig.doctor"),
     **dict.fromkeys(("FIELD_KEYS",), "refig.suite_stats"),
     **dict.fromkeys(("Registry",), "refig.plugins"),
+    **dict.fromkeys(("RunStore",), "refig.store"),
 }
 
 __all__ = [
@@ -89,6 +90,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "STAGE_OPTIONS",
     "AnswerError",
+    "AnswerRejected",
     "Artifact",
     "Asset",
     "Attempt",
@@ -142,10 +144,12 @@ __all__ = [
     "Reporter",
     "ReporterRecord",
     "Rubric",
+    "RunStore",
     "SandboxPolicy",
     "SandboxResult",
     "SectionBuilder",
     "Status",
+    "Structured",
     "Suite",
     "SuiteError",
     "SuiteRecord",
@@ -177,6 +181,7 @@ __all__ = [
     "run_sandboxed",
     "source_sha256",
     "stable_hash",
+    "structured_call",
     "tool",
     "track",
     "unavailable",
@@ -219,6 +224,7 @@ if TYPE_CHECKING:
         data_url,
         import_litellm,
     )
+    from refig.llm.structured import AnswerRejected, Structured, structured_call
     from refig.metric_values import ValueMaker, source_sha256, unavailable
     from refig.models import (
         SCHEMA_VERSION,
@@ -268,5 +274,6 @@ if TYPE_CHECKING:
     from refig.running.programs import SandboxResult, run_sandboxed
     from refig.running.redact import Redactor, find_secrets
     from refig.running.sandbox import SandboxPolicy
+    from refig.store import RunStore
     from refig.suite import Suite, SuiteError, SuiteWriter
     from refig.suite_stats import FIELD_KEYS

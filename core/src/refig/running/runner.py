@@ -22,7 +22,7 @@ from refig.harness.figure import DEFAULT_FIGURE
 from refig.harness.figure import OPTION as FIGURE_OPTION
 from refig.models import Attempt, AttemptStatus, Configuration, Task, Usage
 from refig.plugins import Registry, Selection, check_serves
-from refig.records import HarnessRecord, PluginKind
+from refig.records import Deliverable, HarnessRecord, PluginKind
 from refig.running.attempt import (
     AttemptJob,
     AttemptOutcome,
@@ -33,7 +33,12 @@ from refig.running.attempt import (
 from refig.running.processes import kill_tree
 from refig.running.sandbox import SandboxPolicy
 from refig.running.scheduler import Plan, Planned, plan_attempts
-from refig.running.workspace import check_outside, default_root, sweep_stale
+from refig.running.workspace import (
+    SLIDE_DELIVERABLES,
+    check_outside,
+    default_root,
+    sweep_stale,
+)
 from refig.store import RunStore, sha256_file
 from refig.suite import SUITE_FILE, Suite, SuiteError, inside
 
@@ -60,6 +65,8 @@ class RunRequest:
     workspace_root: Path | None = None
     keep_workspaces: bool = False
     executor_options: dict[str, Any] = field(default_factory=dict)
+    #: What an attempt must deliver: the suite's task family's deliverables.
+    deliverables: tuple[Deliverable, ...] = SLIDE_DELIVERABLES
 
     @property
     def configuration(self) -> Configuration:
@@ -157,6 +164,7 @@ def make_request(
         family = Suite.load(suite).manifest.family
         check_serves(registry, harness_sel, family)
         check_serves(registry, workflow_sel, family)
+        fields.setdefault("deliverables", registry.family(family).record.deliverables)
     executor_options: dict[str, Any] = {}
     if ray_address and executor_sel.record.name != "ray":
         raise UsageError("--ray-address needs --executor ray")
@@ -262,6 +270,7 @@ def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
             config=config, try_index=planned.try_index, harness=request.harness,
             workflow=request.workflow, timeout=request.timeout, sandbox=policy,
             workspace_root=root, run_token=run_token, keep_workspace=request.keep_workspaces,
+            deliverables=request.deliverables,
         )
 
     jobs = max(1, request.jobs)

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from refig.errors import UsageError
+from refig.records import Deliverable
 from refig.running.processes import MARKER
 from refig.running.redact import SECRET_NAME
 
@@ -31,6 +32,11 @@ if TYPE_CHECKING:
 
 SLIDE_FILE = "slide.pptx"
 PROGRAM_FILE = "build_slide.py"
+#: The figure-to-slide deliverables, for attempts made without a family's (tests, self-checks).
+SLIDE_DELIVERABLES = (
+    Deliverable("slide", SLIDE_FILE, primary=True),
+    Deliverable("program", PROGRAM_FILE, required=False),
+)
 SOURCE_STEM = "source"
 OWNER_FILE = ".owner"
 LOG_FILE = "attempt.log"

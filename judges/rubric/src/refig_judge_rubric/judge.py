@@ -6,8 +6,6 @@ from typing import Any
 
 from refig.plugin import (
     NO_KEY,
-    AnswerError,
-    CallError,
     ChatClient,
     ErrorInfo,
     ImageError,
@@ -18,6 +16,7 @@ from refig.plugin import (
     UsageError,
     load_rubric,
     stable_hash,
+    structured_call,
 )
 
 from refig_judge_rubric.messages import PROMPT_VERSION, correction, judge_messages
@@ -85,31 +84,16 @@ class RubricJudge:
             return failed("missing_input", f"cannot read an image: {exc}")
         response_format = rubric.response_format()
         tag = f"refig-{artifact.sha256[:16]}-r{request.repeat}"
-        problem = ""
-        for _ in range(1 + self.options.answer_retries):
-            calls += 1
-            try:
-                reply = self.client.complete(messages, response_format, tag=tag)
-            except CallError as exc:
-                return result(status=JudgmentStatus.FAILED, error=exc.error)
-            usage += reply.usage
-            seconds += reply.seconds
-            if reply.cost_usd is None:
-                priced = False
-            else:
-                cost += reply.cost_usd
-            try:
-                scores = rubric.parse(reply.content)
-            except AnswerError as exc:
-                problem = str(exc)
-                messages = [*messages, {"role": "assistant", "content": reply.content or ""},
-                            correction(problem)]
-                continue
-            total = sum(s.score for s in scores)
-            return result(status=JudgmentStatus.OK, scores=scores, total=total,
-                          raw_total=total)
-        tries = 1 + self.options.answer_retries
-        return failed("invalid_answer", f"no valid answer in {tries} tries; last: {problem}")
+        answer = structured_call(self.client, messages, response_format, rubric.parse,
+                                 retries=self.options.answer_retries, tag=tag,
+                                 corrected=correction)
+        usage, seconds, calls = answer.usage, answer.seconds, answer.calls
+        cost, priced = answer.cost_usd or 0.0, answer.cost_usd is not None
+        if answer.value is None:
+            return result(status=JudgmentStatus.FAILED, error=answer.error)
+        total = sum(s.score for s in answer.value)
+        return result(status=JudgmentStatus.OK, scores=answer.value, total=total,
+                      raw_total=total)
 
 
 def check_credentials(judge: str, options: JudgeOptions) -> JudgeOptions:

@@ -6,7 +6,7 @@ import threading
 import time
 
 import pytest
-from refig.standins.server import MAX_REQUEST_BYTES, Response, StandInServer
+from refig.httpserver import MAX_REQUEST_BYTES, LocalServer, Response
 
 
 def _handler(request):
@@ -21,7 +21,7 @@ def _handler(request):
 
 @pytest.fixture
 def server():
-    with StandInServer(_handler) as srv:
+    with LocalServer(_handler) as srv:
         yield srv
 
 
@@ -81,7 +81,7 @@ def test_an_oversized_or_malformed_body_is_refused_unread(server):
 
 
 def test_stopping_a_server_that_never_started_returns():
-    never = StandInServer(_handler)
+    never = LocalServer(_handler)
     done = threading.Event()
     stopper = threading.Thread(target=lambda: (never.stop(), done.set()), daemon=True)
     stopper.start()

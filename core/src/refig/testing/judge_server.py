@@ -20,10 +20,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from refig.httpserver import LocalServer, Request, Response
 from refig.models import GateResult
 from refig.pptx.objects import Endpoint, ObjectKind, ObjectTree, Rect, SlideObject
 from refig.protocols import Artifact
-from refig.standins.server import Request, Response, StandInServer
 
 
 class Reply(StrEnum):
@@ -101,12 +101,12 @@ class JudgeStandIn:
     max_in_flight: int = 0
     _in_flight: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    _server: StandInServer | None = None
+    _server: LocalServer | None = None
     _random: random.Random = field(default_factory=random.Random)
 
     def __post_init__(self) -> None:
         self._random.seed(self.seed)
-        self._server = StandInServer(self._handle)
+        self._server = LocalServer(self._handle)
 
     @property
     def url(self) -> str:

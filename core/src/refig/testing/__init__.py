@@ -40,7 +40,7 @@ def assert_hang_ends_at_deadline(harness: Any, *, timeout: float) -> list[ModelC
     """
     from refig.harness.selfcheck import check_harness
     from refig.running.processes import kill_tree
-    from refig.standins.scripted import Fault
+    from refig.testing.scripted import Fault
 
     with check_harness(harness, faults=[Fault("hang")], timeout=timeout) as outcome:
         error = outcome.result.error
@@ -58,7 +58,7 @@ def judge_request(
     family's (the object audit) when given."""
     import dataclasses
 
-    from refig.evaluation import family_for
+    from refig.engine.plugins import family_for
     from refig.protocols import JudgeRequest
 
     evidence = family_for(artifact.family).evidence(artifact)

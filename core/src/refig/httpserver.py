@@ -1,4 +1,5 @@
-"""A real HTTP server on 127.0.0.1 that stands in for a model provider in tests and demos.
+"""A small threaded HTTP server on 127.0.0.1: the recording gateway's listener, and the base of
+the test stand-ins for model providers (:mod:`refig.testing`).
 
 It runs in a background thread, hands each request to a handler function, records every request,
 and can answer with JSON, server-sent events (streamed in HTTP/1.1 chunks), a delay, or a connection
@@ -82,7 +83,7 @@ class _QuietServer(ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
-class StandInServer:
+class LocalServer:
     """Serve ``handler`` on 127.0.0.1 (a free port by default) until :meth:`stop`.
 
     ``keep_requests=False`` leaves :attr:`requests` empty (for proxies that see large bodies).
@@ -103,7 +104,7 @@ class StandInServer:
         host, port = self._server.server_address[:2]
         return f"http://{host}:{port}"
 
-    def start(self) -> StandInServer:
+    def start(self) -> LocalServer:
         self._thread.start()
         return self
 
@@ -113,7 +114,7 @@ class StandInServer:
             self._server.shutdown()  # waits for serve_forever, which never returns if not started
         self._server.server_close()
 
-    def __enter__(self) -> StandInServer:
+    def __enter__(self) -> LocalServer:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from refig.gateway.usage import Api, api_of
-from refig.standins.server import Request, Response, StandInServer
+from refig.httpserver import LocalServer, Request, Response
 
 # --- the script -----------------------------------------------------------------------------------
 
@@ -531,7 +531,7 @@ def _reported(api: Api, events: Iterable[tuple[str | None, Any]]) -> dict[str, i
     return {}
 
 
-class ScriptedServer(StandInServer):
+class ScriptedServer(LocalServer):
     """A stand-in server answering with a :class:`ScriptedModel`; ``.model`` keeps its log."""
 
     def __init__(self, script: Sequence[Action] = DEFAULT_SCRIPT, *,
