@@ -92,6 +92,10 @@ def test_prompt_texts_appear_verbatim_in_the_docs() -> None:
     if not docs.is_file():
         pytest.skip("docs/running.md is not beside this checkout")
     text = docs.read_text()
-    prompts = resources.files("refig_workflow_standard").joinpath("prompts")
-    for entry in prompts.iterdir():
+    plugins = Path(__file__).resolve().parents[2]
+    folders = [Path(str(resources.files("refig_workflow_standard").joinpath("prompts"))),
+               plugins / "family-deck-edit/src/refig_family_deck_edit/prompts",
+               plugins / "family-figure-to-code/src/refig_family_figure_to_code/prompts"]
+    for entry in (e for folder in folders for e in folder.glob("*.md")
+                  if e.name != "README.md"):
         assert entry.read_text().strip() in text, f"{entry.name} differs from docs/running.md"

@@ -32,6 +32,7 @@ from refig.records import CliPin
 from refig.running.sandbox import SandboxPolicy, run_command
 from refig.running.tunnel import GatewayTunnel
 from refig.running.workspace import PROGRAM_FILE, SLIDE_FILE
+from refig.suite import IMAGE_SUFFIXES
 
 TRANSCRIPT = "transcript.jsonl"
 CALLS = "calls.jsonl"
@@ -136,7 +137,10 @@ class CliHarness(ABC):
         return str(value)
 
     def figure(self, ctx: AttemptContext) -> Delivery:
-        """How this attempt's figure reaches the agent: ``inline`` or ``file``."""
+        """How this attempt's figure reaches the agent: ``inline`` or ``file``. A source that is
+        no image (a deck to edit) is always only a file: attached, it would not decode."""
+        if ctx.source.suffix.lower() not in IMAGE_SUFFIXES:
+            return "file"
         return "file" if self.option(ctx, FIGURE_OPTION) == "file" else DEFAULT_FIGURE
 
     @abstractmethod
@@ -150,11 +154,7 @@ class CliHarness(ABC):
 
     def upstream(self, ctx: AttemptContext) -> Upstream:
         """The real provider behind the gateway, with the real key (never given to the agent)."""
-        env: Mapping[str, str] = {**os.environ, **ctx.env, **ctx.secrets}
-        base = self.option(ctx, "upstream") or env.get(self.provider.base_env)
-        key = next((env[k] for k in self.provider.key_env if env.get(k)), None)
-        return Upstream(base or self.provider.default_base, key, self.provider.auth,
-                        self.provider.mount)
+        return upstream_for(self.provider, ctx, self.option(ctx, "upstream"))
 
     def run(self, ctx: AttemptContext) -> HarnessResult:
         try:
@@ -230,6 +230,15 @@ class CliHarness(ABC):
             return ErrorInfo(kind="harness_error",
                              message=f"{self.name} exited {exit_code} without a final report")
         return ErrorInfo(kind="harness_error", message=f"{self.name} exited {exit_code}")
+
+
+def upstream_for(provider: Provider, ctx: AttemptContext, base: str | None = None) -> Upstream:
+    """Where ``provider``'s calls of this attempt go (``base``, else its variable, else its
+    default), with the real key from the attempt's secrets or refig's environment."""
+    env: Mapping[str, str] = {**os.environ, **ctx.env, **ctx.secrets}
+    key = next((env[k] for k in provider.key_env if env.get(k)), None)
+    return Upstream(base or env.get(provider.base_env) or provider.default_base, key,
+                    provider.auth, provider.mount)
 
 
 def cli_root(binary: Path) -> Path:

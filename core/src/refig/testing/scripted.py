@@ -416,6 +416,10 @@ class ScriptedModel:
     faults: Sequence[Fault] = ()
     workspace: Path | None = None
     model: str | None = None
+    #: The text a call that offers no tools is answered with (a single-answer model harness).
+    answer: str = "ok"
+    #: The ``Retry-After`` header of a scripted 429, in seconds.
+    retry_after: float = 0.0
     served: list[Served] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -444,7 +448,7 @@ class ScriptedModel:
         tools = _tool_names(api, body)
         prior = _prior_tool_calls(api, body)
         step = min(prior, len(self.script) - 1)
-        action: Action = self.script[step] if tools else Finish("ok")
+        action: Action = self.script[step] if tools else Finish(self.answer)
         family = "none"
         call: ToolCall | None = None
         if not isinstance(action, Finish):
@@ -472,7 +476,7 @@ class ScriptedModel:
                         reasoning_tokens=reply.reasoning_tokens)
         if fault in ("400", "429", "500"):
             status = int(fault)
-            headers = {"retry-after": "0"} if status == 429 else {}
+            headers = {"retry-after": f"{self.retry_after:g}"} if status == 429 else {}
             return (Response.json(_error_body(api, status), status=status, headers=headers),
                     _failed(served, status))
         if fault == "hang":
@@ -532,8 +536,10 @@ class ScriptedServer(LocalServer):
 
     def __init__(self, script: Sequence[Action] = DEFAULT_SCRIPT, *,
                  faults: Sequence[Fault] = (), workspace: Path | None = None,
-                 model: str | None = None, port: int = 0):
-        self.model = ScriptedModel(script=script, faults=faults, workspace=workspace, model=model)
+                 model: str | None = None, answer: str = "ok", retry_after: float = 0.0,
+                 port: int = 0):
+        self.model = ScriptedModel(script=script, faults=faults, workspace=workspace, model=model,
+                                   answer=answer, retry_after=retry_after)
         super().__init__(self.model, port=port, keep_requests=True)
 
     @property

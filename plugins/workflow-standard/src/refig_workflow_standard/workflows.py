@@ -1,81 +1,110 @@
-"""The ``direct`` and ``specialized`` workflows.
+"""The ``direct``, ``specialized``, ``hybrid`` and ``answer`` workflows.
 
-Prompts are versioned files in ``prompts/`` (``direct.v1.md``...); the version is recorded with
-each attempt as ``direct.v1``, the text's sha256 as the prompt hash. ``{source}`` in a prompt is
-replaced by the source's file name in the workspace (``source.png``, ``source.jpg``), so for one
-task the instruction is identical word for word in every harness.
+Each takes its prompt from the task's family (:mod:`.templates`), so one workflow name means the
+same kind of help in every family that has a template for it, and for one task the instruction is
+identical word for word in every harness. ``specialized`` and ``hybrid`` also copy a toolchain
+into the workspace: the scripts of the ``toolchain/`` folder beside the family's ``prompts/``
+folder, documented by the guide beside the template (``<workflow>-tools.vN.md``, else
+``toolchain.vN.md``) where each harness looks for instructions.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
-from importlib import resources
 from pathlib import Path
 
-from refig.plugin import Prompt, Task
-from refig.plugin.harness import source_name
+from refig.plugin import Prompt, Task, UsageError
 
-PROMPT_VERSION = 1
-TOOLS_DIR = "tools"
-TOOL_SCRIPTS = ("render_slide.py", "inspect_slide.py", "compare_slide.py")
-
-_SKILL = ".claude/skills/pptx-toolchain/SKILL.md"
-_SKILL_HEADER = (
-    "---\n"
-    "name: pptx-toolchain\n"
-    "description: Render, inspect and compare the slide.pptx being built against the source "
-    "figure. Use it after every build of slide.pptx, before finishing.\n"
-    "---\n\n"
+from refig_workflow_standard.templates import (
+    PromptTable,
+    Template,
+    context,
+    family_prompts,
+    find_template,
 )
+
+TOOLS_DIR = "tools"
 #: Where each harness looks for instructions of its own; anything else gets a plain TOOLS.md.
-GUIDE_FILES: dict[str, tuple[str, str]] = {
-    "claude-code": (_SKILL, _SKILL_HEADER),
-    "codex": ("AGENTS.md", ""),
-    "qwen-code": ("QWEN.md", ""),
-    "gemini-cli": ("GEMINI.md", ""),
-}
-DEFAULT_GUIDE = ("TOOLS.md", "")
-
-
-def template(name: str, version: int = PROMPT_VERSION) -> str:
-    """The text of ``prompts/<name>.v<version>.md``."""
-    path = resources.files(__package__).joinpath("prompts", f"{name}.v{version}.md")
-    return path.read_text(encoding="utf-8")
+GUIDE_FILES: dict[str, str] = {"codex": "AGENTS.md", "qwen-code": "QWEN.md",
+                               "gemini-cli": "GEMINI.md"}
+DEFAULT_GUIDE = "TOOLS.md"
 
 
 class DirectWorkflow:
-    """One instruction, identical in every harness; nothing else in the workspace."""
+    """The family's prompt for this workflow, filled in; nothing else in the workspace."""
 
     name = "direct"
 
-    def __init__(self, version: int | str = PROMPT_VERSION):
-        self.version = int(version)
-        template(self.name, self.version)  # fail at selection, not mid-run, on a missing file
+    def __init__(self, prompts: PromptTable = family_prompts):
+        self.prompts = prompts
+
+    def template(self, task: Task) -> Template:
+        return find_template(self.name, task.family, self.prompts)
 
     def prepare(self, workspace: Path, task: Task, harness: str) -> Prompt:
-        text = template(self.name, self.version).replace("{source}", source_name(task))
-        return Prompt(text=text, files=(), version=f"{self.name}.v{self.version}")
+        template = self.template(task)
+        text = template.render(**context(task, harness))
+        return Prompt(text=text, files=(), version=template.version)
 
 
-class SpecializedWorkflow(DirectWorkflow):
-    """The direct goal plus a PPTX toolchain, documented where the harness looks for it."""
+class AnswerWorkflow(DirectWorkflow):
+    """A prompt asking for one answer that holds the whole program (the ``model`` harness)."""
+
+    name = "answer"
+
+
+def guide_for(template: Template) -> Path:
+    """The toolchain guide beside ``template``: ``<workflow>-tools`` or ``toolchain``, with the
+    template's version suffix (``.v1``) when it has one."""
+    workflow, dot, version = template.version.partition(".")
+    suffix = f"{dot}{version}.md"
+    for name in (f"{workflow}-tools", "toolchain"):
+        if (path := template.path.with_name(name + suffix)).is_file():
+            return path
+    raise UsageError(f"no toolchain guide beside {template.path}")
+
+
+def as_skill(guide: str) -> tuple[str, str]:
+    """Claude Code's form of a guide: its skill file and text. The guide's title names the skill
+    and its first paragraph is the description (which decides when Claude Code loads it)."""
+    title, _, rest = guide.partition("\n")
+    name = re.sub(r"[^a-z0-9]+", "-", title.lstrip("# ").lower()).strip("-")
+    description = " ".join(rest.strip().split("\n\n", 1)[0].split())
+    header = f"---\nname: {name}\ndescription: {description}\n---\n\n"
+    return f".claude/skills/{name}/SKILL.md", header + guide
+
+
+class ToolchainWorkflow(DirectWorkflow):
+    """The direct goal plus the family's toolchain, documented where the harness looks for it."""
 
     name = "specialized"
 
     def prepare(self, workspace: Path, task: Task, harness: str) -> Prompt:
-        prompt = super().prepare(workspace, task, harness)
+        template = self.template(task)
+        values = context(task, harness)
+        text = template.render(**values)
+        scripts = template.path.parent.parent / "toolchain"
         tools = workspace / TOOLS_DIR
         tools.mkdir(exist_ok=True)
-        package = resources.files(__package__).joinpath("toolchain")
         files: list[str] = []
-        for script in TOOL_SCRIPTS:
-            with resources.as_file(package.joinpath(script)) as path:
-                shutil.copyfile(path, tools / script)
-            files.append(f"{TOOLS_DIR}/{script}")
-        guide, header = GUIDE_FILES.get(harness, DEFAULT_GUIDE)
-        body = template("toolchain", self.version).replace("{source}", source_name(task))
+        for script in sorted(scripts.glob("*.py")):
+            shutil.copyfile(script, tools / script.name)
+            files.append(f"{TOOLS_DIR}/{script.name}")
+        body = Template(guide_for(template)).render(**values)
+        if harness == "claude-code":
+            guide, body = as_skill(body)
+        else:
+            guide = GUIDE_FILES.get(harness, DEFAULT_GUIDE)
         target = workspace / guide
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(header + body, encoding="utf-8")
+        target.write_text(body, encoding="utf-8")
         files.append(guide)
-        return Prompt(text=prompt.text, files=tuple(files), version=prompt.version)
+        return Prompt(text=text, files=tuple(files), version=template.version)
+
+
+class HybridWorkflow(ToolchainWorkflow):
+    """PPTPilot's loop: route each edit to python-pptx code or a validated OOXML patch, render,
+    compare with the instruction, repeat; the number of loops is part of the template's text."""
+
+    name = "hybrid"
