@@ -111,8 +111,17 @@ class Evaluation:
         outputs = {sha: f"{role} of attempt {a.task_id} / {a.config_id} / {a.try_index}"
                    for a in self.store.iter(Attempt) if (sha := a.output(role)) is not None}
         family = run_family(self.store)
-        return [Item(sha, str(self.store.objects.path(sha)), family) for sha in sorted(outputs)
-                if damage.check(sha, outputs[sha])]
+        made_for = {a.output(role): a.task_id for a in self.store.iter(Attempt)}
+        tasks = {task.id: task for task in self.store.iter(Task)}
+        items = []
+        for sha in sorted(outputs):
+            if not damage.check(sha, outputs[sha]):
+                continue
+            task = tasks.get(made_for[sha])
+            inputs = tuple((name, str(self.store.objects.path(asset.sha256)))
+                           for name, asset in task.visible_inputs().items()) if task else ()
+            items.append(Item(sha, str(self.store.objects.path(sha)), family, task, inputs))
+        return items
 
     def _inspect(self, items: list[Item], summary: Summary) -> dict[str, Inspection]:
         inspector = self._inspector()

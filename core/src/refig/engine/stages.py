@@ -14,7 +14,7 @@ import math
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -22,8 +22,8 @@ from PIL import Image
 
 from refig.console import err, track
 from refig.engine.plugins import family_for, plugin, renderer_for
-from refig.models import ErrorInfo, GateResult, Inspection, MetricValue, Page, Render
-from refig.protocols import Artifact, Executor, Metric, Renderer, RenderOutput
+from refig.models import ErrorInfo, GateResult, Inspection, MetricValue, Page, Render, Task
+from refig.protocols import Artifact, Executor, Metric, Renderer, RenderJob, RenderOutput
 from refig.records import FIGURE_TO_SLIDE, PluginKind
 
 T = TypeVar("T")
@@ -40,18 +40,22 @@ MAX_RENDER_BATCH = 32
 
 @dataclass(frozen=True)
 class Item:
-    """One artifact file to evaluate: its hash, where its bytes are, and its task family."""
+    """One artifact file to evaluate: its hash, where its bytes are, and its task family; for a
+    realiser that needs them (a program's data files), a task it was made for and that task's
+    visible inputs as (role, path) pairs."""
 
     sha256: str
     path: str
     family: str = FIGURE_TO_SLIDE
+    task: Task | None = None
+    inputs: tuple[tuple[str, str], ...] = ()
 
 
 def inspect_item(item: Item) -> Inspection:
     """The family's structural gate and structure of one file."""
     family = family_for(item.family)
     started = time.monotonic()
-    gate, structure = family.inspect(Path(item.path), None)
+    gate, structure = family.inspect(Path(item.path), item.task)
     return Inspection(
         artifact_sha256=item.sha256,
         inspector=family.inspector,
@@ -100,6 +104,14 @@ def _rendered(item: Item, output: RenderOutput, renderer: Renderer, name: str) -
     return Rendered(render, tuple(pngs))
 
 
+def _render_job(item: Item) -> RenderJob:
+    """The family's render job for an item, with the task's visible inputs beside it."""
+    job = family_for(item.family).render_job(Path(item.path), item.task)
+    if item.inputs and not job.inputs:
+        job = replace(job, inputs={role: Path(path) for role, path in item.inputs})
+    return job
+
+
 @dataclass(frozen=True)
 class RenderBatch:
     """Renders a batch of files with the named renderer; picklable for remote executors."""
@@ -108,7 +120,7 @@ class RenderBatch:
 
     def __call__(self, batch: Sequence[Item]) -> list[Rendered]:
         renderer = renderer_for(self.renderer)
-        jobs = [family_for(item.family).render_job(Path(item.path), None) for item in batch]
+        jobs = [_render_job(item) for item in batch]
         with tempfile.TemporaryDirectory(prefix="refig-render-") as tmp:
             outputs = renderer.render(jobs, Path(tmp))
             return [
