@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from refig.httpserver import Request, Response, StandInServer
+from refig.httpserver import LocalServer, Request, Response
 from refig.models import Judgment, JudgmentStatus
 from refig.plugins import Registry
 from refig.records import PluginKind
@@ -33,7 +33,7 @@ class EchoingJudge:
 
     def __init__(self) -> None:
         self.calls = 0
-        self.server = StandInServer(self.handle)
+        self.server = LocalServer(self.handle)
 
     def handle(self, request: Request) -> Response:
         self.calls += 1

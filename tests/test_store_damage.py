@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from refig.evaluation import GATE_METRIC
+from refig.engine.stages import GATE_METRIC
 from refig.models import Attempt, Judgment, MetricValue, Render, Task
 from refig.plugins import Registry
 from refig.records import PluginKind

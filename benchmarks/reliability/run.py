@@ -32,7 +32,7 @@ from PIL import Image
 from refig.builtins.executors import LocalExecutor
 from refig.claims import Claims
 from refig.gateway import Gateway, Upstream
-from refig.httpserver import Response, StandInServer
+from refig.httpserver import LocalServer, Response
 from refig.models import Asset, Task
 from refig.plugins import Selection
 from refig.protocols import AttemptContext, HarnessResult, Prompt
@@ -76,7 +76,7 @@ def tunnel(root: Path, calls: int, network: str) -> list[float]:
     script = dirs.workspace / "client.py"
     script.write_text(CLIENT)
     out = dirs.workspace / "times.json"
-    with StandInServer(_answer, keep_requests=False) as server, \
+    with LocalServer(_answer, keep_requests=False) as server, \
             Gateway(Upstream(server.url)) as gateway, \
             GatewayTunnel(gateway.url, ctx.sandbox) as tube:
         done = run_command(ctx, tube.wrap([sys.executable, str(script), gateway.url,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from refig.gateway import Gateway, Upstream
-from refig.httpserver import Request, Response, StandInServer
+from refig.httpserver import LocalServer, Request, Response
 from refig.models import Asset, Task
 from refig.protocols import AttemptContext, Prompt
 from refig.running.sandbox import SandboxPolicy, bwrap_works, run_command
@@ -60,7 +60,7 @@ def probe(tmp_path: Path, network: str) -> tuple[dict[str, object], int, int]:
     script = ctx.workspace / "probe.py"
     script.write_text(PROBE)
     out = ctx.workspace / "seen.json"
-    with StandInServer(answer) as server, Gateway(Upstream(server.url)) as gateway, \
+    with LocalServer(answer) as server, Gateway(Upstream(server.url)) as gateway, \
             GatewayTunnel(gateway.url, ctx.sandbox) as tunnel:
         port = int(server.url.rsplit(":", 1)[1])
         argv = [sys.executable, str(script), gateway.url, str(port)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from refig.harness.install import locate
 from refig.harness.selfcheck import check_harness
-from refig.httpserver import Response, StandInServer
+from refig.httpserver import LocalServer, Response
 from refig.running.sandbox import bwrap_works
 from refig.testing.scripted import DEFAULT_SCRIPT, Run
 from refig_harness_claude_code.adapter import ClaudeCodeHarness
@@ -26,7 +26,7 @@ PROBE = ("python3 -c \"import socket,sys\ntry:\n socket.create_connection(('127.
 
 
 def test_the_agent_reaches_only_the_gateway() -> None:
-    with StandInServer(lambda request: Response.json({"ok": True})) as bystander:
+    with LocalServer(lambda request: Response.json({"ok": True})) as bystander:
         port = int(bystander.url.rsplit(":", 1)[1])
         script = (Run(PROBE.format(port=port)), *DEFAULT_SCRIPT)
         with check_harness(ClaudeCodeHarness(), script=script, timeout=300) as outcome:
