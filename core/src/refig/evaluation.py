@@ -15,8 +15,10 @@ import json
 import math
 import tempfile
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -178,6 +180,55 @@ class ComputeMetric:
         return list(plugin.compute(artifact))
 
 
+@dataclass(frozen=True)
+class Measured:
+    """The values a metric gave for a group of artifacts, and one line per artifact it failed on."""
+
+    values: list[MetricValue]
+    failures: list[str]
+
+
+@dataclass(frozen=True)
+class MeasureSource:
+    """Runs the named metric on the artifacts of one source figure; picklable for remote executors.
+
+    One work item per source means what a metric computes once per source (its OCR, its
+    matching signature) is computed once, by one worker, while the sources spread over all.
+    """
+
+    metric: str
+
+    def __call__(self, artifacts: Sequence[Artifact]) -> Measured:
+        plugin: Metric = _plugin(PluginKind.METRIC, self.metric)
+        values: list[MetricValue] = []
+        failures: list[str] = []
+        for artifact in artifacts:
+            try:
+                values.extend(plugin.compute(artifact))
+            except Exception as exc:  # one artifact's failure must not cost its neighbours
+                failures.append(f"{artifact.sha256[:12]}: {type(exc).__name__}: {exc}")
+        return Measured(values, failures)
+
+
+def by_source(artifacts: Iterable[Artifact]) -> list[list[Artifact]]:
+    """Artifacts grouped by their task's source figure (artifacts without a task alone)."""
+    groups: dict[str, list[Artifact]] = {}
+    for artifact in artifacts:
+        key = artifact.task.source_sha256 if artifact.task else f"artifact:{artifact.sha256}"
+        groups.setdefault(key, []).append(artifact)
+    return list(groups.values())
+
+
+@contextmanager
+def _timed(summary: Summary, stage: str) -> Iterator[None]:
+    """Add the wall seconds of the block to ``summary.seconds[stage]``."""
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        summary.seconds[stage] = summary.seconds.get(stage, 0.0) + time.perf_counter() - started
+
+
 def final_gate(inspection: Inspection, render: Render | None) -> GateResult:
     """g(P): the structural verdict folded with the render's outcome."""
     if render is None:
@@ -260,6 +311,8 @@ class Summary:
     skipped: Counter[str] = field(default_factory=Counter)
     failures: int = 0
     gates: Counter[str] = field(default_factory=Counter)
+    #: Wall seconds of each stage (``metric <name>`` for each metric), for throughput reports.
+    seconds: dict[str, float] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -270,6 +323,7 @@ class Summary:
             "already_stored": dict(self.skipped),
             "failures": self.failures,
             "gates": dict(self.gates),
+            "seconds": {stage: round(value, 3) for stage, value in self.seconds.items()},
         }
 
 
@@ -287,11 +341,14 @@ class Evaluation:
     def run(self) -> Summary:
         """Inspect, render, gate and measure; return what was done."""
         summary = Summary()
-        items = self._items()
-        summary.artifacts = len(items)
-        inspections = self._inspect(items, summary)
-        renders = self._render(items, inspections, summary)
-        gates = self._gate(items, inspections, renders, summary)
+        with _timed(summary, "inspect"):
+            items = self._items()
+            summary.artifacts = len(items)
+            inspections = self._inspect(items, summary)
+        with _timed(summary, "render"):
+            renders = self._render(items, inspections, summary)
+        with _timed(summary, "gate"):
+            gates = self._gate(items, inspections, renders, summary)
         self._measure(inspections, renders, gates, summary)
         return summary
 
@@ -412,18 +469,24 @@ class Evaluation:
         for selection, artifact in work:
             by_metric.setdefault(selection.record.name, []).append(artifact)
         for metric, artifacts in by_metric.items():
-            for _, result in run_stage(
-                f"metric {metric}",
-                self.executor,
-                ComputeMetric(metric),
-                artifacts,
-                jobs=self.jobs,
-                quiet=self.quiet,
-            ):
-                if isinstance(result, BaseException):
-                    summary.failures += 1
-                    continue
-                summary.metric_values += self.store.put_many(result, replace=True)
+            with _timed(summary, f"metric {metric}"):
+                for _, result in run_stage(
+                    f"metric {metric}",
+                    self.executor,
+                    MeasureSource(metric),
+                    by_source(artifacts),
+                    jobs=self.jobs,
+                    quiet=self.quiet,
+                    weight=len,
+                ):
+                    if isinstance(result, BaseException):
+                        summary.failures += 1
+                        continue
+                    for failure in result.failures:
+                        summary.failures += 1
+                        if not self.quiet:
+                            err.print(f"[red]metric {metric} failed:[/] {failure}")
+                    summary.metric_values += self.store.put_many(result.values, replace=True)
 
     def _artifacts(
         self,
