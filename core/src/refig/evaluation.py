@@ -13,6 +13,7 @@ import hashlib
 import io
 import json
 import math
+import resource
 import tempfile
 import threading
 import time
@@ -221,12 +222,20 @@ def by_source(artifacts: Iterable[Artifact]) -> list[list[Artifact]]:
 
 @contextmanager
 def _timed(summary: Summary, stage: str) -> Iterator[None]:
-    """Add the wall seconds of the block to ``summary.seconds[stage]``."""
-    started = time.perf_counter()
+    """Add the wall and CPU seconds of the block to ``summary.seconds[stage]`` and
+    ``summary.cpu_seconds[stage]``."""
+    started, cpu = time.perf_counter(), _cpu()
     try:
         yield
     finally:
         summary.seconds[stage] = summary.seconds.get(stage, 0.0) + time.perf_counter() - started
+        summary.cpu_seconds[stage] = summary.cpu_seconds.get(stage, 0.0) + _cpu() - cpu
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its children that ended."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def final_gate(inspection: Inspection, render: Render | None) -> GateResult:
@@ -313,6 +322,9 @@ class Summary:
     gates: Counter[str] = field(default_factory=Counter)
     #: Wall seconds of each stage (``metric <name>`` for each metric), for throughput reports.
     seconds: dict[str, float] = field(default_factory=dict)
+    #: CPU seconds of each stage in this process and the processes it waited for (LibreOffice):
+    #: unlike wall time, hardly changed by other work on the machine.
+    cpu_seconds: dict[str, float] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -324,6 +336,7 @@ class Summary:
             "failures": self.failures,
             "gates": dict(self.gates),
             "seconds": {stage: round(value, 3) for stage, value in self.seconds.items()},
+            "cpu_seconds": {stage: round(value, 3) for stage, value in self.cpu_seconds.items()},
         }
 
 

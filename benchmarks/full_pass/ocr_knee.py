@@ -1,0 +1,57 @@
+"""OCR recall against the generated suite's exact labels at several longest sides, and its cost.
+
+Recall is the share of the annotation's words (node text, group, edge and panel titles, as
+``refig.slide_text.word_tokens`` reads them) that OCR returns, counted with multiplicity; the
+knee is the smallest side whose recall is within ``TOLERANCE`` of the best side's.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from refig.images import open_image
+from refig.ocr import engine, read_text
+from refig.slide_text import word_tokens
+
+#: A side whose recall is this close to the best counts as keeping recall.
+TOLERANCE = 0.01
+
+
+def label_words(annotation: dict[str, Any]) -> Counter[str]:
+    """Every word the figure shows, from its annotation."""
+    texts = [node.get("text") or "" for node in annotation.get("nodes", [])]
+    texts += [g.get("title") or "" for g in annotation.get("groups", [])]
+    texts += [e.get("label") or "" for e in annotation.get("edges", [])]
+    texts += [p.get("title") or "" for p in annotation.get("panels", [])]
+    return Counter(token for text in texts for token in word_tokens(text))
+
+
+def measure(suite: Path, sides: list[int], figures: int) -> dict[str, Any]:
+    """Recall, and CPU seconds (all of onnxruntime's threads: a shared machine's load hardly
+    changes them) per figure and per megapixel, at each side over the first ``figures``."""
+    tasks = [json.loads(line) for line in (suite / "tasks.jsonl").read_text().splitlines()]
+    engine()  # load the models before timing
+    rows: dict[int, dict[str, float]] = {}
+    for side in sides:
+        found = wanted = 0
+        seconds = megapixels = 0.0
+        for task in tasks[:figures]:
+            image = open_image(suite / task["source"])
+            labels = label_words(json.loads((suite / task["annotation"]).read_text()))
+            started = time.process_time()
+            lines = read_text(image, max_side=side)
+            seconds += time.process_time() - started
+            megapixels += image.width * image.height / 1e6
+            read = Counter(token for line in lines for token in word_tokens(line.text))
+            found += sum((labels & read).values())
+            wanted += sum(labels.values())
+        rows[side] = {"recall": found / wanted if wanted else 0.0,
+                      "cpu_seconds_per_figure": seconds / figures,
+                      "cpu_seconds_per_megapixel": seconds / megapixels}
+    best = max(row["recall"] for row in rows.values())
+    knee = min(side for side, row in rows.items() if row["recall"] >= best - TOLERANCE)
+    return {"figures": figures, "sides": rows, "knee": knee}
