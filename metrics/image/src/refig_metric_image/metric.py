@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 
 from refig.errors import RefigError
@@ -11,12 +12,19 @@ from refig.metric_values import ValueMaker, source_sha256, unavailable
 from refig.models import MetricValue
 from refig.protocols import Artifact
 
-from refig_metric_image.pairing import WORK_WIDTH, pair
+from refig_metric_image.pairing import WORK_WIDTH, Prepared, pair_with, prepare
 from refig_metric_image.perceptual import Lpips, LpipsUnavailable
 from refig_metric_image.similarity import ciede2000, psnr, ssim
 
 METRIC = "image"
 NAMES = ("ssim", "psnr", "ciede2000", "lpips")
+
+
+@lru_cache(maxsize=16)
+def prepared_source(key: str | None, path: Path, width: int) -> Prepared:
+    """The source figure cut and resized once per source per process (the evaluation hands a
+    worker all the artifacts of one source together), not once per artifact."""
+    return prepare(open_image(path), width)
 
 
 class ImageSimilarity:
@@ -37,7 +45,7 @@ class ImageSimilarity:
             yield from make.missing(NAMES, "no source figure to compare with")
             return
         try:
-            source = open_image(artifact.source)
+            source = prepared_source(make.reference_sha256, artifact.source, self.width)
         except RefigError as exc:
             yield from make.missing(NAMES, f"cannot read the source figure: {exc.message}")
             return
@@ -46,7 +54,7 @@ class ImageSimilarity:
         except RefigError as exc:
             yield from make.missing(NAMES, f"cannot read the rendering: {exc.message}")
             return
-        images = pair(source, render, self.width)
+        images = pair_with(source, render)
         size = list(images.source.size)
         detail = {"size": size, "source_box": images.source_box, "render_box": images.render_box}
         yield make.value("ssim", ssim(images.source, images.render), **detail)
