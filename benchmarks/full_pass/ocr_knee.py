@@ -3,6 +3,8 @@
 Recall is the share of the annotation's words (node text, group, edge and panel titles, as
 ``refig.slide_text.word_tokens`` reads them) that OCR returns, counted with multiplicity; the
 knee is the smallest side whose recall is within ``TOLERANCE`` of the best side's.
+:func:`real_agreement` adds what labels cannot say for real figures (smaller text): the share of
+the words OCR reads at full resolution that it still reads at each side.
 """
 
 from __future__ import annotations
@@ -55,3 +57,27 @@ def measure(suite: Path, sides: list[int], figures: int) -> dict[str, Any]:
     best = max(row["recall"] for row in rows.values())
     knee = min(side for side, row in rows.items() if row["recall"] >= best - TOLERANCE)
     return {"figures": figures, "sides": rows, "knee": knee}
+
+
+def real_agreement(folder: Path, sides: list[int]) -> dict[str, Any]:
+    """Per side, the share of full-resolution OCR words kept, and CPU seconds per figure."""
+    figures = sorted(p for p in folder.iterdir() if p.suffix.lower() in {".png", ".jpg"})
+    engine()
+    kept = dict.fromkeys(sides, 0)
+    cpu = dict.fromkeys(sides, 0.0)
+    total = 0
+    for path in figures:
+        image = open_image(path)
+        reference = Counter(token for line in read_text(image, max_side=1 << 16)
+                            for token in word_tokens(line.text))
+        total += sum(reference.values())
+        for side in sides:
+            started = time.process_time()
+            lines = read_text(image, max_side=side)
+            cpu[side] += time.process_time() - started
+            read = Counter(token for line in lines for token in word_tokens(line.text))
+            kept[side] += sum((reference & read).values())
+    return {"figures": len(figures), "words": total,
+            "sides": {side: {"share_of_full_resolution_words": kept[side] / max(1, total),
+                             "cpu_seconds_per_figure": cpu[side] / max(1, len(figures))}
+                      for side in sides}}

@@ -37,6 +37,7 @@ from typing import Any
 from baselines import import_time, naive_ocr, naive_render, warm_floor
 from corpus import build_suite, make_run
 from ocr_knee import measure as ocr_knee
+from ocr_knee import real_agreement
 from ray_cluster import LocalCluster
 from slides import STYLES, make_slide
 
@@ -90,6 +91,8 @@ def main() -> None:
     parser.add_argument("--ocr-figures", type=int, default=12)
     parser.add_argument("--ocr-sides", default="640,960,1280,1600,2048,4096")
     parser.add_argument("--width", type=int, default=1600)
+    parser.add_argument("--real", type=Path, default=Path("../shared/data/real-figures"),
+                        help="real figures for the OCR check (skipped when absent)")
     parser.add_argument("--ray", action="store_true", help="also run the pass on Ray")
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--seed", type=int, default=0)
@@ -113,6 +116,8 @@ def main() -> None:
                               import_time(REFIG, "check", "-q", "--json", str(files[0]))]
         sides = [int(side) for side in args.ocr_sides.split(",")]
         results["ocr"] = ocr_knee(suite, sides, min(args.ocr_figures, args.sources))
+        if args.real.is_dir():
+            results["ocr"]["real"] = real_agreement(args.real, sides)
 
         results["evaluate"] = evaluate(run, args.jobs)
         wall, cpu, _ = timed([REFIG, "check", "-q", "--json", *map(str, files)])
