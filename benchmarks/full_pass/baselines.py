@@ -12,6 +12,7 @@ and each command's import time.
 from __future__ import annotations
 
 import importlib.util
+import resource
 import subprocess
 import sys
 import tempfile
@@ -61,18 +62,25 @@ def warm_floor(files: list[Path], workers: int) -> dict[str, float]:
         profiles = [Profile(work / f"profile-{index}") for index in range(workers)]
         shares = [list(enumerate(files))[index::workers] for index in range(workers)]
 
-        def parallel(batches: list[list[tuple[int, Path]]]) -> float:
-            started = time.perf_counter()
+        def parallel(batches: list[list[tuple[int, Path]]]) -> tuple[float, float]:
+            started, cpu = time.perf_counter(), children_cpu()
             with ThreadPoolExecutor(workers) as pool:
                 list(pool.map(converter.run_batch, batches, profiles))
-            return time.perf_counter() - started
+            return time.perf_counter() - started, children_cpu() - cpu
 
         parallel([share[:1] for share in shares])  # make the profiles
-        start_up = parallel([share[:1] for share in shares])
-        whole = parallel(shares)
-    per_slide = max(0.0, whole - start_up) / max(1, len(files) - workers)
+        start_up, start_up_cpu = parallel([share[:1] for share in shares])
+        whole, whole_cpu = parallel(shares)
+    slides = max(1, len(files) - workers)
     return {"slides": len(files), "workers": workers, "start_up_seconds": start_up,
-            "batch_seconds": whole, "seconds_per_slide": per_slide}
+            "batch_seconds": whole, "seconds_per_slide": max(0.0, whole - start_up) / slides,
+            "cpu_seconds_per_slide": max(0.0, whole_cpu - start_up_cpu) / slides}
+
+
+def children_cpu() -> float:
+    """CPU seconds of the children this process waited for (LibreOffice, through its guard)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def import_time(refig: str, *argv: str) -> dict[str, Any]:

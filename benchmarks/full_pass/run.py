@@ -130,12 +130,12 @@ def main() -> None:
             with LocalCluster(nodes=2, cpus_per_node=1) as cluster:
                 env = dict(os.environ, REFIG_RAY_ADDRESS=cluster.address)
                 results["ray"] = evaluate(work / "run-ray", 2, "--executor", "ray", env=env)
-                results["ray"]["nodes"] = cluster.nodes()
+                results["ray"]["spread"] = cluster.spread()
     results["load_average_after"] = os.getloadavg()
     results["summary"] = summarise(results)
     print(report(results))
     if args.json:
-        args.json.write_text(json.dumps(results, indent=2))
+        args.json.write_text(json.dumps(results, indent=2, default=str))
 
 
 def summarise(r: dict[str, Any]) -> dict[str, Any]:
@@ -157,6 +157,8 @@ def summarise(r: dict[str, Any]) -> dict[str, Any]:
         "render_per_slide": render_per_slide,
         "floor_per_slide": r["floor"]["seconds_per_slide"],
         "render_over_floor": render_per_slide / max(1e-9, r["floor"]["seconds_per_slide"]),
+        "render_cpu_per_slide": stages["cpu_seconds"]["render"] / max(1, stages["rendered"]),
+        "floor_cpu_per_slide": r["floor"]["cpu_seconds_per_slide"],
         "projected_minutes_this_load": r["evaluate"]["wall_seconds"] * scale / 60,
         "projected_minutes_idle_cores": r["evaluate"]["cpu_seconds"] * scale / cores / 60,
         "parallel_efficiency": r["evaluate"]["cpu_seconds"] / (r["evaluate"]["wall_seconds"]
@@ -186,7 +188,8 @@ def report(r: dict[str, Any]) -> str:
               f"check over {r['check']['files']} slides: {r['check']['wall_seconds']:.1f} s vs "
               f"naive {r['naive']['seconds']:.1f} s: {s['check_speedup']:.1f}x",
               f"render {s['render_per_slide']:.3f} s/slide vs warm floor "
-              f"{s['floor_per_slide']:.3f}: {s['render_over_floor']:.2f}x",
+              f"{s['floor_per_slide']:.3f}: {s['render_over_floor']:.2f}x; CPU "
+              f"{s['render_cpu_per_slide']:.3f} vs {s['floor_cpu_per_slide']:.3f} s/slide",
               f"naive OCR per artifact {s['ocr_naive_per_artifact']:.2f} s; knee "
               f"{r['ocr']['knee']} px: {json.dumps(r['ocr']['sides'])}"]
     lines += [f"startup: {x['command'][:40]}: {x['import_seconds']:.2f} s import, heavy "
@@ -194,7 +197,8 @@ def report(r: dict[str, Any]) -> str:
     if "ray" in r:
         ray = r["ray"]
         lines += [f"ray (2 nodes x 1 CPU): {ray['wall_seconds']:.1f} s wall, driver CPU "
-                  f"{ray['cpu_seconds']:.1f} s, stages {ray['stages']['seconds']}"]
+                  f"{ray['cpu_seconds']:.1f} s, stages {ray['stages']['seconds']}, "
+                  f"spread {ray['spread']}"]
     return "\n".join(lines)
 
 
