@@ -21,7 +21,7 @@ from pptx.oxml.ns import qn
 from pptx.slide import Slide
 from pptx.util import Emu, Pt
 from refig.models import GateResult
-from refig.ooxml import Package, read_tree
+from refig.pptx import Package, read_tree
 from refig.protocols import Artifact
 
 SLIDE_W, SLIDE_H = 12_192_000, 6_858_000  # 16:9, as PowerPoint creates
@@ -219,8 +219,8 @@ def inspect(path: Path, source: Path | None = None) -> Artifact:
         path=path,
         sha256=hashlib.sha256(path.read_bytes()).hexdigest(),
         gate=GateResult(passed=tree is not None, slides=len(slides)),
-        tree=tree,
-        source=source,
+        structure=tree,
+        references={"figure": source} if source is not None else {},
     )
 
 
@@ -239,8 +239,7 @@ def kit() -> ModuleType:
 @pytest.fixture(scope="session")
 def render(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., list[Path]]]:
     """Render .pptx files to PNG with refig's LibreOffice renderer (one warm renderer a session)."""
-    from refig.plugins import Registry
-    from refig.records import PluginKind
+    from refig.plugin import PluginKind, Registry, RenderJob
 
     try:
         selection = Registry.load().resolve(PluginKind.RENDERER, "libreoffice")
@@ -250,7 +249,7 @@ def render(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., l
     out = tmp_path_factory.mktemp("renders")
 
     def run(*files: Path) -> list[Path]:
-        outputs = renderer.render(list(files), out)
+        outputs = renderer.render([RenderJob(f) for f in files], out)
         failed = [(f, o.error) for f, o in zip(files, outputs, strict=True) if o.png is None]
         assert not failed, f"rendering failed: {failed}"
         return [o.png for o in outputs if o.png is not None]

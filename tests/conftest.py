@@ -24,7 +24,8 @@ class Probe:
     def compute(self, artifact):
         with open(os.environ["REFIG_PROBE_LOG"], "a") as log:
             log.write(artifact.sha256 + "\\n")
-        reference = artifact.task.source_sha256 if artifact.task else None
+        figure = artifact.task.input("figure") if artifact.task else None
+        reference = figure.sha256 if figure else None
         has_render = artifact.render is not None and artifact.render.is_file()
         for name, value in (
             ("raster_area_ratio", 0.25),
@@ -80,7 +81,11 @@ def probe_metric(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     log = tmp_path / "probe.log"
     log.write_text("")
     monkeypatch.setenv("REFIG_PROBE_LOG", str(log))
-    monkeypatch.setenv("REFIG_LOAD_PLUGINS", "refig-renderer-libreoffice,refig-metric-probe")
+    monkeypatch.setenv(
+        "REFIG_LOAD_PLUGINS",
+        "refig-renderer-libreoffice,refig-metric-probe,"
+        "refig-family-figure-to-slide",
+    )
     yield log
     for name in [m for m in sys.modules if m.startswith("refig_metric_probe")]:
         del sys.modules[name]

@@ -210,7 +210,11 @@ def test_without_a_flattening_metric_its_fields_are_null(corpus, probe_metric, c
 
 def test_the_real_flattening_metric_catches_the_paste(corpus, monkeypatch, capsys) -> None:
     pytest.importorskip("refig_metric_flattening")
-    monkeypatch.setenv("REFIG_LOAD_PLUGINS", "refig-renderer-libreoffice,refig-metric-flattening")
+    monkeypatch.setenv(
+        "REFIG_LOAD_PLUGINS",
+        "refig-renderer-libreoffice,refig-metric-flattening,"
+        "refig-family-figure-to-slide",
+    )
     native_report, paste_report = check_json(
         capsys,
         str(corpus["native"]),

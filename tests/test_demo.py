@@ -18,7 +18,8 @@ def test_demo_ends_with_a_report_in_which_the_paste_is_capped(tmp_path, capsys):
     assert "caught by the flattening cap and below cv on editability: yes" in printed
     found = {v.config_id: v for v in verdicts(RunStore.open(out / "run"))}
     paste, native = found["none@raster-paste/direct"], found["none@cv/direct"]
-    assert paste.judged == native.judged == 3 * 2  # three tasks, two repeats
+    assert paste.judged == native.judged == 3  # a deterministic judge is scored once
+    assert "a proxy: it sees pixel similarity above an empty slide's" in " ".join(printed.split())
     assert paste.capped == paste.judged and native.capped == 0
     assert paste.editability == 0 and native.editability > 15
     assert paste.total <= 25 < native.total
@@ -34,6 +35,10 @@ def test_demo_ends_with_a_report_in_which_the_paste_is_capped(tmp_path, capsys):
     assert run(["report", str(out / "run"), "--json", "-q"]) == 0
     tables = json.loads(capsys.readouterr().out)["tables"]
     assert {"means", "structural", "effects", "repeatability"} <= tables.keys()
+    # the repeatability of a deterministic judge is not a finding
+    assert tables["repeatability"]["not_applicable"] == "deterministic judge (metrics)"
+    assert tables["repeatability"]["rows"] == []
+    assert any("proxy judge" in note for note in tables["means"]["notes"])
 
 
 def _tables():

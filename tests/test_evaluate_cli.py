@@ -15,6 +15,7 @@ from pptx.util import Emu
 from refig.cli import run as refig
 from refig.evaluation import load_artifacts
 from refig.models import (
+    Asset,
     Attempt,
     AttemptStatus,
     Configuration,
@@ -23,6 +24,7 @@ from refig.models import (
     Render,
     Task,
 )
+from refig.pptx import ObjectTree
 from refig.store import RunStore
 
 pytestmark = [
@@ -58,9 +60,8 @@ def run(tmp_path):
         store.put(
             Task(
                 id=task_id,
-                kind="figure-to-slide",
-                source=f"{source}.png",
-                source_sha256=sources[source],
+                family="figure-to-slide",
+                inputs={"figure": Asset(path=f"{source}.png", sha256=sources[source])},
             )
         )
     configs = [Configuration(model="m", harness="h", workflow=w) for w in ("direct", "plan")]
@@ -109,13 +110,13 @@ def test_evaluate_stores_everything_and_resumes(run, probe_metric, capsys) -> No
 
     inspections = {i.artifact_sha256: i for i in store.iter(Inspection)}
     assert set(inspections) == {run["good"], run["other"], run["two"], run["lost"]}
-    assert inspections[run["good"]].tree.counts()["auto_shapes"] == 1
+    assert inspections[run["good"]].parsed(ObjectTree).counts()["auto_shapes"] == 1
     renders = {r.artifact_sha256: r for r in store.iter(Render)}
     assert set(renders) == {run["good"], run["other"]}  # only what passed the structure
     for render in renders.values():
         assert render.renderer == "libreoffice" and render.error is None
         assert store.objects.exists(render.png_sha256)
-        assert (render.width_px, render.height_px) == (1600, 900)
+        assert (render.first.width_px, render.first.height_px) == (1600, 900)
         assert render.renderer_version.startswith("LibreOffice") and "Carlito" in render.fonts
     assert gate_values(store) == {
         run["good"]: (1.0, None),

@@ -13,7 +13,15 @@ from pptx import Presentation
 from pptx.enum.shapes import MSO_CONNECTOR, MSO_SHAPE
 from pptx.util import Emu
 from refig.cli import run as refig
-from refig.models import Attempt, AttemptStatus, Configuration, Judgment, JudgmentStatus, Task
+from refig.models import (
+    Asset,
+    Attempt,
+    AttemptStatus,
+    Configuration,
+    Judgment,
+    JudgmentStatus,
+    Task,
+)
 from refig.standins.judge_server import JudgeStandIn, Reply
 from refig.store import RunStore
 
@@ -78,8 +86,8 @@ def run_dir(tmp_path):
     store.put(config)
     decks = {"native": _native_deck(), "paste": _pasted_deck(source), "broken": b"not a zip"}
     for name, data in decks.items():
-        store.put(Task(id=name, kind="figure-to-slide", source="source.png",
-                       source_sha256=source_sha))
+        store.put(Task(id=name, family="figure-to-slide",
+            inputs={"figure": Asset(path="source.png", sha256=source_sha)}))
         store.put(Attempt(task_id=name, config_id=config.id, status=AttemptStatus.SUCCEEDED,
                           outputs={"slide": store.objects.put_bytes(data)}))
     return store.root
@@ -158,3 +166,50 @@ def test_the_offline_metrics_judge_runs_through_evaluate(run_dir, capsys):
     pasted = {s.axis: s.score for s in by_task["paste"].scores}
     assert pasted["editability"] == 0 < native["editability"]
     assert json.loads(by_task["paste"].model_dump_json())["capped"] is True
+
+
+def test_evaluate_exits_1_when_every_judge_call_failed(run_dir, capsys):
+    with JudgeStandIn(script=lambda body, index: Reply.SERVER_ERROR) as server:
+        code = refig(["evaluate", str(run_dir), "--metric", "flattening", "--judge",
+                      "litellm:openai/judge-x", "--judge-opt", f"api_base={server.url}",
+                      "--judge-opt", "attempts=1", "-q"])
+        assert server.calls >= 2
+    assert code == 1
+    assert "2 of them judgments" in capsys.readouterr().err
+    judgments = RunStore.open(run_dir).query(Judgment)
+    assert len(judgments) == 2 and all(j.status is JudgmentStatus.FAILED for j in judgments)
+
+
+@pytest.mark.parametrize("judges", [["metrics"], ["metrics", "metrics"]])
+def test_a_judge_option_no_selected_judge_reads_is_a_usage_error(run_dir, capsys, judges):
+    selectors = [arg for name in judges for arg in ("--judge", name)]
+    code = refig(["evaluate", str(run_dir), *selectors, "--judge-opt", "temperature=0", "-q"])
+    assert code == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "--judge-opt temperature: no selected judge accepts it" in err
+    assert "metrics accepts no options" in err
+    assert RunStore.open(run_dir).query(Judgment) == []
+
+
+def test_a_judge_option_one_selected_judge_reads_is_fine(run_dir, capsys):
+    with JudgeStandIn() as server:
+        code = refig(["evaluate", str(run_dir), "--metric", "flattening", "--judge", "metrics",
+                      "--judge", "litellm:openai/judge-x", "--judge-opt",
+                      f"api_base={server.url}", "--judge-opt", "temperature=0", "-q"])
+    assert code == 0, capsys.readouterr().err
+    assert {j.judge for j in RunStore.open(run_dir).query(Judgment)} == {
+        "metrics", "litellm:openai/judge-x[temperature=0.0]"}
+
+
+def test_proxy_tables_say_what_it_sees_and_when_ocr_is_the_only_reference(run_dir, capsys):
+    assert refig(["evaluate", str(run_dir), "--metric", "text", "--metric", "flattening",
+                  "--judge", "metrics", "--repeats", "3", "-q"]) == 0
+    judgments = RunStore.open(run_dir).query(Judgment)
+    assert {j.repeat for j in judgments} == {0}  # deterministic: scored once
+    capsys.readouterr()
+    assert refig(["report", str(run_dir), "--json", "-q", "--resamples", "200"]) == 0
+    tables = json.loads(capsys.readouterr().out)["tables"]
+    [note] = [n for n in tables["means"]["notes"] if "proxy judge" in n]
+    assert "it cannot see" in note
+    assert "text recall of 2 of 2 artifacts is against OCR of the source" in note
+    assert tables["repeatability"]["not_applicable"] == "deterministic judge (metrics)"

@@ -14,9 +14,10 @@ from pptx import Presentation
 from pptx.dml.color import RGBColor
 from pptx.enum.shapes import MSO_SHAPE
 from pptx.util import Emu
-from refig.gate import inspect_structure
-from refig.models import ObjectKind, ObjectTree
-from refig.ooxml.xml import q
+from refig.pptx import ObjectKind, ObjectTree
+from refig.pptx.gate import inspect_structure
+from refig.pptx.xml import q
+from refig.protocols import RenderJob
 from refig_renderer_libreoffice.renderer import LibreOfficeRenderer
 
 pytestmark = [
@@ -115,7 +116,7 @@ def test_children_of_transformed_groups_sit_where_libreoffice_paints_them(
     path = deck(tmp_path / f"{case}.pptx", case)
     result = inspect_structure(path)
     assert result.gate.passed and result.tree is not None, result.gate
-    [output] = renderer.render([path], tmp_path / "png")
+    [output] = renderer.render([RenderJob(path)], tmp_path / "png")
     assert output.png is not None, output.error
     painted, placed = centroids(output.png), tree_centres(result.tree)
     # Within 1% of the slide width (12 px of 1200); a square is 59 px wide at this scale.

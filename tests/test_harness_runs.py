@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 from refig.cli import run
-from refig.gate import inspect_structure
 from refig.gateway import read_calls
 from refig.harness.install import locate
 from refig.harness.selfcheck import served_cost
 from refig.models import Attempt, AttemptStatus, Output
 from refig.plugins import Registry
+from refig.pptx.gate import inspect_structure
 from refig.records import HarnessRecord, PluginKind
 from refig.standins.scripted import ScriptedServer
 from refig.store import RunStore
@@ -75,6 +75,8 @@ def test_refig_run_records_what_the_scripted_server_served(
     store = RunStore.open(run_dir)
     attempts = store.query(Attempt)
     assert len(attempts) == 2
+    # how the figure reached the agent is part of the configuration, the same for every harness
+    assert {a.config_id for a in attempts} == {f"{model}@{name}/direct[figure=inline]"}
     assert all(a.status is AttemptStatus.SUCCEEDED and a.cli_version == record.cli.version
                for a in attempts)
     for attempt in attempts:
@@ -143,3 +145,26 @@ def test_harness_check_runs_the_cli_offline_and_fails_loudly_on_a_fault() -> Non
     failed = refig("harness", "check", "codex", "--fault", "500", "--json", env=dict(os.environ))
     assert failed.returncode == 0, failed.stderr  # the fault was expected, and typed
     assert json.loads(failed.stdout)["error"]["kind"] == "api_error"
+
+
+@pytest.mark.parametrize("name", list(HARNESSES))
+@pytest.mark.parametrize(("given", "recorded"), [({}, "inline"), ({"figure": "file"}, "file")])
+def test_the_figure_delivery_is_recorded_in_the_configuration(
+        name: str, given: dict[str, str], recorded: str, tmp_path: Path) -> None:
+    from refig.models import Configuration
+    from refig.running.runner import make_request
+
+    _installed(name)
+    request = make_request(Registry.load(warn=lambda _: None), suite=tmp_path, out=tmp_path / "r",
+                           harness=name, model="m", options=given)
+    config = Configuration(model="m", harness=name, workflow="direct", options=request.options)
+    assert config.id == f"m@{name}/direct[figure={recorded}]"
+
+
+def test_a_baseline_takes_no_figure_delivery(tmp_path: Path) -> None:
+    from refig.running.runner import make_request
+
+    _installed("cv")
+    request = make_request(Registry.load(warn=lambda _: None), suite=tmp_path, out=tmp_path / "r",
+                           harness="cv")
+    assert request.options == {}

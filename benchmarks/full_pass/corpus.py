@@ -44,7 +44,7 @@ class _Drafter:
         self.suite, self.variant = suite, variant
 
     def run(self, ctx: AttemptContext) -> HarnessResult:
-        annotation = json.loads((self.suite / str(ctx.task.annotation)).read_text())
+        annotation = json.loads((self.suite / ctx.task.inputs["annotation"].path).read_text())
         out = ctx.workspace / SLIDE_FILE
         make_slide(ctx.source, annotation, self.variant % STYLES, self.variant, out)
         return HarnessResult(exit_code=0, slide=out)

@@ -35,10 +35,10 @@ from typing import Any
 
 import httpx
 from refig.judging import SelectedJudge, judge_artifacts
-from refig.protocols import JudgeRequest
 from refig.rubric import load_rubric
 from refig.standins.judge_server import JudgeStandIn, sample_artifacts
 from refig.store import RunStore
+from refig.testing import judge_request
 from refig_judge_rubric.judge import build_judge
 from refig_judge_rubric.messages import judge_messages
 
@@ -110,7 +110,7 @@ def per_call_cost(artifact: Any, n: int) -> dict[str, float]:
     server = Server(latency=0.0)
     try:
         judge = judge_for(server.url)
-        request = JudgeRequest(artifact, "objects: 3 shown", 0, None)
+        request = judge_request(artifact, "objects: 3 shown", 0)
         judge.judge(request)  # warm: imports, image encoding, connection
         started = time.perf_counter()
         for _ in range(n):
@@ -119,7 +119,7 @@ def per_call_cost(artifact: Any, n: int) -> dict[str, float]:
         rubric = load_rubric()
         body = {
             "model": "bench",
-            "messages": judge_messages(rubric, artifact.source, artifact.render, "x",
+            "messages": judge_messages(rubric, request.evidence,
                                        max_side=2048),
             "response_format": rubric.response_format(),
         }

@@ -39,8 +39,9 @@ from PIL import Image
 from pptx import Presentation
 from pptx.enum.shapes import MSO_CONNECTOR, MSO_SHAPE
 from pptx.util import Emu
-from refig.gate import fold_render, inspect_structure
-from refig_renderer_libreoffice import renderer as renderer_module
+from refig.pptx.gate import fold_render, inspect_structure
+from refig.protocols import RenderJob
+from refig_renderer_libreoffice import raster as raster_module
 from refig_renderer_libreoffice.raster import pdf_to_png
 from refig_renderer_libreoffice.renderer import LibreOfficeRenderer, find_soffice
 
@@ -104,13 +105,13 @@ def refig_way(
         structures = list(pool.map(inspect_structure, files))
     inspected = time.perf_counter()
     passing = [f for f, s in zip(files, structures, strict=True) if s.gate.passed]
-    renderer_module.pdf_to_png = timed_raster  # count PDF-to-PNG time inside the renderer
+    raster_module.pdf_to_png = timed_raster  # count PDF-to-PNG time inside the renderer
     try:
         with LibreOfficeRenderer(width=width, workers=jobs, batch_size=batch_size) as renderer:
             warm = time.perf_counter()
-            outputs = renderer.render(passing, out)
+            outputs = renderer.render([RenderJob(f) for f in passing], out)
     finally:
-        renderer_module.pdf_to_png = pdf_to_png
+        raster_module.pdf_to_png = pdf_to_png
     rendered = time.perf_counter()
     rendered_by_file = dict(zip(passing, outputs, strict=True))
     gates = [

@@ -58,7 +58,7 @@ class Harness:
 
 
 def make_suite(root: Path, n: int) -> Path:
-    writer = SuiteWriter(root, name="bench", kind="figure-to-slide", builder="benchmark")
+    writer = SuiteWriter(root, name="bench", family="figure-to-slide", builder="benchmark")
     for index in range(n):
         buffer = io.BytesIO()
         Image.new("RGB", (64, 48), (index * 5 % 256, 90, 160)).save(buffer, "PNG")

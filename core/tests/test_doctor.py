@@ -61,3 +61,16 @@ def test_missing_required_component_exits_1_with_the_fix(make_dist, capsys):
     assert checks["frobnicator"]["fix"] == "apt-get install frob"
     assert run(["doctor"]) == 1
     assert "required component(s) missing" in capsys.readouterr().out
+
+
+def test_an_unset_qwen_server_is_not_configured_and_a_set_one_is_ok(capsys, monkeypatch):
+    monkeypatch.delenv("REFIG_QWEN_API_BASE", raising=False)
+    code, checks = _doctor(capsys)
+    assert code == 0  # optional: only the qwen judge needs it
+    qwen = checks["REFIG_QWEN_API_BASE"]
+    assert qwen["status"] == "warn" and qwen["detail"].startswith("not configured")
+    assert "REFIG_QWEN_API_BASE=http://" in qwen["fix"]
+    monkeypatch.setenv("REFIG_QWEN_API_BASE", "http://127.0.0.1:8000/v1")
+    _, checks = _doctor(capsys)
+    assert checks["REFIG_QWEN_API_BASE"]["status"] == "ok"
+    assert checks["OPENAI_BASE_URL"]["status"] == "ok"  # it has a default

@@ -18,11 +18,15 @@ SPECS = {
     if name.startswith("refig_") and callable(func)
 }
 
-RECORD_EXTRA = {"suite": ", command=lambda out: out"}
+RECORD_EXTRA = {
+    "suite": ", command=lambda out: out",
+    "family": ', inputs=(InputSpec("figure", visible=True),), '
+    'deliverables=(Deliverable("out", "out.txt", primary=True),), renderer="none"',
+}
 
 PLUGIN = """
 from refig import hookimpl
-from refig.records import {record}
+from refig.records import {record}, InputSpec, Deliverable
 
 @hookimpl
 def {hook}():

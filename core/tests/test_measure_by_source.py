@@ -8,7 +8,7 @@ from pathlib import Path
 
 from refig import evaluation
 from refig.evaluation import MeasureSource, by_source
-from refig.models import GateResult, Task
+from refig.models import Asset, GateResult, Task
 from refig.plugins import Registry
 from refig.protocols import Artifact
 
@@ -42,8 +42,8 @@ def refig_metrics():
 def artifact(sha: str, source: str | None) -> Artifact:
     task = None
     if source is not None:
-        task = Task(id=f"t-{sha}", kind="figure-to-slide", source="assets/x.png",
-                    source_sha256=hashlib.sha256(source.encode()).hexdigest())
+        figure = Asset(path="assets/x.png", sha256=hashlib.sha256(source.encode()).hexdigest())
+        task = Task(id=f"t-{sha}", family="figure-to-slide", inputs={"figure": figure})
     return Artifact(path=Path(sha), sha256=sha, gate=GateResult(passed=True), task=task)
 
 

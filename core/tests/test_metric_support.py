@@ -11,10 +11,11 @@ import numpy as np
 from PIL import Image
 from refig.images import border_colour, content_box, flatten_alpha, open_image
 from refig.metric_values import ValueMaker, source_sha256, unavailable
-from refig.models import GateReason, GateResult, ObjectKind, ObjectTree, Rect, SlideObject
+from refig.models import GateReason, GateResult
+from refig.pptx import ObjectKind, ObjectTree, Rect, SlideObject
+from refig.pptx.rasters import raster_placements
+from refig.pptx.slide_text import native_text, word_tokens
 from refig.protocols import Artifact
-from refig.rasters import raster_placements
-from refig.slide_text import native_text, word_tokens
 
 
 def test_content_box_is_exact_across_bands() -> None:
@@ -87,7 +88,8 @@ def test_value_maker_stamps_and_reports_missing(tmp_path: Path) -> None:
     source = tmp_path / "fig.png"
     Image.fromarray(np.zeros((4, 4, 3), dtype=np.uint8)).save(source)
     artifact = Artifact(
-        path=tmp_path / "x.pptx", sha256="d" * 64, gate=GateResult(passed=True), source=source
+        path=tmp_path / "x.pptx", sha256="d" * 64, gate=GateResult(passed=True),
+        references={"figure": source},
     )
     reference = source_sha256(artifact)
     assert reference == hashlib.sha256(source.read_bytes()).hexdigest()

@@ -159,6 +159,19 @@ def refig_executors():
     assert registry.resolve("executor", "local").distribution == "refig-core"
 
 
+@pytest.mark.parametrize("flavour", ["import", "raises"])
+def test_a_judge_plugin_that_failed_is_listed_under_its_kind(make_dist, capsys, flavour):
+    make_dist("testplug-judge-good", JUDGE_PLUGIN.format(name="good"))
+    make_dist(f"testplug-judge-{flavour}", BROKEN[flavour])
+    make_dist("testplug-executor-broken", BROKEN["import"])
+    assert run(["list-plugins", "--json", "--kind", "judge"]) == 0
+    listed = {p["name"]: p["status"] for p in json.loads(capsys.readouterr().out)
+              if p["name"].startswith("testplug-")}
+    assert listed == {"testplug-judge-good": "active", f"testplug-judge-{flavour}": "failed"}
+    assert run(["list-plugins", "--kind", "judge"]) == 0
+    assert f"testplug-judge-{flavour}" in capsys.readouterr().out
+
+
 COMMANDS = """
 from refig import hookimpl
 

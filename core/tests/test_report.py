@@ -20,6 +20,7 @@ from refig.analysis.synthetic import RUBRIC, SyntheticSpec, synthetic_run
 from refig.cli import run as cli
 from refig.console import out as console
 from refig.models import (
+    Asset,
     Attempt,
     AttemptStatus,
     AxisScore,
@@ -31,12 +32,11 @@ from refig.models import (
     Judgment,
     JudgmentStatus,
     MetricValue,
-    ObjectTree,
     Output,
     Preference,
     Task,
 )
-from refig.records import TaskKind
+from refig.pptx import ObjectTree
 from refig.store import RunStore
 from scipy import stats as sps
 
@@ -75,7 +75,8 @@ class HandRun:
             sha = self.store.objects.put_bytes(f"source {task}".encode())
             records.append(
                 Task(
-                    id=task, kind=TaskKind.FIGURE_TO_SLIDE, source=f"{task}.png", source_sha256=sha
+                    id=task, family="figure-to-slide",
+                        inputs={"figure": Asset(path=f"{task}.png", sha256=sha)}
                 )
             )
         for c, config in enumerate(CONFIGS):
@@ -174,7 +175,9 @@ class HandRun:
                     passed=not structural_fail,
                     reason=GateReason.MULTIPLE_SLIDES if structural_fail else None,
                 ),
-                tree=None if structural_fail else ObjectTree(slide_width=1, slide_height=1),
+                structure=None
+                if structural_fail
+                else ObjectTree(slide_width=1, slide_height=1).model_dump(),
             )
         )
         if render_fail:

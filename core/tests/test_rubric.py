@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 import tomllib
-from importlib import resources
 
 import pytest
 from refig.errors import RefigError
-from refig.rubric import AnswerError, load_rubric
+from refig.rubric import AnswerError, family_rubric, load_rubric
 
 
 @pytest.fixture
@@ -50,7 +49,7 @@ def test_schema_is_strict_everywhere(rubric):
 
 
 def test_hash_ignores_formatting_but_not_content(rubric, tmp_path):
-    text = resources.files("refig").joinpath("rubrics/refigbench-v1.toml").read_text()
+    text = family_rubric().read_text()
     reformatted = tmp_path / "same.toml"
     reformatted.write_text("# a comment that changes nothing\n\n" + text)
     assert load_rubric(reformatted).sha256 == rubric.sha256
@@ -173,5 +172,5 @@ def test_the_prompt_quotes_every_axis_and_the_shape_of_the_answer(rubric):
         assert f"{axis.id} ({axis.title}), 0 to {int(axis.max)}" in prompt
     assert '"total":0' in prompt
     assert tomllib.loads(
-        resources.files("refig").joinpath("rubrics/refigbench-v1.toml").read_text()
+        family_rubric().read_text()
     )["instructions"].split()[0] in prompt

@@ -43,7 +43,7 @@ def png(color: str) -> bytes:
 
 @pytest.fixture
 def suite(tmp_path: Path) -> Path:
-    writer = SuiteWriter(tmp_path / "suite", name="tiny", kind="figure-to-slide", builder="test")
+    writer = SuiteWriter(tmp_path / "suite", name="tiny", family="figure-to-slide", builder="test")
     for index, color in enumerate(("red", "green", "blue")):
         writer.add(f"t{index}", f"t{index}.png", png(color), annotation={"nodes": [index]})
     writer.finish()
@@ -93,8 +93,8 @@ def test_run_records_suite_attempts_and_skips_them_on_rerun(tmp_path: Path, suit
     tasks = store.query(Task)
     assert [t.id for t in tasks] == ["t0", "t1", "t2"]
     for t in tasks:  # sources and annotations are read from the store from now on
-        assert store.objects.exists(t.source_sha256)
-        assert store.objects.exists(t.annotation_sha256)
+        assert all(store.objects.exists(asset.sha256) for asset in t.inputs.values())
+        assert set(t.inputs) == {"figure", "annotation"}
     attempts = store.query(Attempt)
     assert {a.status for a in attempts} == {AttemptStatus.SUCCEEDED}
     first = attempts[0]
@@ -294,9 +294,9 @@ def test_an_annotation_path_leaving_the_suite_is_refused(tmp_path: Path, suite: 
     private = tmp_path / "private.json"
     private.write_text('{"answer": "not for the run store"}')
     lines = (suite / "tasks.jsonl").read_text().splitlines()
-    first = json.loads(lines[0]) | {"annotation": "../private.json",
-                                    "annotation_sha256": hashlib.sha256(
-                                        private.read_bytes()).hexdigest()}
+    first = json.loads(lines[0])
+    first["inputs"]["annotation"] = {"path": "../private.json", "visible": False,
+                                     "sha256": hashlib.sha256(private.read_bytes()).hexdigest()}
     (suite / "tasks.jsonl").write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
     with pytest.raises(SuiteError, match="leaves the suite directory"):
         execute(request(tmp_path, suite, write_slide), quiet=True)

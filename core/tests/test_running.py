@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from refig.errors import UsageError
-from refig.models import Attempt, AttemptStatus, ErrorInfo, Task
+from refig.models import Asset, Attempt, AttemptStatus, ErrorInfo, Task
 from refig.protocols import AttemptContext, Prompt
 from refig.running.processes import MARKER, kill_tree, run_process
 from refig.running.redact import Redactor, find_secrets
@@ -25,8 +25,8 @@ SHA = "0" * 64
 
 
 def task(task_id: str) -> Task:
-    return Task(id=task_id, kind="figure-to-slide", source=f"assets/{task_id}.png",
-                source_sha256=SHA)
+    return Task(id=task_id, family="figure-to-slide",
+        inputs={"figure": Asset(path=f"assets/{task_id}.png", sha256=SHA)})
 
 
 def attempt(task_id: str, try_index: int, ok: bool, retryable: bool = True) -> Attempt:

@@ -20,7 +20,7 @@ def _png(width: int, height: int, color: str = "#336699") -> bytes:
 
 @pytest.fixture
 def suite_dir(tmp_path):
-    writer = SuiteWriter(tmp_path / "s", name="tiny", kind="figure-to-slide", builder="test",
+    writer = SuiteWriter(tmp_path / "s", name="tiny", family="figure-to-slide", builder="test",
                          created_at=datetime(2020, 1, 1, tzinfo=UTC))
     writer.add("a", "a.png", _png(300, 100), annotation={"nodes": []}, meta={"field": "cs.CV"})
     writer.add("b", "b.png", _png(200, 100), meta={"field": "cs.CL"})
@@ -52,7 +52,8 @@ def test_json_report_lists_every_problem(suite_dir, capsys):
     (suite_dir / "annotations" / "a.json").write_text("[]")
     (suite_dir / "assets" / "stray.png").write_bytes(_png(10, 10))
     lines = (suite_dir / "tasks.jsonl").read_text().splitlines()
-    escaped = json.loads(lines[1]) | {"source": "../outside.png"}
+    escaped = json.loads(lines[1])
+    escaped["inputs"]["figure"]["path"] = "../outside.png"
     duplicate = json.loads(lines[2]) | {"id": "a"}
     (suite_dir / "tasks.jsonl").write_text("\n".join([lines[0], json.dumps(escaped),
                                                       json.dumps(duplicate), "{bad"]) + "\n")
@@ -66,7 +67,7 @@ def test_json_report_lists_every_problem(suite_dir, capsys):
 
 
 def test_oversized_image_is_refused(tmp_path):
-    writer = SuiteWriter(tmp_path, name="big", kind="figure-to-slide", builder="test")
+    writer = SuiteWriter(tmp_path, name="big", family="figure-to-slide", builder="test")
     writer.add("big", "big.png", _png(500, 500))
     writer.finish()
     check = check_suite(tmp_path, max_pixels=1000)

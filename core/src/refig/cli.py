@@ -31,13 +31,18 @@ def create_app(registry: Registry) -> typer.Typer:
         context_settings={"help_option_names": ["-h", "--help"]},
     )
 
-    @app.callback()
-    def _root(
-        version: bool = typer.Option(False, "--version", help="Print the version and exit."),
-    ) -> None:
-        if version:
+    def _version(value: bool) -> None:
+        if value:
             typer.echo(f"refig {__version__}")
             raise typer.Exit()
+
+    @app.callback()
+    def _root(
+        # Eager, so it answers before click asks for a command ("Missing command.", exit 2).
+        version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                     help="Print the version and exit."),
+    ) -> None:
+        """Evaluate agents that rebuild figures as editable documents."""
 
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"{commands.__name__}.{info.name}")

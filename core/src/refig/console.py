@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -19,10 +19,56 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.table import Table
 from rich.text import Text
 
 err = Console(stderr=True, highlight=False)
 out = Console(highlight=False)
+
+
+#: Words up to this long are never broken across lines in a table; longer tokens (paths,
+#: hashes, URLs) may fold.
+WHOLE_WORD = 26
+
+
+def _plain(cell: RenderableType) -> str:
+    if isinstance(cell, Text):
+        return cell.plain
+    return Text.from_markup(cell).plain if isinstance(cell, str) else ""
+
+
+def print_table(console: Console, table: Table) -> None:
+    """Print ``table`` without breaking a word apart.
+
+    When it does not fit as rich lays it out, each column gets its longest word (up to
+    ``WHOLE_WORD``) and a share of the rest of the width in proportion to what it would like;
+    a table whose words alone are wider than the console is printed at the width they need
+    (a pipe gets the whole table; rich would otherwise cut words, "sema/ntic").
+    """
+    natural = console.measure(table, options=console.options.update(max_width=1 << 16)).maximum
+    if natural <= console.width:
+        console.print(table)
+        return
+    texts = [[_plain(column.header), *map(_plain, column.cells)] for column in table.columns]
+    least = [min(WHOLE_WORD, max(len(w) for text in col for w in text.split() or [""]))
+             for col in texts]
+    most = [max(max(len(line) for line in text.splitlines() or [""]) for text in col)
+            for col in texts]
+    frame = len(table.columns) + 1 + sum(table.padding[1] + table.padding[3]
+                                         for _ in table.columns)
+    spare = console.width - frame - sum(least)
+    wants = [max(0, m - n) for m, n in zip(most, least, strict=True)]
+    for column, n, want in zip(table.columns, least, wants, strict=True):
+        column.width = n + (spare * want // sum(wants) if spare > 0 and sum(wants) else 0)
+    if spare >= 0:
+        console.print(table)
+        return
+    width = console.width
+    console.width = frame + sum(least)  # rich clamps print(width=...) to the console's width
+    try:
+        console.print(table)
+    finally:
+        console.width = width
 
 
 def format_duration(seconds: float) -> str:

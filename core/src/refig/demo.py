@@ -3,8 +3,8 @@
 It builds the sample suite, runs the two model-free baselines (``cv``, a classical-vision
 reconstruction with native shapes and bound connectors, and ``raster-paste``, the cheat the
 flattening cap exists to catch), evaluates both (gate, render, object tree, metrics, the offline
-``metrics`` judge twice), and writes the terminal and HTML reports. Every stage is the one the
-commands use, so a killed demo resumes where it stopped.
+deterministic ``metrics`` judge, scored once), and writes the terminal and HTML reports. Every
+stage is the one the commands use, so a killed demo resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from refig.store import RunStore
 
 BASELINES = ("cv", "raster-paste")
 JUDGE = "metrics"
-REPEATS = 2
 
 
 @dataclass(frozen=True)
@@ -45,6 +44,8 @@ class DemoOutcome:
     run: Path
     html: Path
     verdicts: tuple[ConfigVerdict, ...]
+    #: What the proxy judge can and cannot see, as it says itself.
+    sight: str | None = None
 
     def verdict(self, harness: str) -> ConfigVerdict:
         """The verdict on the configuration that ran ``harness``."""
@@ -66,30 +67,37 @@ def run_demo(registry: Registry, out: Path, *, tasks: int = 6, seed: int = 0, jo
     from refig.running.runner import execute, make_request
 
     sample = registry.resolve(PluginKind.SUITE, "sample")
-    requests = [make_request(registry, suite=out / "suite", out=out / "run", harness=name,
-                             jobs=jobs) for name in BASELINES]
     evaluate_request = EvaluateRequest(run=out / "run", jobs=jobs, judges=(JUDGE,),
-                                       repeats=REPEATS, quiet=quiet)
+                                       quiet=quiet)
     report_request = ReportRequest(run=out / "run", targets=(("html", out / "report"),),
                                    quiet=quiet, resamples=2000, elo_resamples=200)
 
     _stage(1, f"build the sample suite ({tasks} generated figures, seed {seed})", quiet)
     sample.create()(out / "suite", n=tasks, seed=seed, quiet=quiet)
+    requests = [make_request(registry, suite=out / "suite", out=out / "run", harness=name,
+                             jobs=jobs) for name in BASELINES]
     _stage(2, "run the baselines: " + " and ".join(BASELINES), quiet)
     for request in requests:
         summary = execute(request, quiet=quiet)
         if summary.failed:
             raise RefigError(f"{summary.failed} {request.harness.record.name} attempts failed",
                              path=out / "run", fix="see the attempt logs with `refig export`")
-    _stage(3, f"evaluate: gate, render, object tree, metrics, the {JUDGE} judge x{REPEATS}",
+    _stage(3, f"evaluate: gate, render, object tree, metrics, the {JUDGE} judge (deterministic)",
            quiet)
     if evaluate(registry, evaluate_request).failures:
         raise RefigError("some evaluation steps failed", path=out / "run",
                          fix=f"run `refig evaluate {out / 'run'}` to retry them")
     _stage(4, "report", quiet)
     report(registry, report_request)
+    store = RunStore.open(out / "run")
     return DemoOutcome(suite=out / "suite", run=out / "run", html=out / "report",
-                       verdicts=verdicts(RunStore.open(out / "run")))
+                       verdicts=verdicts(store), sight=_sight(store))
+
+
+def _sight(store: RunStore) -> str | None:
+    from refig.models import Judgment
+
+    return next((j.sight for j in store.iter(Judgment) if j.judge == JUDGE and j.sight), None)
 
 
 def verdicts(store: RunStore) -> tuple[ConfigVerdict, ...]:

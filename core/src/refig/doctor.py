@@ -27,11 +27,15 @@ KEYS = {
     "OPENAI_API_KEY": "the codex and qwen-code harnesses and the gpt-5.4 and litellm:openai/* "
                       "judges",
 }
-#: Endpoints refig reads, and what happens when each is unset.
+#: Endpoints refig reads with a default, and where calls go when each is unset.
 ENDPOINTS = {
     "ANTHROPIC_BASE_URL": "calls go to the Anthropic API",
     "OPENAI_BASE_URL": "calls go to the OpenAI API",
-    "REFIG_QWEN_API_BASE": "the qwen judge needs it (or --judge-opt api_base=URL)",
+}
+#: Endpoints without a default: unset, what needs them is not configured.
+REQUIRED_ENDPOINTS = {
+    "REFIG_QWEN_API_BASE": ("the qwen judge", "export REFIG_QWEN_API_BASE=http://HOST:8000/v1 "
+                            "(a vLLM, SGLang or Ollama server), or pass --judge-opt api_base=URL"),
 }
 
 
@@ -112,6 +116,12 @@ def core_checks(registry: Registry) -> Iterator[Check]:
     for name, unset in ENDPOINTS.items():
         value = os.environ.get(name)
         yield Check(name, Status.OK, value or f"unset: {unset}")
+    for name, (use, fix) in REQUIRED_ENDPOINTS.items():
+        value = os.environ.get(name)
+        if value:
+            yield Check(name, Status.OK, value)
+        else:
+            yield Check(name, Status.WARN, f"not configured: {use} needs it", fix)
 
 
 def sandbox_check() -> Check:

@@ -32,20 +32,40 @@ class UsageError(RefigError):
     exit_code = 2
 
 
+def plural(kind: str) -> str:
+    """``judge`` -> ``judges``, ``family`` -> ``families``."""
+    if kind.endswith("y"):
+        return kind[:-1] + "ies"
+    return kind + ("es" if kind.endswith("s") else "s")
+
+
 class UnknownPluginError(UsageError):
     """A selector (``--judge x``) names no registered plugin."""
 
     def __init__(self, kind: str, selector: str, available: Iterable[str]):
         names = sorted(available)
         listing = ", ".join(names) if names else "none installed"
-        plural = kind + ("es" if kind.endswith("s") else "s")
         super().__init__(
-            f"unknown {kind} {selector!r}; available {plural}: {listing}",
+            f"unknown {kind} {selector!r}; available {plural(kind)}: {listing}",
             fix="`refig list-plugins --all` shows every plugin and what it provides",
         )
         self.kind = kind
         self.selector = selector
         self.available = names
+
+
+class FamilyMismatchError(UsageError):
+    """A selected plugin that does not serve the task family at hand (exit 2)."""
+
+    def __init__(self, kind: str, selector: str, family: str, serving: Iterable[str]):
+        self.kind, self.selector, self.family = kind, selector, family
+        self.serving = sorted(serving)
+        names = ", ".join(self.serving) or "none is installed"
+        super().__init__(
+            f"{kind} {selector!r} does not serve the {family} family; "
+            f"{plural(kind)} that do: {names}",
+            fix=f"choose a {kind} that serves {family} (`refig list-plugins --kind {kind}`)",
+        )
 
 
 class PluginLoadError(RefigError):

@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 from PIL import Image
 
 from refig.console import err, track
-from refig.gate import INSPECTOR, fold_render, inspect_structure
+from refig.metric_values import source_sha256
 from refig.models import (
     Attempt,
     ErrorInfo,
@@ -35,12 +35,23 @@ from refig.models import (
     Inspection,
     MetricValue,
     Output,
+    Page,
     Render,
     Task,
 )
 from refig.plugins import Registry, Selection
-from refig.protocols import Artifact, Executor, Metric, Renderer, RenderOutput
-from refig.records import MetricRecord, PluginKind
+from refig.pptx.gate import INSPECTOR, fold_render, inspect_structure
+from refig.pptx.objects import ObjectTree
+from refig.protocols import (
+    Artifact,
+    Executor,
+    Metric,
+    Renderer,
+    RenderJob,
+    RenderOutput,
+    TaskFamily,
+)
+from refig.records import FIGURE_TO_SLIDE, MetricRecord, PluginKind
 from refig.store import RunStore
 
 T = TypeVar("T")
@@ -80,6 +91,11 @@ def _plugin(kind: PluginKind, name: str) -> Any:
         return _plugins[key]
 
 
+def family_for(name: str) -> TaskFamily:
+    """This process's task family object ``name``."""
+    return _plugin(PluginKind.FAMILY, name)
+
+
 def renderer_for(name: str) -> Renderer:
     """This process's renderer ``name`` (warm between calls until :func:`close_plugins`)."""
     return _plugin(PluginKind.RENDERER, name)
@@ -113,7 +129,7 @@ def inspect_item(item: Item) -> Inspection:
         artifact_sha256=item.sha256,
         inspector=INSPECTOR,
         gate=structure.gate,
-        tree=structure.tree,
+        structure=None if structure.tree is None else structure.tree.model_dump(mode="json"),
         seconds=structure.seconds,
     )
 
@@ -123,35 +139,38 @@ class Rendered:
     """One file's rendering: the record, and the PNG bytes (so remote workers can return them)."""
 
     render: Render
-    png: bytes | None
+    pngs: tuple[bytes, ...]
 
 
 def _rendered(item: Item, output: RenderOutput, renderer: Renderer, name: str) -> Rendered:
     """The stored record of one output; a PNG that does not open counts as a failed render."""
-    png = width = height = None
+    pngs: list[bytes] = []
+    pages: list[Page] = []
     error = output.error
-    if output.png is not None:
-        try:
-            png = output.png.read_bytes()
-            with Image.open(io.BytesIO(png)) as image:
+    try:
+        for index, path in enumerate(output.pages):
+            data = path.read_bytes()
+            with Image.open(io.BytesIO(data)) as image:
                 width, height = image.size
-        except (OSError, ValueError, Image.DecompressionBombError) as exc:
-            png, error = None, ErrorInfo(kind="render_failed", message=f"unreadable PNG: {exc}")
-    if png is None and error is None:
+            pngs.append(data)
+            pages.append(Page(index=index, png_sha256=hashlib.sha256(data).hexdigest(),
+                              width_px=width, height_px=height))
+    except (OSError, ValueError, Image.DecompressionBombError) as exc:
+        pngs, pages = [], []
+        error = ErrorInfo(kind="render_failed", message=f"unreadable PNG: {exc}")
+    if not pages and error is None:
         error = ErrorInfo(kind="render_failed", message="the renderer gave no PNG")
     render = Render(
         artifact_sha256=item.sha256,
         renderer=name,
         settings=renderer.settings,
-        png_sha256=hashlib.sha256(png).hexdigest() if png is not None else None,
-        width_px=width,
-        height_px=height,
+        pages=tuple(pages),
         renderer_version=renderer.version,
         fonts=tuple(renderer.fonts),
         seconds=output.seconds,
         error=error,
     )
-    return Rendered(render, png)
+    return Rendered(render, tuple(pngs))
 
 
 @dataclass(frozen=True)
@@ -163,7 +182,7 @@ class RenderBatch:
     def __call__(self, batch: Sequence[Item]) -> list[Rendered]:
         renderer = renderer_for(self.renderer)
         with tempfile.TemporaryDirectory(prefix="refig-render-") as tmp:
-            outputs = renderer.render([Path(item.path) for item in batch], Path(tmp))
+            outputs = renderer.render([RenderJob(Path(item.path)) for item in batch], Path(tmp))
             return [
                 _rendered(item, output, renderer, self.renderer)
                 for item, output in zip(batch, outputs, strict=True)
@@ -215,7 +234,7 @@ def by_source(artifacts: Iterable[Artifact]) -> list[list[Artifact]]:
     """Artifacts grouped by their task's source figure (artifacts without a task alone)."""
     groups: dict[str, list[Artifact]] = {}
     for artifact in artifacts:
-        key = artifact.task.source_sha256 if artifact.task else f"artifact:{artifact.sha256}"
+        key = source_sha256(artifact) or f"artifact:{artifact.sha256}"
         groups.setdefault(key, []).append(artifact)
     return list(groups.values())
 
@@ -248,7 +267,7 @@ def final_gate(inspection: Inspection, render: Render | None) -> GateResult:
 def gate_value(sha256: str, gate: GateResult, render: Render | None) -> MetricValue:
     """The final gate as a stored metric value (1 passed, 0 failed; reason in detail)."""
     detail: dict[str, Any] = {
-        "reason": gate.reason.value if gate.reason else None,
+        "reason": gate.reason,
         "detail": gate.detail,
         "slides": gate.slides,
     }
@@ -416,8 +435,8 @@ class Evaluation:
                 summary.failures += 1
                 continue
             for rendered in result:
-                if rendered.png is not None:
-                    self.store.objects.put_bytes(rendered.png)
+                for png in rendered.pngs:
+                    self.store.objects.put_bytes(png)
                 self.store.put(rendered.render, replace=True)
                 summary.rendered += 1
         return {
@@ -442,7 +461,7 @@ class Evaluation:
                 continue  # its rendering failed to run (reported above): no verdict yet
             gate = final_gate(inspection, render)
             gates[item.sha256] = gate
-            summary.gates[gate.reason.value if gate.reason else "passed"] += 1
+            summary.gates[gate.reason or "passed"] += 1
             values.append(gate_value(item.sha256, gate, render))
         self.store.put_many(values, replace=True)
         return gates
@@ -466,10 +485,10 @@ class Evaluation:
         }
         work: list[tuple[Selection, Artifact]] = []
         for artifact in self._artifacts(inspections, renders, gates):
-            reference = artifact.task.source_sha256 if artifact.task else ""
+            reference = source_sha256(artifact) or ""
             for selection in self.metrics:
                 record = selection.record
-                if artifact.task is not None and not record.applies_to(artifact.task.kind):
+                if artifact.task is not None and not record.serves(artifact.task.family):
                     continue
                 key = (artifact.sha256, record.name, reference)
                 # a metric that does not read the source stores no reference: done for any task
@@ -517,9 +536,10 @@ class Evaluation:
 
 
 def _annotation(store: RunStore, task: Task) -> Mapping[str, Any] | None:
-    if not task.annotation_sha256:
+    asset = task.input("annotation")
+    if asset is None:
         return None
-    path = store.objects.path(task.annotation_sha256)
+    path = store.objects.path(asset.sha256)
     try:
         if path.stat().st_size > MAX_ANNOTATION_BYTES:
             return None
@@ -547,17 +567,24 @@ def _artifacts(
         seen.add((sha, attempt.task_id))
         inspection = inspections[sha]
         render = renders.get(sha)
-        png = store.objects.path(render.png_sha256) if render and render.png_sha256 else None
-        source = store.objects.path(task.source_sha256) if task else None
-        reference = task.source_sha256 if task else ""
+        pages = tuple(store.objects.path(p.png_sha256) for p in render.pages) if render else ()
+        references = {
+            role: store.objects.path(asset.sha256) for role, asset in task.inputs.items()
+        } if task else {}
+        figure = task.input("figure") if task else None
+        reference = figure.sha256 if figure else ""
         yield Artifact(
             path=store.objects.path(sha),
             sha256=sha,
             gate=gates.get(sha) or final_gate(inspection, render),
-            tree=inspection.tree,
-            render=png if png is not None and png.is_file() else None,
+            family=task.family if task else FIGURE_TO_SLIDE,
+            files={
+                role: store.objects.path(out) for role, out in attempt.outputs.items()
+            },
+            structure=inspection.parsed(ObjectTree),
+            pages=pages if all(p.is_file() for p in pages) else (),
             task=task,
-            source=source if source is not None and source.is_file() else None,
+            references={role: p for role, p in references.items() if p.is_file()},
             annotation=_annotation(store, task) if task else None,
             # values measured against no reference (the gate) hold for every task
             metrics={**known.get((sha, ""), {}), **known.get((sha, reference), {})},

@@ -23,12 +23,33 @@ if TYPE_CHECKING:
         RendererRecord,
         ReporterRecord,
         SuiteRecord,
+        TaskFamilyRecord,
         WorkflowRecord,
     )
 
 PROJECT = "refig"
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@hookspec
+def refig_task_families() -> Iterable[TaskFamilyRecord]:
+    """Register task families: the kind of task, what the agent sees and delivers, how the
+    artifact is inspected, gated, realised and judged, and the family's report sections.
+
+    Example::
+
+        @hookimpl
+        def refig_task_families():
+            yield TaskFamilyRecord(
+                name="figure-to-web", description="...", factory=make_family,
+                inputs=(InputSpec("figure", visible=True),),
+                deliverables=(Deliverable("page", "index.html", primary=True),),
+                renderer="chromium", metrics=("image",), judges=("metrics",),
+            )
+
+    Returns: an iterable of :class:`refig.records.TaskFamilyRecord`.
+    """
 
 
 @hookspec

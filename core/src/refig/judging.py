@@ -26,13 +26,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from refig.audit import object_audit
 from refig.console import err, track
 from refig.errors import RefigError, UsageError
+from refig.evaluation import family_for
 from refig.metric_values import source_sha256
 from refig.models import ErrorInfo, Judgment, JudgmentStatus, Usage, stable_hash
 from refig.plugins import Registry
-from refig.protocols import Artifact, Judge, JudgeRequest
+from refig.protocols import Artifact, Evidence, Judge, JudgeRequest
 from refig.records import PluginKind
 from refig.rubric import AnswerError, Rubric, load_rubric
 from refig.store import RunStore, sha256_file
@@ -92,6 +92,11 @@ class SelectedJudge:
     policy: RetryPolicy = field(default_factory=RetryPolicy)
 
 
+def is_deterministic(judge: Judge) -> bool:
+    """True for a judge whose scores are a function of its inputs (``deterministic = True``)."""
+    return bool(getattr(judge, "deterministic", False))
+
+
 def select_judges(
     registry: Registry, selectors: Sequence[str], options: Iterable[str] = ()
 ) -> list[SelectedJudge]:
@@ -99,6 +104,8 @@ def select_judges(
     parsed = parse_judge_options(options)
     chosen: list[SelectedJudge] = []
     used: set[str] = set()
+    taken: set[str] = set()  # option keys some selected judge reads
+    accepting: list[tuple[str, frozenset[str] | None]] = []
     for selector in selectors:
         selection = registry.resolve(PluginKind.JUDGE, selector)
         names = {selector, selection.label, *selection.record.names}
@@ -121,6 +128,9 @@ def select_judges(
                     )
         judge = selection.create(**mine)
         label = getattr(judge, "label", None) or selection.label
+        accepts = accepted_options(judge)
+        accepting.append((label, accepts))
+        taken |= set(mine) if accepts is None else set(mine) & accepts
         if any(c.judge.key == judge.key for c in chosen):
             continue
         chosen.append(SelectedJudge(label, judge, RetryPolicy(**stage)))
@@ -130,7 +140,24 @@ def select_judges(
             f"--judge-opt names judges that are not selected: {', '.join(sorted(unknown))}",
             fix="prefix an option with a judge given to --judge, e.g. qwen:api_base=URL",
         )
+    ignored = sorted({o.key for o in parsed} - taken - set(STAGE_OPTIONS))
+    if ignored:
+        readers = "; ".join(
+            f"{label} accepts " + (", ".join(sorted(keys)) if keys else "no options")
+            for label, keys in accepting if keys is not None
+        )
+        raise UsageError(
+            f"--judge-opt {', '.join(ignored)}: no selected judge accepts "
+            + ("it" if len(ignored) == 1 else "them"),
+            fix=f"{readers}; every judge accepts {', '.join(STAGE_OPTIONS)} (the judging stage)",
+        )
     return chosen
+
+
+def accepted_options(judge: Judge) -> frozenset[str] | None:
+    """The ``--judge-opt`` keys a judge reads (its ``accepts``); None: it checks its own."""
+    accepts = getattr(judge, "accepts", None)
+    return None if accepts is None else frozenset(accepts)
 
 
 # --- accounting -----------------------------------------------------------------------------------
@@ -151,6 +178,8 @@ class JudgeLedger:
     usage: Usage = field(default_factory=Usage)
     retries: int = 0
     rate_limited: int = 0
+    #: Repeats asked for but not made: a deterministic judge is scored once.
+    collapsed_repeats: int = 0
 
     def line(self) -> str:
         """``gpt-5.4: 120 judged (2 failed: 2 timeout), 30 cached, 140 calls, $1.2345``."""
@@ -167,12 +196,15 @@ class JudgeLedger:
             text += f" (+{self.unpriced_calls} calls of unknown price)"
         if self.skipped_budget:
             text += f", {self.skipped_budget} skipped at the budget"
+        if self.collapsed_repeats:
+            text += "; deterministic judge: scored once, repeats collapse to one"
         return text
 
     def as_json(self) -> dict[str, Any]:
         return {
             "judge": self.label,
             "judged": self.judged,
+            "collapsed_repeats": self.collapsed_repeats,
             "failed": dict(self.failed),
             "cached": self.cached,
             "calls": self.calls,
@@ -265,7 +297,7 @@ class _Job:
 
     key: JudgmentKey
     artifact: Artifact
-    audit: str
+    evidence: Evidence
     repeat: int
     judge_key: str
     inputs_sha256: str
@@ -376,7 +408,7 @@ class _JudgeRun:
         if not job.started:
             job.started = True
             self.tracker.start()
-        request = JudgeRequest(job.artifact, job.audit, job.repeat, self.rubric.path)
+        request = JudgeRequest(job.artifact, job.evidence, job.repeat, self.rubric.path)
         started = time.monotonic()
         try:
             result = self.selected.judge.judge(request)
@@ -532,10 +564,13 @@ def judge_artifacts(
             else None
         )
         inputs = inputs_key(render_sha, source_sha256(artifact))
-        audit = object_audit(artifact.tree, artifact.metrics)
+        evidence = family_for(artifact.family).evidence(artifact)
         for selected, ledger, todo in plans:
             judge_key = selected.judge.key
-            for repeat in range(repeats):
+            # The same inputs always give a deterministic judge the same scores: one repeat.
+            made = 1 if is_deterministic(selected.judge) else repeats
+            ledger.collapsed_repeats += repeats - made
+            for repeat in range(made):
                 key = (artifact.sha256, judge_key, rubric.sha256, inputs, repeat)
                 if key in planned:  # the same slide and source under two tasks: judged once
                     continue
@@ -543,7 +578,7 @@ def judge_artifacts(
                 if cached(key):
                     ledger.cached += 1
                 else:
-                    todo.append(_Job(key, artifact, audit, repeat, judge_key, inputs))
+                    todo.append(_Job(key, artifact, evidence, repeat, judge_key, inputs))
 
     total = sum(len(todo) for _, _, todo in plans)
     budget_state = _Budget(budget)

@@ -48,9 +48,10 @@ def unavailable(what: str, artifact: Artifact) -> str:
 
 
 def source_sha256(artifact: Artifact) -> str | None:
-    """The hash of the artifact's source figure: the task's, else computed from the file."""
+    """The hash of the artifact's source (its figure or deck): the task's, else computed."""
     if artifact.task is not None:
-        return artifact.task.source_sha256
+        asset = artifact.task.input("figure") or artifact.task.input("deck")
+        return asset.sha256 if asset is not None else None
     if artifact.source is None or not artifact.source.is_file():
         return None
     with artifact.source.open("rb") as handle:

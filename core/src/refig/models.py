@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from refig.records import TaskKind
-
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: tasks hold inputs by role and a family, renders hold pages, inspections a structure
+(:mod:`refig.migration` brings version 1 runs and suites forward)."""
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._+-]*$"
 SHA256_PATTERN = r"^[0-9a-f]{64}$"
@@ -41,30 +40,47 @@ class Record(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+R = TypeVar("R", bound=BaseModel)
+
+
 # --- suites and configurations ------------------------------------------------------------------
 
 
-class Task(Record):
-    """One item of a suite: a source to rebuild (or a deck to edit) and what is known about it.
+class Asset(Record):
+    """One input file of a task, relative to the suite directory; ``visible`` inputs are given to
+    the agent (copied into its workspace), hidden ones only reach evaluation."""
 
-    Paths are relative to the suite directory. ``cluster`` groups tasks that share a source figure,
-    for cluster bootstraps; it defaults to the task id.
+    path: str
+    sha256: str = Field(pattern=SHA256_PATTERN)
+    visible: bool = True
+
+
+class Task(Record):
+    """One item of a suite: the family it belongs to and its input files by role.
+
+    Roles are the family's (figure-to-slide: ``figure`` visible, ``annotation`` hidden).
+    ``cluster`` groups tasks that share a source, for cluster bootstraps; it defaults to the id.
     """
 
     id: str = Field(pattern=ID_PATTERN)
-    kind: TaskKind
-    source: str
-    source_sha256: str = Field(pattern=SHA256_PATTERN)
+    family: str = Field(pattern=ID_PATTERN)
+    inputs: dict[str, Asset] = Field(default_factory=dict)
     instruction: str | None = None
-    annotation: str | None = None
-    annotation_sha256: str | None = Field(default=None, pattern=SHA256_PATTERN)
     cluster: str | None = None
     params: dict[str, Any] = Field(default_factory=dict)
     meta: dict[str, Any] = Field(default_factory=dict)
 
+    def input(self, role: str) -> Asset | None:
+        """The input of ``role``, or None when the task has none."""
+        return self.inputs.get(role)
+
+    def visible_inputs(self) -> dict[str, Asset]:
+        """The inputs the agent is given, by role."""
+        return {role: asset for role, asset in self.inputs.items() if asset.visible}
+
     @property
     def cluster_id(self) -> str:
-        """The source-figure cluster this task belongs to."""
+        """The source cluster this task belongs to."""
         return self.cluster or self.id
 
 
@@ -74,7 +90,7 @@ class SuiteManifest(Record):
     schema_version: int = SCHEMA_VERSION
     name: str
     version: str
-    kind: TaskKind
+    family: str = Field(pattern=ID_PATTERN)
     builder: str
     params: dict[str, Any] = Field(default_factory=dict)
     created_at: datetime = Field(default_factory=utcnow)
@@ -145,6 +161,7 @@ class Output(StrEnum):
     """Roles of the files an attempt leaves in the object store."""
 
     SLIDE = "slide"
+    DECK = "deck"
     PROGRAM = "program"
     TRANSCRIPT = "transcript"
     CALLS = "calls"
@@ -175,15 +192,20 @@ class Attempt(Record):
 
     @property
     def slide_sha256(self) -> str | None:
-        """Hash of the produced .pptx, if any."""
+        """Hash of the produced .pptx, if any (the figure-to-slide family's artifact)."""
         return self.outputs.get(Output.SLIDE)
+
+    def output(self, role: str) -> str | None:
+        """Hash of the output of ``role`` (``slide``, ``deck``, ``program``...), if any."""
+        return self.outputs.get(role)
 
 
 # --- deterministic evaluation -------------------------------------------------------------------
 
 
 class GateReason(StrEnum):
-    """Why an artifact scores zero before any metric or judge sees it."""
+    """Why a .pptx scores zero before any metric or judge sees it; a family may add its own
+    reasons (``GateResult.reason`` is a string)."""
 
     MISSING = "missing"
     NOT_A_ZIP = "not_a_zip"
@@ -199,159 +221,64 @@ class GateResult(Record):
     """g(P): pass, or a typed reason with a human-readable detail."""
 
     passed: bool
-    reason: GateReason | None = None
+    reason: str | None = None
     detail: str = ""
+    #: Pages of the artifact when known (slides of a deck).
     slides: int | None = None
 
 
+class Page(Record):
+    """One rendered page of an artifact (a slide, a figure), as a PNG in the object store."""
+
+    index: int = Field(ge=0)
+    png_sha256: str = Field(pattern=SHA256_PATTERN)
+    width_px: int
+    height_px: int
+
+
 class Render(Record):
-    """R(P): the rendering of one artifact, keyed by artifact and renderer settings."""
+    """R(P): the rendering of one artifact by page, keyed by artifact and renderer settings.
+
+    ``log_sha256`` holds what the renderer or interpreter printed, when it kept it.
+    """
 
     artifact_sha256: str
     renderer: str
     settings: str
-    png_sha256: str | None = None
-    width_px: int | None = None
-    height_px: int | None = None
+    pages: tuple[Page, ...] = ()
+    log_sha256: str | None = None
     renderer_version: str = ""
     fonts: tuple[str, ...] = ()
     seconds: float = 0.0
     error: ErrorInfo | None = None
 
+    @property
+    def first(self) -> Page | None:
+        """The first page, when the artifact rendered."""
+        return self.pages[0] if self.pages else None
 
-class ObjectKind(StrEnum):
-    """Native object kinds read from the slide XML."""
-
-    TEXT_BOX = "text_box"
-    AUTO_SHAPE = "auto_shape"
-    CONNECTOR = "connector"
-    FREEFORM = "freeform"
-    GROUP = "group"
-    PICTURE = "picture"
-    TABLE = "table"
-    CHART = "chart"
-    SMARTART = "smartart"
-    PLACEHOLDER = "placeholder"
-    OLE = "ole"
-    OTHER = "other"
-
-
-class Rect(Record):
-    """An axis-aligned box in slide coordinates (EMU), before rotation."""
-
-    x: float
-    y: float
-    w: float
-    h: float
-
-
-class Endpoint(Record):
-    """A connector end bound to a shape's connection site (``a:stCxn``/``a:endCxn``)."""
-
-    shape_id: int
-    site: int
-
-
-class SlideObject(Record):
-    """One native object of a slide; groups hold their children."""
-
-    id: int | None = None
-    name: str = ""
-    kind: ObjectKind
-    rect: Rect | None = None
-    rotation: float = 0.0
-    flip_h: bool = False
-    flip_v: bool = False
-    z: int = 0
-    text: str = ""
-    geometry: str | None = None
-    placeholder: str | None = None
-    image_sha256: str | None = None
-    image_fill: bool = False
-    start: Endpoint | None = None
-    end: Endpoint | None = None
-    start_arrow: str | None = None
-    end_arrow: str | None = None
-    dash: str | None = None
-    hidden: bool = False
-    in_alternate_content: bool = False
-    children: tuple[SlideObject, ...] = ()
-    #: Part name of ``image_sha256`` (``ppt/media/image1.png``), for reading the bytes.
-    image_part: str | None = None
-    #: ``slide`` for the slide's own objects; ``layout``/``master`` for the non-placeholder shapes
-    #: those paint behind the slide (negative ``z``, not in :meth:`ObjectTree.counts`).
-    layer: Literal["slide", "layout", "master"] = "slide"
-    #: Inside ``mc:AlternateContent``: which branch, and whether it is the branch LibreOffice shows.
-    alternate_branch: Literal["choice", "fallback"] | None = None
-    alternate_selected: bool = True
-
-
-class ObjectTree(Record):
-    """O(P): every native object of the slide, in paint order (back to front)."""
-
-    slide_width: int
-    slide_height: int
-    objects: tuple[SlideObject, ...] = ()
-    background_image_sha256: str | None = None
-    background_image_part: str | None = None
-
-    def walk(self) -> Iterator[SlideObject]:
-        """Every object, groups before their children, depth first in paint order."""
-        stack = list(reversed(self.objects))
-        while stack:
-            obj = stack.pop()
-            yield obj
-            stack.extend(reversed(obj.children))
-
-    def shown(self, *, inherited: bool = False) -> Iterator[SlideObject]:
-        """The objects that paint: not hidden (nor inside a hidden group), and of each
-        ``mc:AlternateContent`` only the shown branch; groups before their children. The slide's
-        own objects, or with ``inherited`` also the shapes its layout and master paint behind it
-        (whose text shows too)."""
-        stack = [o for o in reversed(self.objects) if inherited or o.layer == "slide"]
-        while stack:
-            obj = stack.pop()
-            if obj.hidden or not obj.alternate_selected:
-                continue
-            yield obj
-            stack.extend(reversed(obj.children))
-
-    def counts(self) -> dict[str, int]:
-        """The objects the slide shows (:meth:`shown`) by kind. A connector is bound when both
-        ends name a shape id that exists on the slide."""
-        own = list(self.shown())
-        ids = {o.id for o in own if o.id is not None and o.kind != ObjectKind.CONNECTOR}
-        kinds = [o.kind for o in own]
-        connectors = [o for o in own if o.kind == ObjectKind.CONNECTOR]
-        return {
-            "text_boxes": kinds.count(ObjectKind.TEXT_BOX),
-            "auto_shapes": kinds.count(ObjectKind.AUTO_SHAPE),
-            "connectors": len(connectors),
-            "bound_connectors": sum(
-                1
-                for c in connectors
-                if c.start is not None
-                and c.end is not None
-                and c.start.shape_id in ids
-                and c.end.shape_id in ids
-            ),
-            "freeforms": kinds.count(ObjectKind.FREEFORM),
-            "groups": kinds.count(ObjectKind.GROUP),
-            "pictures": kinds.count(ObjectKind.PICTURE),
-            "tables": kinds.count(ObjectKind.TABLE),
-            "charts": kinds.count(ObjectKind.CHART),
-            "smartart": kinds.count(ObjectKind.SMARTART),
-        }
+    @property
+    def png_sha256(self) -> str | None:
+        """The first page's PNG (a one-page artifact's rendering)."""
+        return self.pages[0].png_sha256 if self.pages else None
 
 
 class Inspection(Record):
-    """The gate verdict and object tree of one artifact, keyed by its hash and inspector version."""
+    """The gate verdict and structure of one artifact, keyed by its hash and inspector version.
+
+    ``structure`` is the family's typed structure, dumped (the slide's object tree for
+    figure-to-slide); :meth:`parsed` reads it back as the family's model.
+    """
 
     artifact_sha256: str
     inspector: str
     gate: GateResult
-    tree: ObjectTree | None = None
+    structure: dict[str, Any] | None = None
     seconds: float = 0.0
+
+    def parsed(self, model: type[R]) -> R | None:
+        """``structure`` validated as ``model``, or None when there is none."""
+        return None if self.structure is None else model.model_validate(self.structure)
 
 
 class MetricValue(Record):
@@ -386,10 +313,10 @@ class JudgmentStatus(StrEnum):
 class Judgment(Record):
     """One judge's verdict on one artifact, keyed by artifact, judge, rubric, inputs and repeat.
 
-    ``judge_key`` hashes the judge's name and parameters, so changing the model or temperature
-    judges again while a re-run of the same evaluation makes no call; ``inputs_sha256`` hashes
-    what the judge was shown besides the slide (its rendering and the source figure), so a new
-    rendering is judged again too.
+    ``judge_key`` hashes the judge's name, parameters and plugin version, so changing the model,
+    the temperature or the judge's code judges again while a re-run of the same evaluation makes
+    no call; ``inputs_sha256`` hashes the evidence the judge was shown besides the artifact (its
+    rendering, the references), so a new rendering is judged again too.
     """
 
     artifact_sha256: str
@@ -405,6 +332,10 @@ class Judgment(Record):
     raw_total: float | None = None
     capped: bool = False
     proxy: bool = False
+    #: Made by a judge whose scores are a function of its inputs: repeats would agree trivially.
+    deterministic: bool = False
+    #: What a proxy judge can and cannot see, printed under every table of its scores.
+    sight: str | None = None
     error: ErrorInfo | None = None
     model: str | None = None
     usage: Usage = Field(default_factory=Usage)
@@ -439,6 +370,9 @@ class Preference(Record):
     #: Seconds from showing the pair to the vote, as the page measured them.
     seconds: float | None = None
     retracted_at: datetime | None = None
+    #: Whether the page's audits showed derived verdicts (source pasted, flattened, text recall)
+    #: besides the object counts; None on votes stored before this was recorded (they did).
+    audit_verdicts: bool | None = None
 
     @property
     def active(self) -> bool:

@@ -1,4 +1,4 @@
-"""The first page of a PDF as an image, through pypdfium2, within a pixel budget.
+"""The pages of a PDF as images, through pypdfium2, within a pixel budget.
 
 PDFium is not thread-safe and pypdfium2 leaves locking to the caller, so every call here holds one
 process-wide lock. The bitmap is copied into Pillow and freed before the lock is released.
@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -30,6 +31,14 @@ def first_page(source: Path | bytes, scale: Scale, *, max_pixels: int = MAX_PIXE
 
     A page whose image would exceed ``max_pixels`` is refused before any bitmap is allocated.
     """
+    return render_pages(source, scale, max_pixels=max_pixels, limit=1)[0]
+
+
+def render_pages(
+    source: Path | bytes, scale: Scale, *, max_pixels: int = MAX_PIXELS, limit: int | None = None
+) -> list[Image.Image]:
+    """Render the pages of ``source`` (the first ``limit`` of them) on white, as RGB, each
+    within ``max_pixels``; a deck's every slide, or a figure's one page."""
     import pypdfium2 as pdfium
 
     name = str(source) if isinstance(source, Path) else "<PDF bytes>"
@@ -41,27 +50,35 @@ def first_page(source: Path | bytes, scale: Scale, *, max_pixels: int = MAX_PIXE
         try:
             if len(document) == 0:
                 raise PdfError("the PDF has no page", path=name)
-            page = document[0]
-            try:
-                width, height = page.get_size()
-                if width <= 0 or height <= 0:
-                    raise PdfError(f"the PDF page is {width}x{height} points", path=name)
-                factor = scale(width, height)
-                pixels = round(width * factor) * round(height * factor)
-                if pixels > max_pixels:
-                    raise PdfError(f"the page would be {pixels:,} pixels, over the limit of "
-                                   f"{max_pixels:,}", path=name)
-                bitmap = page.render(scale=factor, fill_color=(255, 255, 255, 255))
-                try:
-                    return bitmap.to_pil().convert("RGB")  # a copy: the bitmap is freed below
-                finally:
-                    bitmap.close()
-            except pdfium.PdfiumError as exc:
-                raise PdfError(f"PDFium cannot render the page: {exc}", path=name) from exc
-            finally:
-                page.close()
+            count = len(document) if limit is None else min(limit, len(document))
+            return [_page(pdfium, document, index, scale, max_pixels, name)
+                    for index in range(count)]
         finally:
             document.close()
+
+
+def _page(pdfium: Any, document: Any, index: int, scale: Scale, max_pixels: int,
+          name: str) -> Image.Image:
+    """One page as RGB; the caller holds the PDFium lock."""
+    page = document[index]
+    try:
+        width, height = page.get_size()
+        if width <= 0 or height <= 0:
+            raise PdfError(f"PDF page {index + 1} is {width}x{height} points", path=name)
+        factor = scale(width, height)
+        pixels = round(width * factor) * round(height * factor)
+        if pixels > max_pixels:
+            raise PdfError(f"page {index + 1} would be {pixels:,} pixels, over the limit of "
+                           f"{max_pixels:,}", path=name)
+        bitmap = page.render(scale=factor, fill_color=(255, 255, 255, 255))
+        try:
+            return bitmap.to_pil().convert("RGB")  # a copy: the bitmap is freed below
+        finally:
+            bitmap.close()
+    except pdfium.PdfiumError as exc:
+        raise PdfError(f"PDFium cannot render page {index + 1}: {exc}", path=name) from exc
+    finally:
+        page.close()
 
 
 def dpi_within(dpi: float, *, max_pixels: int = MAX_PIXELS, max_side: float | None = None) -> Scale:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from refig.console import err
 from refig.errors import RefigError, UsageError
@@ -51,7 +51,12 @@ class EvaluateOutcome:
 
     @property
     def failures(self) -> int:
-        return self.stages.failures
+        """Stage work items and judgments that failed: a failed judgment is no result."""
+        return self.stages.failures + self.judgments_failed
+
+    @property
+    def judgments_failed(self) -> int:
+        return self.judging.failed if self.judging is not None else 0
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -78,8 +83,8 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
         from refig.judging import select_judges
         from refig.rubric import load_rubric
 
-        rubric = load_rubric(request.rubric)
         judges = select_judges(registry, request.judges, request.judge_options)
+        rubric = load_rubric(request.rubric)
     store = RunStore.open(request.run)
     use_registry(registry)
     pool = executor.create()
@@ -120,6 +125,7 @@ class ReportRequest:
     elo_resamples: int = 1000
     seed: int = 0
     quiet: bool = False
+    zero_margin: Literal["exclude", "disagree"] = "exclude"
 
 
 def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
@@ -138,7 +144,8 @@ def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
     store = RunStore.open(request.run)
     quiet = request.quiet or request.as_json
     options = Options(judge=request.judge, resamples=request.resamples,
-                      elo_resamples=request.elo_resamples, seed=request.seed)
+                      elo_resamples=request.elo_resamples, seed=request.seed,
+                      zero_margin=request.zero_margin)
     analysis = analyse(store, options, quiet=quiet)
     shared = {"analysis": analysis, "quiet": quiet, "judge": request.judge}
     written: dict[str, Path] = {}

@@ -23,7 +23,7 @@ from typing import Any, Literal
 import pluggy
 
 from refig import hookspecs
-from refig.errors import PluginLoadError, UnknownPluginError
+from refig.errors import FamilyMismatchError, PluginLoadError, UnknownPluginError
 from refig.records import RECORD_TYPES, PluginKind, PluginRecord
 
 ENTRY_POINT_GROUP = "refig"
@@ -31,6 +31,7 @@ CORE_DISTRIBUTION = "refig-core"
 BUILTIN_MODULES = ("refig.builtins.executors", "refig.builtins.reporters")
 
 REGISTRATION_HOOKS: dict[str, PluginKind] = {
+    "refig_task_families": PluginKind.FAMILY,
     "refig_suites": PluginKind.SUITE,
     "refig_harnesses": PluginKind.HARNESS,
     "refig_workflows": PluginKind.WORKFLOW,
@@ -66,6 +67,16 @@ class PluginInfo:
     hooks: list[str] = field(default_factory=list)
     error: str | None = None
     builtin: bool = False
+
+    def may_provide(self, kind: str) -> bool:
+        """True when the plugin provides ``kind``, or failed before it could say and its
+        registration hooks or its name (``refig-<kind>-<name>``) say it is of that kind."""
+        if any(p.startswith(f"{kind}:") for p in self.provides):
+            return True
+        if self.status != "failed":
+            return False
+        hooked = {REGISTRATION_HOOKS[h].value for h in self.hooks if h in REGISTRATION_HOOKS}
+        return kind in hooked or f"-{kind}-" in f"-{self.name.lower().replace('_', '-')}-"
 
     def as_json(self) -> dict[str, Any]:
         """The documented ``--json`` shape: exactly these six keys."""
@@ -275,6 +286,21 @@ class Registry:
             return Selection(record, dist, argument)
         raise UnknownPluginError(kind.value, selector, self.names(kind))
 
+    def serving(self, kind: PluginKind | str, family: str) -> list[PluginRecord]:
+        """The records of one kind that serve ``family``."""
+        return [r for r in self.records(kind) if r.serves(family)]
+
+    def resolve_for(self, kind: PluginKind | str, selector: str, family: str) -> Selection:
+        """:meth:`resolve`, refusing a contribution that does not serve ``family``: the one
+        place every kind's ``families`` is enforced (:class:`FamilyMismatchError`, exit 2)."""
+        selection = self.resolve(kind, selector)
+        check_serves(self, selection, family)
+        return selection
+
+    def family(self, name: str) -> Selection:
+        """The task family ``name`` (unknown names exit 2 listing the installed families)."""
+        return self.resolve(PluginKind.FAMILY, name)
+
     def add_commands(self, app: Any) -> None:
         """Let every active plugin add subcommands; a failing one is reported and skipped."""
         for loaded in list(self._loaded.values()):
@@ -288,3 +314,12 @@ class Registry:
                     self._fail(loaded, f"refig_commands raised {type(exc).__name__}: {exc}", exc)
                     self._resolve_conflicts()
                     break
+
+
+def check_serves(registry: Registry, selection: Selection, family: str) -> None:
+    """Raise :class:`FamilyMismatchError` unless ``selection`` serves ``family``, naming the
+    contributions of its kind that do."""
+    record = selection.record
+    if not record.serves(family):
+        serving = [r.name for r in registry.serving(record.kind, family)]
+        raise FamilyMismatchError(record.kind.value, selection.label, family, serving)

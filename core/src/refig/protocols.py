@@ -9,17 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
 
-from refig.models import (
-    ErrorInfo,
-    GateResult,
-    Judgment,
-    MetricValue,
-    ObjectTree,
-    Task,
-    Usage,
-)
+from pydantic import BaseModel
+
+from refig.models import ErrorInfo, GateResult, Judgment, MetricValue, Render, Task, Usage
+from refig.pptx.objects import ObjectTree
+from refig.records import FIGURE_TO_SLIDE
 
 if TYPE_CHECKING:
     from refig.running.sandbox import SandboxPolicy
@@ -120,23 +116,43 @@ class Executor(Protocol):
 
 
 @dataclass(frozen=True)
-class RenderOutput:
-    """One file's rendering: a PNG path, or a typed failure."""
+class RenderJob:
+    """One artifact to realise: which pages (``first`` or ``all``), its task, and the files by
+    role a realiser may need beside it (a program's data files)."""
 
-    png: Path | None
+    path: Path
+    pages: Literal["first", "all"] = "first"
+    task: Task | None = None
+    inputs: Mapping[str, Path] = field(default_factory=dict)
+    #: Export hidden slides too (LibreOffice skips them otherwise).
+    hidden: bool = False
+
+
+@dataclass(frozen=True)
+class RenderOutput:
+    """One artifact's rendering: its pages as PNG paths, or a typed failure, and what the
+    renderer printed (an interpreter's output) when it kept it."""
+
+    pages: tuple[Path, ...] = ()
     error: ErrorInfo | None = None
     seconds: float = 0.0
+    log: bytes | None = None
+
+    @property
+    def png(self) -> Path | None:
+        """The first page."""
+        return self.pages[0] if self.pages else None
 
 
 @runtime_checkable
 class Renderer(Protocol):
-    """Turns .pptx files into PNGs; keeps warm processes between calls until ``close``."""
+    """Realises artifacts as pages (PNGs); keeps warm processes between calls until ``close``."""
 
     settings: str
     version: str
     fonts: tuple[str, ...]
 
-    def render(self, files: Sequence[Path], out_dir: Path) -> list[RenderOutput]: ...
+    def render(self, jobs: Sequence[RenderJob], out_dir: Path) -> list[RenderOutput]: ...
 
     def close(self) -> None: ...
 
@@ -145,19 +161,39 @@ class Renderer(Protocol):
 class Artifact:
     """What a metric or judge sees of one artifact.
 
-    ``source`` is the task's source figure (or deck), ``render`` the PNG of the slide when it
-    rendered, ``annotation`` the task's parsed annotation when the suite has one.
+    ``files`` are the attempt's outputs by role (the evaluated one at ``path``), ``structure`` the
+    family's parsed structure (the slide's :class:`~refig.pptx.ObjectTree`), ``pages`` its
+    rendered pages, ``references`` the task's inputs by role (hidden ones included), and
+    ``annotation`` the task's parsed annotation when the suite has one. ``metrics`` holds the
+    values measured so far as ``{"metric.name": value}``.
     """
 
     path: Path
     sha256: str
     gate: GateResult
-    tree: ObjectTree | None = None
-    render: Path | None = None
+    family: str = FIGURE_TO_SLIDE
+    files: Mapping[str, Path] = field(default_factory=dict)
+    structure: Any = None
+    pages: tuple[Path, ...] = ()
+    references: Mapping[str, Path] = field(default_factory=dict)
     task: Task | None = None
-    source: Path | None = None
     annotation: Mapping[str, Any] | None = None
     metrics: Mapping[str, float | None] = field(default_factory=dict)
+
+    @property
+    def tree(self) -> ObjectTree | None:
+        """The slide's object tree, when the structure is one."""
+        return self.structure if isinstance(self.structure, ObjectTree) else None
+
+    @property
+    def render(self) -> Path | None:
+        """The first rendered page."""
+        return self.pages[0] if self.pages else None
+
+    @property
+    def source(self) -> Path | None:
+        """The task's source: its ``figure`` or ``deck`` input."""
+        return self.references.get("figure") or self.references.get("deck")
 
 
 @runtime_checkable
@@ -170,22 +206,94 @@ class Metric(Protocol):
 
 
 @dataclass(frozen=True)
+class Evidence:
+    """What a judge is shown, as its family frames it: each image with the label the judge is
+    told (``the source figure``, ``the agent's slide, rendered``), and a text (an object audit,
+    a structural diff, a program)."""
+
+    images: tuple[tuple[str, Path], ...] = ()
+    text: str = ""
+    #: What the text is, as the judge is told (``the audit of the slide's objects``).
+    text_label: str = ""
+    #: Labels of images the family would show but the artifact lacks (no rendering): a judge
+    #: fails ``missing_input`` rather than judge on part of the evidence.
+    missing: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class JudgeRequest:
-    """One judgment to make: the artifact, its audit text and the repeat index."""
+    """One judgment to make: the artifact, the evidence its family frames, the repeat index."""
 
     artifact: Artifact
-    audit: str
+    evidence: Evidence
     repeat: int
     rubric_path: Path | None = None
+
+    @property
+    def audit(self) -> str:
+        """The evidence text (for a slide, the compact object audit)."""
+        return self.evidence.text
 
 
 @runtime_checkable
 class Judge(Protocol):
-    """Scores an artifact on the rubric; returns a judgment, failed ones typed, never raising."""
+    """Scores an artifact on the rubric; returns a judgment, failed ones typed, never raising.
+
+    A judge may set ``deterministic = True`` (the same inputs always give the same scores): it is
+    then scored once whatever ``--repeats`` says, and its judgments carry ``deterministic``. It
+    may list the ``--judge-opt`` keys it reads in ``accepts``: a key no selected judge reads is
+    a usage error naming what each accepts.
+    """
 
     key: str
 
     def judge(self, request: JudgeRequest) -> Judgment: ...
+
+
+#: Builds one report section from the analysis context (:mod:`refig.plugin.analysis`).
+SectionBuilder = Callable[[Any], Any]
+
+
+@runtime_checkable
+class TaskFamily(Protocol):
+    """Everything specific to one kind of task that evaluation needs (see ``TaskFamilyRecord``).
+
+    ``inspector`` is a version tag stored with each inspection: a new tag inspects again.
+    """
+
+    inspector: str
+
+    def reference_key(self, task: Task) -> str:
+        """What metric values are measured against (figure-to-slide: the figure's sha256)."""
+        ...
+
+    def inspect(self, path: Path, task: Task | None) -> tuple[GateResult, BaseModel | None]:
+        """The structural gate and the family's structure of one artifact; never raises."""
+        ...
+
+    def render_job(self, artifact_path: Path, task: Task | None) -> RenderJob:
+        """How to realise the artifact (which pages, which inputs beside it)."""
+        ...
+
+    def fold_gate(self, gate: GateResult, render: Render | None) -> GateResult:
+        """The final gate: the structural verdict folded with the rendering's outcome."""
+        ...
+
+    def evidence(self, artifact: Artifact) -> Evidence:
+        """What a judge is shown of the artifact, and what each image is called."""
+        ...
+
+    def check_row(self, artifact: Artifact) -> dict[str, Any]:
+        """The artifact's row of ``refig check --json``."""
+        ...
+
+    def report_sections(self) -> Sequence[tuple[str, SectionBuilder]]:
+        """The family's report sections, by name, in order."""
+        ...
+
+    def structure_model(self) -> type[BaseModel] | None:
+        """The model ``Inspection.structure`` parses as, if any."""
+        ...
 
 
 @runtime_checkable

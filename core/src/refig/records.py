@@ -6,26 +6,22 @@ only when the contribution is selected, so listing plugins never imports litellm
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import Path
 from typing import Any, ClassVar
 
-
-class TaskKind(StrEnum):
-    """The three task families that share refig's machinery."""
-
-    FIGURE_TO_SLIDE = "figure-to-slide"
-    DECK_EDIT = "deck-edit"
-    FIGURE_TO_CODE = "figure-to-code"
-
-
-ALL_TASK_KINDS: frozenset[TaskKind] = frozenset(TaskKind)
+#: The first-party task families (an open set: a third party adds a fourth by name).
+FIGURE_TO_SLIDE = "figure-to-slide"
+DECK_EDIT = "deck-edit"
+FIGURE_TO_CODE = "figure-to-code"
 
 
 class PluginKind(StrEnum):
     """The kinds of contribution a plugin can register, one hook each."""
 
+    FAMILY = "family"
     SUITE = "suite"
     HARNESS = "harness"
     WORKFLOW = "workflow"
@@ -50,7 +46,8 @@ class PluginRecord:
     description: str
     factory: Callable[..., Any]
     aliases: tuple[str, ...] = ()
-    task_kinds: frozenset[TaskKind] = ALL_TASK_KINDS
+    #: The task families this contribution serves; empty serves every family.
+    families: frozenset[str] = frozenset()
     accepts_argument: bool = False
     checks: Callable[[], Iterable[Any]] | None = None
 
@@ -58,16 +55,71 @@ class PluginRecord:
         if not self.name or ":" in self.name or any(c.isspace() for c in self.name):
             raise ValueError(f"invalid {self.kind} name {self.name!r}: no spaces or colons")
         object.__setattr__(self, "aliases", tuple(self.aliases))
-        object.__setattr__(self, "task_kinds", frozenset(TaskKind(k) for k in self.task_kinds))
+        if isinstance(self.families, str):
+            raise TypeError(f"{self.kind} {self.name}: families must be a set of names, not a str")
+        object.__setattr__(self, "families", frozenset(self.families))
 
     @property
     def names(self) -> tuple[str, ...]:
         """The name followed by its aliases."""
         return (self.name, *self.aliases)
 
-    def applies_to(self, kind: TaskKind | str) -> bool:
-        """True when this contribution handles tasks of ``kind``."""
-        return TaskKind(kind) in self.task_kinds
+    def serves(self, family: str) -> bool:
+        """True when this contribution handles tasks of ``family``."""
+        return not self.families or family in self.families
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """One input role of a family's tasks; ``visible`` inputs are copied into the agent's
+    workspace, hidden ones (a target deck, reference code, an annotation) only reach evaluation."""
+
+    role: str
+    visible: bool
+    required: bool = True
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Deliverable:
+    """One file an agent must leave in its workspace: ``pattern`` is a file name or a glob
+    (``slide.pptx``, ``figure.*``); the ``primary`` deliverable is the evaluated artifact."""
+
+    role: str
+    pattern: str
+    primary: bool = False
+    required: bool = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class TaskFamilyRecord(PluginRecord):
+    """A task family; ``factory()`` returns a :class:`refig.protocols.TaskFamily`.
+
+    It declares the task schema (``inputs``), what the agent delivers, the default realiser
+    (``renderer``), metrics and judges, the rubric and the prompt template per workflow.
+    ``families`` is ignored for a family: it serves itself (its ``name``).
+    """
+
+    kind: ClassVar[PluginKind] = PluginKind.FAMILY
+    inputs: tuple[InputSpec, ...]
+    deliverables: tuple[Deliverable, ...]
+    renderer: str
+    metrics: tuple[str, ...] = ()
+    judges: tuple[str, ...] = ()
+    rubric: Path | None = None
+    prompts: Mapping[str, Path] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "families", frozenset({self.name}))
+        primaries = [d for d in self.deliverables if d.primary]
+        if len(primaries) != 1:
+            raise ValueError(f"family {self.name}: exactly one deliverable must be primary")
+
+    @property
+    def primary(self) -> Deliverable:
+        """The deliverable that is evaluated (the slide, the edited deck, the program)."""
+        return next(d for d in self.deliverables if d.primary)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -158,6 +210,7 @@ class ReporterRecord(PluginRecord):
 
 
 RECORD_TYPES: dict[PluginKind, type[PluginRecord]] = {
+    PluginKind.FAMILY: TaskFamilyRecord,
     PluginKind.SUITE: SuiteRecord,
     PluginKind.HARNESS: HarnessRecord,
     PluginKind.WORKFLOW: WorkflowRecord,

@@ -1,13 +1,15 @@
 """The judging rubric as data: load, validate, hash, compile to a strict JSON schema, check answers.
 
-A rubric is a TOML file (the packaged one is ``refig/rubrics/refigbench-v1.toml``): axes with
-their maximum points and what earns and loses points, instructions for the judge, and the
-flattening cap. Its ``sha256`` is computed over the parsed, validated content, so comments and
-formatting do not change it; every judgment stores it with the rubric's version.
+A rubric is a TOML file (each task family ships its own; figure-to-slide's is ReFigBench's
+``refigbench-v1.toml``): axes with their maximum points and what earns and loses points,
+instructions for the judge, and an optional cap. Its ``sha256`` is computed over the parsed,
+validated content, so comments and formatting do not change it; every judgment stores it
+with the rubric's version.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -15,7 +17,6 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
@@ -23,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from refig.errors import RefigError
 from refig.models import AxisScore, stable_hash
+from refig.records import FIGURE_TO_SLIDE
 
 DEFAULT_RUBRIC = "refigbench-v1.toml"
 AXIS_ID = r"^[a-z][a-z0-9_]*$"
@@ -314,16 +316,27 @@ def _read(text: str, path: Path | None) -> Rubric:
         raise RefigError(
             f"the rubric is invalid: {problems}",
             path=path,
-            fix=f"compare it with the packaged rubric refig/rubrics/{DEFAULT_RUBRIC}",
+            fix=f"compare it with a family's packaged rubric (figure-to-slide: {DEFAULT_RUBRIC})",
         ) from exc
     return Rubric(spec=spec, sha256=stable_hash(spec.model_dump(mode="json")), path=path)
 
 
-def load_rubric(path: Path | str | None = None) -> Rubric:
-    """The rubric at ``path``, or the packaged ReFigBench rubric when ``path`` is None."""
-    if path is None:
-        path = Path(str(resources.files("refig") / "rubrics" / DEFAULT_RUBRIC))
-    path = Path(path)
+@functools.cache
+def family_rubric(family: str = FIGURE_TO_SLIDE) -> Path:
+    """The rubric file the task family ``family`` declares (its record's ``rubric``)."""
+    from refig.plugins import Registry
+
+    record = Registry.load(warn=lambda _: None).family(family).record
+    rubric = getattr(record, "rubric", None)
+    if rubric is None:
+        raise RefigError(f"the {family} family declares no rubric",
+                         fix="give --rubric a rubric TOML file")
+    return Path(rubric)
+
+
+def load_rubric(path: Path | str | None = None, *, family: str = FIGURE_TO_SLIDE) -> Rubric:
+    """The rubric at ``path``, or the rubric of task family ``family`` when ``path`` is None."""
+    path = Path(path) if path is not None else family_rubric(family)
     try:
         stat = path.stat()
         key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO, Any, TypeVar
 
 from refig.errors import RefigError, UsageError
+from refig.migration import migrate_store
 from refig.models import (
     SCHEMA_VERSION,
     Attempt,
@@ -203,12 +204,8 @@ class RunStore:
                     "INSERT INTO meta VALUES ('schema_version', ?), ('created_at', ?)",
                     (str(SCHEMA_VERSION), utcnow().isoformat()),
                 )
-            elif int(row[0]) != SCHEMA_VERSION:
-                raise RefigError(
-                    f"run store schema {row[0]} is not the supported {SCHEMA_VERSION}",
-                    path=self.db_path,
-                    fix="use the refig version that wrote this run, or start a new run",
-                )
+            elif row[0] != str(SCHEMA_VERSION):
+                migrate_store(db, row[0], self.db_path)
             for table in TABLES.values():
                 self._create_table(db, table)
             db.execute("COMMIT")

@@ -19,8 +19,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from refig.errors import RefigError
-from refig.models import SuiteManifest, Task
-from refig.records import TaskKind
+from refig.migration import manifest_v1, refuse, task_v1
+from refig.models import SCHEMA_VERSION, Asset, SuiteManifest, Task
 from refig.store import sha256_file
 
 SUITE_FILE = "suite.json"
@@ -66,6 +66,35 @@ def read_task_lines(path: Path) -> Iterator[tuple[int, Task | ValidationError]]:
                     yield number, exc
 
 
+def migrate_suite(root: Path) -> None:
+    """Rewrite a version 1 suite (``kind``, ``source``) as version 2 in place; refuse versions
+    this code does not know. A suite already at version 2 is left untouched."""
+    manifest_path = root / SUITE_FILE
+    try:
+        raw = json.loads(manifest_path.read_bytes())
+    except (OSError, ValueError):
+        return  # the manifest check reports it
+    version = raw.get("schema_version", 1) if isinstance(raw, dict) else SCHEMA_VERSION
+    if version == SCHEMA_VERSION:
+        return
+    if version != 1:
+        raise refuse(str(version), manifest_path)
+    tasks_path = root / TASKS_FILE
+    lines = []
+    if tasks_path.is_file():
+        for line in tasks_path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                lines.append(json.dumps(task_v1(json.loads(line)), ensure_ascii=False) + "\n")
+    try:
+        _write_atomic(tasks_path, "".join(lines).encode())
+        _write_atomic(manifest_path, json.dumps(manifest_v1(raw), indent=2).encode())
+    except OSError as exc:
+        raise SuiteError(
+            f"cannot migrate this version 1 suite in place: {exc}", path=root,
+            fix="copy the suite somewhere writable and point at the copy",
+        ) from exc
+
+
 @dataclass(frozen=True)
 class Suite:
     """A loaded suite: its manifest and tasks, with paths resolved against ``root``."""
@@ -85,6 +114,7 @@ class Suite:
                 path=root,
                 fix="build one with `refig suite build sample --out DIR`",
             )
+        migrate_suite(root)
         try:
             manifest = SuiteManifest.model_validate_json(manifest_path.read_bytes())
         except ValidationError as exc:
@@ -108,15 +138,15 @@ class Suite:
             tasks.append(task)
         return cls(root=root, manifest=manifest, tasks=tuple(tasks))
 
-    def source_path(self, task: Task) -> Path:
-        """The task's source file on disk."""
-        return inside(self.root, task.source)
+    def input_path(self, task: Task, role: str) -> Path | None:
+        """The task's input of ``role`` on disk, or None when it has none."""
+        asset = task.input(role)
+        return None if asset is None else inside(self.root, asset.path)
 
     def annotation(self, task: Task) -> dict[str, Any] | None:
         """The task's annotation, parsed, or None when the suite has none for it."""
-        if task.annotation is None:
-            return None
-        return json.loads(inside(self.root, task.annotation).read_text(encoding="utf-8"))
+        path = self.input_path(task, "annotation")
+        return None if path is None else json.loads(path.read_text(encoding="utf-8"))
 
     def task(self, task_id: str) -> Task:
         for task in self.tasks:
@@ -128,39 +158,45 @@ class Suite:
 class SuiteWriter:
     """Builds a suite directory: add tasks with their assets, then :meth:`finish`."""
 
-    def __init__(self, root: Path | str, *, name: str, kind: TaskKind | str, builder: str,
+    def __init__(self, root: Path | str, *, name: str, family: str, builder: str,
                  version: str = "1", params: Mapping[str, Any] | None = None,
                  description: str = "", created_at: datetime | None = None):
         """``created_at`` fixes the manifest's creation time (a seeded build is byte-identical)."""
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
-        self._manifest = dict(name=name, version=version, kind=TaskKind(kind), builder=builder,
+        self._manifest = dict(name=name, version=version, family=family, builder=builder,
                               params=dict(params or {}), description=description)
         if created_at is not None:
             self._manifest["created_at"] = created_at
         self._tasks: list[Task] = []
 
+    def asset(self, relative: str, data: bytes, *, visible: bool = True) -> Asset:
+        """Write one input file under the suite directory and describe it."""
+        _write_atomic(inside(self.root, relative), data)
+        return Asset(path=relative, sha256=hashlib.sha256(data).hexdigest(), visible=visible)
+
+    def add_task(self, task_id: str, inputs: Mapping[str, Asset], *,
+                 instruction: str | None = None, cluster: str | None = None,
+                 params: Mapping[str, Any] | None = None,
+                 meta: Mapping[str, Any] | None = None) -> Task:
+        """Remember one task whose inputs :meth:`asset` wrote."""
+        task = Task(id=task_id, family=self._manifest["family"], inputs=dict(inputs),
+                    instruction=instruction, cluster=cluster, params=dict(params or {}),
+                    meta=dict(meta or {}))
+        self._tasks.append(task)
+        return task
+
     def add(self, task_id: str, source_name: str, source: bytes, *,
             annotation: Mapping[str, Any] | None = None, instruction: str | None = None,
             cluster: str | None = None, params: Mapping[str, Any] | None = None,
-            meta: Mapping[str, Any] | None = None) -> Task:
-        """Write one task's source (and annotation) and remember the task."""
-        source_rel = f"assets/{source_name}"
-        _write_atomic(self.root / source_rel, source)
-        annotation_rel = annotation_sha = None
+            meta: Mapping[str, Any] | None = None, role: str = "figure") -> Task:
+        """Write one task's source (as input ``role``) and its hidden annotation, if any."""
+        inputs = {role: self.asset(f"assets/{source_name}", source)}
         if annotation is not None:
-            annotation_rel = f"annotations/{task_id}.json"
             text = json.dumps(annotation, indent=2, sort_keys=True, ensure_ascii=False).encode()
-            _write_atomic(self.root / annotation_rel, text)
-            annotation_sha = hashlib.sha256(text).hexdigest()
-        task = Task(
-            id=task_id, kind=self._manifest["kind"], source=source_rel,
-            source_sha256=hashlib.sha256(source).hexdigest(), instruction=instruction,
-            annotation=annotation_rel, annotation_sha256=annotation_sha, cluster=cluster,
-            params=dict(params or {}), meta=dict(meta or {}),
-        )
-        self._tasks.append(task)
-        return task
+            inputs["annotation"] = self.asset(f"annotations/{task_id}.json", text, visible=False)
+        return self.add_task(task_id, inputs, instruction=instruction, cluster=cluster,
+                             params=params, meta=meta)
 
     def set_params(self, **params: Any) -> None:
         """Record build parameters known only after adding tasks (skipped files, rejections)."""
@@ -236,8 +272,8 @@ def check_suite(root: Path | str, *, max_pixels: int | None = None,
                 on_task: Callable[[Task], None] | None = None) -> SuiteCheck:
     """Check a suite directory thoroughly, collecting every problem instead of stopping at one.
 
-    Checks the manifest and every task line against the schema, that ids are unique and kinds
-    agree, that every source and annotation stays inside the directory and matches its recorded
+    Checks the manifest and every task line against the schema, that ids are unique and families
+    agree, that every input stays inside the directory and matches its recorded
     sha256, that annotations are JSON objects, and that every image source decodes within
     ``max_pixels`` (default :data:`refig.images.MAX_PIXELS`). Files under ``assets/`` or
     ``annotations/`` that no task names are reported as warnings.
@@ -245,6 +281,11 @@ def check_suite(root: Path | str, *, max_pixels: int | None = None,
     from refig.images import MAX_PIXELS, ImageError, open_image
 
     check = SuiteCheck(root=Path(root))
+    try:
+        migrate_suite(check.root)
+    except RefigError as exc:
+        check.add(SUITE_FILE, exc.message)
+        return check
     manifest_path = check.root / SUITE_FILE
     manifest: SuiteManifest | None = None
     if not manifest_path.is_file():
@@ -269,28 +310,25 @@ def check_suite(root: Path | str, *, max_pixels: int | None = None,
         if task.id in seen:
             check.add(where, f"duplicate task id on line {number}")
         seen.add(task.id)
-        if manifest is not None and task.kind != manifest.kind:
-            check.add(where, f"kind {task.kind} differs from the suite's {manifest.kind}")
-        source = _check_file(check, where, task.source, task.source_sha256)
-        if source is not None:
-            referenced.add(source)
-            if source.suffix.lower() in IMAGE_SUFFIXES:
+        if manifest is not None and task.family != manifest.family:
+            check.add(where, f"family {task.family} differs from the suite's {manifest.family}")
+        for role, asset in task.inputs.items():
+            path = _check_file(check, where, asset.path, asset.sha256)
+            if path is None:
+                continue
+            referenced.add(path)
+            if path.suffix.lower() in IMAGE_SUFFIXES:
                 try:
-                    open_image(source, max_pixels=max_pixels or MAX_PIXELS).close()
+                    open_image(path, max_pixels=max_pixels or MAX_PIXELS).close()
                     check.images += 1
                 except ImageError as exc:
-                    check.add(where, f"{task.source}: {exc.message}")
-        if (task.annotation is None) != (task.annotation_sha256 is None):
-            check.add(where, "annotation and annotation_sha256 must be given together")
-        if task.annotation is not None:
-            path = _check_file(check, where, task.annotation, task.annotation_sha256)
-            if path is not None:
-                referenced.add(path)
+                    check.add(where, f"{asset.path}: {exc.message}")
+            if role == "annotation":
                 try:
                     if not isinstance(json.loads(path.read_bytes()), dict):
-                        check.add(where, f"{task.annotation} is not a JSON object")
+                        check.add(where, f"{asset.path} is not a JSON object")
                 except (ValueError, UnicodeDecodeError) as exc:
-                    check.add(where, f"{task.annotation} is not valid JSON: {exc}")
+                    check.add(where, f"{asset.path} is not valid JSON: {exc}")
         if on_task is not None:
             on_task(task)
     if check.tasks == 0 and not any(p.where.startswith(TASKS_FILE) for p in check.problems):

@@ -54,8 +54,8 @@ def collect(suite: Suite) -> list[ImageStat]:
 
     stats: list[ImageStat] = []
     for task in suite.tasks:
-        path = suite.source_path(task)
-        if path.suffix.lower() not in IMAGE_SUFFIXES or not path.is_file():
+        path = suite.input_path(task, "figure") or suite.input_path(task, "deck")
+        if path is None or path.suffix.lower() not in IMAGE_SUFFIXES or not path.is_file():
             continue
         try:
             with Image.open(path) as image:

@@ -48,3 +48,20 @@ def assert_hang_ends_at_deadline(harness: Any, *, timeout: float) -> list[ModelC
         assert outcome.seconds < 120, outcome.seconds  # the deadline, not the 3600 s hang
         assert kill_tree(marker=outcome.dirs.root.name) == 0  # nothing was left running
         return outcome.calls
+
+
+def judge_request(
+    artifact: Any, text: str | None = None, repeat: int = 0, rubric_path: Any = None
+) -> Any:
+    """The :class:`~refig.protocols.JudgeRequest` the judging stage would make for
+    ``artifact``: the evidence framed by its installed family, with ``text`` in place of the
+    family's (the object audit) when given."""
+    import dataclasses
+
+    from refig.evaluation import family_for
+    from refig.protocols import JudgeRequest
+
+    evidence = family_for(artifact.family).evidence(artifact)
+    if text is not None:
+        evidence = dataclasses.replace(evidence, text=text)
+    return JudgeRequest(artifact, evidence, repeat, rubric_path)

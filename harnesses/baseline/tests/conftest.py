@@ -54,7 +54,7 @@ def figure(index: int) -> bytes:
 
 
 def make_suite(root: Path, n: int) -> Path:
-    writer = SuiteWriter(root, name="drawn", kind="figure-to-slide", builder="test")
+    writer = SuiteWriter(root, name="drawn", family="figure-to-slide", builder="test")
     for index in range(n):
         labels = LABELS[index % len(LABELS)]
         writer.add(f"fig-{index}", f"fig-{index}.png", figure(index),

@@ -81,7 +81,7 @@ def test_both_baselines_run_end_to_end_into_the_store(
     attempts = store.query(Attempt)
     assert len(attempts) == 6 and {a.status for a in attempts} == {AttemptStatus.SUCCEEDED}
     tasks = {t.id: t for t in store.query(Task)}
-    annotations = {tid: json.loads(store.objects.read_bytes(t.annotation_sha256))
+    annotations = {tid: json.loads(store.objects.read_bytes(t.input("annotation").sha256))
                    for tid, t in tasks.items()}
     for attempt in attempts:
         assert {Output.SLIDE, Output.PROGRAM, Output.TRANSCRIPT, Output.LOG} <= set(
@@ -112,7 +112,7 @@ def test_the_cv_program_rebuilds_its_slide(
     task = store.get(Task, id=attempt.task_id)
     work = tmp_path / "rebuild"
     work.mkdir()
-    shutil.copyfile(store.objects.path(task.source_sha256), work / "source.png")
+    shutil.copyfile(store.objects.path(task.input("figure").sha256), work / "source.png")
     shutil.copyfile(store.objects.path(attempt.outputs[Output.PROGRAM]), work / "build_slide.py")
     subprocess.run([sys.executable, "build_slide.py"], cwd=work, check=True, timeout=120)
     rebuilt = slide_xml((work / "slide.pptx").read_bytes())
@@ -127,7 +127,7 @@ def test_real_figures_imported_as_a_suite(refig: Refig, tmp_path: Path) -> None:
         pytest.skip(f"no real figures at {REAL}")
     # The two smallest keep this test short; `refig run` on the whole folder works the same.
     chosen = sorted(figures, key=lambda p: p.stat().st_size)[:2]
-    writer = SuiteWriter(tmp_path / "suite", name="real-figures", kind="figure-to-slide",
+    writer = SuiteWriter(tmp_path / "suite", name="real-figures", family="figure-to-slide",
                          builder="test-import")
     for path in chosen:
         writer.add(path.stem.replace("_", "-"), path.name, path.read_bytes())

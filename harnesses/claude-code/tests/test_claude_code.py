@@ -3,13 +3,14 @@ model server (no network): a real one-slide deck, exact accounting, typed failur
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
 import pytest
-from refig.gate import inspect_structure
 from refig.harness.install import locate
 from refig.harness.selfcheck import check_harness, served_cost
+from refig.pptx.gate import inspect_structure
 from refig.standins.scripted import Fault
 from refig.testing import assert_hang_ends_at_deadline
 from refig_harness_claude_code.adapter import ClaudeCodeHarness
@@ -71,3 +72,28 @@ def test_api_errors_reported_as_success_are_typed_failures(fault: str, kind: str
 def test_a_hang_is_ended_at_the_deadline() -> None:
     calls = assert_hang_ends_at_deadline(ClaudeCodeHarness(), timeout=8)
     assert [c.error for c in calls] == ["aborted"]
+
+
+def _images(request: dict) -> list[dict]:
+    """The image blocks of a Messages API request body."""
+    return [block for message in request.get("messages", [])
+            if isinstance(message.get("content"), list)
+            for block in message["content"] if block.get("type") == "image"]
+
+
+@pytest.mark.parametrize("figure", ["inline", "file"])
+def test_the_figure_reaches_the_first_request_only_when_inline(figure: str) -> None:
+    with check_harness(ClaudeCodeHarness(figure=figure)) as outcome:
+        assert outcome.result.error is None, outcome.result.error
+        first = outcome.requests[0]
+        images = _images(first)
+        if figure == "file":
+            assert images == []
+            return
+        [image] = images
+        source = (outcome.dirs.workspace / "source.png").read_bytes()
+        assert image["source"] == {"type": "base64", "media_type": "image/png",
+                                   "data": base64.b64encode(source).decode()}
+        texts = [b["text"] for m in first["messages"] if isinstance(m["content"], list)
+                 for b in m["content"] if b.get("type") == "text"]
+        assert any("slide.pptx" in t for t in texts)  # the prompt travels with the figure

@@ -3,14 +3,17 @@ server (no network): a real one-slide deck, exact accounting, typed failures, a 
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import tempfile
 from pathlib import Path
 
 import pytest
-from refig.gate import inspect_structure
+from PIL import Image
 from refig.harness.install import locate
 from refig.harness.selfcheck import check_harness, served_cost
+from refig.pptx.gate import inspect_structure
 from refig.standins.scripted import Fault
 from refig.testing import assert_hang_ends_at_deadline
 from refig_harness_codex.adapter import CodexHarness
@@ -71,3 +74,28 @@ def test_injected_errors_become_typed_failures(fault: str, kind: str) -> None:
 
 def test_a_hang_is_ended_at_the_deadline() -> None:
     assert_hang_ends_at_deadline(CodexHarness(), timeout=8)
+
+
+def _images(request: dict) -> list[dict]:
+    """The image parts of a Responses API request body's input."""
+    return [part for item in request.get("input", []) if isinstance(item, dict)
+            and isinstance(item.get("content"), list)
+            for part in item["content"] if part.get("type") == "input_image"]
+
+
+@pytest.mark.parametrize("figure", ["inline", "file"])
+def test_the_figure_reaches_the_first_request_only_when_inline(figure: str) -> None:
+    with check_harness(CodexHarness(figure=figure)) as outcome:
+        assert outcome.result.error is None, outcome.result.error
+        images = _images(outcome.requests[0])
+        if figure == "file":
+            assert images == []
+            assert "--image" not in outcome.dirs.log.read_text()
+            return
+        [image] = images
+        assert image["image_url"].startswith("data:image/")
+        # Codex may re-encode the figure; what it sends decodes to the source's pixels.
+        data = base64.b64decode(image["image_url"].split(",", 1)[1])
+        sent = Image.open(io.BytesIO(data))
+        source = Image.open(outcome.dirs.workspace / "source.png")
+        assert sent.size == source.size

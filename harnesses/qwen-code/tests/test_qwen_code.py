@@ -4,13 +4,16 @@ Anthropic or the Responses API."""
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 from pathlib import Path
 
 import pytest
-from refig.gate import inspect_structure
+from PIL import Image
 from refig.harness.install import locate
 from refig.harness.selfcheck import check_harness, served_cost
+from refig.pptx.gate import inspect_structure
 from refig.standins.scripted import Fault
 from refig.testing import assert_hang_ends_at_deadline
 from refig_harness_qwen_code.adapter import QwenCodeHarness
@@ -60,3 +63,25 @@ def test_injected_errors_become_typed_failures(fault: str, kind: str) -> None:
 
 def test_a_hang_is_ended_at_the_deadline() -> None:
     assert_hang_ends_at_deadline(QwenCodeHarness(), timeout=10)
+
+
+def _images(request: dict) -> list[dict]:
+    """The image parts of a Chat Completions request body."""
+    return [part for message in request.get("messages", [])
+            if isinstance(message.get("content"), list)
+            for part in message["content"] if part.get("type") == "image_url"]
+
+
+@pytest.mark.parametrize("figure", ["inline", "file"])
+def test_the_figure_reaches_the_first_request_only_when_inline(figure: str) -> None:
+    # Qwen Code attaches images only for models its table marks as taking them.
+    with check_harness(QwenCodeHarness(figure=figure), model="qwen3-vl-plus") as outcome:
+        assert outcome.result.error is None, outcome.result.error
+        images = _images(outcome.requests[0])
+        if figure == "file":
+            assert images == []
+            return
+        [image] = images
+        data = base64.b64decode(image["image_url"]["url"].split(",", 1)[1])
+        sent = Image.open(io.BytesIO(data))  # Qwen Code re-encodes it as JPEG
+        assert sent.size == Image.open(outcome.dirs.workspace / "source.png").size

@@ -5,26 +5,19 @@ from __future__ import annotations
 import socket
 
 from refig.judging import SelectedJudge, judge_artifacts
-from refig.models import (
-    Endpoint,
-    GateResult,
-    Judgment,
-    JudgmentStatus,
-    ObjectKind,
-    ObjectTree,
-    Rect,
-    SlideObject,
-)
+from refig.models import GateResult, Judgment, JudgmentStatus
 from refig.plugins import Registry
-from refig.protocols import Artifact, JudgeRequest
+from refig.pptx import Endpoint, ObjectKind, ObjectTree, Rect, SlideObject
+from refig.protocols import Artifact
 from refig.store import RunStore
+from refig.testing import judge_request
 from refig_judge_metrics.proxy import MetricsJudge
 
 SLIDE = {"slide_width": 12192000, "slide_height": 6858000}
 
 
 def _artifact(tree, metrics, sha="a" * 64):
-    return Artifact(path=None, sha256=sha, gate=GateResult(passed=True), tree=tree,
+    return Artifact(path=None, sha256=sha, gate=GateResult(passed=True), structure=tree,
                     metrics=metrics)
 
 
@@ -35,6 +28,7 @@ def honest():
                          start=Endpoint(shape_id=i, site=3), end=Endpoint(shape_id=i + 1, site=1))
              for i in range(1, 5)]
     metrics = {"text.recall": 0.85, "image.ssim": 0.55, "image.ciede2000": 9.0,
+               "image.ssim_blank": 0.4, "image.ciede2000_blank": 12.0,
                "flattening.flattened": 0, "flattening.raster_area_ratio": 0.0,
                "connector-audit.connector_count": 4, "connector-audit.bound_connectors": 4,
                "connector-audit.half_bound_connectors": 0, "connector-audit.free_lines": 0}
@@ -70,22 +64,22 @@ def test_a_paste_scores_far_below_an_honest_reconstruction(tmp_path):
 
 
 def test_each_axis_follows_its_documented_formula():
-    judgment = MetricsJudge().judge(JudgeRequest(honest(), "", 0, None))
+    judgment = MetricsJudge().judge(judge_request(honest(), "", 0))
     assert judgment.status is JudgmentStatus.OK and judgment.proxy
     assert scores(judgment) == {
         "text": 17,                 # 20 x 0.85
-        "semantic_structure": 28,   # 30 x (0.5 x 0.85 + 0.5 x 4/4 bound)
-        "layout": 8,                # 15 x SSIM 0.55
-        "editability": 25,          # 25 x (1 - 0) x (0.6 + 0.4 x 1)
-        "visual_detail": 6,         # 10 x (0.5 x 0.55 + 0.5 x (1 - 9/25))
+        "semantic_structure": 13,   # 30 x 0.5 unseen x 0.85 text x (0.5 + 0.5 x 4/4 bound)
+        "layout": 4,                # 15 x (0.55 - 0.4 empty slide) / (1 - 0.4)
+        "editability": 21,          # 25 x 0.85 text x (1 - 0) x (0.6 + 0.4 x 1)
+        "visual_detail": 3,         # 10 x (0.5 x 0.25 + 0.5 x (1 - 9/12 empty slide))
     }
-    assert judgment.total == 84
+    assert judgment.total == 58
     assert all(s.rationale.startswith("proxy: ") for s in judgment.scores)
 
 
 def test_missing_metrics_fall_back_and_say_so():
     bare = _artifact(honest().tree, {})
-    judgment = MetricsJudge().judge(JudgeRequest(bare, "", 0, None))
+    judgment = MetricsJudge().judge(judge_request(bare, "", 0))
     by_axis = {s.axis: s for s in judgment.scores}
     assert "no OCR recall" in by_axis["text"].rationale
     assert by_axis["text"].score == 7  # 20 x 0.5 x min(1, 20 words / 30)
@@ -97,10 +91,23 @@ def test_the_proxy_is_deterministic_and_offline(monkeypatch):
         raise AssertionError("the metrics judge must not open sockets")
 
     monkeypatch.setattr(socket.socket, "connect", no_network)  # a tripwire, not a stand-in
-    first = MetricsJudge().judge(JudgeRequest(honest(), "", 0, None))
-    second = MetricsJudge().judge(JudgeRequest(honest(), "", 1, None))
+    first = MetricsJudge().judge(judge_request(honest(), "", 0))
+    second = MetricsJudge().judge(judge_request(honest(), "", 1))
     assert first.scores == second.scores and first.total == second.total
 
 
 def test_options_for_every_judge_are_ignored():
     assert MetricsJudge(temperature="0").key == MetricsJudge().key
+
+
+def test_a_deterministic_judge_is_scored_once_whatever_the_repeats(tmp_path):
+    store = RunStore.create(tmp_path / "run")
+    judge = MetricsJudge()
+    summary = judge_artifacts(store, [honest(), paste()], [SelectedJudge("metrics", judge)],
+                              repeats=3, quiet=True)
+    stored = store.query(Judgment)
+    assert sorted(j.repeat for j in stored) == [0, 0]
+    assert all(j.deterministic and j.sight for j in stored)
+    ledger = summary.ledgers[0]
+    assert ledger.judged == 2 and ledger.collapsed_repeats == 4
+    assert "deterministic judge: scored once" in ledger.line()

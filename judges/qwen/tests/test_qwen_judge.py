@@ -6,9 +6,9 @@ import pytest
 from refig.errors import UsageError
 from refig.models import JudgmentStatus
 from refig.plugins import Registry
-from refig.protocols import JudgeRequest
 from refig.rubric import load_rubric
 from refig.standins.judge_server import JudgeStandIn, images_in, sample_artifacts
+from refig.testing import judge_request
 from refig_judge_qwen.qwen import API_BASE_ENV, DEFAULT_MODEL
 
 
@@ -27,7 +27,7 @@ def test_qwen_disables_thinking_and_constrains_the_answer(registry, artifact, mo
     with JudgeStandIn() as server:
         monkeypatch.setenv(API_BASE_ENV, server.url)
         judge = registry.resolve("judge", "qwen").create()
-        result = judge.judge(JudgeRequest(artifact, "objects: 3 shown", 0, None))
+        result = judge.judge(judge_request(artifact, "objects: 3 shown", 0))
     assert result.status is JudgmentStatus.OK and result.total == 69
     (body,) = server.bodies
     assert body["model"] == DEFAULT_MODEL == "Qwen/Qwen3.6-27B"
@@ -43,7 +43,7 @@ def test_another_model_and_server_by_option(registry, artifact, monkeypatch):
     with JudgeStandIn() as server:
         judge = registry.resolve("judge", "qwen:Qwen/Qwen3-VL-8B-Instruct").create(
             api_base=server.url, temperature="0")
-        judge.judge(JudgeRequest(artifact, "", 0, None))
+        judge.judge(judge_request(artifact, "", 0))
     assert server.bodies[0]["model"] == "Qwen/Qwen3-VL-8B-Instruct"
     assert server.bodies[0]["temperature"] == 0
     assert judge.label == "qwen:Qwen/Qwen3-VL-8B-Instruct[temperature=0.0]"

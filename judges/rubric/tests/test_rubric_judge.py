@@ -8,6 +8,7 @@ script: valid scores, invalid JSON, out-of-range scores, wrong totals, 429s with
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 
 import pytest
@@ -15,10 +16,10 @@ from refig.errors import UsageError
 from refig.judging import SelectedJudge, judge_artifacts
 from refig.models import Judgment, JudgmentStatus
 from refig.plugins import Registry
-from refig.protocols import JudgeRequest
 from refig.rubric import load_rubric
 from refig.standins.judge_server import JudgeStandIn, Reply, images_in, sample_artifacts, scripted
 from refig.store import RunStore
+from refig.testing import judge_request
 from refig.traffic import RetryPolicy
 from refig_judge_rubric.judge import build_judge
 
@@ -49,7 +50,7 @@ def run(store, artifacts, judge, policy=FAST, **kwargs):
 
 def one(server, artifacts, **options):
     judge = judge_for(server, **options)
-    return judge.judge(JudgeRequest(artifacts[0], "objects: 3 shown", 0, None))
+    return judge.judge(judge_request(artifacts[0], "objects: 3 shown", 0))
 
 
 def test_the_request_carries_both_images_the_audit_and_the_strict_schema(artifacts):
@@ -212,10 +213,10 @@ def test_bad_options_are_usage_errors():
 
 
 def test_a_missing_rendering_fails_typed_without_a_call(artifacts):
-    missing = artifacts[0].__class__(**{**artifacts[0].__dict__, "render": None})
+    missing = dataclasses.replace(artifacts[0], pages=())
     with JudgeStandIn() as server:
         result = build_judge("litellm:openai/judge-x", {"api_base": server.url},
                              {"model": "openai/judge-x"}).judge(
-            JudgeRequest(missing, "", 0, None))
+            judge_request(missing, "", 0))
     assert result.error.kind == "missing_input" and server.calls == 0
     assert json.loads(result.model_dump_json())["status"] == "failed"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from refig.models import Endpoint, GateReason, GateResult, ObjectKind, ObjectTree, Rect, SlideObject
+from refig.models import GateReason, GateResult
+from refig.pptx import Endpoint, ObjectKind, ObjectTree, Rect, SlideObject
 from refig.protocols import Artifact
 from refig_metric_connector_audit.audit import ConnectorAudit
 
@@ -30,7 +31,7 @@ def connector(id_: int, start: int | None, end: int | None, **fields: object) ->
 def values(*objects: SlideObject) -> dict[str, float | None]:
     tree = ObjectTree(slide_width=9144000, slide_height=5143500, objects=objects)
     artifact = Artifact(
-        path=Path("x.pptx"), sha256="0" * 64, gate=GateResult(passed=True), tree=tree
+        path=Path("x.pptx"), sha256="0" * 64, gate=GateResult(passed=True), structure=tree
     )
     result = {v.name: v.value for v in ConnectorAudit().compute(artifact)}
     return result

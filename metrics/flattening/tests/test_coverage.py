@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
-from refig.models import Rect
-from refig.rasters import RasterPlacement
+from refig.pptx import Rect
+from refig.pptx.rasters import RasterPlacement
 from refig_metric_flattening.coverage import covered_share
 
 

@@ -22,8 +22,8 @@ def compare(source: Path | None, render: Path | None, **options: object) -> dict
         path=Path("slide.pptx"),
         sha256="1" * 64,
         gate=GateResult(passed=render is not None),
-        render=render,
-        source=source,
+        pages=(render,) if render is not None else (),
+        references={"figure": source} if source is not None else {},
     )
     return {v.name: v for v in ImageSimilarity(**options).compute(artifact)}
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from refig.slide_text import word_tokens
+from refig.pptx.slide_text import word_tokens
 from refig_metric_text.matching import match_tokens
 
 

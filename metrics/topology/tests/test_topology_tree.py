@@ -5,16 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from refig.models import (
-    Endpoint,
-    GateReason,
-    GateResult,
-    ObjectKind,
-    ObjectTree,
-    Rect,
-    SlideObject,
-    Task,
-)
+from refig.models import Asset, GateReason, GateResult, Task
+from refig.pptx import Endpoint, ObjectKind, ObjectTree, Rect, SlideObject
 from refig.protocols import Artifact
 from refig_metric_topology.metric import TopologyMetric
 from refig_metric_topology.topology import score
@@ -209,7 +201,8 @@ def _artifact(
     tree: ObjectTree | None, gate: GateResult, annotation=ANNOTATION, task: Task | None = None
 ) -> Artifact:
     return Artifact(
-        path=Path("x.pptx"), sha256="0" * 64, gate=gate, tree=tree, annotation=annotation, task=task
+        path=Path("x.pptx"), sha256="0" * 64, gate=gate, structure=tree, annotation=annotation,
+        task=task,
     )
 
 
@@ -257,11 +250,11 @@ def test_values_are_keyed_by_the_task_source_the_annotation_describes():
     handed on."""
     task = Task(
         id="t",
-        kind="figure-to-slide",
-        source="figure.png",
-        source_sha256="a" * 64,
-        annotation="annotations/t.json",
-        annotation_sha256="b" * 64,
+        family="figure-to-slide",
+        inputs={
+            "figure": Asset(path="figure.png", sha256="a" * 64),
+            "annotation": Asset(path="annotations/t.json", sha256="b" * 64, visible=False),
+        },
     )
     values = list(TopologyMetric().compute(_artifact(_slide(), GateResult(passed=True), task=task)))
     assert values and {v.reference_sha256 for v in values} == {"a" * 64}

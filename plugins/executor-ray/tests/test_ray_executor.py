@@ -71,7 +71,7 @@ def test_map_runs_items_in_workers_and_returns_errors_per_item(cluster: None) ->
 
 def test_refig_run_on_ray_records_attempts_from_the_driver(
         cluster: None, tmp_path: Path) -> None:
-    writer = SuiteWriter(tmp_path / "suite", name="ray", kind="figure-to-slide", builder="test")
+    writer = SuiteWriter(tmp_path / "suite", name="ray", family="figure-to-slide", builder="test")
     for index, color in enumerate(("red", "green", "blue", "gray")):
         buffer = io.BytesIO()
         Image.new("RGB", (320, 160), color).save(buffer, "PNG")

@@ -17,7 +17,7 @@ from pptx.dml.color import RGBColor
 from pptx.enum.shapes import MSO_SHAPE
 from pptx.util import Emu
 from refig.plugins import Registry
-from refig.protocols import Renderer
+from refig.protocols import Renderer, RenderJob
 from refig_renderer_libreoffice.renderer import LibreOfficeRenderer
 
 pytestmark = [
@@ -48,6 +48,10 @@ def deck(path: Path, size=(12_192_000, 6_858_000), *, slides: int = 1, hidden=Fa
     return path
 
 
+def jobs(files: list[Path], pages: str = "first") -> list[RenderJob]:
+    return [RenderJob(Path(f), pages=pages) for f in files]
+
+
 def pixel(png: Path, fx: float, fy: float) -> tuple[int, int, int]:
     with Image.open(png) as image:
         rgb = image.convert("RGB")
@@ -57,7 +61,7 @@ def pixel(png: Path, fx: float, fy: float) -> tuple[int, int, int]:
 def test_renders_the_slide_at_its_exact_aspect_ratio(renderer, tmp_path: Path) -> None:
     sizes = [(12_192_000, 6_858_000), (9_144_000, 6_858_000), (12_345_678, 4_567_890)]
     files = [deck(tmp_path / f"{i}.pptx", size) for i, size in enumerate(sizes)]
-    outputs = renderer.render(files, tmp_path / "out")
+    outputs = renderer.render(jobs(files), tmp_path / "out")
     for (cx, cy), output in zip(sizes, outputs, strict=True):
         assert output.error is None and output.png is not None
         with Image.open(output.png) as image:
@@ -69,14 +73,15 @@ def test_renders_the_slide_at_its_exact_aspect_ratio(renderer, tmp_path: Path) -
 
 def test_the_png_is_the_same_every_time(renderer, tmp_path: Path) -> None:
     path = deck(tmp_path / "same.pptx")
-    first, second = renderer.render([path, path], tmp_path / "out")
+    first, second = renderer.render(jobs([path, path]), tmp_path / "out")
     assert first.png is not None and second.png is not None and first.png != second.png
     digest = [hashlib.sha256(p.read_bytes()).hexdigest() for p in (first.png, second.png)]
     assert digest[0] == digest[1]
 
 
 def test_a_hidden_only_slide_is_rendered(renderer, tmp_path: Path) -> None:
-    [output] = renderer.render([deck(tmp_path / "hidden.pptx", hidden=True)], tmp_path / "out")
+    hidden = deck(tmp_path / "hidden.pptx", hidden=True)
+    [output] = renderer.render(jobs([hidden]), tmp_path / "out")
     assert output.png is not None and pixel(output.png, 0.25, 0.5)[0] > 200
 
 
@@ -87,7 +92,7 @@ def test_a_batch_with_bad_files_keeps_the_good_ones_and_order(renderer, tmp_path
     broken = tmp_path / "broken.pptx"
     broken.write_bytes(good[0].read_bytes()[:500])
     files = [good[0], text, good[1], tmp_path / "missing.pptx", broken, good[2]]
-    outputs = renderer.render(files, tmp_path / "out")
+    outputs = renderer.render(jobs(files), tmp_path / "out")
     assert [o.png is not None for o in outputs] == [True, False, True, False, False, True]
     for output in outputs:
         if output.png is None:
@@ -113,7 +118,7 @@ def test_a_timeout_kills_the_whole_process_group(tmp_path: Path) -> None:
     """0.3 s is far less than LibreOffice needs to start: the conversion must be killed."""
     with LibreOfficeRenderer(width=200, timeout=0.3) as hasty:
         workdir = str(hasty._workdir)
-        [output] = hasty.render([deck(tmp_path / "slow.pptx")], tmp_path / "out")
+        [output] = hasty.render(jobs([deck(tmp_path / "slow.pptx")]), tmp_path / "out")
         assert output.png is None and output.error is not None
         assert output.error.kind == "timeout"
         assert _processes_mentioning(workdir) == []  # soffice.bin died with its group
@@ -144,7 +149,9 @@ def test_concurrent_calls_use_separate_profiles(renderer, tmp_path: Path) -> Non
         renderer._release(profile)
     files = [deck(tmp_path / f"c{i}.pptx") for i in range(4)]
     with ThreadPoolExecutor(2) as pool:
-        results = list(pool.map(lambda f: renderer.render([f], tmp_path / "out")[0], files))
+        results = list(
+            pool.map(lambda f: renderer.render(jobs([f]), tmp_path / "out")[0], files)
+        )
     assert all(r.png is not None for r in results)
 
 
@@ -152,7 +159,7 @@ def test_a_png_of_a_real_deck(tmp_path: Path, renderer) -> None:
     real = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "pptx-real"
     if not (real / "SmartArt.pptx").is_file():
         pytest.skip("no shared real decks")
-    [output] = renderer.render([real / "SmartArt.pptx"], tmp_path / "out")
+    [output] = renderer.render(jobs([real / "SmartArt.pptx"]), tmp_path / "out")
     assert output.png is not None
     with Image.open(io.BytesIO(output.png.read_bytes())) as image:
         darkest, lightest = image.convert("L").getextrema()
@@ -171,7 +178,19 @@ def test_a_slide_too_tall_to_rasterise_is_a_verdict_not_a_crash(renderer, tmp_pa
     with zipfile.ZipFile(tall, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in parts.items():
             archive.writestr(name, data)
-    failed, rendered = renderer.render([tall, deck(tmp_path / "fine.pptx")], tmp_path / "out")
+    fine = deck(tmp_path / "fine.pptx")
+    failed, rendered = renderer.render(jobs([tall, fine]), tmp_path / "out")
     assert failed.png is None and failed.error is not None
     assert failed.error.kind == "render_failed" and "pixels" in failed.error.message
     assert rendered.png is not None
+
+
+def test_every_page_when_the_job_asks_and_the_first_otherwise(renderer, tmp_path: Path) -> None:
+    three = deck(tmp_path / "three.pptx", slides=3)
+    every, first = renderer.render([RenderJob(three, pages="all"), RenderJob(three)],
+                                   tmp_path / "out")
+    assert every.error is None and len(every.pages) == 3
+    assert len(first.pages) == 1 and first.png is not None
+    assert len({p.read_bytes() for p in every.pages}) == 1  # the same slide three times
+    for page in every.pages:
+        assert pixel(page, 0.25, 0.5) == (255, 0, 0) or pixel(page, 0.25, 0.5)[0] > 200

@@ -57,13 +57,13 @@ def test_every_format_becomes_a_task(figures, tmp_path):
     assert ids == ["Uberblick-v2", "bitmap", "frame", "overview", "overview-2", "scan", "vector"]
     by_id = {t.id: t for t in suite.tasks}
     # PNG, JPEG and WebP are kept byte for byte; the rest become PNG
-    kept = suite.source_path(by_id["overview"]).read_bytes()
+    kept = suite.input_path(by_id["overview"], "figure").read_bytes()
     assert kept == (figures / "overview.png").read_bytes()
-    assert by_id["overview-2"].source.endswith(".webp")
+    assert by_id["overview-2"].input("figure").path.endswith(".webp")
     assert by_id["vector"].meta["converted_from"] == "pdf"
-    with Image.open(suite.source_path(by_id["vector"])) as page:
+    with Image.open(suite.input_path(by_id["vector"], "figure")) as page:
         assert page.size[0] > 400 and page.getpixel((10, 10))[0] > 150  # red page rendered
-    assert by_id["scan"].source.endswith(".png")
+    assert by_id["scan"].input("figure").path.endswith(".png")
     assert check_suite(suite.root).ok
 
 

@@ -158,14 +158,14 @@ def test_selects_the_overview_figures_with_full_provenance(served, tmp_path, mon
     assert good.meta["source_url"].endswith("/e-print/1706.00001v2")
     assert {"term": "framework", "where": "caption", "weight": 3.0} in good.meta["evidence"]
     assert good.meta["label"] == "fig:overview" and good.meta["field"] in ("cs.CV",)
-    with Image.open(suite.source_path(good)) as image:
+    with Image.open(suite.input_path(good, "figure")) as image:
         assert image.width >= 1200  # rasterised at 300 dpi
     nested = by_paper["1706.00002"]
     assert nested.meta["source_path"] == "img/arch.png"  # the multi-graphic figure is passed over
     assert nested.meta["license"] == "unreported"
     assert "nested braces" in nested.meta["caption"]
-    assert suite.source_path(nested).read_bytes() == png((1200, 500))
-    assert nested.meta["asset_sha256"] == nested.source_sha256
+    assert suite.input_path(nested, "figure").read_bytes() == png((1200, 500))
+    assert nested.meta["asset_sha256"] == nested.input("figure").sha256
     lines = (suite.root / "selection.jsonl").read_text().splitlines()
     assert len(lines) == 7  # the cross-listed paper is examined once
     reasons = {k: r["decision"] for k, r in _selection(suite).items()}
@@ -194,7 +194,7 @@ def test_a_smaller_n_is_a_prefix_and_the_cache_resumes(served, tmp_path):
     assert [t.id for t in one.tasks] == [t.id for t in full.tasks][:1]
     assert (one.root / "assets").iterdir()
     for task in one.tasks:
-        assert task.source_sha256 == full.task(task.id).source_sha256
+        assert task.inputs == full.task(task.id).inputs
 
 
 def test_resumes_after_an_interruption(served, tmp_path):

@@ -47,7 +47,7 @@ def test_suite_validates_and_records_its_parameters(medium):
     assert check.ok, check.problems
     assert (check.tasks, check.images) == (3, 3)
     assert medium.manifest.params["seed"] == 7
-    assert all(t.annotation for t in medium.tasks)
+    assert all(t.input("annotation") for t in medium.tasks)
 
 
 @pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
@@ -55,7 +55,7 @@ def test_sizes_are_realistic(tmp_path, difficulty):
     suite = build_sample(tmp_path, n=3, seed=1, difficulty=difficulty)
     counts = []
     for task in suite.tasks:
-        with Image.open(suite.source_path(task)) as image:
+        with Image.open(suite.input_path(task, "figure")) as image:
             width, height = image.size
         assert 1600 <= width <= 3000
         assert 1.5 <= width / height <= 3.5 + 1e-9
@@ -78,7 +78,7 @@ def test_arrow_heads_sit_at_the_annotated_ends(tmp_path):
     checked = 0
     for task in suite.tasks:
         annotation = suite.annotation(task)
-        image = Image.open(suite.source_path(task)).convert("RGB")
+        image = Image.open(suite.input_path(task, "figure")).convert("RGB")
         size = annotation["font"]["size"]
         head_length, half_width = round(size * 0.55), round(size * 0.45) / 2
         for edge in annotation["edges"]:
@@ -100,7 +100,7 @@ def test_arrow_heads_sit_at_the_annotated_ends(tmp_path):
 def test_node_boxes_hold_their_outline_and_nothing_else(medium):
     for task in medium.tasks:
         annotation = medium.annotation(task)
-        image = Image.open(medium.source_path(task)).convert("RGB")
+        image = Image.open(medium.input_path(task, "figure")).convert("RGB")
         for node in annotation["nodes"]:
             if node["shape"] not in ("box", "rounded"):
                 continue
@@ -120,7 +120,7 @@ def test_ocr_reads_the_annotated_labels_inside_their_boxes(medium):
 
     task = medium.tasks[0]
     annotation = medium.annotation(task)
-    lines = ocr.read_text(medium.source_path(task))
+    lines = ocr.read_text(medium.input_path(task, "figure"))
     labelled = [n for n in annotation["nodes"] if len(n["text"]) > 3]
     found = 0
     for node in labelled:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from refig.models import Task
+from refig.models import Asset, Task
 from refig.plugins import Registry
 from refig.records import PluginKind
 
@@ -17,7 +17,8 @@ SHA = "0" * 64
 
 
 def task(source: str = "assets/fig.jpg") -> Task:
-    return Task(id="fig", kind="figure-to-slide", source=source, source_sha256=SHA)
+    return Task(id="fig", family="figure-to-slide",
+        inputs={"figure": Asset(path=source, sha256=SHA)})
 
 
 def workflow(name: str) -> Any:

@@ -46,6 +46,8 @@ class Options:
     level: float = stats.DEFAULT_LEVEL
     seed: int = 0
     buckets: tuple[float, ...] = stats.DEFAULT_MARGIN_BUCKETS
+    #: Decisive votes on pairs the judge scored level: left out (protocol) or mismatches.
+    zero_margin: stats.ZeroMargin = "exclude"
 
 
 @dataclass

@@ -24,7 +24,10 @@ def repeatability(ctx: Context) -> Iterator[Table]:
         Column("icc", "ICC(2,1)", "estimate", 3),
     ]
     rows: list[dict[str, Cell]] = []
+    deterministic = [label for label, scores in ctx.judges.items() if scores.deterministic]
     for label, scores in ctx.judges.items():
+        if scores.deterministic:
+            continue
         groups = [(cid, [scores.config_index(cid)]) for cid in scores.configs]
         if len(scores.configs) > 1:
             groups.append(("all", list(range(len(scores.configs)))))
@@ -61,7 +64,12 @@ def repeatability(ctx: Context) -> Iterator[Table]:
         description="Artifacts that passed the gate and have at least two successful repeats; "
         f"ICC(2,1) treats repeats as raters and needs {MIN_ICC_TARGETS} artifacts.",
     )
-    if not any(r["targets"] for r in rows):
+    if deterministic:
+        table.notes.append(f"not applicable: deterministic judge ({', '.join(deterministic)}); "
+                           "it is scored once, and repeats would agree by construction")
+    if not rows and deterministic:
+        table.not_applicable = f"deterministic judge ({', '.join(deterministic)})"
+    elif not any(r["targets"] for r in rows):
         table.insufficient = (
             "no artifact was judged at least twice by one judge; use "
             "`refig evaluate RUN --repeats 3`"

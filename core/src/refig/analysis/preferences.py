@@ -80,7 +80,8 @@ def direction(ctx: Context) -> Iterator[Table]:
 
 
 def _bucket_label(low: float, high: float) -> str:
-    return f"[{low:g}, {high:g})" if math.isfinite(high) else f"≥ {low:g}"
+    label = f"[{low:g}, {high:g})" if math.isfinite(high) else f"≥ {low:g}"
+    return f"{label} tie" if low == 0 and high <= stats.TIE_MARGIN else label
 
 
 def direction_table(ctx: Context) -> Table:
@@ -97,8 +98,12 @@ def direction_table(ctx: Context) -> Table:
         "Judge vs human direction agreement",
         columns,
         description="Share of decisive human preferences (ties left out) whose direction the "
-        "judge's score margin matches, by absolute margin; Wilson intervals; a zero margin "
-        "never matches.",
+        "judge's score margin matches, by absolute margin; Wilson intervals; margins below "
+        f"{stats.TIE_MARGIN:g} points are the judge's ties (ReFigBench protocol). "
+        + ("Decisive votes on pairs the judge scored level are left out and counted."
+           if ctx.options.zero_margin == "exclude"
+           else "Decisive votes on pairs the judge scored level count as disagreements "
+           "(--zero-margin disagree, the older convention)."),
     )
     best = 0
     for label, scores in ctx.judges.items():
@@ -106,9 +111,15 @@ def direction_table(ctx: Context) -> Table:
         if not prefs:
             continue
         result = stats.direction_agreement(
-            margins, prefs, ctx.options.buckets, level=ctx.options.level
+            margins, prefs, ctx.options.buckets, level=ctx.options.level,
+            zero_margin=ctx.options.zero_margin,
         )
         best = max(best, result.overall.decisive)
+        if result.zero_margins:
+            what = ("left out" if result.zero_margin == "exclude"
+                    else "counted as disagreements")
+            table.notes.append(f"{label}: {result.zero_margins} decisive votes on pairs it "
+                               f"scored level (margin 0) {what}")
         for bucket in (*result.buckets, result.overall):
             is_all = bucket is result.overall
             table.rows.append(

@@ -89,6 +89,30 @@ def _json_option(value: Any) -> Any:
     return value
 
 
+#: Tables computed from the primary judge's scores.
+PRIMARY_TABLES = frozenset({"means", "effects", "weights", "weight_ranking", "weight_sweep",
+                            "task_scores", "direction"})
+
+
+def _note_proxy(context: Context, tables: list[Table]) -> None:
+    """Under every table of a proxy judge's scores, say so and what that proxy can see."""
+    primary = context.primary
+    scores = context.judges.get(primary) if primary is not None else None
+    if scores is None or not scores.proxy:
+        return
+    note = f"{primary} is a proxy judge computed from deterministic metrics"
+    note += f": {scores.sight}" if scores.sight else ""
+    references = [values[("text", "reference")].value
+                  for values in context.data.metrics.values() if ("text", "reference") in values]
+    ocr = sum(1 for value in references if value == 0)
+    if ocr:
+        note += (f"; text recall of {ocr} of {len(references)} artifacts is against OCR of the "
+                 "source, the only reference their suite has")
+    for table in tables:
+        if table.key in PRIMARY_TABLES and note not in table.notes:
+            table.notes.append(note)
+
+
 def analyse(
     run: Path | str | RunStore, options: Options | None = None, *, quiet: bool = True
 ) -> Analysis:
@@ -104,6 +128,7 @@ def analyse(
             tracker.start()
             tables.extend(builder(context))
             tracker.finish()
+    _note_proxy(context, tables)
     return Analysis(context, tables, seconds=time.monotonic() - started)
 
 

@@ -181,7 +181,7 @@ def _outcomes(
                 reason = str(final.detail.get("reason") or GateReason.RENDER_FAILED.value)
                 detail = str(final.detail.get("detail") or "")
             elif final is None and inspection is not None and not inspection.gate.passed:
-                reason = (inspection.gate.reason or GateReason.CORRUPT).value
+                reason = str(inspection.gate.reason or GateReason.CORRUPT.value)
                 detail = inspection.gate.detail
         outcomes[(task_id, config_id)] = Outcome(
             task_id, config_id, attempt, artifact, inspection, reason, detail

@@ -46,6 +46,8 @@ class JudgeScores:
     gated: NDArray[np.bool_]
     failed: NDArray[np.int64]
     proxy: bool = False
+    deterministic: bool = False
+    sight: str | None = None
 
     @property
     def total(self) -> NDArray[np.float64]:
@@ -151,4 +153,7 @@ def judge_scores(data: RunData, judge: str, judgments: list[Judgment]) -> JudgeS
             mean[c, t] = rows.mean(axis=0)
             repeats[c, t, : len(ok)] = rows[:, -1]
     proxy = any(j.proxy for j in judgments)
-    return JudgeScores(judge, configs, tasks, axes, max_points, mean, repeats, gated, failed, proxy)
+    deterministic = bool(judgments) and all(j.deterministic for j in judgments)
+    sight = next((j.sight for j in judgments if j.sight), None)
+    return JudgeScores(judge, configs, tasks, axes, max_points, mean, repeats, gated, failed, proxy,
+                       deterministic, sight)

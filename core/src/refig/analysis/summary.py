@@ -103,8 +103,6 @@ def means(ctx: Context) -> Iterator[Table]:
         table.notes.append(
             f"no interval where fewer than {MIN_TASKS_FOR_INTERVAL} tasks are scored"
         )
-    if scores.proxy:
-        table.notes.append(f"{ctx.primary} is a proxy judge computed from deterministic metrics")
     if not any(isinstance(r.get(TOTAL), Estimate) for r in rows):
         table.insufficient = f"no artifact is scored by {ctx.primary} yet"
     yield table

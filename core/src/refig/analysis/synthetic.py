@@ -17,6 +17,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from refig.models import (
+    Asset,
     Attempt,
     AttemptStatus,
     AxisScore,
@@ -28,17 +29,15 @@ from refig.models import (
     Judgment,
     JudgmentStatus,
     MetricValue,
-    ObjectKind,
-    ObjectTree,
     Output,
+    Page,
     Preference,
-    Rect,
     Render,
-    SlideObject,
     Task,
     Usage,
 )
-from refig.records import TaskKind
+from refig.pptx.objects import ObjectKind, ObjectTree, Rect, SlideObject
+from refig.records import FIGURE_TO_SLIDE
 from refig.store import RunStore
 
 #: The paper's rubric: axis and maximum points (total 100).
@@ -122,9 +121,8 @@ def synthetic_run(root: Path, spec: SyntheticSpec) -> RunStore:
         tasks.append(
             Task(
                 id=f"task-{t:03d}",
-                kind=TaskKind.FIGURE_TO_SLIDE,
-                source=f"assets/task-{t:03d}.png",
-                source_sha256=sha,
+                family=FIGURE_TO_SLIDE,
+                inputs={"figure": Asset(path=f"assets/task-{t:03d}.png", sha256=sha)},
                 cluster=f"fig-{t // spec.tasks_per_figure:03d}",
             )
         )
@@ -188,11 +186,11 @@ def synthetic_run(root: Path, spec: SyntheticSpec) -> RunStore:
                         reason=reason if structural else None,
                         slides=None if structural else 1,
                     ),
-                    tree=None
+                    structure=None
                     if structural
                     else ObjectTree(
                         slide_width=9144000, slide_height=5143500, objects=tuple(objects)
-                    ),
+                    ).model_dump(mode="json"),
                 )
             )
             # The final gate, as `refig evaluate` stores it.
@@ -214,9 +212,10 @@ def synthetic_run(root: Path, spec: SyntheticSpec) -> RunStore:
                         artifact_sha256=slide,
                         renderer="synthetic",
                         settings="96dpi",
-                        png_sha256=png,
-                        width_px=spec.image_size[0],
-                        height_px=spec.image_size[1],
+                        pages=(
+                            Page(index=0, png_sha256=png, width_px=spec.image_size[0],
+                                 height_px=spec.image_size[1]),
+                        ),
                     )
                 )
             flattened = float(quality[c, axes.index("editability")] < 0.2)

@@ -61,11 +61,20 @@ class Table:
     notes: list[str] = field(default_factory=list)
     insufficient: str | None = None
     detail: bool = False
+    #: Set when the table's question does not arise (a deterministic judge's repeatability).
+    not_applicable: str | None = None
 
     @property
     def empty(self) -> bool:
-        """True when there is nothing to print but the ``insufficient`` sentence."""
-        return self.insufficient is not None or not self.rows
+        """True when there is nothing to print but :attr:`empty_sentence`."""
+        return self.insufficient is not None or self.not_applicable is not None or not self.rows
+
+    @property
+    def empty_sentence(self) -> str:
+        """Why an empty table is empty: ``Not applicable: ...`` or ``Too little data: ...``."""
+        if self.not_applicable is not None:
+            return f"Not applicable: {self.not_applicable}"
+        return f"Too little data: {self.insufficient or 'no rows'}"
 
     def best_rows(self, key: str) -> set[int]:
         """Indices of the rows holding the best value of a column that declares one."""
@@ -100,6 +109,7 @@ class Table:
             },
             "notes": list(self.notes),
             "insufficient": self.insufficient,
+            "not_applicable": self.not_applicable,
             "detail": self.detail,
         }
 

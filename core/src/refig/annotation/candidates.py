@@ -13,9 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from refig.analysis.rundata import RunData
-from refig.audit import object_audit
 from refig.errors import RefigError
-from refig.evaluation import load_artifacts
+from refig.evaluation import family_for, load_artifacts
+from refig.models import GateResult
+from refig.pptx.objects import ObjectTree
+from refig.protocols import Artifact, TaskFamily
+from refig.records import FIGURE_TO_SLIDE
 from refig.store import RunStore
 
 #: Content types by leading bytes: the image formats every browser shows.
@@ -61,6 +64,8 @@ class Candidates:
     images: dict[str, str] = field(default_factory=dict)
     skipped: Counter[str] = field(default_factory=Counter)
     results: int = 0
+    #: Whether the audits carry derived verdicts (recorded with every vote).
+    verdicts: bool = False
 
     def why_empty(self) -> RefigError:
         """The error to show when no task has two sides to compare."""
@@ -86,8 +91,20 @@ class Candidates:
         )
 
 
-def load_candidates(store: RunStore) -> Candidates:
-    """Read a run and collect every showable side, with the reasons others were left out."""
+def annotation_audit(family: TaskFamily, artifact: Artifact, *, verdicts: bool) -> str:
+    """The audit shown under a side: the family's ``annotation_audit`` (counts by kind, derived
+    verdicts only when asked) when it has one, else the text its judges are given."""
+    compact = getattr(family, "annotation_audit", None)
+    if compact is not None:
+        return str(compact(artifact, verdicts=verdicts))
+    return family.evidence(artifact).text
+
+
+def load_candidates(store: RunStore, *, verdicts: bool = False) -> Candidates:
+    """Read a run and collect every showable side, with the reasons others were left out.
+
+    Audits are counts by kind; ``verdicts`` adds the derived ones (pasted, flattened, recall).
+    """
     data = RunData.load(store)
     judged = {(a.sha256, a.task.id): a for a in load_artifacts(store) if a.task is not None}
     found = Candidates(
@@ -96,6 +113,7 @@ def load_candidates(store: RunStore) -> Candidates:
         clusters={},
         configs=list(data.config_order),
         results=len(data.outcomes),
+        verdicts=verdicts,
     )
     for (task_id, config_id), outcome in sorted(data.outcomes.items()):
         if not outcome.evaluated:
@@ -115,20 +133,27 @@ def load_candidates(store: RunStore) -> Candidates:
         if png is None or kind is None:
             found.skipped["have no rendering"] += 1
             continue
-        if artifact is not None:
-            tree, metrics = artifact.tree, dict(artifact.metrics)
-        else:
-            tree = outcome.inspection.tree if outcome.inspection else None
+        if artifact is None:
+            inspection = outcome.inspection
             metrics = {
                 f"{metric}.{name}": value.value
                 for (metric, name), value in data.metrics.get(outcome.artifact, {}).items()
             }
+            artifact = Artifact(
+                path=store.objects.path(outcome.artifact), sha256=outcome.artifact,
+                gate=inspection.gate if inspection else GateResult(passed=True),
+                structure=inspection.parsed(ObjectTree) if inspection else None,
+                metrics=metrics,
+            )
         found.images[png] = kind
-        audit = object_audit(tree, metrics)
+        task = data.tasks.get(task_id)
+        audit = annotation_audit(family_for(task.family if task else FIGURE_TO_SLIDE), artifact,
+                                 verdicts=verdicts)
         found.sides[task_id].append(Side(config_id, outcome.artifact, png, audit))
     for task_id in found.sides:
         task = data.tasks.get(task_id)
-        source = task.source_sha256 if task is not None else None
+        figure = task.input("figure") if task is not None else None
+        source = figure.sha256 if figure is not None else None
         kind = image_type(store.objects.path(source)) if source else None
         found.sources[task_id] = source if kind else None
         if source and kind:

@@ -133,6 +133,7 @@ class Session:
                 right_artifact=right.artifact,
                 session=self.id,
                 seconds=_seconds(seconds),
+                audit_verdicts=self.candidates.verdicts,
             )
             self.store.put(vote)
             self.stored += 1

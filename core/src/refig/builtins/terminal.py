@@ -7,6 +7,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from refig.analysis import Analysis, Table
+from refig.console import print_table
 
 BEST_MARK = "*"
 
@@ -14,16 +15,17 @@ BEST_MARK = "*"
 def render_table(table: Table) -> RichTable | Text:
     """One table as rich renders it; a sentence when the data are too few."""
     if table.empty:
-        reason = table.insufficient or "no rows"
-        return Text.assemble((table.title, "bold"), ("\n  too little data: ", "yellow"), reason)
+        head, _, reason = table.empty_sentence.partition(": ")
+        return Text.assemble((table.title, "bold"), (f"\n  {head.lower()}: ", "yellow"), reason)
     rich = RichTable(
         title=table.title, title_justify="left", title_style="bold", caption_justify="left"
     )
     for k, column in enumerate(table.columns):
         numeric = column.kind != "text"
         # The first column names the row (a configuration id): keep it on one line.
-        rich.add_column(
-            column.label, justify="right" if numeric else "left", overflow="fold", no_wrap=k == 0
+        rich.add_column(  # axis ids wrap between their words, not inside them
+            column.label.replace("_", " "), justify="right" if numeric else "left",
+            overflow="fold", no_wrap=k == 0,
         )
     best = {c.key: table.best_rows(c.key) for c in table.columns}
     for i, row in enumerate(table.rows):
@@ -60,4 +62,8 @@ def print_analysis(analysis: Analysis, console: Console) -> None:
         if table.detail:
             continue
         console.print()
-        console.print(render_table(table))
+        rendered = render_table(table)
+        if isinstance(rendered, RichTable):
+            print_table(console, rendered)
+        else:
+            console.print(rendered)

@@ -70,6 +70,10 @@ def register(app: typer.Typer, registry: Registry) -> None:
             True, "--open/--no-open", help="Open the page in a browser (when there is a desktop)."
         ),
         quiet: bool = typer.Option(False, "-q", "--quiet", help="Only print the page's address."),
+        audit_verdicts: bool = typer.Option(
+            False, "--audit-verdicts", help="Add derived verdicts (source pasted, flattened, text "
+            "recall) to the object counts under each slide; recorded with every vote.",
+        ),
     ) -> None:
         """Serve the comparison page for RUN (`refig annotate RUN`): A / B / tie, undo, progress."""
         from refig.annotation.candidates import load_candidates
@@ -84,7 +88,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
                 check_annotator(annotator)
             except ActionError as exc:
                 raise UsageError(f"--annotator {annotator!r}: {exc}") from exc
-        candidates = load_candidates(store)
+        candidates = load_candidates(store, verdicts=audit_verdicts)
         plan = build_plan(candidates, seed)
         if not plan.items:
             raise candidates.why_empty()

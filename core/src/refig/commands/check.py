@@ -10,61 +10,47 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from refig.console import out
+from refig.console import out, print_table
 from refig.errors import UsageError
 from refig.plugins import Registry
 from refig.records import PluginKind
 
 if TYPE_CHECKING:
-    from refig.models import GateResult, Inspection, MetricValue, Render
+    from refig.models import Inspection, MetricValue, Render
     from refig.plugins import Selection
-
-#: The metric that supplies ``raster_area_ratio`` and ``flattened`` in ``--json``.
-FLATTENING = "flattening"
-
+    from refig.protocols import Artifact, TaskFamily
 
 def default_jobs() -> int:
     """One work item per core."""
     return max(1, os.cpu_count() or 1)
 
 
-def _flattening(values: list[MetricValue], name: str) -> float | None:
-    """The flattening metric's value ``name``; None when that metric did not run."""
-    return next((v.value for v in values if v.metric == FLATTENING and v.name == name), None)
-
-
 def file_report(
     file: str,
     sha256: str | None,
-    inspection: Inspection,
-    gate: GateResult,
+    artifact: Artifact,
+    family: TaskFamily,
     render: Render | None,
     values: list[MetricValue],
 ) -> dict[str, Any]:
-    """The documented ``--json`` object of one file."""
+    """The documented ``--json`` object of one file: the family's fields inside core's."""
     metrics: dict[str, dict[str, float | None]] = {}
     for value in values:
         metrics.setdefault(value.metric, {})[value.name] = value.value
-    flattened = _flattening(values, "flattened")
+    gate = artifact.gate
+    first = render.first if render is not None else None
     return {
         "file": file,
         "sha256": sha256,
-        "gate": {
-            "passed": gate.passed,
-            "reason": gate.reason.value if gate.reason else None,
-            "detail": gate.detail,
-        },
-        "slides": gate.slides,
-        "objects": inspection.tree.counts() if inspection.tree is not None else None,
-        "raster_area_ratio": _flattening(values, "raster_area_ratio"),
-        "flattened": None if flattened is None else bool(flattened),
+        "gate": {"passed": gate.passed, "reason": gate.reason, "detail": gate.detail},
+        **family.check_row(artifact),
         "metrics": metrics,
         "render": None
         if render is None
         else {
             "png_sha256": render.png_sha256,
-            "width": render.width_px,
-            "height": render.height_px,
+            "width": first.width_px if first else None,
+            "height": first.height_px if first else None,
             "seconds": round(render.seconds, 3),
             "renderer": render.renderer,
             "error": render.error.message if render.error else None,
@@ -95,20 +81,17 @@ def check_files(
         render_batches,
         run_stage,
     )
-    from refig.models import Task
-    from refig.ooxml import DEFAULT_LIMITS
+    from refig.models import Asset, Task
+    from refig.pptx import DEFAULT_LIMITS, ObjectTree
     from refig.protocols import Artifact
-    from refig.records import TaskKind
+    from refig.records import FIGURE_TO_SLIDE
     from refig.store import sha256_file
 
+    family = family_plugin(FIGURE_TO_SLIDE)
     task = None
     if source is not None:
-        task = Task(
-            id="check",
-            kind=TaskKind.FIGURE_TO_SLIDE,
-            source=str(source),
-            source_sha256=sha256_file(source),
-        )
+        figure = Asset(path=str(source), sha256=sha256_file(source))
+        task = Task(id="check", family=FIGURE_TO_SLIDE, inputs={"figure": figure})
     items: list[Item] = []
     shas: list[str | None] = []
     for index, name in enumerate(files):
@@ -132,7 +115,7 @@ def check_files(
         with tempfile.TemporaryDirectory(prefix="refig-check-") as tmp:
             passing = [i for i in unique if inspections[i.sha256].gate.passed]
             renders: dict[str, Render] = {}
-            pngs: dict[str, Path] = {}
+            pngs: dict[str, list[Path]] = {}
             for _, result in run_stage(
                 "render",
                 pool,
@@ -147,27 +130,27 @@ def check_files(
                 for rendered in result:
                     sha = rendered.render.artifact_sha256
                     renders[sha] = rendered.render
-                    if rendered.png is not None:
-                        pngs[sha] = Path(tmp) / f"{sha}.png"
-                        pngs[sha].write_bytes(rendered.png)
+                    for index, png in enumerate(rendered.pngs):
+                        pngs.setdefault(sha, []).append(Path(tmp) / f"{sha}-{index}.png")
+                        pngs[sha][-1].write_bytes(png)
             gates = {sha: final_gate(i, renders.get(sha)) for sha, i in inspections.items()}
-            artifacts = [
-                Artifact(
+            every = {
+                item.sha256: Artifact(
                     path=Path(item.path),
                     sha256=item.sha256,
                     gate=gates[item.sha256],
-                    tree=inspections[item.sha256].tree,
-                    render=pngs.get(item.sha256),
+                    structure=inspections[item.sha256].parsed(ObjectTree),
+                    pages=tuple(pngs.get(item.sha256, ())),
                     task=task,
-                    source=source,
+                    references={"figure": source} if source is not None else {},
                 )
                 for item in unique
-                if inspections[item.sha256].tree is not None
-            ]
+            }
+            artifacts = [a for a in every.values() if a.structure is not None]
             values: dict[str, list[MetricValue]] = {}
             for selection in metrics:
-                if task is not None and not selection.record.applies_to(task.kind):
-                    continue  # as in `refig evaluate`: a metric runs on the task kinds it names
+                if not selection.record.serves(FIGURE_TO_SLIDE):
+                    continue  # as in `refig evaluate`: a metric runs on the families it names
                 name = selection.record.name
                 for artifact, result in run_stage(
                     f"metric {name}", pool, ComputeMetric(name), artifacts, jobs=jobs, quiet=quiet
@@ -182,13 +165,28 @@ def check_files(
         file_report(
             name,
             sha,
-            inspections[item.sha256],
-            gates[item.sha256],
+            _with_metrics(every[item.sha256], values.get(item.sha256, [])),
+            family,
             renders.get(item.sha256),
             values.get(item.sha256, []),
         )
         for name, sha, item in zip(files, shas, items, strict=True)
     ]
+
+
+def _with_metrics(artifact: Artifact, values: list[MetricValue]) -> Artifact:
+    """The artifact with the values measured for it, as ``{"metric.name": value}``."""
+    import dataclasses
+
+    measured = {f"{v.metric}.{v.name}": v.value for v in values}
+    return dataclasses.replace(artifact, metrics={**artifact.metrics, **measured})
+
+
+def family_plugin(name: str) -> TaskFamily:
+    """This process's task family object ``name``."""
+    from refig.evaluation import family_for
+
+    return family_for(name)
 
 
 def _table(reports: list[dict[str, Any]]) -> None:
@@ -219,7 +217,7 @@ def _table(reports: list[dict[str, Any]]) -> None:
             *cells,
             "-" if flattened is None else ("[red]yes[/]" if flattened else "no"),
         )
-    out.print(table)
+    print_table(out, table)
     for report in reports:
         if not report["gate"]["passed"] and report["gate"]["detail"]:
             out.print(f"[dim]{report['file']}: {report['gate']['detail']}[/]", soft_wrap=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from refig.console import format_duration, out
+from refig.console import format_duration, out, print_table
 from refig.plugins import Registry
 
 
@@ -24,7 +24,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
     ) -> None:
         """Build a sample suite, run the cv and raster-paste baselines, evaluate, and report.
 
-        Offline and model-free: the judge is the deterministic `metrics` proxy, repeated twice.
+        Offline and model-free: the judge is the deterministic `metrics` proxy, scored once.
         Run it again to resume; finished work is kept in the run store.
         """
         import time
@@ -39,7 +39,9 @@ def register(app: typer.Typer, registry: Registry) -> None:
         for v in outcome.verdicts:
             table.add_row(v.config_id, f"{v.total:.1f}", f"{v.editability:.1f}",
                           f"{v.capped}/{v.judged}")
-        out.print(table)
+        if outcome.sight:
+            table.caption, table.caption_justify = f"a proxy: {outcome.sight}", "left"
+        print_table(out, table)
         paste, native = outcome.verdict("raster-paste"), outcome.verdict("cv")
         caught = paste.judged > 0 and paste.capped == paste.judged
         below = paste.editability < native.editability

@@ -8,7 +8,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from refig.console import out
+from refig.console import out, print_table
 from refig.plugins import Registry
 
 STYLE = {"ok": "green", "warn": "yellow", "missing": "bold red"}
@@ -34,7 +34,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
                 status = check.status.value + (" (required)" if check.required else "")
                 table.add_row(check.component, f"[{STYLE[check.status.value]}]{status}[/]",
                               escape(check.detail), escape(check.fix or ""))
-            out.print(table)
+            print_table(out, table)
             if broken:
                 out.print(f"[bold red]{len(broken)} required component(s) missing[/]: "
                           + ", ".join(c.component for c in broken))

@@ -68,5 +68,9 @@ def register(app: typer.Typer, registry: Registry) -> None:
         if as_json:
             typer.echo(json.dumps(outcome.as_json(), indent=2))
         if outcome.failures:
-            err.print(f"[red]{outcome.failures} work items failed[/]; run again to retry them")
+            judged = outcome.judgments_failed
+            what = f"{outcome.failures} work items failed" + (
+                f" ({judged} of them judgments)" if judged else "")
+            err.print(f"[red]{what}[/]; run again to retry them (failed judgments: "
+                      "--rejudge-failed)")
             raise typer.Exit(1)

@@ -7,7 +7,7 @@ import json
 import typer
 from rich.table import Table
 
-from refig.console import err, out
+from refig.console import err, out, print_table
 from refig.errors import RefigError, UsageError
 from refig.harness.install import harness_clis, install, pinned_clis
 from refig.plugins import Registry
@@ -62,7 +62,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
             style = "green" if row.ok else "bold red"
             table.add_row(row.harness, row.package, row.pinned,
                           f"[{style}]{row.found or 'missing'}[/]", row.path or "", row.fix or "")
-        out.print(table)
+        print_table(out, table)
 
     @group.command("check")
     def check_cmd(
@@ -79,8 +79,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
         It proves the CLI, the gateway and the sandbox work here: the agent must write and run a
         python-pptx program, and the attempt's turns and tokens must equal what the server served.
         """
-        from refig.gate import inspect_structure
         from refig.harness.selfcheck import check_harness
+        from refig.pptx.gate import inspect_structure
         from refig.standins.scripted import FAULTS, Fault
 
         _pinned(pinned_clis(registry), name)

@@ -8,7 +8,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from refig.console import out
+from refig.console import out, print_table
 from refig.errors import UsageError
 from refig.plugins import Registry
 from refig.records import PluginKind
@@ -32,7 +32,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
             )
         infos = [i for i in registry.plugins if all_ or not i.builtin]
         if kind is not None:
-            infos = [i for i in infos if any(p.startswith(f"{kind}:") for p in i.provides)]
+            infos = [i for i in infos if i.may_provide(kind)]
         if as_json:
             typer.echo(json.dumps([i.as_json() for i in infos], indent=2))
             return
@@ -49,6 +49,6 @@ def register(app: typer.Typer, registry: Registry) -> None:
                 provides,
                 "\n".join(info.hooks),
             )
-        out.print(table)
+        print_table(out, table)
         if not infos:
             out.print("no plugins installed; `refig list-plugins --all` shows the built-ins")

@@ -45,11 +45,20 @@ def register(app: typer.Typer, registry: Registry) -> None:
             1000, "--elo-resamples", min=10, help="Cluster-bootstrap refits for the Elo intervals."
         ),
         seed: int = typer.Option(0, "--seed", help="Seed of every resampling."),
+        zero_margin: str = typer.Option(
+            "exclude", "--zero-margin",
+            help="Human votes on pairs the judge scored level: exclude them and count them (the "
+            "ReFigBench protocol) or count them as disagreements (the older convention).",
+        ),
         quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress or file messages."),
     ) -> None:
         """Tables of a run with intervals: means, audits, effects, judges, Elo, sensitivity."""
+        from refig.errors import UsageError
         from refig.pipeline import ReportRequest
         from refig.pipeline import report as write_reports
+
+        if zero_margin not in ("exclude", "disagree"):
+            raise UsageError(f"--zero-margin is exclude or disagree, not {zero_margin!r}")
 
         targets = [(name, target) for name, target in
                    (("html", html), ("latex", latex), ("figures", figures)) if target is not None]
@@ -57,4 +66,5 @@ def register(app: typer.Typer, registry: Registry) -> None:
         write_reports(registry, ReportRequest(
             run=run, targets=targets, as_json=as_json, judge=judge, resamples=resamples,
             elo_resamples=elo_resamples, seed=seed, quiet=quiet,
+            zero_margin=zero_margin,  # type: ignore[arg-type]
         ))

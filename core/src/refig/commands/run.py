@@ -10,7 +10,7 @@ from pathlib import Path
 
 import typer
 
-from refig.console import format_duration, out
+from refig.console import format_duration, out, print_table
 from refig.errors import UsageError
 from refig.plugins import Registry
 
@@ -123,7 +123,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
         ]
         for key, value in rows:
             table.add_row(key, value)
-        out.print(table)
+        print_table(out, table)
         out.print(f"sandbox: {summary.sandbox}, executor: {summary.executor}")
         if summary.skipped_failed and not retry_failed:
             out.print(f"{summary.skipped_failed} task(s) failed before; --retry-failed retries "

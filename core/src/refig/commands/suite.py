@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 from typer.core import TyperGroup
 
-from refig.console import err, out
+from refig.console import err, out, print_table
 from refig.errors import RefigError, UsageError
 from refig.plugins import Registry
 from refig.records import PluginKind, SuiteRecord
@@ -84,7 +84,7 @@ def _validate(root: Path, as_json: bool, quiet: bool, max_pixels: int | None) ->
             for p in check.problems:
                 style = "bold red" if p.severity == "error" else "yellow"
                 table.add_row(f"[{style}]{p.severity}[/]", escape(p.where), escape(p.message))
-            out.print(table)
+            print_table(out, table)
         verdict = "[green]valid[/]" if check.ok else f"[bold red]{len(check.errors)} error(s)[/]"
         out.print(f"{root}: {verdict}; {check.tasks} tasks, {check.files} files hashed, "
                   f"{check.images} images decoded")
@@ -133,16 +133,16 @@ def _info(root: Path, plot: Path | None, as_json: bool) -> None:
             raise RefigError(f"cannot write the plot: {exc}", path=plot,
                              fix="give a writable path ending in .png, .pdf or .svg") from exc
     if as_json:
-        payload = {"name": manifest.name, "version": manifest.version, "kind": manifest.kind,
+        payload = {"name": manifest.name, "version": manifest.version, "family": manifest.family,
                    "builder": manifest.builder, "tasks": len(suite.tasks), **report}
         if plot is not None:
             payload["plot"] = str(plot)
         typer.echo(json.dumps(payload, indent=2))
         return
-    out.print(f"[bold]{manifest.name}[/] v{manifest.version} ({manifest.kind}), built by "
+    out.print(f"[bold]{manifest.name}[/] v{manifest.version} ({manifest.family}), built by "
               f"{manifest.builder} at {manifest.created_at:%Y-%m-%d %H:%M} UTC; "
               f"{len(suite.tasks)} tasks, "
-              f"{sum(1 for t in suite.tasks if t.annotation)} annotated")
+              f"{sum(1 for t in suite.tasks if t.input('annotation'))} annotated")
     table = Table(title="source images", title_justify="left")
     for column in ("field", "images", "sizes", "width px", "megapixels", "aspect", "KiB"):
         table.add_column(column, justify="left" if column == "field" else "right")
@@ -150,7 +150,7 @@ def _info(root: Path, plot: Path | None, as_json: bool) -> None:
     for name, summary in report.get("by_field", {}).items():
         table.add_row(*_stat_row(name, summary))
     table.caption = "median (min–max); `--json` adds quartiles and formats"
-    out.print(table)
+    print_table(out, table)
     if plot is not None:
         out.print(f"plot written to {plot}")
 

@@ -23,6 +23,8 @@ from typing import ClassVar
 from refig.errors import RefigError, UsageError
 from refig.gateway import Gateway, PriceTable, Upstream, summarize
 from refig.gateway.calls import CallSummary, write_calls
+from refig.harness.figure import DEFAULT_FIGURE, FIGURE_DELIVERY, Delivery
+from refig.harness.figure import OPTION as FIGURE_OPTION
 from refig.harness.install import require
 from refig.models import ErrorInfo, Usage
 from refig.protocols import AttemptContext, HarnessResult
@@ -82,8 +84,10 @@ class Report:
     finished: bool = False
 
 
-#: Options every CLI adapter reads: the provider's base URL and a price override file.
-SHARED_OPTIONS: dict[str, tuple[str, ...]] = {"upstream": (), "prices": ()}
+#: Options every CLI adapter reads: the provider's base URL, a price override file, and how the
+#: figure is delivered (:mod:`refig.harness.figure`).
+SHARED_OPTIONS: dict[str, tuple[str, ...]] = {"upstream": (), "prices": (),
+                                              FIGURE_OPTION: FIGURE_DELIVERY}
 #: Options whose value is a whole number.
 COUNT_OPTIONS = frozenset({"max_turns", "max_retries"})
 
@@ -127,6 +131,10 @@ class CliHarness(ABC):
             return None
         self.check_option(key, str(value))
         return str(value)
+
+    def figure(self, ctx: AttemptContext) -> Delivery:
+        """How this attempt's figure reaches the agent: ``inline`` or ``file``."""
+        return "file" if self.option(ctx, FIGURE_OPTION) == "file" else DEFAULT_FIGURE
 
     @abstractmethod
     def invocation(self, ctx: AttemptContext, binary: Path, base_url: str,

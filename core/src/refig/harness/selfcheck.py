@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from refig.gateway.calls import ModelCall, read_calls
-from refig.models import Task
+from refig.models import Asset, Task
 from refig.protocols import AttemptContext, HarnessResult, Prompt
-from refig.records import TaskKind
+from refig.records import FIGURE_TO_SLIDE
 from refig.running.sandbox import SandboxPolicy
 from refig.running.workspace import AttemptDirs, attempt_env, default_root
 from refig.standins.scripted import Fault, ScriptedServer, Served
@@ -120,8 +120,8 @@ def check_harness(
     dirs = AttemptDirs.create(root or default_root(), attempt_id)
     try:
         source = draw_source(dirs.workspace / "source.png")
-        task = Task(id="check", kind=TaskKind.FIGURE_TO_SLIDE, source="source.png",
-                    source_sha256=hashlib.sha256(source.read_bytes()).hexdigest())
+        figure = Asset(path="source.png", sha256=hashlib.sha256(source.read_bytes()).hexdigest())
+        task = Task(id="check", family=FIGURE_TO_SLIDE, inputs={"figure": figure})
         with ScriptedServer(faults=faults, model=model, workspace=dirs.workspace) as server:
             ctx = AttemptContext(
                 task=task, workspace=dirs.workspace, source=source,

@@ -37,7 +37,7 @@ from refig.running.workspace import (
     SLIDE_FILE,
     AttemptDirs,
     attempt_env,
-    source_name,
+    write_inputs,
 )
 from refig.store import RunStore
 
@@ -52,7 +52,8 @@ class AttemptJob:
     """Everything a worker needs to run one attempt; picklable, so Ray can ship it."""
 
     task: Task
-    source: bytes
+    #: The task's visible inputs by role, as bytes (the primary one becomes ``source.<ext>``).
+    inputs: dict[str, bytes]
     config: Configuration
     try_index: int
     harness: Selection
@@ -159,8 +160,7 @@ def run_attempt(job: AttemptJob) -> AttemptOutcome:
     dirs.log.write_text("\n".join(notes) + "\n")
     notes.clear()
     try:
-        source = dirs.workspace / source_name(job.task)
-        source.write_bytes(job.source)
+        source = write_inputs(dirs.workspace, job.task, job.inputs)
         try:
             workflow = job.workflow.create()
             prompt = workflow.prepare(dirs.workspace, job.task, job.harness.record.name)

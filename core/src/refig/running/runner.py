@@ -18,8 +18,10 @@ from typing import Any
 
 from refig.console import track
 from refig.errors import UsageError
+from refig.harness.figure import DEFAULT_FIGURE
+from refig.harness.figure import OPTION as FIGURE_OPTION
 from refig.models import Attempt, AttemptStatus, Configuration, Task, Usage
-from refig.plugins import Registry, Selection
+from refig.plugins import Registry, Selection, check_serves
 from refig.records import HarnessRecord, PluginKind
 from refig.running.attempt import (
     AttemptJob,
@@ -33,7 +35,7 @@ from refig.running.sandbox import SandboxPolicy
 from refig.running.scheduler import Plan, Planned, plan_attempts
 from refig.running.workspace import check_outside, default_root, sweep_stale
 from refig.store import RunStore, sha256_file
-from refig.suite import Suite, SuiteError, inside
+from refig.suite import SUITE_FILE, Suite, SuiteError, inside
 
 DEFAULT_TIMEOUT = 1800.0
 
@@ -131,6 +133,9 @@ def make_request(
     """A checked :class:`RunRequest` from plugin names, as ``refig run`` (and ``refig demo``)
     build it: unknown names, a model for a baseline or none for a real harness, options the
     harness rejects and a Ray address without Ray all fail here (exit 2), before any work."""
+    if Path(out).exists() and not Path(out).is_dir():
+        raise UsageError(f"--out {out} is a file, not a run directory", path=Path(out),
+                         fix="give --out a new directory, or the directory of an earlier run")
     executor_sel = registry.resolve(PluginKind.EXECUTOR, executor)
     harness_sel = registry.resolve(PluginKind.HARNESS, harness)
     workflow_sel = registry.resolve(PluginKind.WORKFLOW, workflow)
@@ -142,9 +147,16 @@ def make_request(
         raise UsageError(f"harness {record.name} uses no model; drop --model {model}")
     options = dict(options or {})
     try:
-        harness_sel.create(**options)
+        harness = harness_sel.create(**options)
     except (TypeError, ValueError) as exc:
         raise UsageError(f"harness {record.name} rejects options {options}: {exc}") from exc
+    if FIGURE_OPTION in getattr(harness, "accepted", {}):
+        # How the figure reaches the agent is a factor of the experiment: always in the id.
+        options.setdefault(FIGURE_OPTION, DEFAULT_FIGURE)
+    if (Path(suite) / SUITE_FILE).is_file():  # a missing suite is reported when it is read
+        family = Suite.load(suite).manifest.family
+        check_serves(registry, harness_sel, family)
+        check_serves(registry, workflow_sel, family)
     executor_options: dict[str, Any] = {}
     if ray_address and executor_sel.record.name != "ray":
         raise UsageError("--ray-address needs --executor ray")
@@ -161,8 +173,8 @@ def record_suite(store: RunStore, suite: Suite, tasks: Sequence[Task]) -> None:
     manifest = store.suite()
     if manifest is None:
         store.set_meta("suite", suite.manifest.model_dump_json())
-    elif (manifest.name, manifest.version, manifest.kind) != (
-        suite.manifest.name, suite.manifest.version, suite.manifest.kind
+    elif (manifest.name, manifest.version, manifest.family) != (
+        suite.manifest.name, suite.manifest.version, suite.manifest.family
     ):
         raise UsageError(
             f"{store.root} holds a run of suite {manifest.name} {manifest.version}, "
@@ -173,17 +185,14 @@ def record_suite(store: RunStore, suite: Suite, tasks: Sequence[Task]) -> None:
     fresh: list[Task] = []
     for task in tasks:
         known = stored.get(task.id)
-        if known is not None and known.source_sha256 != task.source_sha256:
+        if known is not None and known.inputs != task.inputs:
             raise UsageError(
                 f"task {task.id} of {suite.root} has another source than the one this run "
                 "recorded", path=store.root, fix="use a new --out directory for a changed suite",
             )
-        if known == task and store.objects.exists(task.source_sha256):
+        if known == task and all(store.objects.exists(a.sha256) for a in task.inputs.values()):
             continue
-        files = [(suite.source_path(task), task.source_sha256, task.source)]
-        if task.annotation is not None:
-            files.append((inside(suite.root, task.annotation), task.annotation_sha256,
-                          task.annotation))
+        files = [(inside(suite.root, a.path), a.sha256, a.path) for a in task.inputs.values()]
         for path, expected, name in files:
             if not path.is_file():
                 raise SuiteError(f"task {task.id}: {name} is missing", path=path,
@@ -217,10 +226,10 @@ def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
     suite = Suite.load(request.suite)
     tasks = list(suite.tasks[: request.limit] if request.limit is not None else suite.tasks)
     for selection in (request.harness, request.workflow):
-        if not selection.record.applies_to(suite.manifest.kind):
+        if not selection.record.serves(suite.manifest.family):
             raise UsageError(
-                f"{selection.record.kind} {selection.record.name} does not handle "
-                f"{suite.manifest.kind} tasks"
+                f"{selection.record.kind} {selection.record.name} does not serve the "
+                f"{suite.manifest.family} family"
             )
     root = (request.workspace_root or default_root()).absolute()
     check_outside(root, request.suite, request.out)
@@ -246,7 +255,10 @@ def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
 
     def make(planned: Planned) -> AttemptJob:
         return AttemptJob(
-            task=planned.task, source=store.objects.read_bytes(planned.task.source_sha256),
+            task=planned.task, inputs={
+                role: store.objects.read_bytes(asset.sha256)
+                for role, asset in planned.task.visible_inputs().items()
+            },
             config=config, try_index=planned.try_index, harness=request.harness,
             workflow=request.workflow, timeout=request.timeout, sandbox=policy,
             workspace_root=root, run_token=run_token, keep_workspace=request.keep_workspaces,

@@ -116,18 +116,21 @@ class SandboxPolicy:
     mode: str = "none"
     readable: tuple[Path, ...] = ()
     protected: tuple[Path, ...] = field(default_factory=tuple)
+    #: False: commands get no network at all (under bwrap), whatever the caller asks.
+    network: bool = True
 
     @classmethod
     def create(
         cls, requested: str = "auto", *, protected: Iterable[Path] = (),
-        readable: Iterable[Path] = (),
+        readable: Iterable[Path] = (), network: bool = True,
     ) -> SandboxPolicy:
         """A policy for this machine: ``readable`` exposed, ``protected`` hidden."""
         mode = resolve_mode(requested)
         shielded = tuple(Path(p).resolve() for p in protected)
         exposed = [p for p in map(Path, readable)
                    if not any(_under(p.resolve(), s) for s in shielded)]
-        return cls(mode=mode, readable=tuple(_outermost(exposed)), protected=shielded)
+        return cls(mode=mode, readable=tuple(_outermost(exposed)), protected=shielded,
+                   network=network)
 
     def wrap(
         self, argv: Sequence[str], *, cwd: Path, writable: Sequence[Path],
@@ -168,7 +171,7 @@ class SandboxPolicy:
             args += ["--bind", str(path), str(path)]
         args += ["--chdir", str(cwd), "--unshare-pid", "--unshare-ipc", "--unshare-uts",
                  "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
-        if not network:
+        if not (network and self.network):
             args.append("--unshare-net")
         return [*args, "--", *argv]
 

@@ -27,7 +27,7 @@ from refig.running.processes import MARKER
 from refig.running.redact import SECRET_NAME
 
 if TYPE_CHECKING:
-    from refig.models import Task
+    from refig.models import Asset, Task
 
 SLIDE_FILE = "slide.pptx"
 PROGRAM_FILE = "build_slide.py"
@@ -40,8 +40,37 @@ _PASSTHROUGH = ("LANG", "LC_ALL", "LC_CTYPE", "TZ", "SOURCE_DATE_EPOCH")
 
 def source_name(task: Task) -> str:
     """The source's file name inside the workspace: ``source`` plus the original suffix."""
-    suffix = Path(task.source).suffix.lower() or ".png"
+    asset = primary_input(task)
+    suffix = Path(asset.path).suffix.lower() if asset is not None else ""
+    suffix = suffix or ".png"
     return SOURCE_STEM + suffix
+
+
+def primary_input(task: Task) -> Asset | None:
+    """The task's first visible input (the figure, the deck): the one the agent works from."""
+    return next(iter(task.visible_inputs().values()), None)
+
+
+def input_name(task: Task, role: str) -> str:
+    """Where a visible input lands in the workspace: the primary one as ``source.<ext>``, any
+    other under its role (``data/points.csv``), keeping the file's suffix."""
+    asset = task.inputs[role]
+    primary = primary_input(task)
+    if primary is not None and asset == primary:
+        return source_name(task)
+    suffix = Path(asset.path).suffix.lower()
+    return role if Path(role).suffix or not suffix else role + suffix
+
+
+def write_inputs(workspace: Path, task: Task, inputs: Mapping[str, bytes]) -> Path:
+    """Put the task's visible inputs into the workspace; return the primary one's path."""
+    for role, data in inputs.items():
+        target = workspace / input_name(task, role)
+        if not target.resolve().is_relative_to(workspace.resolve()):
+            raise UsageError(f"input role {role!r} of task {task.id} leaves the workspace")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    return workspace / source_name(task)
 
 
 def default_root() -> Path:

@@ -20,7 +20,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from refig.models import Endpoint, GateResult, ObjectKind, ObjectTree, Rect, SlideObject
+from refig.models import GateResult
+from refig.pptx.objects import Endpoint, ObjectKind, ObjectTree, Rect, SlideObject
 from refig.protocols import Artifact
 from refig.standins.server import Request, Response, StandInServer
 
@@ -241,9 +242,9 @@ def sample_artifacts(directory: Path, count: int, *, flattened: Sequence[int] = 
             path=directory / f"slide-{index}.pptx",
             sha256=hashlib.sha256(f"artifact {index}".encode()).hexdigest(),
             gate=GateResult(passed=True, slides=1),
-            tree=tree,
-            render=render,
-            source=source,
+            structure=tree,
+            pages=(render,),
+            references={"figure": source},
             metrics={"flattening.flattened": flag, "flattening.raster_area_ratio": flag},
         ))
     return artifacts

@@ -10,10 +10,8 @@ from __future__ import annotations
 import platform
 import sys
 
-from refig.errors import UsageError
-from refig.models import ErrorInfo, Usage
-from refig.protocols import AttemptContext, HarnessResult
-from refig.running import PROGRAM_FILE, SLIDE_FILE, run_command
+from refig.plugin import AttemptContext, ErrorInfo, HarnessResult, Usage, UsageError
+from refig.plugin.harness import PROGRAM_FILE, SLIDE_FILE, run_command
 
 from refig_harness_baseline import __version__
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from refig import hookimpl
-from refig.records import HarnessRecord, TaskKind
+from refig.plugin import HarnessRecord, hookimpl
 
 
 def _raster_paste(**options: Any) -> Any:
@@ -23,13 +22,13 @@ def _cv(**options: Any) -> Any:
 
 @hookimpl
 def refig_harnesses() -> Iterator[HarnessRecord]:
-    kinds = frozenset({TaskKind.FIGURE_TO_SLIDE})
+    kinds = frozenset({"figure-to-slide"})
     yield HarnessRecord(
         name="raster-paste",
         description="Pastes the source image over the whole slide: the cheat the flattening "
         "cap exists to catch.",
         factory=_raster_paste,
-        task_kinds=kinds,
+        families=kinds,
         needs_model=False,
     )
     yield HarnessRecord(
@@ -37,6 +36,6 @@ def refig_harnesses() -> Iterator[HarnessRecord]:
         description="Classical vision (OpenCV contours, OCR, line and arrow detection) writing "
         "native text, shapes and bound connectors: the floor any agent should beat.",
         factory=_cv,
-        task_kinds=kinds,
+        families=kinds,
         needs_model=False,
     )

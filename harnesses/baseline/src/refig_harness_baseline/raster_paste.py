@@ -8,8 +8,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from refig.images import open_image
-from refig.running import SLIDE_FILE
+from refig.plugin import open_image
+from refig.plugin.harness import SLIDE_FILE
 
 from refig_harness_baseline.agent import build, emit, slide_size
 

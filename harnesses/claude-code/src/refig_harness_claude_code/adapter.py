@@ -2,8 +2,10 @@
 
 What it passes and why (see docs/harnesses.md):
 
-- ``-p PROMPT --output-format stream-json --verbose``: non-interactive, one JSON event per line,
-  ending with a ``result`` event (turns, usage, ``is_error``);
+- ``-p --output-format stream-json --verbose``: non-interactive, one JSON event per line,
+  ending with a ``result`` event (turns, usage, ``is_error``); the prompt comes on standard input
+  as one ``--input-format stream-json`` user message, which also carries the figure as a base64
+  image block unless option ``figure`` is ``file`` (then it is the prompt alone);
 - ``--model``, ``--effort`` (low, medium, high, xhigh, max) and ``--max-turns`` (a hidden
   option of ``-p`` mode; default 100);
 - ``--dangerously-skip-permissions`` with ``IS_SANDBOX=1`` (which root needs): the agent writes
@@ -23,19 +25,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
-from refig.gateway import DUMMY_KEY
-from refig.gateway.calls import status_kind
-from refig.gateway.usage import anthropic_tokens
-from refig.harness.adapter import (
+from refig.plugin import AttemptContext, ErrorInfo, Usage
+from refig.plugin.harness import (
     ANTHROPIC,
+    DUMMY_KEY,
     SHARED_OPTIONS,
     CliHarness,
     Invocation,
     Report,
+    anthropic_tokens,
     last_event,
+    status_kind,
+    stream_json_message,
 )
-from refig.models import ErrorInfo, Usage
-from refig.protocols import AttemptContext
 
 from refig_harness_claude_code.pin import PIN
 
@@ -61,8 +63,8 @@ class ClaudeCodeHarness(CliHarness):
                    home: Path) -> Invocation:
         config = home / ".claude"
         config.mkdir(parents=True, exist_ok=True)
-        argv = [str(binary), "-p", ctx.prompt.text, "--output-format", "stream-json",
-                "--verbose", "--model", ctx.model, "--dangerously-skip-permissions",
+        argv = [str(binary), "-p", "--input-format", "stream-json", "--output-format",
+                "stream-json", "--verbose", "--model", ctx.model, "--dangerously-skip-permissions",
                 "--no-session-persistence",
                 "--max-turns", self.option(ctx, "max_turns") or str(DEFAULT_MAX_TURNS)]
         if effort := self.option(ctx, "effort"):
@@ -79,7 +81,8 @@ class ClaudeCodeHarness(CliHarness):
         }
         if retries := self.option(ctx, "max_retries"):
             env["CLAUDE_CODE_MAX_RETRIES"] = retries
-        return Invocation(argv, env)
+        figure = ctx.source if self.figure(ctx) == "inline" else None
+        return Invocation(argv, env, stdin=stream_json_message(ctx.prompt.text, figure))
 
     def read_report(self, transcript: Path) -> Report:
         result = last_event(transcript, "result")

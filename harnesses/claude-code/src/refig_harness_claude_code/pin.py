@@ -1,6 +1,6 @@
 """The Claude Code release this adapter was tested with; ``refig harness install`` installs it."""
 
-from refig.records import CliPin
+from refig.plugin import CliPin
 
 PIN = CliPin(
     package="@anthropic-ai/claude-code",

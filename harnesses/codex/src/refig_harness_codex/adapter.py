@@ -5,7 +5,8 @@ What it passes and why (see docs/harnesses.md):
 - ``exec --json``: non-interactive, one event per line (``thread.started``, ``turn.*``,
   ``item.*``, ``error``); the prompt on standard input, so no option can swallow it;
 - ``--model`` and, in ``config.toml``, ``model_reasoning_effort`` (minimal ... ``xhigh``);
-- ``--image SOURCE``: the source figure attached to the first message;
+- ``--image SOURCE``: the source figure attached to the first message (unless option ``figure``
+  is ``file``: then it is only the file in the workspace);
 - ``--skip-git-repo-check``: the workspace is not a git repository;
 - ``--dangerously-bypass-approvals-and-sandbox`` (default; option ``sandbox`` picks
   ``workspace-write`` instead): refig's bubblewrap sandbox is the boundary, and Codex's own one
@@ -23,10 +24,16 @@ import json
 from pathlib import Path
 from typing import ClassVar
 
-from refig.gateway import DUMMY_KEY
-from refig.harness.adapter import OPENAI, SHARED_OPTIONS, CliHarness, Invocation, Report, events
-from refig.models import ErrorInfo, Usage
-from refig.protocols import AttemptContext
+from refig.plugin import AttemptContext, ErrorInfo, Usage
+from refig.plugin.harness import (
+    DUMMY_KEY,
+    OPENAI,
+    SHARED_OPTIONS,
+    CliHarness,
+    Invocation,
+    Report,
+    events,
+)
 
 from refig_harness_codex.pin import PIN
 
@@ -72,7 +79,9 @@ class CodexHarness(CliHarness):
         (codex_home / "config.toml").write_text(self.config(ctx, base_url))
         sandbox = self.option(ctx, "sandbox") or "bypass"
         argv = [str(binary), "exec", "--json", "--skip-git-repo-check", "--model", ctx.model,
-                "--cd", str(ctx.workspace), f"--image={ctx.source}"]
+                "--cd", str(ctx.workspace)]
+        if self.figure(ctx) == "inline":
+            argv.append(f"--image={ctx.source}")
         argv += (["--dangerously-bypass-approvals-and-sandbox"] if sandbox == "bypass"
                  else ["--sandbox", sandbox])
         argv.append("-")  # the prompt comes on standard input

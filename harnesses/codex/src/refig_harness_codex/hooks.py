@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from refig import hookimpl
-from refig.records import HarnessRecord, TaskKind
+from refig.plugin import HarnessRecord, hookimpl
 
 from refig_harness_codex.pin import PIN
 
@@ -24,7 +23,6 @@ def refig_harnesses() -> Iterator[HarnessRecord]:
         description=f"Codex CLI {PIN.version} (`codex exec --json`) through refig's recording "
         "gateway; options: effort, max_retries, upstream, prices, sandbox.",
         factory=_create,
-        task_kinds=frozenset({TaskKind.FIGURE_TO_SLIDE, TaskKind.DECK_EDIT,
-                              TaskKind.FIGURE_TO_CODE}),
+        families=frozenset(),
         cli=PIN,
     )

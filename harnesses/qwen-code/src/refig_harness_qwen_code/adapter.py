@@ -4,6 +4,11 @@ What it passes and why (see docs/harnesses.md):
 
 - the prompt as the positional query (one-shot), ``--output-format stream-json`` (a ``result``
   event at the end, as Claude Code's), ``--auth-type openai`` (Chat Completions), ``-m MODEL``;
+- the figure inline (option ``figure``, default ``inline``): the query starts with
+  ``@source.png``, Qwen Code's own way to attach a file to the first message. It sends the image
+  only for models its model table marks as taking images (``qwen3-vl-plus`` does,
+  ``qwen3-coder-plus`` does not: it gets a note that the image is unsupported instead). Its
+  ``--input-format stream-json`` turns image blocks into text, so it is not used;
 - ``--approval-mode yolo``: the agent writes and runs code without prompts; refig's sandbox is
   the boundary;
 - ``--max-session-turns`` (default 100);
@@ -20,8 +25,9 @@ import json
 from pathlib import Path
 from typing import Any, ClassVar
 
-from refig.gateway import DUMMY_KEY
-from refig.harness.adapter import (
+from refig.plugin import AttemptContext, ErrorInfo, Usage
+from refig.plugin.harness import (
+    DUMMY_KEY,
     OPENAI,
     SHARED_OPTIONS,
     CliHarness,
@@ -29,8 +35,6 @@ from refig.harness.adapter import (
     Report,
     last_event,
 )
-from refig.models import ErrorInfo, Usage
-from refig.protocols import AttemptContext
 
 from refig_harness_qwen_code.pin import PIN
 
@@ -72,7 +76,8 @@ class QwenCodeHarness(CliHarness):
         argv = [str(binary), "--auth-type", "openai", "-m", ctx.model,
                 "--approval-mode", "yolo", "--output-format", "stream-json",
                 "--max-session-turns", self.option(ctx, "max_turns") or str(DEFAULT_MAX_TURNS),
-                ctx.prompt.text]
+                f"@{ctx.source.name} {ctx.prompt.text}" if self.figure(ctx) == "inline"
+                else ctx.prompt.text]
         env = {"HOME": str(home), "QWEN_HOME": str(qwen_home), "OPENAI_BASE_URL": base_url,
                "OPENAI_API_KEY": DUMMY_KEY, "OPENAI_MODEL": ctx.model,
                "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"}

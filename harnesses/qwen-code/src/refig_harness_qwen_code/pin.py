@@ -1,5 +1,5 @@
 """The Qwen Code release this adapter was tested with; ``refig harness install`` installs it."""
 
-from refig.records import CliPin
+from refig.plugin import CliPin
 
 PIN = CliPin(package="@qwen-code/qwen-code", version="0.24.4", bin="qwen")

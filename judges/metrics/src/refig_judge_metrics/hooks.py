@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from refig import hookimpl
-from refig.records import JudgeRecord, TaskKind
+from refig.plugin import JudgeRecord, hookimpl
 
 
 def _factory(argument: str | None = None, **options: Any) -> Any:
@@ -22,5 +21,5 @@ def refig_judges() -> Iterator[JudgeRecord]:
         description="Offline proxy: the rubric filled from deterministic metrics (no model, "
         "no network); labelled proxy.",
         factory=_factory,
-        task_kinds=frozenset({TaskKind.FIGURE_TO_SLIDE}),
+        families=frozenset({"figure-to-slide"}),
     )

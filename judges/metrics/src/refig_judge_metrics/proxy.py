@@ -12,19 +12,39 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from refig.audit import BOUND, CONNECTORS, FLATTENED, FREE_LINES, HALF_BOUND, TEXT_RECALL
-from refig.models import AxisScore, ErrorInfo, Judgment, JudgmentStatus, ObjectKind, stable_hash
-from refig.protocols import Artifact, JudgeRequest
-from refig.rubric import Rubric, load_rubric
-from refig.slide_text import native_text, word_tokens
+from refig.plugin import (
+    Artifact,
+    AxisScore,
+    ErrorInfo,
+    JudgeRequest,
+    Judgment,
+    JudgmentStatus,
+    Rubric,
+    load_rubric,
+    stable_hash,
+)
+from refig.pptx import ObjectKind
+from refig.pptx.slide_text import native_text, word_tokens
 
 #: Bumped whenever a formula changes, so cached proxy judgments are recomputed.
-FORMULA_VERSION = "1"
+FORMULA_VERSION = "3"  # 2: image axes above the empty slide; no editability without content
+#                         3: half the structure axis at most without an annotation
 
+CONNECTORS = "connector-audit.connector_count"
+BOUND = "connector-audit.bound_connectors"
+HALF_BOUND = "connector-audit.half_bound_connectors"
+FREE_LINES = "connector-audit.free_lines"
+FLATTENED = "flattening.flattened"
+TEXT_RECALL = "text.recall"
 NODE_RECALL = "topology.node_recall"
 EDGE_RECALL = "topology.edge_recall"
 SSIM = "image.ssim"
 CIEDE2000 = "image.ciede2000"
+SSIM_BLANK = "image.ssim_blank"
+CIEDE2000_BLANK = "image.ciede2000_blank"
+LAYOUT_SSIM = "image.layout_ssim"
+LAYOUT_SSIM_BLANK = "image.layout_ssim_blank"
+TEXT_REFERENCE = "text.reference"
 CONTENT_RASTER = "flattening.content_raster_area_ratio"
 RASTER = "flattening.raster_area_ratio"
 
@@ -32,10 +52,31 @@ RASTER = "flattening.raster_area_ratio"
 FALLBACK_WORDS = 30
 #: Mean CIEDE2000 at which the colour part of visual detail reaches zero.
 CIEDE_ZERO = 25.0
+#: The share of semantic structure a slide can earn when no annotation shows the source's.
+UNSEEN_STRUCTURE = 0.5
+
+
+#: What the proxy can and cannot see, printed under every table of its scores.
+SIGHT = (
+    "it sees pixel similarity above an empty slide's, native text against the annotated labels "
+    "(else OCR of the source), nodes and edges against an annotation (when there is one), native "
+    "objects and bound links; it cannot see whether links join the right boxes without an "
+    "annotation, reading order, legibility or style"
+)
 
 
 def _clip(value: float) -> float:
     return min(1.0, max(0.0, value))
+
+
+def above_blank(ssim: float, blank: float | None) -> float:
+    """How far ``ssim`` rose from what an empty slide earns (``blank``) towards 1, in [0, 1].
+
+    An empty slide scores 0 whatever the figure; without a baseline (older runs) the raw SSIM.
+    """
+    if blank is None:
+        return _clip(ssim)
+    return 0.0 if blank >= 1.0 else _clip((ssim - blank) / (1.0 - blank))
 
 
 @dataclass(frozen=True)
@@ -85,7 +126,9 @@ Formula = Callable[[Evidence], tuple[float, str]]
 def text(e: Evidence) -> tuple[float, str]:
     recall = e.get(TEXT_RECALL)
     if recall is not None:
-        return _clip(recall), f"{recall:.0%} of the source's words are native text"
+        against = ("the annotated labels" if e.get(TEXT_REFERENCE) == 1
+                   else "the source's words (read by OCR: the only reference)")
+        return _clip(recall), f"{recall:.0%} of {against} are native text"
     share = 0.5 * min(1.0, e.native_words / FALLBACK_WORDS)
     return share, f"no OCR recall; {e.native_words} native words earn half credit at most"
 
@@ -101,16 +144,23 @@ def semantic_structure(e: Evidence) -> tuple[float, str]:
     links = 0.0 if e.lines == 0 else _clip(
         (e.bound + 0.5 * e.half_bound + 0.25 * (e.lines - e.bound - e.half_bound)) / e.lines
     )
-    return 0.5 * components + 0.5 * links, (
-        f"no annotation; components by text ({why}), links: {e.lines} drawn, {e.bound} bound"
+    # Links only count between components that are there: no credit without content. Without
+    # an annotation the source's structure is unseen, so at most half the axis is earned.
+    return UNSEEN_STRUCTURE * components * (0.5 + 0.5 * links), (
+        f"no annotation, so the source's structure is unseen (half credit at most): components "
+        f"by text ({why}), links: {e.lines} drawn, {e.bound} bound"
     )
 
 
 def layout(e: Evidence) -> tuple[float, str]:
-    ssim = e.get(SSIM)
+    coarse = e.get(LAYOUT_SSIM)
+    ssim, blank = (e.get(SSIM), e.get(SSIM_BLANK)) if coarse is None else (coarse,
+                                                                          e.get(LAYOUT_SSIM_BLANK))
     if ssim is None:
         return 0.0, "no image similarity measured"
-    return _clip(ssim), f"SSIM {ssim:.2f} between the rendering and the source"
+    scale = "full-size SSIM" if coarse is None else "SSIM at layout scale"
+    floor = "no empty-slide baseline" if blank is None else f"an empty slide earns {blank:.2f}"
+    return above_blank(ssim, blank), f"{scale} {ssim:.2f} against the source ({floor})"
 
 
 def editability(e: Evidence) -> tuple[float, str]:
@@ -122,21 +172,30 @@ def editability(e: Evidence) -> tuple[float, str]:
     raster = e.get(RASTER) if raster is None else raster
     raster = 0.0 if raster is None else _clip(raster)
     binding = e.binding
-    f = (1 - raster) * (0.6 + 0.4 * (0.5 if binding is None else binding))
+    content, _ = text(e)  # editable objects earn credit only for the content they carry
+    f = content * (1 - raster) * (0.6 + 0.4 * (0.5 if binding is None else binding))
     links = "no links drawn" if binding is None else f"{binding:.0%} of links bound"
-    return f, f"{e.native_objects} native objects, images cover {raster:.0%}, {links}"
+    return f, (f"{e.native_objects} native objects carrying {content:.0%} of the text, images "
+               f"cover {raster:.0%}, {links}")
 
 
 def visual_detail(e: Evidence) -> tuple[float, str]:
     ssim, delta = e.get(SSIM), e.get(CIEDE2000)
     if ssim is None and delta is None:
         return 0.0, "no image similarity measured"
+    structure = None if ssim is None else above_blank(ssim, e.get(SSIM_BLANK))
     if delta is None:
-        return _clip(ssim or 0), f"SSIM {ssim:.2f} (no colour difference measured)"
-    colour = _clip(1 - delta / CIEDE_ZERO)
-    if ssim is None:
-        return colour, f"mean CIEDE2000 {delta:.1f} (no SSIM)"
-    return 0.5 * _clip(ssim) + 0.5 * colour, f"SSIM {ssim:.2f}, mean CIEDE2000 {delta:.1f}"
+        return structure or 0.0, f"SSIM {ssim:.2f} (no colour difference measured)"
+    blank = e.get(CIEDE2000_BLANK)
+    # Colour: the share of the empty slide's colour difference the rendering removed.
+    if blank is None:
+        colour = _clip(1 - delta / CIEDE_ZERO)
+    else:
+        colour = _clip(1 - delta / blank) if blank > 0 else 0.0
+    floor = "" if blank is None else f" (an empty slide: {blank:.1f})"
+    if structure is None:
+        return colour, f"mean CIEDE2000 {delta:.1f}{floor} (no SSIM)"
+    return 0.5 * structure + 0.5 * colour, f"SSIM {ssim:.2f}, mean CIEDE2000 {delta:.1f}{floor}"
 
 
 FORMULAS: dict[str, Formula] = {
@@ -152,10 +211,13 @@ class MetricsJudge:
     """Fills the rubric from metrics; ``proxy=True`` on every judgment."""
 
     label = "metrics"
+    deterministic = True
+    #: It reads no option; one meant for another judge is fine, one for none is refused.
+    accepts: frozenset[str] = frozenset()
     key = stable_hash({"judge": "metrics", "formula": FORMULA_VERSION})
 
     def __init__(self, **options: Any):
-        """It has no options; ``--judge-opt`` values meant for every judge are ignored."""
+        """It has no options; values meant for every judge are left to the others."""
 
     def judge(self, request: JudgeRequest) -> Judgment:
         rubric = load_rubric(request.rubric_path)
@@ -167,6 +229,8 @@ class MetricsJudge:
             "rubric_version": rubric.version,
             "repeat": request.repeat,
             "proxy": True,
+            "deterministic": True,
+            "sight": SIGHT,
             "cost_usd": 0.0,
             "calls": 0,
         }

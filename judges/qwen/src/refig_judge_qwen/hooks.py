@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from refig import hookimpl
-from refig.records import JudgeRecord, TaskKind
+from refig.plugin import JudgeRecord, hookimpl
 
 
 def _factory(argument: str | None = None, **options: Any) -> Any:
@@ -22,6 +21,6 @@ def refig_judges() -> Iterator[JudgeRecord]:
         description="The rubric judge on an open-weight Qwen model (default Qwen3.6-27B) served "
         "by vLLM, SGLang or Ollama at REFIG_QWEN_API_BASE; thinking off.",
         factory=_factory,
-        task_kinds=frozenset({TaskKind.FIGURE_TO_SLIDE}),
+        families=frozenset({"figure-to-slide"}),
         accepts_argument=True,
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from refig.errors import UsageError
+from refig.plugin import UsageError
 from refig_judge_rubric.judge import RubricJudge, build_judge
 
 #: The paper's open-weight judge, as its Hugging Face id (what ``vllm serve`` names the model).

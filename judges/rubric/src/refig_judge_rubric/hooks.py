@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from refig import hookimpl
-from refig.errors import UsageError
-from refig.records import JudgeRecord, TaskKind
+from refig.plugin import JudgeRecord, UsageError, hookimpl
 
 #: The paper's pinned judge.
 GPT_5_4 = {"model": "gpt-5.4-2026-03-05", "reasoning_effort": "low"}
@@ -33,18 +31,18 @@ def _litellm(argument: str | None = None, **options: Any) -> Any:
 
 @hookimpl
 def refig_judges() -> Iterator[JudgeRecord]:
-    slide = frozenset({TaskKind.FIGURE_TO_SLIDE})
+    slide = frozenset({"figure-to-slide"})
     yield JudgeRecord(
         name="gpt-5.4",
         description="The paper's rubric judge: gpt-5.4-2026-03-05, low reasoning effort "
         "(needs OPENAI_API_KEY).",
         factory=_gpt_5_4,
-        task_kinds=slide,
+        families=slide,
     )
     yield JudgeRecord(
         name="litellm",
         description="The rubric judge on any litellm model: --judge litellm:PROVIDER/MODEL.",
         factory=_litellm,
-        task_kinds=slide,
+        families=slide,
         accepts_argument=True,
     )

@@ -4,13 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from refig.errors import UsageError
-from refig.images import ImageError
-from refig.models import ErrorInfo, Judgment, JudgmentStatus, Usage, stable_hash
-from refig.protocols import JudgeRequest
-from refig.rubric import AnswerError, load_rubric
+from refig.plugin import (
+    NO_KEY,
+    AnswerError,
+    CallError,
+    ChatClient,
+    ErrorInfo,
+    ImageError,
+    JudgeRequest,
+    Judgment,
+    JudgmentStatus,
+    Usage,
+    UsageError,
+    load_rubric,
+    stable_hash,
+)
 
-from refig_judge_rubric.client import NO_KEY, CallError, ChatClient
 from refig_judge_rubric.messages import PROMPT_VERSION, correction, judge_messages
 from refig_judge_rubric.options import JudgeOptions, parse_options
 
@@ -21,6 +30,9 @@ class RubricJudge:
     ``name`` is the judge's name as selected (``gpt-5.4``, ``litellm:openai/gpt-4o``, ``qwen``);
     ``defaults`` are that judge's own option values, so the label only shows what a user changed.
     """
+
+    #: The ``--judge-opt`` keys it reads.
+    accepts = frozenset(JudgeOptions.model_fields)
 
     def __init__(self, name: str, options: JudgeOptions, defaults: dict[str, Any] | None = None):
         self.name = name
@@ -61,14 +73,14 @@ class RubricJudge:
                           error=ErrorInfo(kind=kind, message=message, **extra))
 
         rubric = load_rubric(request.rubric_path)
-        missing = [name for name, path in (("source figure", artifact.source),
-                                           ("rendering", artifact.render))
-                   if path is None or not path.is_file()]
-        if missing:
-            return failed("missing_input", f"no {' and no '.join(missing)} to show the judge")
+        evidence = request.evidence
+        missing = [*evidence.missing,
+                   *(label for label, path in evidence.images if not path.is_file())]
+        if missing or not evidence.images:
+            what = " and ".join(missing).lower() or "any image"
+            return failed("missing_input", f"cannot show the judge {what}")
         try:
-            messages = judge_messages(rubric, artifact.source, artifact.render, request.audit,
-                                      max_side=self.options.max_image_side)
+            messages = judge_messages(rubric, evidence, max_side=self.options.max_image_side)
         except (ImageError, OSError) as exc:
             return failed("missing_input", f"cannot read an image: {exc}")
         response_format = rubric.response_format()
@@ -108,7 +120,7 @@ def check_credentials(judge: str, options: JudgeOptions) -> JudgeOptions:
     """
     if options.api_key:
         return options
-    from refig_judge_rubric.client import import_litellm
+    from refig.plugin import import_litellm
 
     litellm = import_litellm()
     try:

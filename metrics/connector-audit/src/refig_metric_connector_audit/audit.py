@@ -13,10 +13,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from refig.lines import arrow_count, has_line_preset
-from refig.metric_values import ValueMaker, unavailable
-from refig.models import MetricValue, ObjectKind, ObjectTree, SlideObject
-from refig.protocols import Artifact
+from refig.plugin import Artifact, MetricValue, ValueMaker, unavailable
+from refig.pptx import ObjectKind, ObjectTree, SlideObject
+from refig.pptx.lines import arrow_count, has_line_preset
 
 METRIC = "connector-audit"
 

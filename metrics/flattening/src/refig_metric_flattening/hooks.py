@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from refig import hookimpl
-from refig.records import MetricRecord, TaskKind
+from refig.plugin import MetricRecord, hookimpl
 
 
 def _factory(**options: Any) -> Any:
@@ -21,5 +20,5 @@ def refig_metrics() -> Iterator[MetricRecord]:
         name="flattening",
         description="Raster share of the slide and a pasted source figure, however hidden.",
         factory=_factory,
-        task_kinds=frozenset({TaskKind.FIGURE_TO_SLIDE}),
+        families=frozenset({"figure-to-slide"}),
     )

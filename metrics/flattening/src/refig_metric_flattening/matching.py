@@ -22,7 +22,7 @@ from typing import Literal
 import imagehash
 import numpy as np
 from PIL import Image
-from refig.images import content_box
+from refig.plugin import content_box
 
 #: Hamming distance (of 64 bits) under which two images count as the same picture.
 WHOLE_MAX_DISTANCE = 12

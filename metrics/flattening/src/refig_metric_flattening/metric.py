@@ -19,13 +19,18 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from refig.errors import RefigError
-from refig.images import open_image
-from refig.metric_values import ValueMaker, source_sha256, unavailable
-from refig.models import MetricValue, ObjectTree
-from refig.protocols import Artifact
-from refig.rasters import RasterPlacement, SlideImage, raster_placements, slide_images
-from refig.slide_text import native_text, word_tokens
+from refig.plugin import (
+    Artifact,
+    MetricValue,
+    RefigError,
+    ValueMaker,
+    open_image,
+    source_sha256,
+    unavailable,
+)
+from refig.pptx import ObjectTree
+from refig.pptx.rasters import RasterPlacement, SlideImage, raster_placements, slide_images
+from refig.pptx.slide_text import native_text, word_tokens
 from shapely.geometry import box
 from shapely.ops import unary_union
 

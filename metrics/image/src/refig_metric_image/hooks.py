@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from refig import hookimpl
-from refig.records import MetricRecord, TaskKind
+from refig.plugin import MetricRecord, hookimpl
 
 
 def _checks() -> Iterator[Any]:
@@ -15,7 +14,7 @@ def _checks() -> Iterator[Any]:
     from importlib import util
     from pathlib import Path
 
-    from refig.doctor import Check, Status
+    from refig.plugin import Check, Status
 
     weights = os.environ.get("REFIG_LPIPS_WEIGHTS")
     found = weights and (Path(weights) / "checkpoints" / "alexnet-owt-7be5be79.pth").is_file()
@@ -38,6 +37,6 @@ def refig_metrics() -> Iterator[MetricRecord]:
         name="image",
         description="SSIM, PSNR, CIEDE2000 (LPIPS optional) of the rendering against the source.",
         factory=_factory,
-        task_kinds=frozenset({TaskKind.FIGURE_TO_SLIDE, TaskKind.FIGURE_TO_CODE}),
+        families=frozenset({"figure-to-slide"}),
         checks=_checks,
     )

@@ -6,18 +6,29 @@ from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 
-from refig.errors import RefigError
-from refig.images import open_image
-from refig.metric_values import ValueMaker, source_sha256, unavailable
-from refig.models import MetricValue
-from refig.protocols import Artifact
+from PIL import Image
+from refig.plugin import (
+    Artifact,
+    MetricValue,
+    RefigError,
+    ValueMaker,
+    open_image,
+    source_sha256,
+    unavailable,
+)
 
 from refig_metric_image.pairing import WORK_WIDTH, Prepared, pair_with, prepare
 from refig_metric_image.perceptual import Lpips, LpipsUnavailable
 from refig_metric_image.similarity import ciede2000, psnr, ssim
 
 METRIC = "image"
-NAMES = ("ssim", "psnr", "ciede2000", "lpips")
+NAMES = ("ssim", "psnr", "ciede2000", "lpips", "ssim_blank", "ciede2000_blank", "layout_ssim",
+         "layout_ssim_blank")
+#: What an empty slide renders as: LibreOffice paints a slide without a background white.
+BLANK = (255, 255, 255)
+#: Width, in pixels, at which ``layout_ssim`` compares: where the masses sit, not their detail,
+#: so a rebuild a few pixels off still counts as laid out like the source.
+LAYOUT_WIDTH = 64
 
 
 @lru_cache(maxsize=16)
@@ -28,9 +39,14 @@ def prepared_source(key: str | None, path: Path, width: int) -> Prepared:
 
 
 class ImageSimilarity:
-    """SSIM, PSNR, mean CIEDE2000 and (when set up) LPIPS between the source and the render."""
+    """SSIM, PSNR, mean CIEDE2000 and (when set up) LPIPS between the source and the render.
 
-    version = "1"
+    ``layout_ssim`` is SSIM at ``LAYOUT_WIDTH`` pixels wide. Each ``*_blank`` value is what an
+    empty slide of the render's size earns against the same source: the floor a score must be
+    measured from, since on a mostly white figure an empty slide already reaches an SSIM near 0.9.
+    """
+
+    version = "2"  # 2: the empty-slide baselines
 
     def __init__(self, width: int = WORK_WIDTH, lpips_weights: str | Path | None = None):
         self.width = int(width)
@@ -64,3 +80,13 @@ class ImageSimilarity:
             yield make.value("lpips", self.lpips.distance(images.source, images.render), size=size)
         except LpipsUnavailable as exc:
             yield make.value("lpips", None, reason=str(exc))
+        empty = Image.new("RGB", render.size, BLANK)
+        blank = pair(source, empty, self.width)
+        detail = {"size": size, "blank": list(render.size)}
+        yield make.value("ssim_blank", ssim(blank.source, blank.render), **detail)
+        yield make.value("ciede2000_blank", ciede2000(blank.source, blank.render), **detail)
+        coarse, coarse_blank = pair(source, render, LAYOUT_WIDTH), pair(source, empty, LAYOUT_WIDTH)
+        small = {"size": list(coarse.source.size)}
+        yield make.value("layout_ssim", ssim(coarse.source, coarse.render), **small)
+        yield make.value("layout_ssim_blank", ssim(coarse_blank.source, coarse_blank.render),
+                         **small)

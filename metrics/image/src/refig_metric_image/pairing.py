@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PIL import Image
-from refig.images import border_colour, content_box
+from refig.plugin import border_colour, content_box
 
 #: Default working width, in pixels, of the compared images.
 WORK_WIDTH = 1024

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from refig import hookimpl
-from refig.records import MetricRecord, TaskKind
+from refig.plugin import MetricRecord, hookimpl
 
 
 def _checks() -> Iterator[Any]:
@@ -14,7 +13,7 @@ def _checks() -> Iterator[Any]:
     from importlib import metadata, util
     from pathlib import Path
 
-    from refig.doctor import Check, Status
+    from refig.plugin import Check, Status
 
     spec = util.find_spec("rapidocr_onnxruntime")
     models = sorted(Path(spec.origin).parent.glob("models/*.onnx")) if spec and spec.origin else []
@@ -39,6 +38,6 @@ def refig_metrics() -> Iterator[MetricRecord]:
         name="text",
         description="Recall and precision of the slide's native text against OCR of the source.",
         factory=_factory,
-        task_kinds=frozenset({TaskKind.FIGURE_TO_SLIDE}),
+        families=frozenset({"figure-to-slide"}),
         checks=_checks,
     )

@@ -1,12 +1,16 @@
 """The ``text`` metric: is the source's text on the slide as native, editable text?
 
-The source figure is read with OCR (``refig.ocr.read_text``: RapidOCR, offline); the slide's text
-is read from the object tree (text boxes, shapes, table cells, groups, SmartArt and chart text,
-only what paints). Both become case-folded word tokens and are matched one to one
+The source's words are the exact labels of its annotation when the suite has one (a generated
+suite: node texts, panel and group titles, edge labels), and otherwise the figure read with OCR
+(``refig.ocr.read_text``: RapidOCR, offline), which is then the only reference: a rebuild that read
+the figure with the same OCR shares its misreadings. ``reference`` says which (1 labels, 0 OCR).
+The slide's text is read from the object tree (text boxes, shapes, table cells, groups,
+SmartArt and chart text, only what paints). Both become case-folded word tokens and are matched
+one to one
 (:mod:`refig_metric_text.matching`).
 
-* ``recall``: the share of the source's OCR words found in the slide's native text.
-* ``precision``: the share of the slide's native words found in the source's OCR words.
+* ``recall``: the share of the source's words found in the slide's native text.
+* ``precision``: the share of the slide's native words found in the source's words.
 * ``image_only_share``: the share of the source's OCR words missing from the native text but read
   by OCR inside the raster images the slide shows: text that is there only as pixels.
 """
@@ -15,17 +19,22 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from refig.errors import RefigError
-from refig.images import open_image
-from refig.metric_values import ValueMaker, source_sha256, unavailable
-from refig.models import MetricValue, ObjectTree
-from refig.protocols import Artifact
-from refig.rasters import slide_images
-from refig.slide_text import native_text, word_tokens
+from refig.plugin import (
+    Artifact,
+    MetricValue,
+    RefigError,
+    ValueMaker,
+    open_image,
+    source_sha256,
+    unavailable,
+)
+from refig.pptx import ObjectTree
+from refig.pptx.rasters import slide_images
+from refig.pptx.slide_text import native_text, word_tokens
 
 from refig_metric_text.matching import DEFAULT_SIMILARITY, match_tokens
 from refig_metric_text.ocr_cache import ocr_tokens
@@ -38,6 +47,7 @@ NAMES = (
     "source_words",
     "native_words",
     "image_words",
+    "reference",
 )
 #: Embedded images read by OCR, largest on the slide first; smaller ones hold no sentence.
 MAX_OCR_IMAGES = 8
@@ -46,7 +56,9 @@ MIN_OCR_SIDE = 24
 #: 1600 px keeps (better than) the recall of 2048 px at 20% less CPU; below it, real figures,
 #: whose text is smaller, lose words (docs/performance.md).
 OCR_MAX_SIDE = 1600
-SOURCE_NAMES = ("recall", "precision", "image_only_share", "source_words")
+SOURCE_NAMES = ("recall", "precision", "image_only_share", "source_words", "reference")
+#: ``reference`` values: the source's words came from the annotation, or from OCR.
+LABELS, OCR = 1.0, 0.0
 #: How many unmatched words a detail lists.
 DETAIL_WORDS = 50
 NOT_READ = "embedded images not read (read_images=False)"
@@ -60,7 +72,7 @@ def share(part: int, whole: int) -> float | None:
 class TextRecall:
     """Recall and precision of native text against OCR of the source; text held in images."""
 
-    version = "3"  # 3: OCR at 1600 px, not 2048 (benchmarks/full_pass)
+    version = "4"  # 4: OCR at 1600 px, not 2048 (benchmarks/full_pass); 3: exact labels
 
     def __init__(
         self,
@@ -81,7 +93,9 @@ class TextRecall:
         started = time.perf_counter()
         native = [token for text in native_text(tree) for token in word_tokens(text)]
         pictured, image_detail = self._image_tokens(artifact.path, tree)
-        source = self._source_tokens(artifact, make.reference_sha256)
+        labels = annotated_labels(artifact.annotation)
+        source = (tuple(labels) if labels is not None
+                  else self._source_tokens(artifact, make.reference_sha256))
         if isinstance(source, str):
             yield from make.missing(SOURCE_NAMES, source)
         else:
@@ -112,6 +126,10 @@ class TextRecall:
             else:
                 yield make.value("image_only_share", None, reason=NOT_READ)
             yield make.value("source_words", len(source))
+            yield make.value(
+                "reference", LABELS if labels is not None else OCR,
+                source="annotation labels" if labels is not None else "OCR of the source figure",
+            )
         yield make.value("native_words", len(native))
         yield make.value(
             "image_words",
@@ -156,3 +174,17 @@ class TextRecall:
         if len(images) > MAX_OCR_IMAGES:
             detail["images_not_read"] = len(images) - MAX_OCR_IMAGES
         return tokens, detail
+
+
+def annotated_labels(annotation: Mapping[str, Any] | None) -> list[str] | None:
+    """The word tokens of every label a ``refig.figure-annotation/1`` document says is drawn (node
+    texts, panel and group titles, edge labels), or None without such an annotation."""
+    if not annotation or not isinstance(annotation.get("nodes"), list):
+        return None
+    texts: list[Any] = [n.get("text") for n in annotation["nodes"] if isinstance(n, dict)]
+    for part, key in (("panels", "title"), ("groups", "title"), ("edges", "label")):
+        items = annotation.get(part)
+        if isinstance(items, list):
+            texts += [item.get(key) for item in items if isinstance(item, dict)]
+    return [token for text in texts if isinstance(text, str) for token in word_tokens(text)]
+

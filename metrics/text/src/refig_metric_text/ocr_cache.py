@@ -8,8 +8,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 from PIL import Image
-from refig.ocr import read_text
-from refig.slide_text import word_tokens
+from refig.plugin import read_text
+from refig.pptx.slide_text import word_tokens
 
 #: Token lists kept (a few kB each); the oldest is dropped beyond this.
 MAX_ENTRIES = 4096

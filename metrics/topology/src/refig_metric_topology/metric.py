@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from refig.metric_values import ValueMaker, source_sha256, unavailable
-from refig.models import MetricValue
-from refig.protocols import Artifact
+from refig.plugin import Artifact, MetricValue, ValueMaker, source_sha256, unavailable
 
 from refig_metric_topology.topology import AnnotationError, score
 

@@ -13,4 +13,4 @@ def _make(**options):
 @hookimpl
 def refig_harnesses():
     yield HarnessRecord(name="{{ cookiecutter.name }}", description="{{ cookiecutter.description }}",
-                        factory=_make, needs_model=False, task_kinds={"figure-to-slide"})
+                        factory=_make, needs_model=False, families={"figure-to-slide"})

@@ -13,4 +13,4 @@ def _make(argument=None, **options):
 @hookimpl
 def refig_judges():
     yield JudgeRecord(name="{{ cookiecutter.name }}", description="{{ cookiecutter.description }}",
-                      factory=_make, task_kinds={"figure-to-slide"})
+                      factory=_make, families={"figure-to-slide"})

@@ -5,9 +5,16 @@ whole judge contract: load the rubric, score each axis, let the rubric check and
 and return failures as typed judgments instead of raising.
 """
 
-from refig.models import AxisScore, ErrorInfo, Judgment, JudgmentStatus, ObjectKind, stable_hash
-from refig.protocols import JudgeRequest
-from refig.rubric import load_rubric
+from refig.plugin import (
+    AxisScore,
+    ErrorInfo,
+    JudgeRequest,
+    Judgment,
+    JudgmentStatus,
+    load_rubric,
+    stable_hash,
+)
+from refig.pptx import ObjectKind
 
 
 class NativeShareJudge:
@@ -22,7 +29,8 @@ class NativeShareJudge:
                       judge_key=self.key, rubric_sha256=rubric.sha256,
                       rubric_version=rubric.version, repeat=request.repeat, proxy=True)
         tree = request.artifact.tree
-        objects = [o for o in tree.walk() if o.kind is not ObjectKind.GROUP] if tree else []
+        # shown(): what the slide paints (not hidden objects, nor the layout's and master's)
+        objects = [o for o in tree.shown() if o.kind is not ObjectKind.GROUP] if tree else []
         if not objects:
             error = ErrorInfo(kind="no_objects", message="the slide has no objects to judge")
             return Judgment(status=JudgmentStatus.FAILED, error=error, **fields)

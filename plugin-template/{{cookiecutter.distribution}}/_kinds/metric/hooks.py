@@ -16,5 +16,5 @@ def refig_metrics():
         name="{{ cookiecutter.name }}",
         description="{{ cookiecutter.description }}",
         factory=_make,
-        task_kinds={"figure-to-slide", "deck-edit"},
+        families={"figure-to-slide"},
     )

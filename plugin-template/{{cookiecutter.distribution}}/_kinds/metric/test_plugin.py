@@ -1,6 +1,7 @@
 from pathlib import Path
 
-from refig.models import GateResult, ObjectKind, ObjectTree, SlideObject
+from refig.models import GateResult
+from refig.pptx import ObjectKind, ObjectTree, SlideObject
 from refig.plugins import Registry
 from refig.protocols import Artifact
 
@@ -8,7 +9,7 @@ from {{ cookiecutter.module }}.plugin import WordCount
 
 
 def _artifact(tree):
-    return Artifact(path=Path("slide.pptx"), sha256="0" * 64, tree=tree,
+    return Artifact(path=Path("slide.pptx"), sha256="0" * 64, structure=tree,
                     gate=GateResult(passed=tree is not None))
 
 

@@ -6,9 +6,7 @@ import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from refig.images import ImageError, open_image
-from refig.models import ErrorInfo
-from refig.protocols import RenderOutput
+from refig.plugin import ErrorInfo, ImageError, RenderJob, RenderOutput, open_image
 
 THUMBNAIL = "docProps/thumbnail.jpeg"
 MAX_THUMBNAIL_BYTES = 16 * 1024 * 1024
@@ -24,9 +22,10 @@ class ThumbnailRenderer:
         self.width = int(width)
         self.settings = f"width={self.width}"
 
-    def render(self, files: Sequence[Path], out_dir: Path) -> list[RenderOutput]:
+    def render(self, jobs: Sequence[RenderJob], out_dir: Path) -> list[RenderOutput]:
+        """One page per job: the thumbnail shows the first slide only."""
         out_dir.mkdir(parents=True, exist_ok=True)
-        return [self._render_one(Path(path), out_dir) for path in files]
+        return [self._render_one(Path(job.path), out_dir) for job in jobs]
 
     def _render_one(self, path: Path, out_dir: Path) -> RenderOutput:
         started = time.monotonic()
@@ -38,14 +37,14 @@ class ThumbnailRenderer:
                 image = open_image(package.read(info))
         except (OSError, KeyError, zipfile.BadZipFile, ImageError) as exc:
             error = ErrorInfo(kind="render_failed", message=f"{path.name}: {exc}")
-            return RenderOutput(png=None, error=error, seconds=time.monotonic() - started)
+            return RenderOutput(error=error, seconds=time.monotonic() - started)
         if image.width > self.width:
             image = image.resize((self.width, round(image.height * self.width / image.width)))
         png = out_dir / f"{path.stem}.png"
         buffer = io.BytesIO()
         image.save(buffer, format="PNG")
         png.write_bytes(buffer.getvalue())
-        return RenderOutput(png=png, seconds=time.monotonic() - started)
+        return RenderOutput(pages=(png,), seconds=time.monotonic() - started)
 
     def close(self) -> None:
         """No processes to stop."""

@@ -2,7 +2,7 @@ import io
 import zipfile
 
 from PIL import Image
-from refig.plugins import Registry
+from refig.plugin import Registry, RenderJob
 
 from {{ cookiecutter.module }}.plugin import ThumbnailRenderer
 
@@ -18,7 +18,7 @@ def _deck(path, thumbnail_size=(2000, 1125)):
 
 def test_renders_the_thumbnail_as_png(tmp_path):
     renderer = ThumbnailRenderer(width=640)
-    (result,) = renderer.render([_deck(tmp_path / "a.pptx")], tmp_path / "out")
+    (result,) = renderer.render([RenderJob(_deck(tmp_path / "a.pptx"))], tmp_path / "out")
     assert result.error is None
     with Image.open(result.png) as image:
         assert image.format == "PNG" and image.size == (640, 360)
@@ -27,7 +27,7 @@ def test_renders_the_thumbnail_as_png(tmp_path):
 def test_a_file_without_thumbnail_fails_typed(tmp_path):
     bad = tmp_path / "bad.pptx"
     bad.write_bytes(b"not a zip")
-    (result,) = ThumbnailRenderer().render([bad], tmp_path / "out")
+    (result,) = ThumbnailRenderer().render([RenderJob(bad)], tmp_path / "out")
     assert result.png is None and result.error.kind == "render_failed"
 
 

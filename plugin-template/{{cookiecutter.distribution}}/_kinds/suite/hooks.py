@@ -23,4 +23,4 @@ def build(
 @hookimpl
 def refig_suites():
     yield SuiteRecord(name="{{ cookiecutter.name }}", description="{{ cookiecutter.description }}",
-                      factory=lambda **_: build, command=build, task_kinds={"figure-to-slide"})
+                      factory=lambda **_: build, command=build, families={"figure-to-slide"})

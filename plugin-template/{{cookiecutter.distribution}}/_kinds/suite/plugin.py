@@ -37,7 +37,7 @@ def draw_figure(rng: random.Random, width: int = 1200, height: int = 500) -> tup
 def build_suite(out: Path, *, n: int = 3, seed: int = 0) -> Suite:
     """Write ``n`` figures with annotations as a suite in ``out``."""
     rng = random.Random(seed)
-    writer = SuiteWriter(out, name="{{ cookiecutter.name }}", kind="figure-to-slide",
+    writer = SuiteWriter(out, name="{{ cookiecutter.name }}", family="figure-to-slide",
                          builder="{{ cookiecutter.name }}", params={"n": n, "seed": seed})
     for i in range(n):
         png, annotation = draw_figure(rng)

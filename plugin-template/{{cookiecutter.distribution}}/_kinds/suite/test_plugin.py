@@ -9,7 +9,7 @@ def test_builds_a_loadable_suite_with_annotations(tmp_path):
     again = Suite.load(tmp_path / "suite")
     assert [t.id for t in again.tasks] == ["fig-000", "fig-001"]
     for task in suite.tasks:
-        assert suite.source_path(task).stat().st_size > 1000
+        assert suite.input_path(task, "figure").stat().st_size > 1000
         annotation = suite.annotation(task)
         assert len(annotation["edges"]) == len(annotation["nodes"]) - 1
 
@@ -17,7 +17,7 @@ def test_builds_a_loadable_suite_with_annotations(tmp_path):
 def test_same_seed_same_figures(tmp_path):
     first = build_suite(tmp_path / "a", n=2, seed=3)
     second = build_suite(tmp_path / "b", n=2, seed=3)
-    assert [t.source_sha256 for t in first.tasks] == [t.source_sha256 for t in second.tasks]
+    assert [t.inputs for t in first.tasks] == [t.inputs for t in second.tasks]
 
 
 def test_refig_loads_the_installed_plugin(tmp_path):

@@ -13,4 +13,4 @@ def _make(**options):
 @hookimpl
 def refig_workflows():
     yield WorkflowRecord(name="{{ cookiecutter.name }}", description="{{ cookiecutter.description }}",
-                         factory=_make, task_kinds={"figure-to-slide"})
+                         factory=_make, families={"figure-to-slide"})

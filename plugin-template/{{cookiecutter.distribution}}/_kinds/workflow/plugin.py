@@ -25,5 +25,5 @@ class ChecklistWorkflow:
 
     def prepare(self, workspace: Path, task: Task, harness: str) -> Prompt:
         (workspace / "CHECKLIST.md").write_text(CHECKLIST)
-        return Prompt(text=PROMPT.format(source=Path(task.source).name),
+        return Prompt(text=PROMPT.format(source=Path(task.input("figure").path).name),
                       files=("CHECKLIST.md",), version=self.version)

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import ray
-from refig.errors import RefigError
-from refig.inflight import in_flight
+from refig.plugin import RefigError
+from refig.plugin.harness import in_flight
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -6,14 +6,13 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from refig import hookimpl
-from refig.records import ExecutorRecord
+from refig.plugin import ExecutorRecord, hookimpl
 
 
 def _checks() -> Iterator[Any]:
     from importlib import metadata
 
-    from refig.doctor import Check, Status
+    from refig.plugin import Check, Status
 
     address = os.environ.get("REFIG_RAY_ADDRESS")
     where = f"cluster at {address}" if address else "a local cluster unless --ray-address is given"

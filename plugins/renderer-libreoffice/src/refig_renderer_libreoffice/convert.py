@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from refig.gate import RENDER_TIMEOUT_KIND
-from refig.models import ErrorInfo
+from refig.plugin import ErrorInfo
+from refig.pptx.gate import RENDER_TIMEOUT_KIND
 
 from refig_renderer_libreoffice.guard import spawn
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from refig import hookimpl
-from refig.records import RendererRecord
+from refig.plugin import RendererRecord, hookimpl
 
 
 def _checks() -> Iterator[Any]:

@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PIL import Image
-from refig.images import MAX_PIXELS
-from refig.pdf import PdfError, first_page
+from refig.plugin import MAX_PIXELS, PdfError, first_page, render_pages
 
 #: zlib level of the PNGs: level 1 encodes a 1600 px slide about 3x faster than Pillow's default
 #: 6 for files about a third larger, the same pixels (benchmarks/full_pass measures both).
@@ -40,3 +39,29 @@ def pdf_to_png(
         image = image.resize((width, height), Image.Resampling.LANCZOS)
     image.save(png, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return width, height
+
+
+def pdf_to_pngs(
+    pdf: Path, out_dir: Path, *, width: int, aspect: float | None = None, all_pages: bool = False,
+    max_pixels: int = MAX_PIXELS,
+) -> list[Path]:
+    """The first page (or every page) of ``pdf`` as ``page-NNN.png`` files in ``out_dir``,
+    ``width`` pixels wide, each within ``max_pixels``."""
+    if not all_pages:
+        png = out_dir / "page-000.png"
+        pdf_to_png(pdf, png, width=width, aspect=aspect, max_pixels=max_pixels)
+        return [png]
+    try:
+        images = render_pages(pdf, lambda page_width, _: width / page_width,
+                              max_pixels=max_pixels)
+    except PdfError as exc:
+        raise RasterError(exc.message) from exc
+    paths = []
+    for index, image in enumerate(images):
+        height = max(1, round(width * aspect)) if aspect else image.height
+        if image.size != (width, height):
+            image = image.resize((width, height), Image.Resampling.LANCZOS)
+        path = out_dir / f"page-{index:03d}.png"
+        image.save(path, format="PNG")
+        paths.append(path)
+    return paths

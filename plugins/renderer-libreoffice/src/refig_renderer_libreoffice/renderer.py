@@ -14,14 +14,20 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 
-from refig.doctor import Check, Status, apt_fix
-from refig.errors import RefigError, UsageError
-from refig.models import ErrorInfo
-from refig.ooxml import Package
-from refig.protocols import RenderOutput
+from refig.plugin import (
+    Check,
+    ErrorInfo,
+    RefigError,
+    RenderJob,
+    RenderOutput,
+    Status,
+    UsageError,
+    apt_fix,
+)
+from refig.pptx import Package
 
 from refig_renderer_libreoffice.convert import Converter, Profile
-from refig_renderer_libreoffice.raster import RasterError, pdf_to_png
+from refig_renderer_libreoffice.raster import RasterError, pdf_to_pngs
 from refig_renderer_libreoffice.scratch import make_workdir, reap_abandoned
 
 INSTALL_FIX = (
@@ -159,26 +165,30 @@ class LibreOfficeRenderer:
 
     # --- rendering ------------------------------------------------------------------------------
 
-    def render(self, files: Sequence[Path], out_dir: Path) -> list[RenderOutput]:
-        """One PNG (or a typed failure) per file, in order; never raises for a bad file."""
+    def render(self, jobs: Sequence[RenderJob], out_dir: Path) -> list[RenderOutput]:
+        """The pages (or a typed failure) of each job, in order; never raises for a bad file."""
         out_dir = Path(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
-        items = [(index, Path(path)) for index, path in enumerate(files)]
+        every = frozenset(index for index, job in enumerate(jobs) if job.pages == "all")
+        items = [(index, Path(job.path)) for index, job in enumerate(jobs)]
         if not items:
             return []
         size = min(self.batch_size, max(1, math.ceil(len(items) / self.workers)))
         chunks = [items[i : i + size] for i in range(0, len(items), size)]
         results: dict[int, RenderOutput] = {}
         if len(chunks) == 1:
-            results.update(self._render_chunk(chunks[0], out_dir))
+            results.update(self._render_chunk(chunks[0], out_dir, every))
         else:
             with ThreadPoolExecutor(min(self.workers, len(chunks))) as pool:
-                for done in pool.map(lambda chunk: self._render_chunk(chunk, out_dir), chunks):
+                def run(chunk: list[tuple[int, Path]]) -> dict[int, RenderOutput]:
+                    return self._render_chunk(chunk, out_dir, every)
+
+                for done in pool.map(run, chunks):
                     results.update(done)
         return [results[index] for index, _ in items]
 
     def _render_chunk(
-        self, chunk: list[tuple[int, Path]], out_dir: Path
+        self, chunk: list[tuple[int, Path]], out_dir: Path, every: frozenset[int]
     ) -> dict[int, RenderOutput]:
         started = time.monotonic()
         profile = self._acquire()
@@ -191,20 +201,20 @@ class LibreOfficeRenderer:
         for index, source in chunk:
             result = converted[index]
             if isinstance(result, ErrorInfo):
-                outputs[index] = RenderOutput(png=None, error=result, seconds=share)
+                outputs[index] = RenderOutput(error=result, seconds=share)
                 continue
             raster_started = time.monotonic()
-            fd, name = tempfile.mkstemp(prefix=f"{source.stem}-", suffix=".png", dir=out_dir)
-            os.close(fd)
-            png = Path(name)
+            stem = tempfile.mkdtemp(prefix=f"{source.stem}-", dir=out_dir)
             try:
-                pdf_to_png(result, png, width=self.width, aspect=slide_aspect(source))
+                pages = pdf_to_pngs(result, Path(stem), width=self.width,
+                                    aspect=slide_aspect(source),
+                                    all_pages=index in every)
                 seconds = share + time.monotonic() - raster_started
-                outputs[index] = RenderOutput(png=png, seconds=seconds)
+                outputs[index] = RenderOutput(pages=tuple(pages), seconds=seconds)
             except (RasterError, OSError, ValueError) as exc:
-                png.unlink(missing_ok=True)
+                shutil.rmtree(stem, ignore_errors=True)
                 error = ErrorInfo(kind="render_failed", message=f"PDF to PNG failed: {exc}")
-                outputs[index] = RenderOutput(png=None, error=error, seconds=share)
+                outputs[index] = RenderOutput(error=error, seconds=share)
             finally:
                 result.unlink(missing_ok=True)
         return outputs

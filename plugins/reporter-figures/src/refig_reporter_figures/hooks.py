@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from refig import hookimpl
-from refig.records import ReporterRecord
+from refig.plugin import ReporterRecord, hookimpl
 
 
 def _factory(**options: Any) -> Any:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 from matplotlib.figure import Figure as MplFigure
-from refig.analysis import Analysis, Estimate, Table
+from refig.plugin.analysis import Analysis, Estimate, Table
 from refig.stats import rank_agreement
 
 DPI = 150

@@ -6,15 +6,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from refig.errors import UsageError
+from refig.plugin import UsageError
 
 
 class FiguresReporter:
     """Writes the figures of :mod:`refig_reporter_figures.plots` and says which were skipped."""
 
     def report(self, run_dir: Path, out: Path | None, options: Mapping[str, Any]) -> Path | None:
-        from refig.analysis import analysis_for
-        from refig.console import err
+        from refig.plugin import err
+        from refig.plugin.analysis import analysis_for
 
         from refig_reporter_figures.plots import Skipped, write_figures
 

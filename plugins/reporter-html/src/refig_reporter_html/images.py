@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 from PIL import Image
-from refig.images import ImageError, open_image
+from refig.plugin import ImageError, open_image
 
 #: Pictures wider than this are downscaled for the page (the report stays light and offline).
 MAX_WIDTH = 900

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from refig.analysis import Analysis, Outcome, Table
-from refig.analysis.scores import judge_labels
-from refig.models import Judgment, JudgmentStatus, ObjectKind, Preference
+from refig.plugin import Judgment, JudgmentStatus, Preference
+from refig.plugin.analysis import Analysis, Outcome, Table, judge_labels
+from refig.pptx import ObjectKind, ObjectTree
 
 from refig_reporter_html.images import diff_overlay, web_png
 
@@ -59,7 +59,7 @@ class OutcomeView:
 
 def audit_counts(outcome: Outcome) -> list[tuple[str, int]]:
     """Native objects by kind, plus bound connectors, from the artifact's object tree."""
-    tree = outcome.inspection.tree if outcome.inspection is not None else None
+    tree = outcome.inspection.parsed(ObjectTree) if outcome.inspection is not None else None
     if tree is None:
         return []
     counts: Counter[str] = Counter()
@@ -110,7 +110,8 @@ class PageBuilder:
         """Source, each configuration's rendering and overlay, audits, judges and votes."""
         data = self.data
         task = data.tasks.get(task_id)
-        source_path = self._object(task.source_sha256 if task else None, "source")
+        figure = task.input("figure") or task.input("deck") if task else None
+        source_path = self._object(figure.sha256 if figure else None, "source")
         source = (
             Picture(f"../{self._rel(source_path)}", f"source figure of {task_id}")
             if source_path

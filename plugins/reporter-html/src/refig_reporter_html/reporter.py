@@ -7,7 +7,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from refig.errors import UsageError
+from refig.plugin import UsageError
 
 
 def environment() -> Any:
@@ -28,8 +28,8 @@ class HtmlReporter:
     """Writes ``index.html``, ``configs/*.html``, ``tasks/*.html``, ``img/``, ``figures/``."""
 
     def report(self, run_dir: Path, out: Path | None, options: Mapping[str, Any]) -> Path | None:
-        from refig.analysis import analysis_for
-        from refig.console import track
+        from refig.plugin import track
+        from refig.plugin.analysis import analysis_for
         from refig_reporter_figures.plots import Figure, write_figures
 
         from refig_reporter_html.pages import PageBuilder, slug

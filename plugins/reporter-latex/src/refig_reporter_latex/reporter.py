@@ -6,14 +6,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from refig.errors import UsageError
+from refig.plugin import UsageError
 
 
 class LatexReporter:
     """Writes booktabs tables a paper can ``\\input`` directly."""
 
     def report(self, run_dir: Path, out: Path | None, options: Mapping[str, Any]) -> Path | None:
-        from refig.analysis import analysis_for
+        from refig.plugin.analysis import analysis_for
 
         from refig_reporter_latex.tex import document, table_tex
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from refig.analysis import Table
+from refig.plugin.analysis import Table
 
 _ESCAPES = {
     "\\": r"\textbackslash{}",
@@ -39,8 +39,8 @@ def table_tex(table: Table) -> str:
     caption = escape(table.title) + (f". {escape(table.description)}" if table.description else "")
     if table.empty:
         return (
-            f"% {table.key}: too little data\n\\paragraph{{{escape(table.title)}}} "
-            f"Too little data: {escape(table.insufficient or 'no rows')}.\n"
+            f"% {table.key}: empty\n\\paragraph{{{escape(table.title)}}} "
+            f"{escape(table.empty_sentence)}.\n"
         )
     spec = "".join("l" if c.kind == "text" else "r" for c in table.columns)
     best = {c.key: table.best_rows(c.key) for c in table.columns}

@@ -10,12 +10,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from refig.console import err, track
-from refig.errors import RefigError, UsageError
-from refig.images import MAX_PIXELS
-from refig.records import TaskKind
-from refig.suite import Suite, SuiteWriter
-from refig.suite_stats import FIELD_KEYS
+from refig.plugin import (
+    FIELD_KEYS,
+    MAX_PIXELS,
+    RefigError,
+    Suite,
+    SuiteWriter,
+    UsageError,
+    err,
+    track,
+)
 
 from refig_suite_folder import provenance
 from refig_suite_folder.convert import SUFFIXES, FigureError, read_figure
@@ -72,7 +76,7 @@ def build_folder(source: Path | str, out: Path | str, *, name: str | None = None
                          fix=f"put {', '.join(sorted(SUFFIXES))} files there")
     suite_name = task_id(name or source.resolve().name)
     writer = SuiteWriter(
-        out, name=suite_name, kind=TaskKind.FIGURE_TO_SLIDE, builder="folder",
+        out, name=suite_name, family="figure-to-slide", builder="folder",
         params={"from": source.resolve().name, "files": len(files),
                 "provenance": provenance_file.name if provenance_file else None},
         description=f"figures imported from {source.resolve().name}",

@@ -5,9 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from refig.errors import RefigError
-from refig.images import ImageError, open_image, png_bytes
-from refig.pdf import PdfError, dpi_within, first_page
+from refig.plugin import (
+    ImageError,
+    PdfError,
+    RefigError,
+    dpi_within,
+    first_page,
+    open_image,
+    png_bytes,
+)
 
 #: Stored byte for byte (agents and renderers read these everywhere).
 KEPT = {".png": "png", ".jpg": "jpg", ".jpeg": "jpg", ".webp": "webp"}

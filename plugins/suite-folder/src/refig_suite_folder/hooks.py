@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from refig import hookimpl
-from refig.records import SuiteRecord, TaskKind
+from refig.plugin import SuiteRecord, hookimpl
 
 from refig_suite_folder.command import build_command
 
@@ -24,5 +23,5 @@ def refig_suites() -> Iterator[SuiteRecord]:
         description="A suite from your own folder of figures, with an optional provenance file.",
         factory=_factory,
         command=build_command,
-        task_kinds=frozenset({TaskKind.FIGURE_TO_SLIDE}),
+        families=frozenset({"figure-to-slide"}),
     )

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from refig.errors import RefigError
+from refig.plugin import RefigError
 
 FILE_KEYS = ("file", "filename", "path", "name", "image")
 MAX_BYTES = 20_000_000

@@ -25,7 +25,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from lxml import etree
-from refig.errors import RefigError
+from refig.plugin import RefigError
 
 DEFAULT_URL = "https://export.arxiv.org"
 URL_ENV = "REFIG_ARXIV_URL"

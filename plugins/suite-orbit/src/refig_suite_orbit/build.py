@@ -22,10 +22,7 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
-from refig.console import err, track
-from refig.errors import RefigError, UsageError
-from refig.records import TaskKind
-from refig.suite import Suite, SuiteWriter
+from refig.plugin import RefigError, Suite, SuiteWriter, UsageError, err, track
 
 from refig_suite_orbit import latex
 from refig_suite_orbit.arxiv import DEFAULT_URL, URL_ENV, Client, Entry, month_query
@@ -256,7 +253,7 @@ def build_orbit(out: Path | str, *, n: int, seed: int,
     }
     description = (f"ORBIT: {n} overview figures from arXiv {', '.join(categories)} "
                    f"({span[0]:%Y-%m} to {span[-1]:%Y-%m}), seed {seed}")
-    writer = SuiteWriter(out, name="orbit", kind=TaskKind.FIGURE_TO_SLIDE, builder="orbit",
+    writer = SuiteWriter(out, name="orbit", family="figure-to-slide", builder="orbit",
                          params=params, created_at=created_at, description=description)
     client = Client(base_url or "", cache or default_cache(), delay=delay, retries=retries,
                     backoff=backoff)

@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from refig import hookimpl
-from refig.records import SuiteRecord, TaskKind
+from refig.plugin import SuiteRecord, hookimpl
 
 from refig_suite_orbit.command import build_command
 
 
 def _checks() -> Iterator[Any]:
-    from refig.doctor import apt_fix, tool
+    from refig.plugin import apt_fix, tool
 
     yield tool("Ghostscript", ("gs", "--version"), apt_fix("ghostscript"),
                purpose="ORBIT skips papers whose overview figure is EPS")
@@ -32,6 +31,6 @@ def refig_suites() -> Iterator[SuiteRecord]:
                     "evidence, with full provenance.",
         factory=_factory,
         command=build_command,
-        task_kinds=frozenset({TaskKind.FIGURE_TO_SLIDE}),
+        families=frozenset({"figure-to-slide"}),
         checks=_checks,
     )

@@ -9,8 +9,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from refig.images import ImageError, open_image, png_bytes
-from refig.pdf import PdfError, dpi_within, first_page
+from refig.plugin import ImageError, PdfError, dpi_within, first_page, open_image, png_bytes
 
 GHOSTSCRIPT_HINT = ("EPS figures need Ghostscript (`gs`): apt-get install ghostscript "
                     "(macOS: brew install ghostscript); without it such papers are skipped")

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from refig.suite import Suite
+    from refig.plugin import Suite
 
 
 def build_sample(out: Path | str, n: int = 6, seed: int = 0, difficulty: str = "medium", *,

@@ -8,11 +8,7 @@ from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from refig.console import track
-from refig.errors import UsageError
-from refig.images import png_bytes
-from refig.records import TaskKind
-from refig.suite import Suite, SuiteWriter
+from refig.plugin import Suite, SuiteWriter, UsageError, png_bytes, track
 
 from refig_suite_sample.annotation import annotate
 from refig_suite_sample.difficulty import Difficulty
@@ -52,7 +48,7 @@ def build_sample(out: Path | str, n: int = 6, seed: int = 0, difficulty: str = "
         raise UsageError(f"--n must be between 1 and {MAX_FIGURES}, not {n}")
     families = available_families()
     writer = SuiteWriter(
-        out, name="sample", kind=TaskKind.FIGURE_TO_SLIDE, builder="sample",
+        out, name="sample", family="figure-to-slide", builder="sample",
         params={"n": n, "seed": seed, "difficulty": level.value,
                 "generator_version": GENERATOR_VERSION},
         description=f"{n} generated {level.value} overview figures with exact annotations "

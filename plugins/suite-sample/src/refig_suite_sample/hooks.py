@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from refig import hookimpl
-from refig.records import SuiteRecord, TaskKind
+from refig.plugin import SuiteRecord, hookimpl
 
 from refig_suite_sample.command import build_command
 
@@ -24,5 +23,5 @@ def refig_suites() -> Iterator[SuiteRecord]:
         description="Generated overview figures with exact node, edge and group annotations.",
         factory=_factory,
         command=build_command,
-        task_kinds=frozenset({TaskKind.FIGURE_TO_SLIDE}),
+        families=frozenset({"figure-to-slide"}),
     )

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from refig import hookimpl
-from refig.records import TaskKind, WorkflowRecord
+from refig.plugin import WorkflowRecord, hookimpl
 
 
 def _direct(**options: Any) -> Any:
@@ -23,17 +22,17 @@ def _specialized(**options: Any) -> Any:
 
 @hookimpl
 def refig_workflows() -> Iterator[WorkflowRecord]:
-    kinds = frozenset({TaskKind.FIGURE_TO_SLIDE})
+    kinds = frozenset({"figure-to-slide"})
     yield WorkflowRecord(
         name="direct",
         description="One instruction, the same in every harness: build the slide with python-pptx.",
         factory=_direct,
-        task_kinds=kinds,
+        families=kinds,
     )
     yield WorkflowRecord(
         name="specialized",
         description="The direct goal plus a PPTX toolchain (render, inspect, compare) in the "
         "workspace, delivered as a Claude Code skill, an AGENTS.md or a README.",
         factory=_specialized,
-        task_kinds=kinds,
+        families=kinds,
     )

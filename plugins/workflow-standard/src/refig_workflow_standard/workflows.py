@@ -12,9 +12,8 @@ import shutil
 from importlib import resources
 from pathlib import Path
 
-from refig.models import Task
-from refig.protocols import Prompt
-from refig.running import source_name
+from refig.plugin import Prompt, Task
+from refig.plugin.harness import source_name
 
 PROMPT_VERSION = 1
 TOOLS_DIR = "tools"

@@ -25,14 +25,14 @@ def refig(*args: str) -> int:
 
 def render(slide: Path, target: Path) -> str | None:
     """Render ``slide`` to ``target``; return an error message, or None when it worked."""
-    from refig.plugins import Registry
+    from refig.plugin import Registry, RenderJob
 
     if not slide.is_file():
         return f"{slide} does not exist yet: run `python build_slide.py` first"
     renderer = Registry.load(warn=lambda _line: None).resolve("renderer", "libreoffice").create()
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            [result] = renderer.render([slide.resolve()], Path(tmp))
+            [result] = renderer.render([RenderJob(slide.resolve())], Path(tmp))
             if result.png is None:
                 error = result.error
                 return f"rendering failed: {error.kind}: {error.message}" if error else "failed"

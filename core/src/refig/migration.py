@@ -1,0 +1,116 @@
+"""Bringing version 1 runs and suites forward to :data:`refig.models.SCHEMA_VERSION` 2.
+
+Version 1 knew one family's shape: a task had a ``kind``, a ``source`` and an optional
+``annotation``; a render held one PNG; an inspection held an object tree. Version 2 holds inputs
+by role, pages and a family structure. Each row is rewritten once, in place and in one
+transaction, keeping every key, so metric values and judgments stay attached to their artifacts.
+A version this code does not know is refused with one line naming the file and the fix.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from refig.errors import RefigError
+from refig.models import SCHEMA_VERSION
+
+#: The role a version 1 task's ``source`` takes, by its kind (the family's visible input).
+V1_SOURCE_ROLE = {"figure-to-slide": "figure", "deck-edit": "deck", "figure-to-code": "figure"}
+
+
+class MigrationError(RefigError):
+    """A run or suite written by a refig version this one cannot read."""
+
+
+def task_v1(row: dict[str, Any]) -> dict[str, Any]:
+    """A version 1 task (``kind``, ``source``, ``annotation``) as version 2 (inputs by role)."""
+    if "family" in row:
+        return row
+    row = dict(row)
+    kind = row.pop("kind")
+    inputs = {
+        V1_SOURCE_ROLE.get(kind, "source"): {
+            "path": row.pop("source"), "sha256": row.pop("source_sha256"), "visible": True,
+        }
+    }
+    annotation, annotation_sha = row.pop("annotation", None), row.pop("annotation_sha256", None)
+    if annotation is not None and annotation_sha is not None:
+        inputs["annotation"] = {"path": annotation, "sha256": annotation_sha, "visible": False}
+    return {"id": row.pop("id"), "family": kind, "inputs": inputs, **row}
+
+
+def manifest_v1(row: dict[str, Any]) -> dict[str, Any]:
+    """A version 1 suite manifest (``kind``) as version 2 (``family``)."""
+    row = dict(row)
+    if "kind" in row:
+        row["family"] = row.pop("kind")
+    row["schema_version"] = SCHEMA_VERSION
+    return row
+
+
+def render_v1(row: dict[str, Any]) -> dict[str, Any]:
+    """A version 1 render (one PNG) as version 2 (a tuple of pages)."""
+    if "pages" in row:
+        return row
+    row = dict(row)
+    png, width, height = row.pop("png_sha256", None), row.pop("width_px", None), row.pop(
+        "height_px", None
+    )
+    row["pages"] = (
+        [{"index": 0, "png_sha256": png, "width_px": width or 0, "height_px": height or 0}]
+        if png else []
+    )
+    return row
+
+
+def inspection_v1(row: dict[str, Any]) -> dict[str, Any]:
+    """A version 1 inspection (``tree``) as version 2 (the tree as the family structure)."""
+    if "structure" in row:
+        return row
+    row = dict(row)
+    row["structure"] = row.pop("tree", None)
+    return row
+
+
+#: Store tables whose rows change between version 1 and 2, with the rewrite of one row.
+V1_TABLES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "tasks": task_v1,
+    "renders": render_v1,
+    "inspections": inspection_v1,
+}
+
+
+def refuse(version: str, path: Path) -> MigrationError:
+    """The one-line refusal of a schema this version does not know."""
+    return MigrationError(
+        f"schema version {version} is not one this refig reads (it reads 1 and {SCHEMA_VERSION})",
+        path=path,
+        fix="open it with the refig version that wrote it, or start a new run or suite",
+    )
+
+
+def migrate_store(db: sqlite3.Connection, version: str, path: Path) -> None:
+    """Rewrite a version 1 run store to version 2, inside the caller's transaction."""
+    if version != "1":
+        raise refuse(version, path)
+    tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    for table, rewrite in V1_TABLES.items():
+        if table not in tables:
+            continue
+        keys = [c[1] for c in db.execute(f'PRAGMA table_info("{table}")') if c[5] > 0]
+        cols = ", ".join(f'"{k}"' for k in keys)
+        where = " AND ".join(f'"{k}" = ?' for k in keys)
+        for *key, data in db.execute(f'SELECT {cols}, data FROM "{table}"').fetchall():
+            new = json.dumps(rewrite(json.loads(data)))
+            db.execute(f'UPDATE "{table}" SET data = ? WHERE {where}', (new, *key))
+    suite = db.execute("SELECT value FROM meta WHERE key='suite'").fetchone()
+    if suite is not None:
+        db.execute("UPDATE meta SET value = ? WHERE key='suite'",
+                   (json.dumps(manifest_v1(json.loads(suite[0]))),))
+    db.execute("UPDATE meta SET value = ? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('migrated_from', '1')")
+

@@ -1,0 +1,272 @@
+"""The documented import surface for plugins: the only core module a plugin's code imports,
+besides :mod:`refig.pptx` (the PPTX toolkit), :mod:`refig.stats`, the sub-surfaces
+:mod:`refig.plugin.analysis` (reporters) and :mod:`refig.plugin.harness` (harness adapters),
+and, in tests, :mod:`refig.testing`.
+
+Names load on first use, so a plugin's light ``hooks`` module can import its records from here
+without pulling in the data models, images or the sandbox (``refig list-plugins`` stays fast).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from refig.hookspecs import hookimpl
+from refig.records import (
+    DECK_EDIT,
+    FIGURE_TO_CODE,
+    FIGURE_TO_SLIDE,
+    CliPin,
+    Deliverable,
+    ExecutorRecord,
+    HarnessRecord,
+    InputSpec,
+    JudgeRecord,
+    MetricRecord,
+    PluginKind,
+    PluginRecord,
+    RendererRecord,
+    ReporterRecord,
+    SuiteRecord,
+    TaskFamilyRecord,
+    WorkflowRecord,
+)
+
+#: Lazily exported names and the module each comes from.
+_LAZY: dict[str, str] = {
+    # data types
+    **dict.fromkeys(
+        ("Task", "Asset", "Attempt", "AttemptStatus", "GateResult", "GateReason", "Inspection",
+         "Render", "Page", "MetricValue", "Judgment", "JudgmentStatus", "AxisScore",
+         "ErrorInfo", "Usage", "Preference", "Configuration", "Output", "stable_hash",
+         "SCHEMA_VERSION"),
+        "refig.models",
+    ),
+    # protocols and the values they exchange
+    **dict.fromkeys(
+        ("TaskFamily", "Harness", "Workflow", "Renderer", "Metric", "Judge", "Reporter",
+         "Executor", "Artifact", "JudgeRequest", "Evidence", "RenderJob", "RenderOutput",
+         "HarnessResult", "AttemptContext", "Prompt", "SectionBuilder"),
+        "refig.protocols",
+    ),
+    **dict.fromkeys(("RefigError", "UsageError", "FamilyMismatchError"), "refig.errors"),
+    **dict.fromkeys(("Suite", "SuiteWriter", "SuiteError"), "refig.suite"),
+    **dict.fromkeys(("ValueMaker", "source_sha256", "unavailable"), "refig.metric_values"),
+    **dict.fromkeys(("AnswerError", "Rubric", "load_rubric"), "refig.rubric"),
+    **dict.fromkeys(("STAGE_OPTIONS",), "refig.judging"),
+    # the sandbox call for programs run during evaluation
+    **dict.fromkeys(("run_sandboxed", "SandboxResult"), "refig.running.programs"),
+    **dict.fromkeys(("SandboxPolicy",), "refig.running.sandbox"),
+    **dict.fromkeys(("Redactor", "find_secrets"), "refig.running.redact"),
+    # model calls
+    **dict.fromkeys(
+        ("ChatClient", "ChatOptions", "ChatReply", "CallError", "NO_KEY", "import_litellm",
+         "data_url", "IDENTITY"),
+        "refig.llm",
+    ),
+    # images, PDFs, OCR, progress, doctor checks
+    **dict.fromkeys(
+        ("ImageError", "MAX_PIXELS", "border_colour", "content_box", "open_image", "png_bytes"),
+        "refig.images",
+    ),
+    **dict.fromkeys(("PdfError", "dpi_within", "first_page", "render_pages"), "refig.pdf"),
+    **dict.fromkeys(("read_text",), "refig.ocr"),
+    **dict.fromkeys(("err", "out", "track"), "refig.console"),
+    **dict.fromkeys(("Check", "Status", "apt_fix", "tool"), "refig.doctor"),
+    **dict.fromkeys(("FIELD_KEYS",), "refig.suite_stats"),
+    **dict.fromkeys(("Registry",), "refig.plugins"),
+}
+
+__all__ = [
+    "DECK_EDIT",
+    "FIELD_KEYS",
+    "FIGURE_TO_CODE",
+    "FIGURE_TO_SLIDE",
+    "IDENTITY",
+    "MAX_PIXELS",
+    "NO_KEY",
+    "SCHEMA_VERSION",
+    "STAGE_OPTIONS",
+    "AnswerError",
+    "Artifact",
+    "Asset",
+    "Attempt",
+    "AttemptContext",
+    "AttemptStatus",
+    "AxisScore",
+    "CallError",
+    "ChatClient",
+    "ChatOptions",
+    "ChatReply",
+    "Check",
+    "CliPin",
+    "Configuration",
+    "Deliverable",
+    "ErrorInfo",
+    "Evidence",
+    "Executor",
+    "ExecutorRecord",
+    "FamilyMismatchError",
+    "GateReason",
+    "GateResult",
+    "Harness",
+    "HarnessRecord",
+    "HarnessResult",
+    "ImageError",
+    "InputSpec",
+    "Inspection",
+    "Judge",
+    "JudgeRecord",
+    "JudgeRequest",
+    "Judgment",
+    "JudgmentStatus",
+    "Metric",
+    "MetricRecord",
+    "MetricValue",
+    "Output",
+    "Page",
+    "PdfError",
+    "PluginKind",
+    "PluginRecord",
+    "Preference",
+    "Prompt",
+    "Redactor",
+    "RefigError",
+    "Registry",
+    "Render",
+    "RenderJob",
+    "RenderOutput",
+    "Renderer",
+    "RendererRecord",
+    "Reporter",
+    "ReporterRecord",
+    "Rubric",
+    "SandboxPolicy",
+    "SandboxResult",
+    "SectionBuilder",
+    "Status",
+    "Suite",
+    "SuiteError",
+    "SuiteRecord",
+    "SuiteWriter",
+    "Task",
+    "TaskFamily",
+    "TaskFamilyRecord",
+    "Usage",
+    "UsageError",
+    "ValueMaker",
+    "Workflow",
+    "WorkflowRecord",
+    "apt_fix",
+    "border_colour",
+    "content_box",
+    "data_url",
+    "dpi_within",
+    "err",
+    "find_secrets",
+    "first_page",
+    "hookimpl",
+    "import_litellm",
+    "load_rubric",
+    "open_image",
+    "out",
+    "png_bytes",
+    "read_text",
+    "render_pages",
+    "run_sandboxed",
+    "source_sha256",
+    "stable_hash",
+    "tool",
+    "track",
+    "unavailable",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"refig.plugin has no {name!r} (see docs/plugins.md)")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return list(__all__)
+
+
+if TYPE_CHECKING:
+    from refig.console import err, out, track
+    from refig.doctor import Check, Status, apt_fix, tool
+    from refig.errors import FamilyMismatchError, RefigError, UsageError
+    from refig.images import (
+        MAX_PIXELS,
+        ImageError,
+        border_colour,
+        content_box,
+        open_image,
+        png_bytes,
+    )
+    from refig.judging import STAGE_OPTIONS
+    from refig.llm import (
+        IDENTITY,
+        NO_KEY,
+        CallError,
+        ChatClient,
+        ChatOptions,
+        ChatReply,
+        data_url,
+        import_litellm,
+    )
+    from refig.metric_values import ValueMaker, source_sha256, unavailable
+    from refig.models import (
+        SCHEMA_VERSION,
+        Asset,
+        Attempt,
+        AttemptStatus,
+        AxisScore,
+        Configuration,
+        ErrorInfo,
+        GateReason,
+        GateResult,
+        Inspection,
+        Judgment,
+        JudgmentStatus,
+        MetricValue,
+        Output,
+        Page,
+        Preference,
+        Render,
+        Task,
+        Usage,
+        stable_hash,
+    )
+    from refig.ocr import read_text
+    from refig.pdf import PdfError, dpi_within, first_page, render_pages
+    from refig.plugins import Registry
+    from refig.protocols import (
+        Artifact,
+        AttemptContext,
+        Evidence,
+        Executor,
+        Harness,
+        HarnessResult,
+        Judge,
+        JudgeRequest,
+        Metric,
+        Prompt,
+        Renderer,
+        RenderJob,
+        RenderOutput,
+        Reporter,
+        SectionBuilder,
+        TaskFamily,
+        Workflow,
+    )
+    from refig.rubric import AnswerError, Rubric, load_rubric
+    from refig.running.programs import SandboxResult, run_sandboxed
+    from refig.running.redact import Redactor, find_secrets
+    from refig.running.sandbox import SandboxPolicy
+    from refig.suite import Suite, SuiteError, SuiteWriter
+    from refig.suite_stats import FIELD_KEYS

@@ -1,0 +1,56 @@
+"""The PPTX toolkit the slide and deck families and the metric plugins share.
+
+Every read of an untrusted .pptx is bounded (:class:`Limits`) and uses a hardened XML parser (no
+entities, no network). The documented API:
+
+- packages: :class:`Package` (``Package.open(path, limits)``, ``slides()``, parts and
+  relationships), :class:`PackageError` (a typed gate reason), :class:`Limits`;
+- the object tree: :func:`read_object_tree` (``read_object_tree(package, slide_part)``) and its
+  models :class:`ObjectTree`, :class:`SlideObject`, :class:`ObjectKind`, :class:`Rect`,
+  :class:`Endpoint` (``ObjectTree.shown()`` walks what the slide paints);
+- the one-slide gate: :func:`inspect_structure`, :func:`fold_render`, :data:`INSPECTOR`;
+- embedded images and rasters: :func:`embedded_images`, :func:`iter_slide_images`,
+  :func:`raster_placements`, :mod:`refig.pptx.rasters`;
+- slide text: :func:`native_text`, :func:`word_tokens`; line presets: :mod:`refig.pptx.lines`;
+"""
+
+from refig.pptx.gate import INSPECTOR, Structure, fold_render, inspect_structure
+from refig.pptx.images import EmbeddedImage, embedded_images, iter_slide_images, slide_images
+from refig.pptx.limits import DEFAULT_LIMITS, Limits
+from refig.pptx.objects import Endpoint, ObjectKind, ObjectTree, Rect, SlideObject
+from refig.pptx.package import Package, PackageError, Relationship, SlideRef
+from refig.pptx.rasters import RasterPlacement, SlideImage, raster_placements
+from refig.pptx.slide_text import native_text, word_tokens
+from refig.pptx.tree import read_tree
+
+read_object_tree = read_tree
+"""``read_object_tree(package, slide_part) -> ObjectTree``: O(P) of one slide."""
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "INSPECTOR",
+    "EmbeddedImage",
+    "Endpoint",
+    "Limits",
+    "ObjectKind",
+    "ObjectTree",
+    "Package",
+    "PackageError",
+    "RasterPlacement",
+    "Rect",
+    "Relationship",
+    "SlideImage",
+    "SlideObject",
+    "SlideRef",
+    "Structure",
+    "embedded_images",
+    "fold_render",
+    "inspect_structure",
+    "iter_slide_images",
+    "native_text",
+    "raster_placements",
+    "read_object_tree",
+    "read_tree",
+    "slide_images",
+    "word_tokens",
+]

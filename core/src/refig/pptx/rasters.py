@@ -1,0 +1,117 @@
+"""Where a slide paints raster images, and their bytes.
+
+A picture can paint as a ``p:pic``, as the picture fill of a shape, group or frame, or as the
+slide background (the slide's own or inherited from its layout, master or theme), in any layer and
+in either branch of ``mc:AlternateContent``. The flattening and text metrics look at all of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from refig.pptx.images import embedded_images
+from refig.pptx.limits import DEFAULT_LIMITS, Limits
+from refig.pptx.objects import ObjectTree, Rect, SlideObject
+
+Role = Literal["picture", "fill", "background"]
+
+
+@dataclass(frozen=True)
+class RasterPlacement:
+    """One place an embedded image paints: its box in slide EMU (None when unknown)."""
+
+    sha256: str
+    part: str | None
+    rect: Rect | None
+    rotation: float
+    role: Role
+    hidden: bool
+    layer: str
+    object_id: int | None = None
+    name: str = ""
+
+
+def raster_placements(tree: ObjectTree) -> list[RasterPlacement]:
+    """Every image placement of the tree, background first, then in paint order.
+
+    An object inside a hidden group is hidden too.
+    """
+    found: list[RasterPlacement] = []
+    if tree.background_image_sha256:
+        slide = Rect(x=0, y=0, w=tree.slide_width, h=tree.slide_height)
+        found.append(
+            RasterPlacement(
+                sha256=tree.background_image_sha256,
+                part=tree.background_image_part,
+                rect=slide,
+                rotation=0.0,
+                role="background",
+                hidden=False,
+                layer="slide",
+                name="background",
+            )
+        )
+    found.extend(_placements(tree.objects, hidden=False))
+    return found
+
+
+def _placements(objects: Iterable[SlideObject], *, hidden: bool) -> Iterator[RasterPlacement]:
+    for obj in objects:
+        concealed = hidden or obj.hidden
+        if obj.image_sha256:
+            yield RasterPlacement(
+                sha256=obj.image_sha256,
+                part=obj.image_part,
+                rect=obj.rect,
+                rotation=obj.rotation,
+                role="fill" if obj.image_fill else "picture",
+                hidden=concealed,
+                layer=obj.layer,
+                object_id=obj.id,
+                name=obj.name,
+            )
+        yield from _placements(obj.children, hidden=concealed)
+
+
+@dataclass(frozen=True)
+class SlideImage:
+    """One embedded image the slide can show, with every place the tree paints it.
+
+    An image with no placement is reachable from the slide but not drawn by a shape the tree
+    reads (a chart or SmartArt fill, an OLE preview, an unused theme fill): it counts as shown.
+    """
+
+    part: str
+    sha256: str
+    data: bytes
+    placements: tuple[RasterPlacement, ...] = ()
+
+    @property
+    def shown(self) -> bool:
+        """True when some placement paints, or none is known (see the class docstring)."""
+        return not self.placements or any(not p.hidden for p in self.placements)
+
+    @property
+    def slide_area(self) -> float:
+        """The summed area of its boxes in EMU² (an ordering key, not a coverage)."""
+        return sum(abs(p.rect.w * p.rect.h) for p in self.placements if p.rect is not None)
+
+
+def slide_images(path: Path, tree: ObjectTree, limits: Limits = DEFAULT_LIMITS) -> list[SlideImage]:
+    """Every image the slide can show, shown ones first, the largest on the slide first.
+
+    The bytes come from :func:`refig.pptx.embedded_images`, bounded by ``limits``; it raises
+    :class:`refig.pptx.PackageError` for a deck that breaks them.
+    """
+    by_sha: dict[str, list[RasterPlacement]] = {}
+    for placement in raster_placements(tree):
+        by_sha.setdefault(placement.sha256, []).append(placement)
+    images = [
+        SlideImage(image.part, image.sha256, image.data, tuple(by_sha.get(image.sha256, ())))
+        for image in embedded_images(path, limits=limits).values()
+    ]
+    unique = {image.sha256: image for image in reversed(images)}  # one per content
+    return sorted(unique.values(), key=lambda i: (not i.shown, -i.slide_area, i.part))

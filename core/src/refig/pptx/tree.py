@@ -1,0 +1,572 @@
+"""O(P): the native objects of a slide, read from its XML (never through python-pptx).
+
+python-pptx hides shapes inside ``mc:AlternateContent``, calls every connector a line and SmartArt
+``None``, and does not see pictures used as fills or backgrounds. This reader walks the shape tree
+itself: both branches of every ``mc:AlternateContent`` (the branch a consumer shows is marked
+``alternate_selected``), groups with their child transforms mapped into slide coordinates,
+placeholders that inherit their geometry from the layout or master, the non-placeholder shapes the
+layout and master paint behind the slide (``layer``), and the background picture wherever it is
+inherited from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+from lxml import etree
+
+from refig.models import GateReason
+from refig.pptx.objects import Endpoint, ObjectKind, ObjectTree, Rect, SlideObject
+from refig.pptx.package import (
+    REL_SLIDE_LAYOUT,
+    REL_SLIDE_MASTER,
+    REL_THEME,
+    Package,
+    PackageError,
+)
+from refig.pptx.xml import NS, q
+
+URI_TABLE = "http://schemas.openxmlformats.org/drawingml/2006/table"
+URI_CHART = "http://schemas.openxmlformats.org/drawingml/2006/chart"
+URI_CHARTEX = "http://schemas.microsoft.com/office/drawing/2014/chartex"
+URI_DIAGRAM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
+URI_OLE = "http://schemas.openxmlformats.org/presentationml/2006/ole"
+URI_PICTURE = "http://schemas.openxmlformats.org/drawingml/2006/picture"
+NS_DSP = "http://schemas.microsoft.com/office/drawing/2008/diagram"
+
+_FRAME_KINDS = {
+    URI_TABLE: ObjectKind.TABLE,
+    URI_CHART: ObjectKind.CHART,
+    URI_CHARTEX: ObjectKind.CHART,
+    URI_DIAGRAM: ObjectKind.SMARTART,
+    URI_OLE: ObjectKind.OLE,
+    URI_PICTURE: ObjectKind.PICTURE,
+}
+
+SP, CXN, PIC, GRP, FRAME = q("p:sp"), q("p:cxnSp"), q("p:pic"), q("p:grpSp"), q("p:graphicFrame")
+CONTENT_PART, ALTERNATE = q("p:contentPart"), q("mc:AlternateContent")
+CHOICE, FALLBACK = q("mc:Choice"), q("mc:Fallback")
+SHAPE_TAGS = frozenset({SP, CXN, PIC, GRP, FRAME, CONTENT_PART, ALTERNATE})
+
+# LibreOffice renders an ``mc:Choice`` only when its ``Requires`` is exactly one of these prefixes
+# (oox FragmentHandler2::prepareMceContext), else the ``mc:Fallback``; the tree marks the same
+# branch as shown so that what it counts is what the rendering shows.
+SHOWN_REQUIRES = frozenset({"a14", "p14", "p15", "x12ac", "v"})
+
+# Placeholder types a master matches by (a layout's ``ctrTitle`` inherits the master's title).
+_MASTER_TYPE = {"ctrTitle": "title", "subTitle": "body", "obj": "body"}
+_ANGLE = 60_000  # OOXML angles are in 60,000ths of a degree
+_INT64 = 1 << 63
+
+
+@dataclass(frozen=True)
+class Transform:
+    """Child-to-slide mapping of a group nesting.
+
+    DrawingML places a group's children in its child space (``a:chOff``/``a:chExt``), scales that
+    onto the group's box (``a:off``/``a:ext``), then flips and rotates the box about its centre.
+    ``matrix`` maps a child-space point to the slide (``x' = a x + b y + c``,
+    ``y' = d x + e y + f``); ``sx``/``sy`` scale a child's size along its own axes; the
+    orientation the nesting adds is a rotation after flips (``rotation`` degrees clockwise,
+    ``flip_h``/``flip_v``).
+    """
+
+    matrix: tuple[float, float, float, float, float, float] = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
+    sx: float = 1.0
+    sy: float = 1.0
+    rotation: float = 0.0
+    flip_h: bool = False
+    flip_v: bool = False
+
+    def point(self, x: float, y: float) -> tuple[float, float]:
+        a, b, c, d, e, f = self.matrix
+        return a * x + b * y + c, d * x + e * y + f
+
+    def rect(self, x: float, y: float, w: float, h: float) -> Rect:
+        """A child box in slide coordinates: its centre mapped, its size scaled, unrotated."""
+        cx, cy = self.point(x + w / 2, y + h / 2)
+        sw, sh = self.sx * w, self.sy * h
+        return Rect(x=cx - sw / 2, y=cy - sh / 2, w=sw, h=sh)
+
+    def orient(self, rotation: float, flip_h: bool, flip_v: bool) -> tuple[float, bool, bool]:
+        """A child's own rotation and flips composed with the nesting's, in slide terms.
+
+        A single mirror reverses the sense of the child's rotation (F R(t) = R(-t) F).
+        """
+        mirrored = self.flip_h != self.flip_v
+        turned = self.rotation + (-rotation if mirrored else rotation)
+        return turned % 360.0, self.flip_h != flip_h, self.flip_v != flip_v
+
+    def into_group(self, xfrm: etree._Element | None) -> Transform:
+        """The transform for the children of a group whose ``a:xfrm`` is ``xfrm``."""
+        if xfrm is None:
+            return self
+        off, ext = _point(xfrm, "a:off", "x", "y"), _point(xfrm, "a:ext", "cx", "cy")
+        ch_off, ch_ext = _point(xfrm, "a:chOff", "x", "y"), _point(xfrm, "a:chExt", "cx", "cy")
+        if off is None or ext is None:
+            return self
+        ch_off = ch_off or (0, 0)
+        ch_ext = ch_ext or ext
+        kx = ext[0] / ch_ext[0] if ch_ext[0] else 1.0
+        ky = ext[1] / ch_ext[1] if ch_ext[1] else 1.0
+        flip_h, flip_v = _flag(xfrm.get("flipH")), _flag(xfrm.get("flipV"))
+        # In the parent's space: scale and offset, mirror, then rotate about the box centre.
+        centre_x, centre_y = off[0] + ext[0] / 2, off[1] + ext[1] / 2
+        theta = math.radians(_rotation(xfrm))
+        cos, sin = math.cos(theta), math.sin(theta)
+        mx, my = (-kx if flip_h else kx), (-ky if flip_v else ky)
+        # A child point p goes to q = centre + R M (p - child centre), M = diag(mx, my).
+        child_x, child_y = ch_off[0] + ch_ext[0] / 2, ch_off[1] + ch_ext[1] / 2
+        a, b, d, e = cos * mx, -sin * my, sin * mx, cos * my
+        local = (a, b, centre_x - a * child_x - b * child_y,
+                 d, e, centre_y - d * child_x - e * child_y)
+        rotation, group_h, group_v = self.orient(_rotation(xfrm), flip_h, flip_v)
+        return Transform(
+            matrix=_compose(self.matrix, local),
+            sx=self.sx * kx,
+            sy=self.sy * ky,
+            rotation=rotation,
+            flip_h=group_h,
+            flip_v=group_v,
+        )
+
+
+def _compose(
+    outer: tuple[float, float, float, float, float, float],
+    inner: tuple[float, float, float, float, float, float],
+) -> tuple[float, float, float, float, float, float]:
+    """The affine map ``outer(inner(p))``."""
+    a, b, c, d, e, f = outer
+    p, q_, r, s, t, u = inner
+    return (a * p + b * s, a * q_ + b * t, a * r + b * u + c,
+            d * p + e * s, d * q_ + e * t, d * r + e * u + f)
+
+
+@dataclass(frozen=True)
+class _Ctx:
+    """Where a shape element sits: its part (for relationships), transform, layer and branch."""
+
+    part: str
+    transform: Transform = Transform()
+    layer: str = "slide"
+    branch: str | None = None
+    selected: bool = True
+
+
+def _int(value: str | None) -> int | None:
+    """An integer attribute; None when absent, malformed or beyond 64 bits (which OOXML never
+    uses, and which would overflow the float arithmetic of the transforms)."""
+    try:
+        number = int(value) if value is not None else None
+    except ValueError:
+        return None
+    return number if number is not None and -_INT64 <= number < _INT64 else None
+
+
+def _point(xfrm: etree._Element, tag: str, kx: str, ky: str) -> tuple[int, int] | None:
+    node = xfrm.find(q(tag))
+    if node is None:
+        return None
+    x, y = _int(node.get(kx)), _int(node.get(ky))
+    return None if x is None or y is None else (x, y)
+
+
+def _rotation(xfrm: etree._Element) -> float:
+    return (_int(xfrm.get("rot")) or 0) / _ANGLE
+
+
+def _flag(value: str | None) -> bool:
+    return value in {"1", "true"}
+
+
+def _line_style(sp_pr: etree._Element | None) -> dict[str, str | None]:
+    """Arrow heads and dash of a shape's outline (connectors, lines and freeforms alike)."""
+    style: dict[str, str | None] = {"start_arrow": None, "end_arrow": None, "dash": None}
+    line = sp_pr.find(q("a:ln")) if sp_pr is not None else None
+    if line is None:
+        return style
+    # DrawingML draws headEnd at the start of the path and tailEnd at its end.
+    for key, tag in (("start_arrow", "a:headEnd"), ("end_arrow", "a:tailEnd")):
+        node = line.find(q(tag))
+        kind = node.get("type", "none") if node is not None else "none"
+        style[key] = None if kind == "none" else kind
+    preset = line.find(q("a:prstDash"))
+    if preset is not None:
+        style["dash"] = preset.get("val")
+    elif line.find(q("a:custDash")) is not None:
+        style["dash"] = "custom"
+    return style
+
+
+def paragraphs_text(body: etree._Element | None) -> str:
+    """The text of a ``txBody``: runs and fields joined, ``a:br`` a newline, a line a paragraph."""
+    if body is None:
+        return ""
+    lines: list[str] = []
+    for para in body.iter(q("a:p")):
+        parts: list[str] = []
+        for node in para:
+            if node.tag in (q("a:r"), q("a:fld")):
+                parts.append(node.findtext(q("a:t")) or "")
+            elif node.tag == q("a:br"):
+                parts.append("\n")
+        lines.append("".join(parts))
+    return "\n".join(lines).strip()
+
+
+class TreeReader:
+    """Reads the object tree of one slide of an opened package."""
+
+    def __init__(self, package: Package, slide_part: str):
+        self.package = package
+        self.slide_part = slide_part
+        self.layout_part = package.related(slide_part, REL_SLIDE_LAYOUT)
+        self.master_part = (
+            package.related(self.layout_part, REL_SLIDE_MASTER) if self.layout_part else None
+        )
+        self._count = 0
+        self._z = 0
+        self._images: dict[str, str] = {}
+        self._ph: dict[str, _Placeholders] = {}
+
+    # --- entry point ----------------------------------------------------------------------------
+
+    def read(self) -> ObjectTree:
+        """The slide's tree: inherited shapes first (negative z), then the slide's own."""
+        width, height = self.package.slide_size()
+        slide = self.package.xml(self.slide_part)
+        inherited: list[SlideObject] = []
+        show_master = slide.get("showMasterSp", "1") not in {"0", "false"}
+        layout = self._root(self.layout_part)
+        if show_master and layout is not None:
+            master = self._root(self.master_part)
+            if master is not None and layout.get("showMasterSp", "1") not in {"0", "false"}:
+                inherited += self._tree_of(master, _Ctx(str(self.master_part), layer="master"))
+            inherited += self._tree_of(layout, _Ctx(str(self.layout_part), layer="layout"))
+        shift = -self._z  # inherited shapes paint first: z from -n to -1
+        inherited = [_shift(obj, shift) for obj in inherited]
+        self._z = 0
+        own = self._tree_of(slide, _Ctx(self.slide_part))
+        background = self._background()
+        return ObjectTree(
+            slide_width=width,
+            slide_height=height,
+            objects=(*inherited, *own),
+            background_image_sha256=self._image_sha(background) if background else None,
+            background_image_part=background,
+        )
+
+    def _root(self, part: str | None) -> etree._Element | None:
+        return self.package.xml(part) if part and self.package.has(part) else None
+
+    def _tree_of(self, root: etree._Element, ctx: _Ctx) -> list[SlideObject]:
+        tree = root.find(f"{q('p:cSld')}/{q('p:spTree')}")
+        if tree is None:
+            return []
+        objects = self._shapes(tree, ctx)
+        if ctx.layer != "slide":
+            objects = [o for o in objects if o.placeholder is None]
+        return objects
+
+    # --- shapes ---------------------------------------------------------------------------------
+
+    def _shapes(self, container: etree._Element, ctx: _Ctx) -> list[SlideObject]:
+        objects: list[SlideObject] = []
+        for element in container:
+            tag = element.tag
+            if tag == ALTERNATE:
+                objects += self._alternate(element, ctx)
+            elif tag in SHAPE_TAGS:
+                objects.append(self._object(element, ctx))
+        return objects
+
+    def _alternate(self, element: etree._Element, ctx: _Ctx) -> list[SlideObject]:
+        """Both branches; the shown one is the branch LibreOffice renders (see SHOWN_REQUIRES)."""
+        branches = [c for c in element if c.tag in (CHOICE, FALLBACK)]
+        shown = next(
+            (
+                b
+                for b in branches
+                if b.tag == FALLBACK or b.get("Requires", "").strip() in SHOWN_REQUIRES
+            ),
+            None,
+        )
+        objects: list[SlideObject] = []
+        for branch in branches:
+            sub = replace(
+                ctx,
+                branch="choice" if branch.tag == CHOICE else "fallback",
+                selected=ctx.selected and branch is shown,
+            )
+            objects += self._shapes(branch, sub)
+        return objects
+
+    def _object(self, element: etree._Element, ctx: _Ctx) -> SlideObject:
+        self._count += 1
+        if self._count > self.package.limits.max_objects:
+            raise PackageError(
+                GateReason.TOO_LARGE,
+                f"the slide has over {self.package.limits.max_objects:,} objects",
+                path=self.package.path,
+            )
+        z, self._z = self._z, self._z + 1
+        nv = element[0] if len(element) else None
+        c_nv = nv.find(q("p:cNvPr")) if nv is not None else None
+        ph = nv.find(f"{q('p:nvPr')}/{q('p:ph')}") if nv is not None else None
+        tag = element.tag
+        fields: dict[str, Any] = {
+            "z": z,  # paint order, depth first: a group before its children
+            "id": _int(c_nv.get("id")) if c_nv is not None else None,
+            "name": c_nv.get("name", "") if c_nv is not None else "",
+            "hidden": _flag(c_nv.get("hidden")) if c_nv is not None else False,
+            "layer": ctx.layer,
+            "in_alternate_content": ctx.branch is not None,
+            "alternate_branch": ctx.branch,
+            "alternate_selected": ctx.selected,
+            "placeholder": (ph.get("type") or "obj") if ph is not None else None,
+        }
+        if tag == GRP:
+            xfrm = element.find(f"{q('p:grpSpPr')}/{q('a:xfrm')}")
+            fields |= self._geometry(xfrm, ctx)
+            fields |= self._image(element.find(q("p:grpSpPr")), ctx, fill=True)
+            inner = replace(ctx, transform=ctx.transform.into_group(xfrm))
+            children = tuple(self._shapes(element, inner))
+            return SlideObject(kind=ObjectKind.GROUP, children=children, **fields)
+        if tag == FRAME:
+            return self._frame(element, ctx, fields)
+        if tag == CONTENT_PART:
+            return SlideObject(kind=ObjectKind.OTHER, **fields)
+        sp_pr = element.find(q("p:spPr"))
+        xfrm = sp_pr.find(q("a:xfrm")) if sp_pr is not None else None
+        if xfrm is None and ph is not None and ctx.layer == "slide":
+            xfrm = self._placeholder_xfrm(ph)
+        fields |= self._geometry(xfrm, ctx)
+        prst = sp_pr.find(q("a:prstGeom")) if sp_pr is not None else None
+        custom = sp_pr is not None and sp_pr.find(q("a:custGeom")) is not None
+        fields["geometry"] = (
+            "custom" if custom else (prst.get("prst") if prst is not None else None)
+        )
+        if tag == PIC:
+            fields |= self._image(element.find(q("p:blipFill")), ctx, fill=False)
+            return SlideObject(kind=ObjectKind.PICTURE, **fields)
+        if tag == CXN:
+            return self._connector(element, sp_pr, fields)
+        fields |= self._image(element, ctx, fill=True)
+        fields |= _line_style(sp_pr)
+        fields["text"] = paragraphs_text(element.find(q("p:txBody")))
+        if ph is not None:
+            kind = ObjectKind.PLACEHOLDER
+        elif custom:
+            kind = ObjectKind.FREEFORM
+        elif _flag(element.xpath("string(p:nvSpPr/p:cNvSpPr/@txBox)", namespaces=NS)):
+            kind = ObjectKind.TEXT_BOX
+        else:
+            kind = ObjectKind.AUTO_SHAPE
+        return SlideObject(kind=kind, **fields)
+
+    def _geometry(self, xfrm: etree._Element | None, ctx: _Ctx) -> dict[str, Any]:
+        if xfrm is None:
+            rotation, flip_h, flip_v = ctx.transform.orient(0.0, False, False)
+            return {"rotation": rotation, "flip_h": flip_h, "flip_v": flip_v}
+        off, ext = _point(xfrm, "a:off", "x", "y"), _point(xfrm, "a:ext", "cx", "cy")
+        rotation, flip_h, flip_v = ctx.transform.orient(
+            _rotation(xfrm), _flag(xfrm.get("flipH")), _flag(xfrm.get("flipV"))
+        )
+        return {
+            "rect": ctx.transform.rect(*off, *ext) if off and ext else None,
+            "rotation": rotation,
+            "flip_h": flip_h,
+            "flip_v": flip_v,
+        }
+
+    def _connector(
+        self, element: etree._Element, sp_pr: etree._Element | None, fields: dict[str, Any]
+    ) -> SlideObject:
+        props = element.find(f"{q('p:nvCxnSpPr')}/{q('p:cNvCxnSpPr')}")
+        ends: dict[str, Endpoint | None] = {"start": None, "end": None}
+        for key, tag in (("start", "a:stCxn"), ("end", "a:endCxn")):
+            node = props.find(q(tag)) if props is not None else None
+            shape_id = _int(node.get("id")) if node is not None else None
+            if shape_id is not None:
+                ends[key] = Endpoint(shape_id=shape_id, site=_int(node.get("idx")) or 0)
+        return SlideObject(kind=ObjectKind.CONNECTOR, **ends, **_line_style(sp_pr), **fields)
+
+    def _frame(self, element: etree._Element, ctx: _Ctx, fields: dict[str, Any]) -> SlideObject:
+        fields |= self._geometry(element.find(q("p:xfrm")), ctx)
+        data = element.find(f"{q('a:graphic')}/{q('a:graphicData')}")
+        uri = data.get("uri", "") if data is not None else ""
+        kind = _FRAME_KINDS.get(uri, ObjectKind.OTHER)
+        text = ""
+        fields |= self._image(element, ctx, fill=kind != ObjectKind.PICTURE)
+        if data is not None and kind == ObjectKind.TABLE:
+            rows = []
+            for row in data.iter(q("a:tr")):
+                cells = [paragraphs_text(c.find(q("a:txBody"))) for c in row.iter(q("a:tc"))]
+                rows.append("\t".join(cells))
+            text = "\n".join(rows).strip()
+        elif data is not None and kind in (ObjectKind.SMARTART, ObjectKind.CHART):
+            parts = self._frame_parts(ctx.part, data, kind)
+            text = "\n".join(filter(None, (_part_strings(root) for _, root in parts[:1])))
+            for part, root in parts:  # a picture fill inside the chart or diagram paints here
+                if "image_part" not in fields:
+                    fields |= self._image(root, replace(ctx, part=part), fill=True)
+        return SlideObject(kind=kind, text=text, **fields)
+
+    def _frame_parts(
+        self, source: str, data: etree._Element, kind: ObjectKind
+    ) -> list[tuple[str, etree._Element]]:
+        """The parts a chart or SmartArt frame draws from: the chart part, or the diagram's data
+        part and the drawing part its ``dsp:dataModelExt`` names."""
+        rid = None
+        if kind == ObjectKind.SMARTART:
+            ids = data.find(q("dgm:relIds"))
+            rid = ids.get(q("r:dm")) if ids is not None else None
+        else:
+            chart = next((c for c in data if c.get(q("r:id"))), None)
+            rid = chart.get(q("r:id")) if chart is not None else None
+        parts: list[tuple[str, etree._Element]] = []
+        for _ in range(2):
+            rel = self.package.rels(source).get(rid or "")
+            if rel is None or rel.external or not self.package.has(rel.target):
+                break
+            root = self.package.xml(rel.target)
+            parts.append((rel.target, root))
+            extension = root.find(f".//{{{NS_DSP}}}dataModelExt")
+            rid = extension.get("relId") if extension is not None else None
+        return parts
+
+    # --- images ---------------------------------------------------------------------------------
+
+    def _image(self, element: etree._Element | None, ctx: _Ctx, *, fill: bool) -> dict[str, Any]:
+        """The first embedded picture under ``element``."""
+        if element is None:
+            return {}
+        for blip in element.iter(q("a:blip")):
+            part = self._blip_part(ctx.part, blip)
+            if part is not None:
+                return {
+                    "image_part": part,
+                    "image_sha256": self._image_sha(part),
+                    "image_fill": fill,
+                }
+        return {}
+
+    def _blip_part(self, source: str, blip: etree._Element) -> str | None:
+        rid = blip.get(q("r:embed"))
+        rel = self.package.rels(source).get(rid or "")
+        if rel is None or rel.external or not self.package.has(rel.target):
+            return None
+        return rel.target
+
+    def _image_sha(self, part: str) -> str:
+        """The sha256 of an image part's bytes, read once per part."""
+        if part not in self._images:
+            data = self.package.read(part)
+            self._images[part] = hashlib.sha256(data).hexdigest()
+        return self._images[part]
+
+    # --- inheritance ----------------------------------------------------------------------------
+
+    def _placeholder_xfrm(self, ph: etree._Element) -> etree._Element | None:
+        """The ``a:xfrm`` a slide placeholder inherits: the layout's (by idx, else type), else the
+        master's (by type)."""
+        ph_type, ph_idx = ph.get("type") or "obj", ph.get("idx")
+        layout = self._placeholders(self.layout_part)
+        match = (layout.by_idx.get(ph_idx) if ph_idx is not None else None) or layout.by_type.get(
+            ph_type
+        )
+        if match is not None:
+            if match[1] is not None:
+                return match[1]
+            ph_type = match[0]
+        return self._placeholders(self.master_part).by_master_type.get(
+            _MASTER_TYPE.get(ph_type, ph_type), (None, None)
+        )[1]
+
+    def _placeholders(self, part: str | None) -> _Placeholders:
+        key = part or ""
+        if key not in self._ph:
+            self._ph[key] = _Placeholders.of(self._root(part))
+        return self._ph[key]
+
+    def _background(self) -> str | None:
+        """The image part painting the slide background, from the slide, layout, master or theme."""
+        for part in (self.slide_part, self.layout_part, self.master_part):
+            root = self._root(part)
+            if root is None or part is None:
+                continue
+            bg = root.find(f"{q('p:cSld')}/{q('p:bg')}")
+            if bg is None:
+                continue
+            props = bg.find(q("p:bgPr"))
+            if props is not None:
+                blip = props.find(f"{q('a:blipFill')}/{q('a:blip')}")
+                return self._blip_part(part, blip) if blip is not None else None
+            ref = bg.find(q("p:bgRef"))
+            return self._theme_background(_int(ref.get("idx")) if ref is not None else None)
+        return None
+
+    def _theme_background(self, idx: int | None) -> str | None:
+        """``p:bgRef idx >= 1001`` picks the theme's background fill style ``idx - 1001``."""
+        theme = self.package.related(self.master_part, REL_THEME) if self.master_part else None
+        root = self._root(theme)
+        if root is None or theme is None or idx is None or idx < 1001:
+            return None
+        styles = root.find(f".//{q('a:bgFillStyleLst')}")
+        if styles is None or idx - 1001 >= len(styles):
+            return None
+        blip = styles[idx - 1001].find(q("a:blip"))
+        return self._blip_part(theme, blip) if blip is not None else None
+
+
+def _part_strings(root: etree._Element) -> str:
+    """The visible strings of a chart or SmartArt data part (``a:t`` and cached ``c:v``)."""
+    strings = [t.text for t in root.iter(q("a:t")) if t.text]
+    strings += [v.text for v in root.iterfind(".//c:strCache/c:pt/c:v", NS) if v.text]
+    return "\n".join(strings)
+
+
+def _shift(obj: SlideObject, by: int) -> SlideObject:
+    """``obj`` and its children with ``z`` moved by ``by``."""
+    children = tuple(_shift(child, by) for child in obj.children)
+    return obj.model_copy(update={"z": obj.z + by, "children": children})
+
+
+_Placeholder = tuple[str, etree._Element | None]  # (type, a:xfrm)
+
+
+@dataclass(frozen=True)
+class _Placeholders:
+    """The placeholders of a layout or master, indexed once (lookups stay O(1) on any input)."""
+
+    by_idx: dict[str, _Placeholder]
+    by_type: dict[str, _Placeholder]
+    by_master_type: dict[str, _Placeholder]
+
+    @classmethod
+    def of(cls, root: etree._Element | None) -> _Placeholders:
+        index = cls({}, {}, {})
+        for ph in () if root is None else root.iter(q("p:ph")):
+            shape = ph
+            for _ in range(3):  # p:ph < p:nvPr < p:nvSpPr (or another nv*Pr) < the shape
+                shape = shape.getparent() if shape is not None else None
+            if shape is None:  # a stray p:ph too near the root names no shape
+                continue
+            xfrm = shape.find(f"{q('p:spPr')}/{q('a:xfrm')}")
+            if xfrm is None:
+                xfrm = shape.find(q("p:xfrm"))
+            ph_type = ph.get("type") or "obj"
+            entry = (ph_type, xfrm)
+            if ph.get("idx") is not None:
+                index.by_idx.setdefault(ph.get("idx", ""), entry)
+            index.by_type.setdefault(ph_type, entry)
+            index.by_master_type.setdefault(_MASTER_TYPE.get(ph_type, ph_type), entry)
+        return index
+
+
+def read_tree(package: Package, slide_part: str) -> ObjectTree:
+    """The object tree of ``slide_part``; limits breached raise :class:`PackageError`."""
+    return TreeReader(package, slide_part).read()

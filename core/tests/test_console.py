@@ -1,0 +1,47 @@
+"""Tables printed in a pipe or at 80 columns keep every word whole ("semantic", not "sema/ntic")."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from refig.console import print_table
+from rich.console import Console
+from rich.table import Table
+
+HEADERS = ("configuration", "tasks", "text /20", "semantic structure /30", "layout /15",
+           "editability /25", "visual detail /10", "total /100")
+ROW = ("none@raster-paste/direct", "6", "19.3 [18.7, 20.0]*", "26.5 [22.8, 28.8]*",
+       "0.0 [0.0, 0.0]", "22.5 [20.8, 24.0]*", "0.2 [0.0, 0.5]", "68.5 [63.7, 72.5]*")
+
+
+def _printed(width: int, headers=HEADERS, row=ROW) -> str:
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=width, force_terminal=False, color_system=None)
+    table = Table()
+    for header in headers:
+        table.add_column(header, overflow="fold")
+    table.add_row(*row)
+    print_table(console, table)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("width", [40, 80, 120])
+def test_no_word_is_broken_whatever_the_width(width: int) -> None:
+    text = _printed(width)
+    cells = " ".join(line.replace("│", " ").replace("┃", " ") for line in text.splitlines())
+    words = set(cells.split())
+    for value in (*HEADERS, *ROW):
+        for word in value.split():
+            assert word in words, (word, text)
+
+
+def test_a_table_that_fits_is_printed_as_rich_lays_it_out() -> None:
+    text = _printed(80, HEADERS[:3], ROW[:3])
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert "configuration" in text and "19.3 [18.7, 20.0]*" in text
+
+
+def test_a_table_too_wide_for_whole_words_gets_the_width_it_needs() -> None:
+    text = _printed(40)
+    assert max(len(line) for line in text.splitlines()) > 40

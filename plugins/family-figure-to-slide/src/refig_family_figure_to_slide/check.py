@@ -1,0 +1,27 @@
+"""The figure-to-slide part of a ``refig check --json`` row: slides, object counts, flattening.
+
+The keys are documented in ``docs/evaluation.md`` and do not change: the engine adds ``file``,
+``sha256``, ``gate``, ``metrics`` and ``render`` around these.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from refig.plugin import Artifact
+
+#: The flattening metric's values the row lifts to the top level.
+RASTER_AREA = "flattening.raster_area_ratio"
+FLATTENED = "flattening.flattened"
+
+
+def check_row(artifact: Artifact) -> dict[str, Any]:
+    """Slides, the slide's object counts, its raster share and whether it is flattened."""
+    tree = artifact.tree
+    flattened = artifact.metrics.get(FLATTENED)
+    return {
+        "slides": artifact.gate.slides,
+        "objects": tree.counts() if tree is not None else None,
+        "raster_area_ratio": artifact.metrics.get(RASTER_AREA),
+        "flattened": None if flattened is None else bool(flattened),
+    }

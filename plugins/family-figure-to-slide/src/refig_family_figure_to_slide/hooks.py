@@ -1,0 +1,46 @@
+"""Registers the ``figure-to-slide`` task family (ReFigBench); its logic loads on selection."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from refig.plugin import (
+    FIGURE_TO_SLIDE,
+    Deliverable,
+    InputSpec,
+    TaskFamilyRecord,
+    hookimpl,
+)
+
+RUBRIC = Path(__file__).parent / "rubrics" / "refigbench-v1.toml"
+
+
+def _family(**options: Any) -> Any:
+    from refig_family_figure_to_slide.family import FigureToSlide
+
+    return FigureToSlide(**options)
+
+
+@hookimpl
+def refig_task_families() -> Iterator[TaskFamilyRecord]:
+    yield TaskFamilyRecord(
+        name=FIGURE_TO_SLIDE,
+        description="ReFigBench: rebuild a raster figure as one natively editable PowerPoint "
+        "slide, scored for fidelity and editability (flattening capped).",
+        factory=_family,
+        inputs=(
+            InputSpec("figure", visible=True, description="the raster figure to rebuild"),
+            InputSpec("annotation", visible=False, required=False,
+                      description="nodes, edges and labels of the figure (generated suites)"),
+        ),
+        deliverables=(
+            Deliverable("slide", "slide.pptx", primary=True),
+            Deliverable("program", "build_slide.py", required=False),
+        ),
+        renderer="libreoffice",
+        metrics=("connector-audit", "flattening", "text", "topology", "image"),
+        judges=("metrics",),
+        rubric=RUBRIC,
+    )
