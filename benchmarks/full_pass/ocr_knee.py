@@ -42,8 +42,9 @@ def measure(suite: Path, sides: list[int], figures: int) -> dict[str, Any]:
         found = wanted = 0
         seconds = megapixels = 0.0
         for task in tasks[:figures]:
-            image = open_image(suite / task["inputs"]["figure"]["path"])
-            labels = label_words(json.loads((suite / task["inputs"]["annotation"]["path"]).read_text()))
+            inputs = task["inputs"]
+            image = open_image(suite / inputs["figure"]["path"])
+            labels = label_words(json.loads((suite / inputs["annotation"]["path"]).read_text()))
             started = time.process_time()
             lines = read_text(image, max_side=side)
             seconds += time.process_time() - started

@@ -77,7 +77,8 @@ def check_corpus(suite: Path, out: Path, count: int) -> list[Path]:
         inputs = task["inputs"]
         annotation = json.loads((suite / inputs["annotation"]["path"]).read_text())
         path = out / f"check-{index:03d}.pptx"
-        make_slide(suite / inputs["figure"]["path"], annotation, index % STYLES, 10_000 + index, path)
+        make_slide(suite / inputs["figure"]["path"], annotation, index % STYLES, 10_000 + index,
+                   path)
         files.append(path)
     return files
 

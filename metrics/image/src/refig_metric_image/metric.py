@@ -81,11 +81,12 @@ class ImageSimilarity:
         except LpipsUnavailable as exc:
             yield make.value("lpips", None, reason=str(exc))
         empty = Image.new("RGB", render.size, BLANK)
-        blank = pair(source, empty, self.width)
+        blank = pair_with(source, empty)
         detail = {"size": size, "blank": list(render.size)}
         yield make.value("ssim_blank", ssim(blank.source, blank.render), **detail)
         yield make.value("ciede2000_blank", ciede2000(blank.source, blank.render), **detail)
-        coarse, coarse_blank = pair(source, render, LAYOUT_WIDTH), pair(source, empty, LAYOUT_WIDTH)
+        layout = prepared_source(make.reference_sha256, artifact.source, LAYOUT_WIDTH)
+        coarse, coarse_blank = pair_with(layout, render), pair_with(layout, empty)
         small = {"size": list(coarse.source.size)}
         yield make.value("layout_ssim", ssim(coarse.source, coarse.render), **small)
         yield make.value("layout_ssim_blank", ssim(coarse_blank.source, coarse_blank.render),
