@@ -1,7 +1,7 @@
 """OCR recall against the generated suite's exact labels at several longest sides, and its cost.
 
 Recall is the share of the annotation's words (node text, group, edge and panel titles, as
-``refig.slide_text.word_tokens`` reads them) that OCR returns, counted with multiplicity; the
+``refig.pptx.word_tokens`` reads them) that OCR returns, counted with multiplicity; the
 knee is the smallest side whose recall is within ``TOLERANCE`` of the best side's.
 :func:`real_agreement` adds what labels cannot say for real figures (smaller text): the share of
 the words OCR reads at full resolution that it still reads at each side.
@@ -17,7 +17,7 @@ from typing import Any
 
 from refig.images import open_image
 from refig.ocr import engine, read_text
-from refig.slide_text import word_tokens
+from refig.pptx import word_tokens
 
 #: A side whose recall is this close to the best counts as keeping recall.
 TOLERANCE = 0.01
