@@ -139,8 +139,8 @@ def corpus(tmp_path: Path) -> dict[str, Path]:
     }
 
 
-def check_json(capsys, *args: str) -> list[dict]:
-    assert refig(["check", "--json", "-q", *args]) == 0
+def check_json(capsys, *args: str, code: int = 0) -> list[dict]:
+    assert refig(["check", "--json", "-q", *args]) == code
     return json.loads(capsys.readouterr().out)
 
 
@@ -158,7 +158,8 @@ def test_check_json_verdicts_counts_and_order(corpus, probe_metric, capsys) -> N
         "native",
     ]
     files = [str(corpus[n]) for n in names]
-    reports = check_json(capsys, *files, "--source", str(corpus["figure"]), "--metric", "probe")
+    reports = check_json(capsys, *files, "--source", str(corpus["figure"]), "--metric", "probe",
+                         code=1)  # two inputs are unreadable (a text file, a missing file)
 
     assert [r["file"] for r in reports] == files  # one per file, in the order given
     verdicts = [(r["gate"]["passed"], r["gate"]["reason"]) for r in reports]
@@ -288,3 +289,29 @@ def test_check_leaves_no_libreoffice_running(corpus, probe_metric, capsys, tmp_p
                 continue
     assert leftovers == []
     assert list(tmp_path.glob("refig-libreoffice-*")) == []  # and its scratch files are gone
+
+
+@pytest.mark.parametrize("make", ["missing", "text", "png", "empty", "directory"])
+def test_unreadable_input_exits_1_naming_the_file(tmp_path, corpus, capsys, make) -> None:
+    path = {"missing": tmp_path / "gone.pptx", "text": tmp_path / "notes.txt",
+            "png": tmp_path / "figure.pptx", "empty": tmp_path / "empty.pptx",
+            "directory": tmp_path / "folder.pptx"}[make]
+    if make == "text":
+        path.write_text("plain text, not a deck")
+    elif make == "png":
+        shutil.copyfile(corpus["figure"], path)  # a PNG renamed .pptx
+    elif make == "empty":
+        path.write_bytes(b"")
+    elif make == "directory":
+        path.mkdir()
+    assert refig(["check", "--json", "-q", str(path), str(corpus["native"])]) == 1
+    captured = capsys.readouterr()
+    reports = json.loads(captured.out)
+    assert f"error: {path}:" in captured.err.replace("\n", "")
+    assert [r["file"] for r in reports] == [str(path), str(corpus["native"])]
+    assert not reports[0]["gate"]["passed"] and reports[1]["gate"]["passed"]
+
+
+def test_a_failed_gate_is_a_result_and_exits_0(corpus, capsys) -> None:
+    [report] = check_json(capsys, str(corpus["two"]))
+    assert report["gate"]["reason"] == "multiple_slides"

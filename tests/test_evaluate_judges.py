@@ -22,8 +22,8 @@ from refig.models import (
     JudgmentStatus,
     Task,
 )
-from refig.standins.judge_server import JudgeStandIn, Reply
 from refig.store import RunStore
+from refig.testing.judge_server import JudgeStandIn, Reply
 
 pytestmark = pytest.mark.slow
 

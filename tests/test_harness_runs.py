@@ -22,8 +22,8 @@ from refig.models import Attempt, AttemptStatus, Output
 from refig.plugins import Registry
 from refig.pptx.gate import inspect_structure
 from refig.records import HarnessRecord, PluginKind
-from refig.standins.scripted import ScriptedServer
 from refig.store import RunStore
+from refig.testing.scripted import ScriptedServer
 
 HARNESSES = {  # name -> (model, base URL variable, URL suffix)
     "claude-code": ("claude-sonnet-4-5", "ANTHROPIC_BASE_URL", ""),

@@ -70,7 +70,7 @@ def test_template_bakes_installs_lists_and_passes_its_tests(tmp_path, kind):
 
 
 def _hook(kind: str) -> str:
-    return {"harness": "harnesses"}.get(kind, f"{kind}s")
+    return {"harness": "harnesses", "family": "task_families"}.get(kind, f"{kind}s")
 
 
 BROKEN_PYPROJECT = """

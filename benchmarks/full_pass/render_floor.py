@@ -19,7 +19,7 @@ from pathlib import Path
 
 from baselines import children_cpu, warm_floor
 from corpus import build_suite
-from refig.evaluation import Item, RenderBatch, render_batches
+from refig.engine.stages import Item, RenderBatch, render_batches
 from run import REFIG, check_corpus
 
 

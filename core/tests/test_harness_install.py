@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 from refig.errors import RefigError
-from refig.harness.install import install, locate, prefix, refig_home, require
+from refig.harness.install import install, locate, prefix, require
+from refig.home import refig_home
 from refig.records import CliPin
 
 PIN = CliPin(package="@example/tool", version="1.2.3", bin="tool",

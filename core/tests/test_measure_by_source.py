@@ -6,8 +6,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from refig import evaluation
-from refig.evaluation import MeasureSource, by_source
+from refig.engine import plugins
+from refig.engine.stages import MeasureSource, by_source
 from refig.models import Asset, GateResult, Task
 from refig.plugins import Registry
 from refig.protocols import Artifact
@@ -56,13 +56,13 @@ def test_artifacts_are_grouped_by_their_source_figure() -> None:
 
 def test_a_failing_artifact_costs_its_group_nothing(make_dist) -> None:
     make_dist("refig-metric-fussy", HOOKS)
-    evaluation.use_registry(Registry.load())
+    plugins.use_registry(Registry.load())
     try:
         measured = MeasureSource("fussy")(
             [artifact("good1", "s"), artifact("bad1", "s"), artifact("good2", "s")]
         )
     finally:
-        evaluation.close_plugins()
+        plugins.close_plugins()
     assert [v.artifact_sha256 for v in measured.values] == ["good1", "good2"]
     assert len(measured.failures) == 1 and "bad1" in measured.failures[0]
     assert "cannot measure this one" in measured.failures[0]

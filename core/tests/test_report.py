@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 from refig import stats
 from refig.analysis import Estimate, Options, analyse
-from refig.analysis.synthetic import RUBRIC, SyntheticSpec, synthetic_run
 from refig.cli import run as cli
 from refig.console import out as console
 from refig.models import (
@@ -38,6 +37,7 @@ from refig.models import (
 )
 from refig.pptx import ObjectTree
 from refig.store import RunStore
+from refig.testing.synthetic import RUBRIC, SyntheticSpec, synthetic_run
 from scipy import stats as sps
 
 A = Configuration(model="m", harness="h1", workflow="direct")

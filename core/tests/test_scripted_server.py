@@ -6,7 +6,7 @@ import json
 import urllib.request
 
 import pytest
-from refig.standins.scripted import (
+from refig.testing.scripted import (
     DEFAULT_SCRIPT,
     Fault,
     Finish,

@@ -218,3 +218,24 @@ def test_concurrent_writers_share_one_store(tmp_path):
         proc.communicate(timeout=300)  # a guard against a deadlock, not a speed check
         assert proc.returncode == 0
     assert len(_check_integrity(run, total)) == total
+
+
+def test_a_readonly_store_reads_and_never_writes(tmp_path: Path) -> None:
+    writer = RunStore.create(tmp_path / "run")
+    config = Configuration(model="m", harness="h", workflow="w")
+    writer.put(config)
+    before = writer.fingerprint()
+    reader = RunStore.open(tmp_path / "run", readonly=True)
+    assert [c.id for c in reader.iter(Configuration)] == [config.id]
+    assert reader.fingerprint() == before
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        reader.put(Configuration(model="m2", harness="h", workflow="w"))
+    writer.put(Configuration(model="m3", harness="h", workflow="w"))
+    assert reader.fingerprint() != before  # the reader sees what another process writes
+    assert reader.count(Configuration) == 2
+
+
+def test_a_readonly_open_refuses_a_directory_without_a_run(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="not a refig run"):
+        RunStore.open(tmp_path, readonly=True)
+    assert not (tmp_path / "refig.db").exists()

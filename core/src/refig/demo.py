@@ -1,14 +1,16 @@
 """``refig demo``: the whole pipeline, offline, on a generated sample suite, ending in a report.
 
-It builds the sample suite, runs the two model-free baselines (``cv``, a classical-vision
-reconstruction with native shapes and bound connectors, and ``raster-paste``, the cheat the
-flattening cap exists to catch), evaluates both (gate, render, object tree, metrics, the offline
-deterministic ``metrics`` judge, scored once), and writes the terminal and HTML reports. Every
-stage is the one the commands use, so a killed demo resumes where it stopped.
+Each installed task family contributes a :class:`FamilyDemo`. figure-to-slide's builds the sample
+suite, runs the two model-free baselines (``cv``, a classical-vision reconstruction with native
+shapes and bound connectors, and ``raster-paste``, the cheat the flattening cap exists to catch),
+evaluates both (gate, render, object tree, metrics, the offline deterministic ``metrics`` judge,
+scored once), and writes the terminal and HTML reports. Every stage is the one the commands use,
+so a killed demo resumes where it stopped.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,13 +23,10 @@ from refig.plugins import Registry
 from refig.records import PluginKind
 from refig.store import RunStore
 
-BASELINES = ("cv", "raster-paste")
-JUDGE = "metrics"
-
 
 @dataclass(frozen=True)
 class ConfigVerdict:
-    """One baseline's standing under the proxy judge."""
+    """One configuration's standing under the demo's offline judge."""
 
     config_id: str
     total: float
@@ -38,22 +37,55 @@ class ConfigVerdict:
 
 @dataclass(frozen=True)
 class DemoOutcome:
-    """Where the demo wrote, and how the paste fared against the native rebuild."""
+    """Where one family's demo wrote, and each configuration's verdict."""
 
+    demo: FamilyDemo
     suite: Path
     run: Path
     html: Path
     verdicts: tuple[ConfigVerdict, ...]
-    #: What the proxy judge can and cannot see, as it says itself.
+    #: What the proxy judge can and cannot see, as its judgments say.
     sight: str | None = None
 
     def verdict(self, harness: str) -> ConfigVerdict:
         """The verdict on the configuration that ran ``harness``."""
         found = next((v for v in self.verdicts if f"@{harness}/" in v.config_id), None)
         if found is None:
-            raise RefigError(f"the {JUDGE} judge left no verdict on {harness}", path=self.run,
-                             fix=f"run `refig evaluate {self.run} --judge {JUDGE}` to retry")
+            judge = self.demo.judge
+            raise RefigError(f"the {judge} judge left no verdict on {harness}", path=self.run,
+                             fix=f"run `refig evaluate {self.run} --judge {judge}` to retry")
         return found
+
+
+def paste_is_caught(outcome: DemoOutcome) -> tuple[str, bool]:
+    """figure-to-slide's claim: the raster paste is capped on every judgment and scores below
+    the cv rebuild on editability."""
+    paste, native = outcome.verdict("raster-paste"), outcome.verdict("cv")
+    caught = paste.judged > 0 and paste.capped == paste.judged
+    return ("raster paste caught by the flattening cap and below cv on editability",
+            caught and paste.editability < native.editability)
+
+
+@dataclass(frozen=True)
+class FamilyDemo:
+    """One task family's part of ``refig demo``: the suite builder it runs (with ``n`` tasks and
+    ``seed``), the model-free harnesses, the offline judge and its repeats, the folder under
+    ``--out`` ("" for figure-to-slide's, which the README documents), and the claim it checks."""
+
+    family: str
+    suite: str
+    harnesses: tuple[str, ...]
+    judge: str = "metrics"
+    repeats: int = 1
+    folder: str = ""
+    check: Callable[[DemoOutcome], tuple[str, bool]] | None = None
+
+
+#: The demos ``refig demo`` runs, in order, each when its family, suite and harnesses are
+#: installed. A family adds its own with one line here (see docs/architecture.md).
+DEMOS: tuple[FamilyDemo, ...] = (
+    FamilyDemo("figure-to-slide", "sample", ("cv", "raster-paste"), check=paste_is_caught),
+)
 
 
 def _stage(number: int, title: str, quiet: bool) -> None:
@@ -61,54 +93,74 @@ def _stage(number: int, title: str, quiet: bool) -> None:
         err.rule(f"[bold]{number}/4[/] {title}", align="left")
 
 
+def installed(registry: Registry, demo: FamilyDemo) -> bool:
+    """True when the demo's family, suite builder, harnesses and judge are all installed."""
+    wanted = [(PluginKind.FAMILY, demo.family), (PluginKind.SUITE, demo.suite),
+              (PluginKind.JUDGE, demo.judge),
+              *((PluginKind.HARNESS, h) for h in demo.harnesses)]
+    return all(name in registry.names(kind) for kind, name in wanted)
+
+
 def run_demo(registry: Registry, out: Path, *, tasks: int = 6, seed: int = 0, jobs: int = 2,
-             quiet: bool = False) -> DemoOutcome:
-    """Run every stage into ``out`` (suite/, run/, report/) and return the verdicts."""
+             quiet: bool = False) -> list[DemoOutcome]:
+    """Run every installed family's demo into ``out`` and return their verdicts."""
+    outcomes = [run_family_demo(registry, demo, out / demo.folder, tasks=tasks, seed=seed,
+                                jobs=jobs, quiet=quiet)
+                for demo in DEMOS if installed(registry, demo)]
+    if not outcomes:
+        raise RefigError("no task family's demo is installed",
+                         fix="`uv sync --all-packages` installs the first-party families")
+    return outcomes
+
+
+def run_family_demo(registry: Registry, demo: FamilyDemo, out: Path, *, tasks: int, seed: int,
+                    jobs: int, quiet: bool) -> DemoOutcome:
+    """Every stage of one family's demo into ``out`` (suite/, run/, report/)."""
     from refig.running.runner import execute, make_request
 
-    sample = registry.resolve(PluginKind.SUITE, "sample")
-    evaluate_request = EvaluateRequest(run=out / "run", jobs=jobs, judges=(JUDGE,),
-                                       quiet=quiet)
+    sample = registry.resolve(PluginKind.SUITE, demo.suite)
+    evaluate_request = EvaluateRequest(run=out / "run", jobs=jobs, judges=(demo.judge,),
+                                       repeats=demo.repeats, quiet=quiet)
     report_request = ReportRequest(run=out / "run", targets=(("html", out / "report"),),
                                    quiet=quiet, resamples=2000, elo_resamples=200)
 
-    _stage(1, f"build the sample suite ({tasks} generated figures, seed {seed})", quiet)
+    _stage(1, f"build the {demo.suite} suite ({tasks} generated tasks, seed {seed})", quiet)
     sample.create()(out / "suite", n=tasks, seed=seed, quiet=quiet)
     requests = [make_request(registry, suite=out / "suite", out=out / "run", harness=name,
-                             jobs=jobs) for name in BASELINES]
-    _stage(2, "run the baselines: " + " and ".join(BASELINES), quiet)
+                             jobs=jobs) for name in demo.harnesses]
+    _stage(2, "run the baselines: " + " and ".join(demo.harnesses), quiet)
     for request in requests:
         summary = execute(request, quiet=quiet)
         if summary.failed:
             raise RefigError(f"{summary.failed} {request.harness.record.name} attempts failed",
                              path=out / "run", fix="see the attempt logs with `refig export`")
-    _stage(3, f"evaluate: gate, render, object tree, metrics, the {JUDGE} judge (deterministic)",
-           quiet)
+    _stage(3, f"evaluate: gate, render, structure, metrics, the {demo.judge} judge", quiet)
     if evaluate(registry, evaluate_request).failures:
         raise RefigError("some evaluation steps failed", path=out / "run",
                          fix=f"run `refig evaluate {out / 'run'}` to retry them")
     _stage(4, "report", quiet)
     report(registry, report_request)
     store = RunStore.open(out / "run")
-    return DemoOutcome(suite=out / "suite", run=out / "run", html=out / "report",
-                       verdicts=verdicts(store), sight=_sight(store))
+    return DemoOutcome(demo=demo, suite=out / "suite", run=out / "run", html=out / "report",
+                       verdicts=verdicts(store, demo.judge), sight=_sight(store, demo.judge))
 
 
-def _sight(store: RunStore) -> str | None:
+def _sight(store: RunStore, judge: str) -> str | None:
     from refig.models import Judgment
 
-    return next((j.sight for j in store.iter(Judgment) if j.judge == JUDGE and j.sight), None)
+    return next((j.sight for j in store.iter(Judgment) if j.judge == judge and j.sight), None)
 
 
-def verdicts(store: RunStore) -> tuple[ConfigVerdict, ...]:
-    """Each configuration's mean total and editability under the proxy judge, and its caps."""
+def verdicts(store: RunStore, judge: str = "metrics") -> tuple[ConfigVerdict, ...]:
+    """Each configuration's mean total and editability (NaN when the rubric has none) under
+    ``judge``, and its caps."""
     from refig.analysis.rundata import RunData
     from refig.analysis.scores import judge_labels, judge_scores
     from refig.models import JudgmentStatus
 
     data = RunData.load(store)
-    judgments = judge_labels(data).get(JUDGE, [])
-    scores = judge_scores(data, JUDGE, judgments)
+    judgments = judge_labels(data).get(judge, [])
+    scores = judge_scores(data, judge, judgments)
     editability = scores.axis_index("edit")
     found = []
     for c, config_id in enumerate(scores.configs):

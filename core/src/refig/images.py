@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import warnings
 from pathlib import Path
 
@@ -13,32 +14,49 @@ from refig.errors import RefigError
 
 #: Refuse images above this many pixels (a 30,000 x 30,000 PNG decodes to 2.7 GB of RGB).
 MAX_PIXELS = 64_000_000
+_BIG_FIX = "downscale the image, or raise the limit where the caller allows it"
 
 
 class ImageError(RefigError):
     """An image that cannot be read safely: corrupt, or larger than ``MAX_PIXELS``."""
 
 
+def _explained(exc: BaseException, stream: io.BytesIO | None, name: str) -> str:
+    """Pillow's message about ``exc``, naming the file instead of ``<_io.BytesIO object ...>``."""
+    text = str(exc)
+    return text.replace(repr(stream), name) if stream is not None else text
+
+
 def open_image(
-    source: Path | bytes, *, max_pixels: int = MAX_PIXELS, mode: str = "RGB"
+    source: Path | bytes, *, max_pixels: int = MAX_PIXELS, mode: str = "RGB",
+    name: str | Path | None = None,
 ) -> Image.Image:
     """Decode an image after checking its header size, converted to ``mode``.
 
     Pillow reads the dimensions before decoding pixels, so an oversized image (a decompression
-    bomb) is refused without allocating its buffer.
+    bomb) is refused without allocating its buffer. ``name`` is the file that bytes came from,
+    for messages.
     """
-    name = str(source) if isinstance(source, Path) else "<bytes>"
+    name = str(name or (source if isinstance(source, Path) else "<bytes>"))
+    stream = None if isinstance(source, Path) else io.BytesIO(source)
     try:
-        handle = Image.open(source if isinstance(source, Path) else io.BytesIO(source))
-    except (OSError, ValueError, Image.DecompressionBombError) as exc:
-        raise ImageError(f"cannot read image: {exc}", path=name) from exc
+        handle = Image.open(source if stream is None else stream)
+    except Image.DecompressionBombError as exc:
+        # Pillow refuses images far above its own limit before refig sees their size.
+        found = re.search(r"\((\d+) pixels\)", str(exc))
+        size = f"{int(found.group(1)):,} pixels" if found else "more pixels than Pillow opens"
+        raise ImageError(f"image {name} has {size}, over the limit of {max_pixels:,}",
+                         path=name, fix=_BIG_FIX) from exc
+    except (OSError, ValueError) as exc:
+        raise ImageError(f"cannot read image {name}: {_explained(exc, stream, name)}",
+                         path=name) from exc
     width, height = handle.size
     if width * height > max_pixels:
         handle.close()
         raise ImageError(
-            f"image is {width}x{height} pixels, over the limit of {max_pixels:,}",
+            f"image {name} is {width}x{height} pixels, over the limit of {max_pixels:,}",
             path=name,
-            fix="downscale the image, or raise the limit where the caller allows it",
+            fix=_BIG_FIX,
         )
     try:
         with warnings.catch_warnings():
@@ -49,7 +67,8 @@ def open_image(
         return handle.convert(mode) if handle.mode != mode else handle
     except (OSError, ValueError, SyntaxError) as exc:
         handle.close()
-        raise ImageError(f"cannot decode image: {exc}", path=name) from exc
+        raise ImageError(f"cannot decode image {name}: {_explained(exc, stream, name)}",
+                         path=name) from exc
 
 
 def png_bytes(image: Image.Image) -> bytes:

@@ -1,7 +1,8 @@
 """The judging stage: every evaluated artifact x judge x repeat, cached, throttled, within budget.
 
 A judgment is stored under (artifact, judge_key, rubric_sha256, inputs_sha256, repeat), where
-``judge_key`` is the judge's own key (its name and parameters) and ``inputs_sha256`` hashes the
+``judge_key`` hashes the judge's own key (its name and parameters) with its plugin's
+distribution and version, and ``inputs_sha256`` hashes the
 rendering and the source it saw. A second run of the same evaluation therefore makes no model
 call; a new rubric, a new judge or a new rendering judges only what is new. Failed judgments are
 stored with a typed error and also count as done (``retry_failed`` judges them again), except
@@ -22,24 +23,27 @@ import itertools
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from refig.claims import Claims
 from refig.console import err, track
+from refig.engine.plugins import family_for
 from refig.errors import RefigError, UsageError
-from refig.evaluation import family_for
 from refig.metric_values import source_sha256
 from refig.models import ErrorInfo, Judgment, JudgmentStatus, Usage, stable_hash
-from refig.plugins import Registry
+from refig.plugins import Registry, Selection, distribution_version
 from refig.protocols import Artifact, Evidence, Judge, JudgeRequest
 from refig.records import PluginKind
 from refig.rubric import AnswerError, Rubric, load_rubric
+from refig.running.redact import Redactor, find_secrets, option_secrets
 from refig.store import RunStore, sha256_file
 from refig.traffic import AdaptiveLimiter, RetryPolicy
 
 #: (artifact, judge key, rubric hash, inputs hash, repeat): a stored judgment's identity.
 JudgmentKey = tuple[str, str, str, str, int]
+JUDGMENT_FIELDS = ("artifact_sha256", "judge_key", "rubric_sha256", "inputs_sha256", "repeat")
 
 #: ``--judge-opt`` keys the stage keeps for itself instead of passing them to the judge: each
 #: with its type and least value (RetryPolicy's calls per judgment and first backoff step).
@@ -90,6 +94,20 @@ class SelectedJudge:
     label: str
     judge: Judge
     policy: RetryPolicy = field(default_factory=RetryPolicy)
+    #: The registry selection it was built from (its record says which families it serves).
+    selection: Selection | None = None
+
+    @property
+    def key(self) -> str:
+        """The cache key of its judgments: the judge's own key and its plugin's version, so a
+        new release of a judge's code judges again instead of reusing stale scores."""
+        if self.selection is None:
+            return self.judge.key
+        version = distribution_version(self.selection.distribution)
+        return stable_hash({"judge": self.judge.key, "plugin": self.selection.distribution,
+                            "version": version})
+    #: Credential values among its ``--judge-opt`` (``api_key``): masked in all it stores.
+    secrets: Mapping[str, str] = field(default_factory=dict)
 
 
 def is_deterministic(judge: Judge) -> bool:
@@ -126,6 +144,7 @@ def select_judges(
                     raise UsageError(
                         f"--judge-opt {key} must be at least {least:g}, not {stage[key]}"
                     )
+        secrets = option_secrets(mine, f"JUDGE_OPT_{selection.label}:")
         judge = selection.create(**mine)
         label = getattr(judge, "label", None) or selection.label
         accepts = accepted_options(judge)
@@ -133,7 +152,7 @@ def select_judges(
         taken |= set(mine) if accepts is None else set(mine) & accepts
         if any(c.judge.key == judge.key for c in chosen):
             continue
-        chosen.append(SelectedJudge(label, judge, RetryPolicy(**stage)))
+        chosen.append(SelectedJudge(label, judge, RetryPolicy(**stage), selection, secrets))
     unknown = {o.scope for o in parsed if o.scope} - used
     if unknown:
         raise UsageError(
@@ -178,6 +197,8 @@ class JudgeLedger:
     usage: Usage = field(default_factory=Usage)
     retries: int = 0
     rate_limited: int = 0
+    #: Judgments another live ``refig evaluate`` held or stored while this one ran.
+    elsewhere: int = 0
     #: Repeats asked for but not made: a deterministic judge is scored once.
     collapsed_repeats: int = 0
 
@@ -196,6 +217,8 @@ class JudgeLedger:
             text += f" (+{self.unpriced_calls} calls of unknown price)"
         if self.skipped_budget:
             text += f", {self.skipped_budget} skipped at the budget"
+        if self.elsewhere:
+            text += f", {self.elsewhere} made by another process"
         if self.collapsed_repeats:
             text += "; deterministic judge: scored once, repeats collapse to one"
         return text
@@ -213,6 +236,7 @@ class JudgeLedger:
             "cost_usd": round(self.cost_usd, 6),
             "unpriced_calls": self.unpriced_calls,
             "skipped_budget": self.skipped_budget,
+            "elsewhere": self.elsewhere,
             "usage": self.usage.model_dump(),
         }
 
@@ -273,19 +297,64 @@ class JudgingSummary:
 
 
 class _Budget:
-    """Dollars spent across judges; once at the limit no new call starts."""
+    """Dollars spent and reserved across judges: a call starts only with a reservation.
+
+    A call reserves its estimate before it starts (the larger of the judge's prompt estimate
+    and the largest cost one of its calls has had); until a call of a judge has reported a
+    cost, that judge runs one call at a time, so parallel slots never overspend an unknown.
+    """
 
     def __init__(self, limit: float | None):
         self.limit = limit
         self.spent = 0.0
+        self.reserved = 0.0
+        self.in_flight = 0
         self._lock = threading.Lock()
 
-    def add(self, cost: float | None) -> None:
+    def reserve(self, estimate: float | None, *, probing: bool) -> float | None:
+        """Reserve ``estimate`` dollars; None when the budget cannot cover it now."""
         with self._lock:
+            if self.limit is None:
+                self.in_flight += 1
+                return 0.0
+            amount = estimate or 0.0
+            if probing and self.in_flight:
+                return None
+            if self.spent + self.reserved + amount > self.limit or self.spent >= self.limit:
+                return None
+            self.reserved += amount
+            self.in_flight += 1
+            return amount
+
+    def settle(self, reservation: float, cost: float | None) -> None:
+        """Replace a reservation with what the call cost."""
+        with self._lock:
+            self.reserved -= reservation
+            self.in_flight -= 1
             self.spent += cost or 0.0
+
+    def busy(self) -> bool:
+        """Calls are in flight whose settling may free room for the next one."""
+        with self._lock:
+            return self.in_flight > 0
 
     def exhausted(self) -> bool:
         return self.limit is not None and self.spent >= self.limit
+
+
+def check_budget(judges: Sequence[SelectedJudge], budget: float | None) -> None:
+    """Refuse ``--budget`` for a judge whose calls have no known price (it could not count)."""
+    if budget is None:
+        return
+    unpriced = [s.label for s in judges if callable(getattr(s.judge, "priced", None))
+                and not s.judge.priced()]  # type: ignore[attr-defined]
+    if unpriced:
+        raise UsageError(
+            f"--budget cannot count the calls of {', '.join(unpriced)}: refig knows no price "
+            "for its model",
+            fix="give the price with --judge-opt input_cost_per_token=... and "
+            "--judge-opt output_cost_per_token=..., or drop --budget",
+        )
 
 
 # --- the work -------------------------------------------------------------------------------------
@@ -307,6 +376,8 @@ class _Job:
     latency: float = 0.0
     calls: int = 0
     started: bool = False
+    #: When the judgment stored under the key at planning time was made (None: none was).
+    seen: str | None = None
 
 
 class _Queue:
@@ -364,8 +435,10 @@ class _JudgeRun:
 
     def __init__(self, selected: SelectedJudge, jobs: list[_Job], *, store: RunStore,
                  rubric: Rubric, workers: int, budget: _Budget, ledger: JudgeLedger,
-                 tracker: Any, stop: threading.Event):
+                 tracker: Any, stop: threading.Event, redactor: Redactor, claims: Claims):
         self.selected = selected
+        self.redactor = redactor
+        self.claims = claims
         self.jobs = jobs
         self.store = store
         self.rubric = rubric
@@ -377,6 +450,8 @@ class _JudgeRun:
         self.queue = _Queue(jobs, stop)
         self.errors: list[BaseException] = []
         self.fatal: ErrorInfo | None = None
+        #: The largest cost one call of this judge has had (None until one reports a cost).
+        self.largest_call: float | None = None
         self._lock = threading.Lock()
 
     def threads(self) -> list[threading.Thread]:
@@ -392,6 +467,19 @@ class _JudgeRun:
             except BaseException as exc:  # a bug here must not lose the job silently
                 self._finish(job, _failure(job, "judge_error", f"{type(exc).__name__}: {exc}"))
 
+    def _reserve(self, request: JudgeRequest) -> float | None:
+        """A budget reservation for one judging (see :class:`_Budget`), or None."""
+        if self.budget.limit is None:
+            return self.budget.reserve(None, probing=False)
+        estimate_of = getattr(self.selected.judge, "estimate_usd", None)
+        prompt = estimate_of(request) if callable(estimate_of) else None
+        with self._lock:
+            largest = self.largest_call
+        if largest is None and not callable(getattr(self.selected.judge, "priced", None)):
+            return self.budget.reserve(0.0, probing=False)  # a judge that calls no model
+        estimate = max(prompt or 0.0, largest or 0.0)
+        return self.budget.reserve(estimate, probing=largest is None)
+
     def _skip_for_budget(self, job: _Job) -> None:
         self._finish(job, _failure(job, BUDGET, "not judged: the --budget was reached"))
 
@@ -402,13 +490,21 @@ class _JudgeRun:
         if self.budget.exhausted():
             return self._skip_for_budget(job)
         slot = self.limiter.acquire()
-        if self.budget.exhausted():
+        request = JudgeRequest(job.artifact, job.evidence, job.repeat, self.rubric.path)
+        reservation = self._reserve(request)
+        if reservation is None:
             self.limiter.release(slot)
+            if self.budget.busy():  # a call in flight may cost less than reserved: wait for it
+                self.queue.later(job, 0.05)
+                return None
             return self._skip_for_budget(job)
         if not job.started:
+            if not self._claim(job):
+                self.budget.settle(reservation, 0.0)
+                self.limiter.release(slot)
+                return None
             job.started = True
             self.tracker.start()
-        request = JudgeRequest(job.artifact, job.evidence, job.repeat, self.rubric.path)
         started = time.monotonic()
         try:
             result = self.selected.judge.judge(request)
@@ -419,7 +515,11 @@ class _JudgeRun:
             self.fatal = error
         rate_limited = error is not None and error.kind == RATE_LIMITED
         self.limiter.release(slot, rate_limited=rate_limited, ok=error is None)
-        self.budget.add(result.cost_usd)
+        self.budget.settle(reservation, result.cost_usd)
+        if result.cost_usd is not None and result.calls:
+            with self._lock:
+                self.largest_call = max(self.largest_call or 0.0,
+                                        result.cost_usd / result.calls)
         with self._lock:
             self.ledger.calls += result.calls
             self.ledger.rate_limited += rate_limited
@@ -446,14 +546,32 @@ class _JudgeRun:
         self._finish(job, result)
         return None
 
+    def _claim(self, job: _Job) -> bool:
+        """Claim the judgment; False (and the job is over) when another live process holds it
+        or has stored it since this run planned it."""
+        item = "judgment:" + ":".join(map(str, job.key))
+        if self.claims.claim(item):
+            found = self.store.get(Judgment, **dict(zip(JUDGMENT_FIELDS, job.key, strict=True)))
+            if found is None or found.created_at.isoformat() == job.seen:
+                return True
+            self.claims.release(item)
+        with self._lock:
+            self.ledger.elsewhere += 1
+        self.tracker.skip()
+        self.queue.done()
+        return False
+
     def _finish(self, job: _Job, result: Judgment) -> None:
-        record = self._stamp(job, result)
+        # what a server said (an echoed key in an error or a rationale) is stored masked
+        record = self.redactor.record(self._stamp(job, result))
         try:
-            self.store.put(record, replace=True)
+            self.store.put_over_failed(record)
         except Exception as exc:  # the store failed (disk full...): stop, and say so afterwards
             with self._lock:
                 self.errors.append(exc)
             self.queue.stop()
+        if job.started:
+            self.claims.release("judgment:" + ":".join(map(str, job.key)))
         with self._lock:
             if record.status is JudgmentStatus.OK:
                 self.ledger.judged += 1
@@ -533,6 +651,7 @@ def judge_artifacts(
         raise UsageError(f"--repeats must be at least 1, not {repeats}")
     if budget is not None and budget < 0:
         raise UsageError(f"--budget must be zero or more dollars, not {budget}")
+    check_budget(judges, budget)
     rubric = rubric or load_rubric()
     began = time.monotonic()
     summary = JudgingSummary(rubric.sha256, rubric.version, repeats, [], budget_usd=budget)
@@ -566,7 +685,7 @@ def judge_artifacts(
         inputs = inputs_key(render_sha, source_sha256(artifact))
         evidence = family_for(artifact.family).evidence(artifact)
         for selected, ledger, todo in plans:
-            judge_key = selected.judge.key
+            judge_key = selected.key
             # The same inputs always give a deterministic judge the same scores: one repeat.
             made = 1 if is_deterministic(selected.judge) else repeats
             ledger.collapsed_repeats += repeats - made
@@ -578,15 +697,20 @@ def judge_artifacts(
                 if cached(key):
                     ledger.cached += 1
                 else:
-                    todo.append(_Job(key, artifact, evidence, repeat, judge_key, inputs))
+                    stored = done.get(key)
+                    todo.append(_Job(key, artifact, evidence, repeat, judge_key, inputs, seen=(
+                        stored.created_at.isoformat() if stored is not None else None)))
 
     total = sum(len(todo) for _, _, todo in plans)
     budget_state = _Budget(budget)
+    redactor = Redactor({**find_secrets(),
+                         **{k: v for selected in judges for k, v in selected.secrets.items()}})
     stop = threading.Event()
-    with track("judging", total, quiet=quiet) as tracker:
+    with Claims(store) as claims, track("judging", total, quiet=quiet) as tracker:
         runs = [
             _JudgeRun(selected, todo, store=store, rubric=rubric, workers=jobs,
-                      budget=budget_state, ledger=ledger, tracker=tracker, stop=stop)
+                      budget=budget_state, ledger=ledger, tracker=tracker, stop=stop,
+                      redactor=redactor, claims=claims)
             for selected, ledger, todo in plans
         ]
         threads = [thread for run in runs for thread in run.threads()]
@@ -615,12 +739,12 @@ def judge_artifacts(
     if not quiet:
         for line in summary.lines():
             err.print(line, markup=False, highlight=False)
-        unpriced = [led.label for led in summary.ledgers if led.unpriced_calls]
-        if budget is not None and unpriced:
-            err.print(
-                f"warning: the price of {', '.join(unpriced)} is unknown, so --budget did not "
-                "count those calls; set --judge-opt input_cost_per_token=... and "
-                "output_cost_per_token=...",
-                markup=False,
-            )
+    unpriced = [led.label for led in summary.ledgers if led.unpriced_calls]
+    if budget is not None and unpriced:  # shown under -q and --json too: the budget was blind
+        err.print(
+            f"warning: the price of {', '.join(unpriced)} is unknown, so --budget did not "
+            "count those calls; set --judge-opt input_cost_per_token=... and "
+            "output_cost_per_token=...",
+            markup=False,
+        )
     return summary

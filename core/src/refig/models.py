@@ -187,6 +187,9 @@ class Attempt(Record):
     prompt_sha256: str | None = None
     prompt_version: str | None = None
     sandbox: str | None = None
+    #: What the agent could reach: ``gateway`` (its own network namespace, only the recording
+    #: gateway) or ``host`` (the host's network: ``--network host``, or no bubblewrap).
+    network: str | None = None
     started_at: datetime = Field(default_factory=utcnow)
     finished_at: datetime = Field(default_factory=utcnow)
 

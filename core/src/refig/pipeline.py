@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from refig.console import err
 from refig.errors import RefigError, UsageError
-from refig.plugins import Registry, Selection
+from refig.plugins import Registry, Selection, check_serves
 from refig.records import PluginKind
 from refig.store import RunStore
 
@@ -28,7 +28,8 @@ class EvaluateRequest:
 
     run: Path
     metrics: Sequence[str] = ()
-    renderer: str = "libreoffice"
+    #: None: the run's family's realiser.
+    renderer: str | None = None
     executor: str = "local"
     jobs: int = 2
     judges: Sequence[str] = ()
@@ -67,25 +68,33 @@ class EvaluateOutcome:
 
 def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
     """Inspect, render, gate and measure every artifact of a run, then judge it."""
-    from refig.evaluation import (
-        Evaluation,
-        close_plugins,
-        load_artifacts,
-        select_metrics,
-        use_registry,
-    )
+    from refig.engine.plugins import close_plugins, use_registry
+    from refig.engine.runs import run_family
+    from refig.evaluation import Evaluation, load_artifacts, select_metrics
 
-    renderer = registry.resolve(PluginKind.RENDERER, request.renderer)
-    metrics = select_metrics(registry, request.metrics)
+    # names first (a typo exits 2 before any file is read), then what the run's family allows
+    if request.renderer is not None:
+        registry.resolve(PluginKind.RENDERER, request.renderer)
+    select_metrics(registry, request.metrics)
     executor = registry.resolve(PluginKind.EXECUTOR, request.executor)
     judges = rubric = None
     if request.judges:
-        from refig.judging import select_judges
-        from refig.rubric import load_rubric
+        from refig.judging import check_budget, select_judges
 
         judges = select_judges(registry, request.judges, request.judge_options)
-        rubric = load_rubric(request.rubric)
+        check_budget(judges, request.budget)  # before any work: exit 2
     store = RunStore.open(request.run)
+    family = run_family(store)
+    family_record = registry.family(family).record
+    renderer = registry.resolve_for(PluginKind.RENDERER,
+                                    request.renderer or family_record.renderer, family)
+    metrics = select_metrics(registry, request.metrics, family)
+    if judges:
+        from refig.rubric import load_rubric
+
+        for selected in judges:
+            check_serves(registry, selected.selection, family)
+        rubric = load_rubric(request.rubric, family=family)
     use_registry(registry)
     pool = executor.create()
     try:
@@ -106,9 +115,13 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
         from refig.judging import judge_artifacts
 
         judging = judge_artifacts(
-            store, load_artifacts(store), judges, rubric=rubric, repeats=request.repeats,
+            store, load_artifacts(store, damage=summary.damage), judges, rubric=rubric,
+            repeats=request.repeats,
             jobs=request.judge_jobs, budget=request.budget, retry_failed=request.rejudge_failed,
             quiet=request.quiet)
+    damaged = summary.damage.error() if summary.damage is not None else None
+    if damaged is not None:  # the whole items were done; the damaged ones wait for a repair
+        raise damaged
     return EvaluateOutcome(stages=summary, judging=judging)
 
 
@@ -142,6 +155,11 @@ def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
     if not wanted:
         raise UsageError("nothing to report: give --html, --latex, --figures or --reporter")
     store = RunStore.open(request.run)
+    from refig.engine.runs import run_family
+
+    family = run_family(store)
+    for selection, _ in wanted:
+        check_serves(registry, selection, family)
     quiet = request.quiet or request.as_json
     options = Options(judge=request.judge, resamples=request.resamples,
                       elo_resamples=request.elo_resamples, seed=request.seed,

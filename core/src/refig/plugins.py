@@ -323,3 +323,11 @@ def check_serves(registry: Registry, selection: Selection, family: str) -> None:
     if not record.serves(family):
         serving = [r.name for r in registry.serving(record.kind, family)]
         raise FamilyMismatchError(record.kind.value, selection.label, family, serving)
+
+
+def distribution_version(distribution: str) -> str:
+    """The installed version of ``distribution`` ("unknown" when it is not installed)."""
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return "unknown"

@@ -9,16 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
+from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
 from refig.models import ErrorInfo, GateResult, Judgment, MetricValue, Render, Task, Usage
 from refig.pptx.objects import ObjectTree
 from refig.records import FIGURE_TO_SLIDE
-
-if TYPE_CHECKING:
-    from refig.running.sandbox import SandboxPolicy
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -34,6 +31,16 @@ class Prompt:
     text: str
     files: tuple[str, ...] = ()
     version: str = ""
+
+
+class CommandPolicy(Protocol):
+    """How an attempt's commands are isolated: what :class:`refig.running.sandbox.SandboxPolicy`
+    offers. Named here, not imported, so the protocols depend on nothing that runs agents."""
+
+    mode: str
+
+    def wrap(self, argv: Sequence[str], *, cwd: Path, writable: Sequence[Path],
+             readable: Sequence[Path] = (), network: bool = True) -> list[str]: ...
 
 
 @dataclass(frozen=True)
@@ -64,7 +71,7 @@ class AttemptContext:
     home: Path | None = None
     outputs_dir: Path | None = None
     secrets: Mapping[str, str] = field(default_factory=dict)
-    sandbox: SandboxPolicy | None = None
+    sandbox: CommandPolicy | None = None
 
 
 @dataclass
@@ -259,9 +266,12 @@ class TaskFamily(Protocol):
     """Everything specific to one kind of task that evaluation needs (see ``TaskFamilyRecord``).
 
     ``inspector`` is a version tag stored with each inspection: a new tag inspects again.
+    ``unreadable_reasons`` are the gate reasons that mean the input is not a file of this family
+    at all (``refig check`` exits 1 on them; any other failed gate is a result).
     """
 
     inspector: str
+    unreadable_reasons: frozenset[str]
 
     def reference_key(self, task: Task) -> str:
         """What metric values are measured against (figure-to-slide: the figure's sha256)."""

@@ -38,6 +38,7 @@ from refig.models import (
     Task,
     utcnow,
 )
+from refig.store_marks import MARKER, check_database, mark, write_marker
 
 M = TypeVar("M", bound=Record)
 
@@ -99,17 +100,24 @@ class ObjectStore:
     def exists(self, sha256: str) -> bool:
         return self.path(sha256).is_file()
 
+    def _whole(self, sha256: str) -> bool:
+        """The object is there with the right bytes (a damaged one is written again)."""
+        try:
+            return sha256_file(self.path(sha256)) == sha256
+        except OSError:
+            return False
+
     def put_bytes(self, data: bytes) -> str:
         """Store bytes; return their hash. Storing the same bytes twice writes once."""
         sha = hashlib.sha256(data).hexdigest()
-        if not self.exists(sha):
+        if not self._whole(sha):
             self._commit(sha, lambda handle: handle.write(data))
         return sha
 
     def put_file(self, source: Path) -> str:
         """Copy a file in; return its hash."""
         sha = sha256_file(source)
-        if not self.exists(sha):
+        if not self._whole(sha):
             with source.open("rb") as src:
                 self._commit(sha, lambda handle: shutil.copyfileobj(src, handle, _CHUNK))
         return sha
@@ -135,8 +143,9 @@ class ObjectStore:
 class RunStore:
     """One run directory. Open it with :meth:`open` or :meth:`create`."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, *, readonly: bool = False):
         self.root = Path(root)
+        self.readonly = readonly
         self.db_path = self.root / DB_NAME
         self.objects = ObjectStore(self.root / OBJECTS_DIR)
         self._local = threading.local()
@@ -146,20 +155,23 @@ class RunStore:
         """Open a run directory, creating it when it does not exist."""
         store = cls(Path(root))
         store.root.mkdir(parents=True, exist_ok=True)
+        check_database(store.root, store.db_path, store.objects.root, creating=True)
         store.objects.root.mkdir(exist_ok=True)
         store._migrate()
         return store
 
     @classmethod
-    def open(cls, root: Path | str) -> RunStore:
-        """Open an existing run directory."""
-        store = cls(Path(root))
-        if not store.db_path.is_file():
+    def open(cls, root: Path | str, *, readonly: bool = False) -> RunStore:
+        """Open an existing run directory; ``readonly`` opens SQLite with ``mode=ro``, so nothing
+        (not even the schema) is ever written, for viewers of a run another process writes."""
+        store = cls(Path(root), readonly=readonly)
+        if not store.root.is_dir() or not (store.db_path.is_file() or store._damaged()):
             raise UsageError(
                 f"{store.root} is not a refig run (no {DB_NAME})",
                 path=store.root,
                 fix="create one with `refig run --out DIR ...` or check the path",
             )
+        check_database(store.root, store.db_path, store.objects.root, creating=False)
         store._migrate()
         return store
 
@@ -170,9 +182,13 @@ class RunStore:
         """A connection for this thread and process (connections never cross a fork)."""
         conn = getattr(self._local, "conn", None)
         if conn is None or getattr(self._local, "pid", None) != os.getpid():
-            conn = sqlite3.connect(self.db_path, timeout=60, isolation_level=None)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
+            if self.readonly:
+                uri = f"{self.db_path.resolve().as_uri()}?mode=ro"
+                conn = sqlite3.connect(uri, uri=True, timeout=60, isolation_level=None)
+            else:
+                conn = sqlite3.connect(self.db_path, timeout=60, isolation_level=None)
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA busy_timeout=60000")
             self._local.conn, self._local.pid = conn, os.getpid()
         return conn
@@ -184,14 +200,29 @@ class RunStore:
             conn.close()
             self._local.conn = None
 
+    def _damaged(self) -> bool:
+        """A run directory whose database is gone (objects or the marker remain)."""
+        return (self.root / MARKER).is_file() or self.objects.root.is_dir()
+
     def _migrate(self) -> None:
         try:
-            self._create_schema()
+            self._check_schema() if self.readonly else self._create_schema()
         except sqlite3.DatabaseError as exc:  # not SQLite at all, or a damaged file
             raise RefigError(
                 f"cannot open the run store: {exc}", path=self.db_path,
                 fix="point at a run directory written by `refig run`, or start a new run",
             ) from exc
+
+    def _check_schema(self) -> None:
+        """Refuse a store of another schema version without writing anything."""
+        row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        if row is None or row[0] != str(SCHEMA_VERSION):
+            raise RefigError(
+                f"run store schema {row[0] if row else 'unknown'} is not the current "
+                f"{SCHEMA_VERSION}, and a read-only open does not migrate",
+                path=self.db_path,
+                fix="run `refig report RUN` once (it migrates the run in place), then view it",
+            )
 
     def _create_schema(self) -> None:
         db = self.db
@@ -208,10 +239,12 @@ class RunStore:
                 migrate_store(db, row[0], self.db_path)
             for table in TABLES.values():
                 self._create_table(db, table)
+            mark(db)
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
             raise
+        write_marker(self.root)
 
     @staticmethod
     def _create_table(db: sqlite3.Connection, table: Table) -> None:
@@ -226,7 +259,7 @@ class RunStore:
         table = TABLES.get(model)
         if table is None:
             raise KeyError(f"{model.__name__} is not stored in a run")
-        if not getattr(self._local, f"ready_{table.name}", False):
+        if not self.readonly and not getattr(self._local, f"ready_{table.name}", False):
             self._create_table(self.db, table)
             setattr(self._local, f"ready_{table.name}", True)
         return table
@@ -263,6 +296,21 @@ class RunStore:
             raise
         return written
 
+    def put_over_failed(self, record: Record) -> bool:
+        """Store a record, replacing a stored one under its key only when that one failed: a
+        result once made is never overwritten by a later write of the same key."""
+        table = self._table(type(record))
+        key = tuple(_key_value(record, k) for k in table.key)
+        marks = ", ".join("?" * (len(table.key) + 2))
+        keys = ", ".join(f'"{k}"' for k in table.key)
+        cursor = self.db.execute(
+            f'INSERT INTO "{table.name}" VALUES ({marks}) ON CONFLICT ({keys}) DO UPDATE SET '
+            "data = excluded.data, created_at = excluded.created_at "
+            f"WHERE json_extract(\"{table.name}\".data, '$.status') = 'failed'",
+            (*key, record.model_dump_json(), utcnow().isoformat()),
+        )
+        return cursor.rowcount == 1
+
     def get(self, model: type[M], **key: Any) -> M | None:
         """The record with exactly this key, or None."""
         found = self.query(model, **key)
@@ -294,6 +342,20 @@ class RunStore:
     def count(self, model: type[Record]) -> int:
         table = self._table(model)
         return self.db.execute(f'SELECT count(*) FROM "{table.name}"').fetchone()[0]
+
+    def fingerprint(self) -> str:
+        """A token that changes whenever a record lands, at the cost of two ``stat`` calls (not a
+        read of the tables, which grows with the run): every commit writes the write-ahead log
+        and every checkpoint the database file, so their sizes and modification times change."""
+        parts = []
+        for path in (self.db_path, self.db_path.with_name(DB_NAME + "-wal")):
+            try:
+                found = path.stat()
+            except FileNotFoundError:
+                parts.append(f"{path.name}:-")
+                continue
+            parts.append(f"{path.name}:{found.st_size}:{found.st_mtime_ns}")
+        return hashlib.sha256(";".join(parts).encode()).hexdigest()[:16]
 
     # --- run metadata ---------------------------------------------------------------------------
 

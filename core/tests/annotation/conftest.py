@@ -6,9 +6,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from refig.analysis.synthetic import SyntheticSpec, synthetic_run
 from refig.models import Attempt, Configuration, Render
 from refig.store import RunStore
+from refig.testing.synthetic import SyntheticSpec, synthetic_run
 
 CONFIGS = [
     Configuration(model="m1", harness="h1", workflow="direct"),

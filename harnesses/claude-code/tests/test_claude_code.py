@@ -11,8 +11,8 @@ import pytest
 from refig.harness.install import locate
 from refig.harness.selfcheck import check_harness, served_cost
 from refig.pptx.gate import inspect_structure
-from refig.standins.scripted import Fault
 from refig.testing import assert_hang_ends_at_deadline
+from refig.testing.scripted import Fault
 from refig_harness_claude_code.adapter import ClaudeCodeHarness
 from refig_harness_claude_code.pin import PIN
 

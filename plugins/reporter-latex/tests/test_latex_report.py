@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from refig.analysis import Column, Estimate, Table
-from refig.analysis.synthetic import SyntheticSpec, synthetic_run
 from refig.cli import run as cli
 from refig.models import Configuration
+from refig.testing.synthetic import SyntheticSpec, synthetic_run
 from refig_reporter_latex.tex import escape, table_tex
 
 

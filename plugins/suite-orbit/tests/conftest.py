@@ -10,7 +10,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 import pytest
-from refig.standins.server import Request, Response, StandInServer
+from refig.httpserver import LocalServer, Request, Response
 
 
 def _entry(paper: Any, base: str) -> str:
@@ -31,7 +31,7 @@ class FakeArxiv:
 
     papers: list[Any] = field(default_factory=list)  # test_orbit.Paper
     inject: dict[str, list[Response]] = field(default_factory=dict)
-    server: StandInServer | None = None
+    server: LocalServer | None = None
 
     def handle(self, request: Request) -> Response:
         parsed = urllib.parse.urlparse(request.path)
@@ -80,6 +80,6 @@ class FakeArxiv:
 @pytest.fixture
 def arxiv():
     fake = FakeArxiv()
-    with StandInServer(fake.handle) as server:
+    with LocalServer(fake.handle) as server:
         fake.server = server
         yield fake

@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 from refig.cli import run
 from refig.errors import RefigError
-from refig.standins.server import Response
+from refig.httpserver import Response
 from refig.suite import check_suite
 from refig_suite_orbit import raster
 from refig_suite_orbit.build import build_orbit

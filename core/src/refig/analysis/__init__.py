@@ -1,7 +1,7 @@
 """The analysis layer: a run store turned into the report's tables, the one source of numbers.
 
 ``analyse(run)`` returns an :class:`Analysis` whose tables every reporter renders; section builders
-are registered with :func:`register_section` (see ``docs/reports.md``).
+are core's and the run's task families' (:func:`sections`, see ``docs/reports.md``).
 """
 
 from refig.analysis.context import Context, Options, preference_comparisons
@@ -13,7 +13,6 @@ from refig.analysis.sections import (
     effect_pairs,
     elo_table,
     judge_margins,
-    register_section,
     sections,
 )
 from refig.analysis.tables import Cell, Column, Estimate, Table, format_cell
@@ -38,9 +37,5 @@ __all__ = [
     "format_cell",
     "judge_margins",
     "preference_comparisons",
-    "register_section",
     "sections",
 ]
-
-# Sections defined beside the data they read register themselves when imported.
-import refig.annotation.agreement  # noqa: F401  (human votes and annotator agreement)

@@ -10,11 +10,9 @@ from itertools import combinations
 
 import numpy as np
 
-from refig import stats
 from refig.analysis.context import (
     EDITABILITY_HINTS,
     MIN_PAIRED_TASKS,
-    MIN_RANK_CONFIGS,
     NO_JUDGMENTS,
     Context,
 )
@@ -147,101 +145,3 @@ def effects(ctx: Context) -> Iterator[Table]:
     elif all(r["n"] < MIN_PAIRED_TASKS for r in rows):  # type: ignore[operator]
         table.notes.append(f"intervals need at least {MIN_PAIRED_TASKS} common scored tasks")
     yield table
-
-
-def weights(ctx: Context) -> Iterator[Table]:
-    """Editability weight sensitivity: sign-change weights and the ranking under the sweep."""
-    scores = ctx.scores
-    title = "Editability weight sensitivity"
-    if scores is None:
-        yield Table("weights", title, [], insufficient=NO_JUDGMENTS)
-        return
-    edit = scores.axis_index(*EDITABILITY_HINTS)
-    if edit is None:
-        yield Table("weights", title, [], insufficient="the rubric has no editability axis")
-        return
-    pairs = effect_pairs(ctx.data.configs, scores.configs)
-    index = [(scores.config_index(p.treatment), scores.config_index(p.baseline)) for p in pairs]
-    sweep = stats.weight_sign_threshold(scores.axis_points, scores.max_points, edit, index)
-    axis = scores.axes[edit]
-    low, high = float(sweep.weights[0]), float(sweep.weights[-1])
-    span = f"{low:g}–{high:g}"
-    columns = [
-        *PAIR_COLUMNS,
-        Column("effect", f"Δ at {axis}={sweep.default_weight:g}", "float", 2),
-        Column("threshold", f"sign changes at {axis} weight", "float", 2),
-        Column("in_sweep", f"within {span}"),
-    ]
-    table = Table(
-        "weights",
-        f"{axis.capitalize()} weight sensitivity",
-        columns,
-        description=f"The {axis} weight at which each paired effect changes sign when the other "
-        f"axes are rescaled to keep the total at {sweep.total:g} (exact: the effect is linear "
-        "in the weight).",
-    )
-    for p, pair in enumerate(pairs):
-        n = int(sweep.pair_tasks[p])
-        w = float(sweep.thresholds[p])
-        table.rows.append(
-            {
-                **pair.cells(),
-                "n": n,
-                "effect": float(sweep.effects_default[p]) if n else None,
-                "threshold": w if math.isfinite(w) else "none",
-                "in_sweep": "yes" if math.isfinite(w) and low <= w <= high else "no",
-            }
-        )
-    if not pairs:
-        table.insufficient = "no paired effects (see the paired-effects table)"
-    elif all(int(n) < MIN_PAIRED_TASKS for n in sweep.pair_tasks):
-        table.insufficient = f"paired effects need at least {MIN_PAIRED_TASKS} common scored tasks"
-    yield table
-    yield from _ranking_tables(scores, sweep, axis, span)
-
-
-def _ranking_tables(
-    scores: JudgeScores, sweep: stats.WeightSweep, axis: str, span: str
-) -> Iterator[Table]:
-    """Ranking stability under the sweep: every fifth weight, then every weight (detail)."""
-    columns = [
-        Column("weight", f"{axis} weight", "float", 0),
-        Column("spearman", "Spearman ρ", "float", 3),
-        Column("kendall", "Kendall τ-b", "float", 3),
-    ]
-    rows: list[dict[str, Cell]] = [
-        {
-            "weight": float(w),
-            "spearman": float(sweep.spearman[k]),
-            "kendall": float(sweep.kendall[k]),
-        }
-        for k, w in enumerate(sweep.weights)
-    ]
-    description = (
-        "Rank correlation of the configuration ranking (mean reweighted total) with "
-        "the ranking at the default weight."
-    )
-    ranking = Table(
-        "weight_ranking",
-        f"Ranking stability as the {axis} weight sweeps {span}",
-        columns,
-        [r for r in rows if float(r["weight"]) % 5 == 0],  # type: ignore[arg-type]
-        description=description,
-    )
-    if np.isfinite(scores.total).any(axis=1).sum() < MIN_RANK_CONFIGS:
-        ranking.insufficient = f"ranking stability needs {MIN_RANK_CONFIGS} scored configurations"
-    else:
-        ranking.notes.append(
-            f"lowest over every integer weight {span}: Spearman "
-            f"{np.nanmin(sweep.spearman):.3f}, Kendall {np.nanmin(sweep.kendall):.3f}"
-        )
-    yield ranking
-    yield Table(
-        "weight_sweep",
-        "Ranking stability, every integer weight",
-        columns,
-        rows,
-        description=description,
-        detail=True,
-        insufficient=ranking.insufficient,
-    )

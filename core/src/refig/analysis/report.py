@@ -122,7 +122,7 @@ def analyse(
     context = Context(RunData.load(store), options or Options())
     _ = context.primary  # an unknown --judge fails before any work
     tables: list[Table] = []
-    builders = sections()
+    builders = sections({task.family for task in context.data.tasks.values()})
     with track("analysing", len(builders), quiet=quiet) as tracker:
         for _, builder in builders:
             tracker.start()

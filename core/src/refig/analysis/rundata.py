@@ -102,7 +102,9 @@ class RunData:
         for attempt in attempts:
             if attempt.config_id not in configs:
                 configs[attempt.config_id] = _config_from_id(attempt.config_id)
-        outcomes = _outcomes(attempts, inspections, metrics)
+        from refig.engine.runs import primary_role
+
+        outcomes = _outcomes(attempts, inspections, metrics, primary_role(store))
         task_ids = sorted({t for t, _ in outcomes} | set(tasks))
         return cls(
             root=store.root,
@@ -160,6 +162,7 @@ def _outcomes(
     attempts: list[Attempt],
     inspections: dict[str, Inspection],
     metrics: dict[str, dict[tuple[str, str], MetricValue]],
+    role: str,
 ) -> dict[tuple[str, str], Outcome]:
     by_cell: dict[tuple[str, str], list[Attempt]] = defaultdict(list)
     for attempt in attempts:
@@ -169,7 +172,7 @@ def _outcomes(
         tries.sort(key=lambda a: a.try_index)
         succeeded = [a for a in tries if a.status == AttemptStatus.SUCCEEDED]
         attempt = succeeded[-1] if succeeded else tries[-1]
-        artifact = attempt.slide_sha256 if succeeded else None
+        artifact = attempt.output(role) if succeeded else None
         inspection = inspections.get(artifact) if artifact else None
         reason, detail = None, ""
         if artifact is None:

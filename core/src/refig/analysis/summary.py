@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from refig.analysis.context import MIN_TASKS_FOR_INTERVAL, NO_JUDGMENTS, SEMANTIC_HINTS, Context
+from refig.analysis.context import MIN_TASKS_FOR_INTERVAL, NO_JUDGMENTS, Context
 from refig.analysis.scores import TOTAL, JudgeScores
 from refig.analysis.tables import Cell, Column, Estimate, Table
 
@@ -129,62 +129,6 @@ def _totals_by_judge(ctx: Context) -> Table:
         rows,
         description="Mean total per configuration under each judge, with intervals.",
     )
-
-
-def structural(ctx: Context) -> Iterator[Table]:
-    """The structural audit: connectors, flattening, semantic credit."""
-    data, scores = ctx.data, ctx.scores
-    semantic = scores.axis_index(*SEMANTIC_HINTS) if scores is not None else None
-    columns = [
-        Column("config", "configuration"),
-        Column("artifacts", "audited", "int"),
-        Column("no_connector", "no native connector", "pct", best="min"),
-        Column("median_connectors", "median connectors", "float", best="max"),
-        Column("flattened", "flattened", "pct", best="min"),
-    ]
-    if scores is not None and semantic is not None:
-        columns.append(
-            Column(
-                "semantic_under_half", f"< half {scores.axes[semantic]} credit", "pct", best="min"
-            )
-        )
-    rows: list[dict[str, Cell]] = []
-    measured = 0
-    for config_id in data.config_order:
-        passed = [o for (_, cid), o in data.outcomes.items() if cid == config_id and o.passed]
-        has = [data.metric(o.artifact, "connector-audit", "has_native_connector") for o in passed]
-        count = [data.metric(o.artifact, "connector-audit", "connector_count") for o in passed]
-        flat = [data.metric(o.artifact, "flattening", "flattened") for o in passed]
-        has_v = [v for v in has if v is not None]
-        count_v = [v for v in count if v is not None]
-        flat_v = [v for v in flat if v is not None]
-        measured += len(has_v) + len(count_v) + len(flat_v)
-        row: dict[str, Cell] = {
-            "config": config_id,
-            "artifacts": len(passed),
-            "no_connector": float(np.mean([v == 0 for v in has_v])) if has_v else None,
-            "median_connectors": float(np.median(count_v)) if count_v else None,
-            "flattened": float(np.mean([v != 0 for v in flat_v])) if flat_v else None,
-        }
-        if scores is not None and semantic is not None:
-            points = scores.axis_points[scores.config_index(config_id), :, semantic]
-            ok = np.isfinite(points)
-            half = scores.max_points[semantic] / 2
-            row["semantic_under_half"] = float((points[ok] < half).mean()) if ok.any() else None
-        rows.append(row)
-    table = Table(
-        "structural",
-        "Structural audit",
-        columns,
-        rows,
-        description="Over artifacts that passed the gate (connector-audit and flattening metrics); "
-        "semantic credit over every scored task, gate failures included.",
-    )
-    if measured == 0 and len(columns) == 5:
-        table.insufficient = (
-            "no connector-audit or flattening values and no judge: run `refig evaluate RUN` first"
-        )
-    yield table
 
 
 def economics(ctx: Context) -> Iterator[Table]:

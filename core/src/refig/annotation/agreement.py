@@ -2,8 +2,8 @@
 
 A vote is read as the outcome of its comparison whatever the order shown: the first
 configuration (by id) wins, the second wins, or a tie. Agreement uses each annotator's latest
-active vote per comparison. Registered after the Elo table with
-:func:`refig.analysis.register_section`.
+active vote per comparison. Core's report lists them after the Elo table
+(:mod:`refig.analysis.sections`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import numpy as np
 
 from refig import stats
 from refig.analysis.context import Context
-from refig.analysis.registry import register_section
 from refig.analysis.tables import Cell, Column, Estimate, Table, finite
 from refig.annotation.votes import ItemKey, vote_key
 from refig.models import Preference
@@ -210,6 +209,3 @@ def annotator_agreement(ctx: Context) -> Iterator[Table]:
     """Section builder of :func:`agreement_table`."""
     yield agreement_table(ctx)
 
-
-register_section("annotator_votes", annotator_votes, after="elo")
-register_section("annotator_agreement", annotator_agreement, after="annotator_votes")

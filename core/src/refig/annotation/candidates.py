@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from refig.analysis.rundata import RunData
+from refig.engine.plugins import family_for
 from refig.errors import RefigError
-from refig.evaluation import family_for, load_artifacts
+from refig.evaluation import load_artifacts
 from refig.models import GateResult
 from refig.pptx.objects import ObjectTree
 from refig.protocols import Artifact, TaskFamily

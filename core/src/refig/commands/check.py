@@ -10,15 +10,43 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from refig.console import out, print_table
+from refig.console import err, out, print_table
 from refig.errors import UsageError
 from refig.plugins import Registry
-from refig.records import PluginKind
+from refig.records import FIGURE_TO_SLIDE, PluginKind
 
 if TYPE_CHECKING:
     from refig.models import Inspection, MetricValue, Render
     from refig.plugins import Selection
     from refig.protocols import Artifact, TaskFamily
+
+#: Gate reasons that say the input is not a file of the family at all, when a family names none.
+UNREADABLE_REASONS = frozenset({"missing"})
+
+
+def unreadable(
+    files: list[str], reports: list[dict[str, Any]], family: TaskFamily
+) -> list[tuple[str, str]]:
+    """The inputs that could not be read as artifacts, with why: not there, a directory, empty,
+    unreadable, or refused by the family's gate as not its kind of file (a .txt, a PNG renamed
+    .pptx). A failed gate on a file that was read (two slides, a render timeout) is a result."""
+    reasons = getattr(family, "unreadable_reasons", UNREADABLE_REASONS)
+    found = []
+    for name, report in zip(files, reports, strict=True):
+        path = Path(name)
+        gate = report["gate"]
+        if path.is_dir():
+            found.append((name, "is a directory, not a file"))
+        elif not path.exists():
+            found.append((name, "no such file"))
+        elif not os.access(path, os.R_OK):
+            found.append((name, "cannot be read (permission denied)"))
+        elif path.stat().st_size == 0:
+            found.append((name, "is empty"))
+        elif not gate["passed"] and gate["reason"] in reasons:
+            found.append((name, f"cannot be read: {gate['reason']}: {gate['detail']}".rstrip()))
+    return found
+
 
 def default_jobs() -> int:
     """One work item per core."""
@@ -71,11 +99,11 @@ def check_files(
     """Gate, tree, rendering and metrics of each file (shared warm renderer); one report each."""
     import tempfile
 
-    from refig.evaluation import (
+    from refig.engine.plugins import close_plugins
+    from refig.engine.stages import (
         ComputeMetric,
         Item,
         RenderBatch,
-        close_plugins,
         final_gate,
         inspect_item,
         render_batches,
@@ -184,7 +212,7 @@ def _with_metrics(artifact: Artifact, values: list[MetricValue]) -> Artifact:
 
 def family_plugin(name: str) -> TaskFamily:
     """This process's task family object ``name``."""
-    from refig.evaluation import family_for
+    from refig.engine.plugins import family_for
 
     return family_for(name)
 
@@ -238,7 +266,9 @@ def register(app: typer.Typer, registry: Registry) -> None:
             help="Run only these metrics (repeatable); default: the "
             "installed metrics marked default.",
         ),
-        renderer: str = typer.Option("libreoffice", "--renderer", help="The renderer to use."),
+        renderer: str | None = typer.Option(
+            None, "--renderer", help="The renderer (default: the family's, libreoffice)."
+        ),
         executor: str = typer.Option("local", "--executor", help="Where the work runs."),
         jobs: int = typer.Option(
             default_jobs(),
@@ -249,15 +279,21 @@ def register(app: typer.Typer, registry: Registry) -> None:
         ),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress output."),
     ) -> None:
-        """Gate, object counts, rendering and metrics for .pptx files (exit 0 when checked).
+        """Gate, object counts, rendering and metrics for .pptx files.
 
         Each file gets a verdict: passed, or a reason (missing, not_a_zip, too_large, corrupt,
-        no_slides, multiple_slides, render_failed, render_timeout). See docs/evaluation.md.
+        no_slides, multiple_slides, render_failed, render_timeout). Exit codes, as a linter's:
+        0 every file was read (a failed gate is a result), 1 some input could not be read (a
+        missing file, a directory, an empty file, a file that is not a .pptx; each is named on
+        stderr and still gets its row), 2 usage. See docs/evaluation.md.
         """
-        from refig.evaluation import select_metrics, use_registry
+        from refig.engine.plugins import use_registry
+        from refig.evaluation import select_metrics
 
-        selected_renderer = registry.resolve(PluginKind.RENDERER, renderer)
-        selected_metrics = select_metrics(registry, metric)
+        family = registry.family(FIGURE_TO_SLIDE).record
+        selected_renderer = registry.resolve_for(PluginKind.RENDERER, renderer or family.renderer,
+                                                 family.name)
+        selected_metrics = select_metrics(registry, metric, family.name)
         selected_executor = registry.resolve(PluginKind.EXECUTOR, executor)
         if source is not None and not source.is_file():
             raise UsageError(
@@ -279,3 +315,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
             typer.echo(json.dumps(reports, indent=2))
         else:
             _table(reports)
+        problems = unreadable(files, reports, family_plugin(FIGURE_TO_SLIDE))
+        for name, why in problems:
+            err.print(f"[red]error:[/] {name}: {why}", soft_wrap=True, highlight=False)
+        if problems:
+            raise typer.Exit(1)

@@ -20,7 +20,9 @@ def register(app: typer.Typer, registry: Registry) -> None:
             [], "--metric", "-m", help="Run only these metrics (repeatable); default: the "
             "installed metrics marked default."
         ),
-        renderer: str = typer.Option("libreoffice", "--renderer", help="The renderer to use."),
+        renderer: str | None = typer.Option(
+            None, "--renderer", help="The renderer (default: the run's task family's)."
+        ),
         executor: str = typer.Option("local", "--executor", help="Where the work runs."),
         jobs: int = typer.Option(2, "--jobs", "-j", min=1, help="Work items at once."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress output."),

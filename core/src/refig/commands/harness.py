@@ -81,7 +81,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
         """
         from refig.harness.selfcheck import check_harness
         from refig.pptx.gate import inspect_structure
-        from refig.standins.scripted import FAULTS, Fault
+        from refig.testing.scripted import FAULTS, Fault
 
         _pinned(pinned_clis(registry), name)
         if fault is not None and fault not in FAULTS:

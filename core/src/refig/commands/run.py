@@ -70,6 +70,10 @@ def register(app: typer.Typer, registry: Registry) -> None:
         sandbox: str = typer.Option(
             "auto", "--sandbox", help="auto (bwrap when installed), bwrap, or none."
         ),
+        network: str = typer.Option(
+            "gateway", "--network", help="gateway (under bwrap the agent reaches only the "
+            "recording gateway) or host (the host's network, for an agent that needs it)."
+        ),
         workspace_root: Path | None = typer.Option(
             None, "--workspace-root", help="Where attempt directories are made "
             "(default $REFIG_WORKSPACE_ROOT or ~/.cache/refig/attempts)."
@@ -87,7 +91,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
             registry, suite=suite, out=out_dir, harness=harness, workflow=workflow,
             model=model, executor=executor, ray_address=ray_address,
             options=_options(harness_opt), jobs=jobs, limit=limit, timeout=timeout,
-            retry_failed=retry_failed, max_tries=max_tries, sandbox=sandbox,
+            retry_failed=retry_failed, max_tries=max_tries, sandbox=sandbox, network=network,
             workspace_root=workspace_root, keep_workspaces=keep_workspaces,
         )
         with _sigterm_interrupts():
@@ -124,7 +128,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
         for key, value in rows:
             table.add_row(key, value)
         print_table(out, table)
-        out.print(f"sandbox: {summary.sandbox}, executor: {summary.executor}")
+        out.print(f"sandbox: {summary.sandbox}, network: {summary.network}, "
+                  f"executor: {summary.executor}")
         if summary.skipped_failed and not retry_failed:
             out.print(f"{summary.skipped_failed} task(s) failed before; --retry-failed retries "
                       "those whose error is retryable")

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from refig.errors import RefigError
 from refig.gateway.usage import Tokens
-from refig.harness.install import refig_home
+from refig.home import refig_home
 
 LITELLM_MAP = "model_prices_and_context_window_backup.json"
 PROVIDER_PREFIXES = ("anthropic/", "openai/", "dashscope/", "openrouter/", "azure/", "vertex_ai/")

@@ -23,7 +23,7 @@ from typing import Any
 from refig.gateway.calls import ModelCall, priced, status_kind
 from refig.gateway.pricing import PriceTable
 from refig.gateway.usage import Api, api_of, parse_response
-from refig.standins.server import CutStream, Request, Response, StandInServer
+from refig.httpserver import CutStream, LocalServer, Request, Response
 
 DUMMY_KEY = "sk-refig-gateway-dummy-key"
 READ_TIMEOUT = 900.0
@@ -87,7 +87,7 @@ class Gateway:
         self._inflight: dict[int, dict[str, Any]] = {}
         self._done: set[int] = set()
         self._lock = threading.Lock()
-        self._server = StandInServer(self._handle, keep_requests=False)
+        self._server = LocalServer(self._handle, keep_requests=False)
 
     @property
     def url(self) -> str:

@@ -29,7 +29,8 @@ from refig.harness.install import require
 from refig.models import ErrorInfo, Usage
 from refig.protocols import AttemptContext, HarnessResult
 from refig.records import CliPin
-from refig.running.sandbox import run_command
+from refig.running.sandbox import SandboxPolicy, run_command
+from refig.running.tunnel import GatewayTunnel
 from refig.running.workspace import PROGRAM_FILE, SLIDE_FILE
 
 TRANSCRIPT = "transcript.jsonl"
@@ -88,6 +89,8 @@ class Report:
 #: figure is delivered (:mod:`refig.harness.figure`).
 SHARED_OPTIONS: dict[str, tuple[str, ...]] = {"upstream": (), "prices": (),
                                               FIGURE_OPTION: FIGURE_DELIVERY}
+#: Gateway failure kinds that mean the provider refused the call (it may answer later).
+REFUSALS = frozenset({"rate_limited", "api_error"})
 #: Options whose value is a whole number.
 COUNT_OPTIONS = frozenset({"max_turns", "max_retries"})
 
@@ -171,13 +174,16 @@ class CliHarness(ABC):
         read_timeout = max(5.0, ctx.deadline - time.monotonic()) + READ_GRACE
         gateway = Gateway(self.upstream(ctx), prices=prices, log=calls_log,
                           read_timeout=read_timeout)
-        with gateway:
+        policy = ctx.sandbox or SandboxPolicy()
+        with gateway, GatewayTunnel(gateway.url, policy) as tunnel:
             call = self.invocation(ctx, binary, gateway.url, home)
             process = run_command(
-                ctx, call.argv, env={**ctx.env, **call.env}, stdout=transcript,
+                ctx, tunnel.wrap(call.argv), env={**ctx.env, **call.env}, stdout=transcript,
                 stdin_data=call.stdin,
                 stderr=ctx.log or outputs / STDERR,
-                readable=[cli_root(binary), *call.readable], writable=call.writable,
+                readable=[cli_root(binary), *call.readable],
+                writable=[*call.writable, *tunnel.writable],
+                network=policy.reach == "host",
             )
         write_calls(calls_log, gateway.calls)
         summary = summarize(gateway.calls)
@@ -198,11 +204,18 @@ class CliHarness(ABC):
                 summary: CallSummary) -> ErrorInfo | None:
         """The attempt's typed failure, or None when it succeeded.
 
-        The deadline wins; otherwise a CLI that failed (non-zero exit, or its own error report)
-        is blamed on its last model call when that call failed, since that is the cause the CLI
-        gave up on, and on the CLI's report otherwise.
+        The deadline wins, unless the calls since the last answer were all refused (429 or
+        5xx): the CLI was still retrying them, so the provider, not the agent, ran out the clock.
+        Otherwise a CLI that failed (non-zero exit, or its own error report) is blamed on its
+        last model call when that call failed, since that is the cause the CLI gave up on, and
+        on the CLI's report otherwise.
         """
         if timed_out:
+            refused = summary.last_error
+            if refused is not None and refused.kind in REFUSALS:
+                return refused.model_copy(update={"message": (
+                    f"{refused.message}; every call since the last answer was refused, and the "
+                    "deadline ended the CLI's retries")})
             return ErrorInfo(kind="timeout", message="the attempt reached its deadline",
                              retryable=True)
         failed = report.error is not None or exit_code != 0 or not report.finished

@@ -15,19 +15,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from refig.errors import RefigError
+from refig.home import refig_home
 from refig.plugins import Registry
 from refig.records import CliPin, HarnessRecord, PluginKind
 
 VERSION_TIMEOUT = 30.0
 INSTALL_TIMEOUT = 900.0
-
-
-def refig_home() -> Path:
-    """Where refig keeps installed CLIs and per-attempt homes: ``$REFIG_HOME`` or XDG data."""
-    if home := os.environ.get("REFIG_HOME"):
-        return Path(home).expanduser()
-    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data) / "refig"
 
 
 def prefix(name: str, pin: CliPin) -> Path:

@@ -2,7 +2,7 @@
 
 One attempt in a real attempt directory (workspace, private home, outputs), in the sandbox refig
 would use, with a generated source figure; the harness's upstream is a
-:class:`refig.standins.scripted.ScriptedServer`, so no network and no key are needed. The result
+:class:`refig.testing.scripted.ScriptedServer`, so no network and no key are needed. The result
 carries the harness's record and the server's own log of what it served, to compare.
 """
 
@@ -22,7 +22,7 @@ from refig.protocols import AttemptContext, HarnessResult, Prompt
 from refig.records import FIGURE_TO_SLIDE
 from refig.running.sandbox import SandboxPolicy
 from refig.running.workspace import AttemptDirs, attempt_env, default_root
-from refig.standins.scripted import Fault, ScriptedServer, Served
+from refig.testing.scripted import DEFAULT_SCRIPT, Action, Fault, ScriptedServer, Served
 
 CHECK_PROMPT = (
     "Rebuild the figure in source.png as a single, natively editable PowerPoint slide: write a "
@@ -109,6 +109,7 @@ def check_harness(
     sandbox: str = "auto",
     options: dict[str, str] | None = None,
     root: Path | None = None,
+    script: Sequence[Action] = DEFAULT_SCRIPT,
 ) -> CheckOutcome:
     """Run one attempt of ``harness`` (a :class:`refig.harness.adapter.CliHarness`) offline.
 
@@ -122,7 +123,8 @@ def check_harness(
         source = draw_source(dirs.workspace / "source.png")
         figure = Asset(path="source.png", sha256=hashlib.sha256(source.read_bytes()).hexdigest())
         task = Task(id="check", family=FIGURE_TO_SLIDE, inputs={"figure": figure})
-        with ScriptedServer(faults=faults, model=model, workspace=dirs.workspace) as server:
+        with ScriptedServer(script, faults=faults, model=model,
+                            workspace=dirs.workspace) as server:
             ctx = AttemptContext(
                 task=task, workspace=dirs.workspace, source=source,
                 prompt=Prompt(CHECK_PROMPT, version="check-1"), model=model,

@@ -14,17 +14,21 @@ from refig.llm.client import (
 )
 from refig.llm.images import data_url
 from refig.llm.options import IDENTITY, ChatOptions
+from refig.llm.structured import AnswerRejected, Structured, structured_call
 
 __all__ = [
     "IDENTITY",
     "NO_KEY",
     "OPENAI_COMPATIBLE",
+    "AnswerRejected",
     "CallError",
     "ChatClient",
     "ChatOptions",
     "ChatReply",
+    "Structured",
     "classify",
     "data_url",
     "import_litellm",
     "retry_after",
+    "structured_call",
 ]

@@ -86,6 +86,33 @@ def retry_after(exc: BaseException) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
+def _causes(exc: BaseException) -> list[BaseException]:
+    """``exc`` and the exceptions it was raised from, outermost first."""
+    chain: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and all(current is not seen for seen in chain):
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    return chain
+
+
+def transport_failure(exc: BaseException) -> bool:
+    """True when no HTTP answer came back: refused, reset, dropped mid-answer.
+
+    litellm reports these as ``InternalServerError: Connection error`` with status 500, like a
+    real 500; only the exception it was raised from (httpx's transport errors, an OS connection
+    error) tells them apart. Timeouts are not counted here: they have their own kind.
+    """
+    import httpx
+
+    for cause in _causes(exc):
+        if isinstance(cause, httpx.TimeoutException | TimeoutError):
+            return False
+        if isinstance(cause, httpx.NetworkError | httpx.RemoteProtocolError | ConnectionError):
+            return True
+    return False
+
+
 def classify(litellm: ModuleType, exc: Exception) -> ErrorInfo:
     """Map a litellm exception to a typed error kind."""
     message = f"{type(exc).__name__}: {getattr(exc, 'message', None) or exc}"[:500]
@@ -94,7 +121,7 @@ def classify(litellm: ModuleType, exc: Exception) -> ErrorInfo:
     if isinstance(exc, litellm.RateLimitError):
         return ErrorInfo(kind="rate_limited", message=message, retryable=True,
                          retry_after=retry_after(exc))
-    if isinstance(exc, litellm.APIConnectionError):
+    if isinstance(exc, litellm.APIConnectionError) or transport_failure(exc):
         return ErrorInfo(kind="connection", message=message, retryable=True)
     status = getattr(exc, "status_code", None)
     if isinstance(status, int):

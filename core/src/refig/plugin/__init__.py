@@ -62,7 +62,7 @@ _LAZY: dict[str, str] = {
     # model calls
     **dict.fromkeys(
         ("ChatClient", "ChatOptions", "ChatReply", "CallError", "NO_KEY", "import_litellm",
-         "data_url", "IDENTITY"),
+         "data_url", "IDENTITY", "structured_call", "Structured", "AnswerRejected"),
         "refig.llm",
     ),
     # images, PDFs, OCR, progress, doctor checks
@@ -76,6 +76,8 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("Check", "Status", "apt_fix", "tool"), "refig.doctor"),
     **dict.fromkeys(("FIELD_KEYS",), "refig.suite_stats"),
     **dict.fromkeys(("Registry",), "refig.plugins"),
+    **dict.fromkeys(("RunStore",), "refig.store"),
+    **dict.fromkeys(("ModelCall",), "refig.gateway.calls"),
 }
 
 __all__ = [
@@ -89,6 +91,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "STAGE_OPTIONS",
     "AnswerError",
+    "AnswerRejected",
     "Artifact",
     "Asset",
     "Attempt",
@@ -124,6 +127,7 @@ __all__ = [
     "Metric",
     "MetricRecord",
     "MetricValue",
+    "ModelCall",
     "Output",
     "Page",
     "PdfError",
@@ -142,10 +146,12 @@ __all__ = [
     "Reporter",
     "ReporterRecord",
     "Rubric",
+    "RunStore",
     "SandboxPolicy",
     "SandboxResult",
     "SectionBuilder",
     "Status",
+    "Structured",
     "Suite",
     "SuiteError",
     "SuiteRecord",
@@ -177,6 +183,7 @@ __all__ = [
     "run_sandboxed",
     "source_sha256",
     "stable_hash",
+    "structured_call",
     "tool",
     "track",
     "unavailable",
@@ -200,6 +207,7 @@ if TYPE_CHECKING:
     from refig.console import err, out, track
     from refig.doctor import Check, Status, apt_fix, tool
     from refig.errors import FamilyMismatchError, RefigError, UsageError
+    from refig.gateway.calls import ModelCall
     from refig.images import (
         MAX_PIXELS,
         ImageError,
@@ -219,6 +227,7 @@ if TYPE_CHECKING:
         data_url,
         import_litellm,
     )
+    from refig.llm.structured import AnswerRejected, Structured, structured_call
     from refig.metric_values import ValueMaker, source_sha256, unavailable
     from refig.models import (
         SCHEMA_VERSION,
@@ -268,5 +277,6 @@ if TYPE_CHECKING:
     from refig.running.programs import SandboxResult, run_sandboxed
     from refig.running.redact import Redactor, find_secrets
     from refig.running.sandbox import SandboxPolicy
+    from refig.store import RunStore
     from refig.suite import Suite, SuiteError, SuiteWriter
     from refig.suite_stats import FIELD_KEYS

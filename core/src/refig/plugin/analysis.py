@@ -13,9 +13,11 @@ from refig.analysis import (
     Context,
     Estimate,
     JudgeScores,
+    Options,
     Outcome,
     RunData,
     Table,
+    analyse,
     analysis_for,
     effect_pairs,
     format_cell,
@@ -31,6 +33,7 @@ from refig.analysis.context import (
 from refig.analysis.effects import PAIR_COLUMNS, EffectPair
 from refig.analysis.registry import SectionBuilder
 from refig.analysis.scores import TOTAL, judge_labels
+from refig.store import ObjectStore, RunStore
 
 
 class Section(NamedTuple):
@@ -58,11 +61,15 @@ __all__ = [
     "EffectPair",
     "Estimate",
     "JudgeScores",
+    "ObjectStore",
+    "Options",
     "Outcome",
     "RunData",
+    "RunStore",
     "Section",
     "SectionBuilder",
     "Table",
+    "analyse",
     "analysis_for",
     "effect_pairs",
     "format_cell",

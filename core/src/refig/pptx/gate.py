@@ -17,10 +17,11 @@ from refig.pptx.images import iter_slide_images
 from refig.pptx.limits import DEFAULT_LIMITS, Limits
 from refig.pptx.objects import ObjectTree
 from refig.pptx.package import Package, PackageError
+from refig.pptx.parts import check_xml_parts
 from refig.pptx.tree import read_tree
 
 #: Stored with every inspection; bump when the gate or the tree reader changes what it reports.
-INSPECTOR = "refig-ooxml/2"
+INSPECTOR = "refig-ooxml/3"
 
 #: ``ErrorInfo.kind`` a renderer uses for a conversion that ran out of time.
 RENDER_TIMEOUT_KIND = "timeout"
@@ -62,6 +63,7 @@ def inspect_structure(path: Path | str, limits: Limits = DEFAULT_LIMITS) -> Stru
             tree = read_tree(package, refs[0].part)
             for _ in iter_slide_images(package, refs[0].part):
                 pass  # reading each image's header refuses decompression bombs
+            check_xml_parts(package)  # the parts only the renderer reads, too
             detail = "the only slide is hidden; it is rendered anyway" if hidden else ""
             gate = GateResult(passed=True, detail=detail, slides=1)
             return Structure(gate, tree, seconds=time.monotonic() - started)

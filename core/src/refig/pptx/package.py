@@ -213,6 +213,17 @@ class Package:
 
     # --- parts ----------------------------------------------------------------------------------
 
+    def part_names(self) -> list[str]:
+        """Every member of the zip, as stored."""
+        return [info.filename for info in self._zip.infolist()]
+
+    def check_xml(self, part: str) -> None:
+        """Parse one XML part with the hardened parser, without keeping it (``corrupt``)."""
+        try:
+            parse(self.read(part, max_bytes=self.limits.max_xml_bytes))
+        except XmlError as exc:
+            self._fail(GateReason.CORRUPT, f"part {part}: {exc}")
+
     def has(self, part: str) -> bool:
         """True when the package holds ``part`` (part names are case-insensitive)."""
         return part.lower() in self._names

@@ -12,14 +12,13 @@ inherited from.
 from __future__ import annotations
 
 import hashlib
-import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from lxml import etree
 
 from refig.models import GateReason
-from refig.pptx.objects import Endpoint, ObjectKind, ObjectTree, Rect, SlideObject
+from refig.pptx.objects import Endpoint, ObjectKind, ObjectTree, SlideObject
 from refig.pptx.package import (
     REL_SLIDE_LAYOUT,
     REL_SLIDE_MASTER,
@@ -27,6 +26,15 @@ from refig.pptx.package import (
     Package,
     PackageError,
 )
+from refig.pptx.shape_xml import (
+    flag,
+    int_attr,
+    line_style,
+    paragraphs_text,
+    point,
+    rotation_of,
+)
+from refig.pptx.transform import Transform
 from refig.pptx.xml import NS, q
 
 URI_TABLE = "http://schemas.openxmlformats.org/drawingml/2006/table"
@@ -58,91 +66,6 @@ SHOWN_REQUIRES = frozenset({"a14", "p14", "p15", "x12ac", "v"})
 
 # Placeholder types a master matches by (a layout's ``ctrTitle`` inherits the master's title).
 _MASTER_TYPE = {"ctrTitle": "title", "subTitle": "body", "obj": "body"}
-_ANGLE = 60_000  # OOXML angles are in 60,000ths of a degree
-_INT64 = 1 << 63
-
-
-@dataclass(frozen=True)
-class Transform:
-    """Child-to-slide mapping of a group nesting.
-
-    DrawingML places a group's children in its child space (``a:chOff``/``a:chExt``), scales that
-    onto the group's box (``a:off``/``a:ext``), then flips and rotates the box about its centre.
-    ``matrix`` maps a child-space point to the slide (``x' = a x + b y + c``,
-    ``y' = d x + e y + f``); ``sx``/``sy`` scale a child's size along its own axes; the
-    orientation the nesting adds is a rotation after flips (``rotation`` degrees clockwise,
-    ``flip_h``/``flip_v``).
-    """
-
-    matrix: tuple[float, float, float, float, float, float] = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
-    sx: float = 1.0
-    sy: float = 1.0
-    rotation: float = 0.0
-    flip_h: bool = False
-    flip_v: bool = False
-
-    def point(self, x: float, y: float) -> tuple[float, float]:
-        a, b, c, d, e, f = self.matrix
-        return a * x + b * y + c, d * x + e * y + f
-
-    def rect(self, x: float, y: float, w: float, h: float) -> Rect:
-        """A child box in slide coordinates: its centre mapped, its size scaled, unrotated."""
-        cx, cy = self.point(x + w / 2, y + h / 2)
-        sw, sh = self.sx * w, self.sy * h
-        return Rect(x=cx - sw / 2, y=cy - sh / 2, w=sw, h=sh)
-
-    def orient(self, rotation: float, flip_h: bool, flip_v: bool) -> tuple[float, bool, bool]:
-        """A child's own rotation and flips composed with the nesting's, in slide terms.
-
-        A single mirror reverses the sense of the child's rotation (F R(t) = R(-t) F).
-        """
-        mirrored = self.flip_h != self.flip_v
-        turned = self.rotation + (-rotation if mirrored else rotation)
-        return turned % 360.0, self.flip_h != flip_h, self.flip_v != flip_v
-
-    def into_group(self, xfrm: etree._Element | None) -> Transform:
-        """The transform for the children of a group whose ``a:xfrm`` is ``xfrm``."""
-        if xfrm is None:
-            return self
-        off, ext = _point(xfrm, "a:off", "x", "y"), _point(xfrm, "a:ext", "cx", "cy")
-        ch_off, ch_ext = _point(xfrm, "a:chOff", "x", "y"), _point(xfrm, "a:chExt", "cx", "cy")
-        if off is None or ext is None:
-            return self
-        ch_off = ch_off or (0, 0)
-        ch_ext = ch_ext or ext
-        kx = ext[0] / ch_ext[0] if ch_ext[0] else 1.0
-        ky = ext[1] / ch_ext[1] if ch_ext[1] else 1.0
-        flip_h, flip_v = _flag(xfrm.get("flipH")), _flag(xfrm.get("flipV"))
-        # In the parent's space: scale and offset, mirror, then rotate about the box centre.
-        centre_x, centre_y = off[0] + ext[0] / 2, off[1] + ext[1] / 2
-        theta = math.radians(_rotation(xfrm))
-        cos, sin = math.cos(theta), math.sin(theta)
-        mx, my = (-kx if flip_h else kx), (-ky if flip_v else ky)
-        # A child point p goes to q = centre + R M (p - child centre), M = diag(mx, my).
-        child_x, child_y = ch_off[0] + ch_ext[0] / 2, ch_off[1] + ch_ext[1] / 2
-        a, b, d, e = cos * mx, -sin * my, sin * mx, cos * my
-        local = (a, b, centre_x - a * child_x - b * child_y,
-                 d, e, centre_y - d * child_x - e * child_y)
-        rotation, group_h, group_v = self.orient(_rotation(xfrm), flip_h, flip_v)
-        return Transform(
-            matrix=_compose(self.matrix, local),
-            sx=self.sx * kx,
-            sy=self.sy * ky,
-            rotation=rotation,
-            flip_h=group_h,
-            flip_v=group_v,
-        )
-
-
-def _compose(
-    outer: tuple[float, float, float, float, float, float],
-    inner: tuple[float, float, float, float, float, float],
-) -> tuple[float, float, float, float, float, float]:
-    """The affine map ``outer(inner(p))``."""
-    a, b, c, d, e, f = outer
-    p, q_, r, s, t, u = inner
-    return (a * p + b * s, a * q_ + b * t, a * r + b * u + c,
-            d * p + e * s, d * q_ + e * t, d * r + e * u + f)
 
 
 @dataclass(frozen=True)
@@ -150,71 +73,10 @@ class _Ctx:
     """Where a shape element sits: its part (for relationships), transform, layer and branch."""
 
     part: str
-    transform: Transform = Transform()
+    transform: Transform = field(default_factory=Transform)
     layer: str = "slide"
     branch: str | None = None
     selected: bool = True
-
-
-def _int(value: str | None) -> int | None:
-    """An integer attribute; None when absent, malformed or beyond 64 bits (which OOXML never
-    uses, and which would overflow the float arithmetic of the transforms)."""
-    try:
-        number = int(value) if value is not None else None
-    except ValueError:
-        return None
-    return number if number is not None and -_INT64 <= number < _INT64 else None
-
-
-def _point(xfrm: etree._Element, tag: str, kx: str, ky: str) -> tuple[int, int] | None:
-    node = xfrm.find(q(tag))
-    if node is None:
-        return None
-    x, y = _int(node.get(kx)), _int(node.get(ky))
-    return None if x is None or y is None else (x, y)
-
-
-def _rotation(xfrm: etree._Element) -> float:
-    return (_int(xfrm.get("rot")) or 0) / _ANGLE
-
-
-def _flag(value: str | None) -> bool:
-    return value in {"1", "true"}
-
-
-def _line_style(sp_pr: etree._Element | None) -> dict[str, str | None]:
-    """Arrow heads and dash of a shape's outline (connectors, lines and freeforms alike)."""
-    style: dict[str, str | None] = {"start_arrow": None, "end_arrow": None, "dash": None}
-    line = sp_pr.find(q("a:ln")) if sp_pr is not None else None
-    if line is None:
-        return style
-    # DrawingML draws headEnd at the start of the path and tailEnd at its end.
-    for key, tag in (("start_arrow", "a:headEnd"), ("end_arrow", "a:tailEnd")):
-        node = line.find(q(tag))
-        kind = node.get("type", "none") if node is not None else "none"
-        style[key] = None if kind == "none" else kind
-    preset = line.find(q("a:prstDash"))
-    if preset is not None:
-        style["dash"] = preset.get("val")
-    elif line.find(q("a:custDash")) is not None:
-        style["dash"] = "custom"
-    return style
-
-
-def paragraphs_text(body: etree._Element | None) -> str:
-    """The text of a ``txBody``: runs and fields joined, ``a:br`` a newline, a line a paragraph."""
-    if body is None:
-        return ""
-    lines: list[str] = []
-    for para in body.iter(q("a:p")):
-        parts: list[str] = []
-        for node in para:
-            if node.tag in (q("a:r"), q("a:fld")):
-                parts.append(node.findtext(q("a:t")) or "")
-            elif node.tag == q("a:br"):
-                parts.append("\n")
-        lines.append("".join(parts))
-    return "\n".join(lines).strip()
 
 
 class TreeReader:
@@ -319,9 +181,9 @@ class TreeReader:
         tag = element.tag
         fields: dict[str, Any] = {
             "z": z,  # paint order, depth first: a group before its children
-            "id": _int(c_nv.get("id")) if c_nv is not None else None,
+            "id": int_attr(c_nv.get("id")) if c_nv is not None else None,
             "name": c_nv.get("name", "") if c_nv is not None else "",
-            "hidden": _flag(c_nv.get("hidden")) if c_nv is not None else False,
+            "hidden": flag(c_nv.get("hidden")) if c_nv is not None else False,
             "layer": ctx.layer,
             "in_alternate_content": ctx.branch is not None,
             "alternate_branch": ctx.branch,
@@ -355,13 +217,13 @@ class TreeReader:
         if tag == CXN:
             return self._connector(element, sp_pr, fields)
         fields |= self._image(element, ctx, fill=True)
-        fields |= _line_style(sp_pr)
+        fields |= line_style(sp_pr)
         fields["text"] = paragraphs_text(element.find(q("p:txBody")))
         if ph is not None:
             kind = ObjectKind.PLACEHOLDER
         elif custom:
             kind = ObjectKind.FREEFORM
-        elif _flag(element.xpath("string(p:nvSpPr/p:cNvSpPr/@txBox)", namespaces=NS)):
+        elif flag(element.xpath("string(p:nvSpPr/p:cNvSpPr/@txBox)", namespaces=NS)):
             kind = ObjectKind.TEXT_BOX
         else:
             kind = ObjectKind.AUTO_SHAPE
@@ -371,9 +233,9 @@ class TreeReader:
         if xfrm is None:
             rotation, flip_h, flip_v = ctx.transform.orient(0.0, False, False)
             return {"rotation": rotation, "flip_h": flip_h, "flip_v": flip_v}
-        off, ext = _point(xfrm, "a:off", "x", "y"), _point(xfrm, "a:ext", "cx", "cy")
+        off, ext = point(xfrm, "a:off", "x", "y"), point(xfrm, "a:ext", "cx", "cy")
         rotation, flip_h, flip_v = ctx.transform.orient(
-            _rotation(xfrm), _flag(xfrm.get("flipH")), _flag(xfrm.get("flipV"))
+            rotation_of(xfrm), flag(xfrm.get("flipH")), flag(xfrm.get("flipV"))
         )
         return {
             "rect": ctx.transform.rect(*off, *ext) if off and ext else None,
@@ -389,10 +251,10 @@ class TreeReader:
         ends: dict[str, Endpoint | None] = {"start": None, "end": None}
         for key, tag in (("start", "a:stCxn"), ("end", "a:endCxn")):
             node = props.find(q(tag)) if props is not None else None
-            shape_id = _int(node.get("id")) if node is not None else None
+            shape_id = int_attr(node.get("id")) if node is not None else None
             if shape_id is not None:
-                ends[key] = Endpoint(shape_id=shape_id, site=_int(node.get("idx")) or 0)
-        return SlideObject(kind=ObjectKind.CONNECTOR, **ends, **_line_style(sp_pr), **fields)
+                ends[key] = Endpoint(shape_id=shape_id, site=int_attr(node.get("idx")) or 0)
+        return SlideObject(kind=ObjectKind.CONNECTOR, **ends, **line_style(sp_pr), **fields)
 
     def _frame(self, element: etree._Element, ctx: _Ctx, fields: dict[str, Any]) -> SlideObject:
         fields |= self._geometry(element.find(q("p:xfrm")), ctx)
@@ -506,7 +368,7 @@ class TreeReader:
                 blip = props.find(f"{q('a:blipFill')}/{q('a:blip')}")
                 return self._blip_part(part, blip) if blip is not None else None
             ref = bg.find(q("p:bgRef"))
-            return self._theme_background(_int(ref.get("idx")) if ref is not None else None)
+            return self._theme_background(int_attr(ref.get("idx")) if ref is not None else None)
         return None
 
     def _theme_background(self, idx: int | None) -> str | None:

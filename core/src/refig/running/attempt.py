@@ -29,12 +29,12 @@ from refig.models import (
 )
 from refig.plugins import Selection
 from refig.protocols import AttemptContext, HarnessResult
+from refig.records import Deliverable
 from refig.running.processes import kill_tree
 from refig.running.redact import Redactor, find_secrets
 from refig.running.sandbox import SandboxPolicy
 from refig.running.workspace import (
-    PROGRAM_FILE,
-    SLIDE_FILE,
+    SLIDE_DELIVERABLES,
     AttemptDirs,
     attempt_env,
     write_inputs,
@@ -45,6 +45,22 @@ from refig.store import RunStore
 MAX_OUTPUT_BYTES = 256 << 20
 #: How long a harness may take to return after its processes were killed at the deadline.
 GRACE_SECONDS = 15.0
+
+
+def delivered(workspace: Path, deliverables: tuple[Deliverable, ...],
+              result: HarnessResult) -> dict[str, Path | None]:
+    """Where each deliverable is: the path the harness named (``slide``, ``program``), else the
+    first workspace file matching its pattern (a name or a glob such as ``figure.*``)."""
+    named = {Output.SLIDE.value: result.slide, Output.PROGRAM.value: result.program}
+    found: dict[str, Path | None] = {}
+    for deliverable in deliverables:
+        path = named.get(deliverable.role)
+        if path is None:
+            matches = sorted(p for p in workspace.glob(deliverable.pattern)
+                             if p.is_file() or p.is_symlink())
+            path = matches[0] if matches else workspace / deliverable.pattern
+        found[deliverable.role] = path
+    return found
 
 
 @dataclass(frozen=True)
@@ -63,6 +79,8 @@ class AttemptJob:
     workspace_root: Path
     run_token: str
     keep_workspace: bool = False
+    #: What the agent must leave in its workspace: the task family's deliverables.
+    deliverables: tuple[Deliverable, ...] = SLIDE_DELIVERABLES
 
     @property
     def attempt_id(self) -> str:
@@ -154,7 +172,8 @@ def run_attempt(job: AttemptJob) -> AttemptOutcome:
     prompt = None
     notes: list[str] = [
         f"attempt {job.attempt_id}: task {job.task.id}, configuration {job.config.id}, "
-        f"try {job.try_index}, timeout {job.timeout:g}s, sandbox {job.sandbox.mode}",
+        f"try {job.try_index}, timeout {job.timeout:g}s, sandbox {job.sandbox.mode}, "
+        f"network {job.sandbox.reach}",
         f"workspace {dirs.workspace}",
     ]
     dirs.log.write_text("\n".join(notes) + "\n")
@@ -182,11 +201,11 @@ def run_attempt(job: AttemptJob) -> AttemptOutcome:
         if result is not None:
             error = error or result.error
             named = {
-                Output.SLIDE.value: result.slide or dirs.workspace / SLIDE_FILE,
-                Output.PROGRAM.value: result.program or dirs.workspace / PROGRAM_FILE,
+                **delivered(dirs.workspace, job.deliverables, result),
                 Output.TRANSCRIPT.value: result.transcript,
                 **{str(k): v for k, v in result.extra_outputs.items()},
             }
+            primary = next(d for d in job.deliverables if d.primary)
             for role, path in named.items():
                 if path is None or not (path.exists() or path.is_symlink()):
                     continue
@@ -194,12 +213,15 @@ def run_attempt(job: AttemptJob) -> AttemptOutcome:
                     files[role] = redactor.bytes(_read_output(Path(path), dirs))
                 except (OutputRefused, OSError) as exc:
                     notes.append(f"output {role} not stored: {exc}")
-                    if error is None and role == Output.SLIDE:
+                    if error is None and role == primary.role:
                         error = ErrorInfo(kind="output_refused", message=str(exc))
             if error is None and result.exit_code not in (0, None):
                 error = ErrorInfo(kind="exit_status", message=f"exit code {result.exit_code}")
-            if error is None and Output.SLIDE.value not in files:
-                error = ErrorInfo(kind="no_output", message=f"no {SLIDE_FILE} was produced")
+            missing = [d.pattern for d in job.deliverables
+                       if (d.primary or d.required) and d.role not in files]
+            if error is None and missing:
+                error = ErrorInfo(kind="no_output",
+                                  message=f"no {' and no '.join(missing)} was produced")
     finally:
         kill_tree(marker=job.attempt_id)
         wall = time.monotonic() - started
@@ -212,6 +234,7 @@ def run_attempt(job: AttemptJob) -> AttemptOutcome:
         kept = None
         if job.keep_workspace:
             redactor.tree(dirs.root)
+            dirs.keep()
             kept = dirs.root
         else:
             dirs.remove()
@@ -233,6 +256,7 @@ def run_attempt(job: AttemptJob) -> AttemptOutcome:
         prompt_sha256=hashlib.sha256(prompt.text.encode()).hexdigest() if prompt else None,
         prompt_version=(prompt.version or None) if prompt else None,
         sandbox=job.sandbox.mode,
+        network=job.sandbox.reach,
         started_at=started_at,
         finished_at=utcnow(),
     )

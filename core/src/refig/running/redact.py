@@ -15,6 +15,11 @@ import re
 import zipfile
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+M = TypeVar("M", bound=BaseModel)
 
 SECRET_NAME = re.compile(
     r"(API_?KEY|ACCESS_?KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|PRIVATE_?KEY|AUTH)", re.I
@@ -26,6 +31,16 @@ _MAX_MEMBER_BYTES = 256 << 20
 #: Files up to this size are redacted in memory (zips included); larger ones are streamed.
 _WHOLE_FILE_BYTES = 64 << 20
 _CHUNK = 1 << 20
+
+
+def option_secrets(options: Mapping[str, str], prefix: str) -> dict[str, str]:
+    """The credential-like values among ``KEY=VALUE`` options (``--judge-opt api_key=...``),
+    named ``prefix`` plus the key."""
+    return {
+        f"{prefix}{key}": value
+        for key, value in options.items()
+        if SECRET_NAME.search(key) and len(value) >= MIN_SECRET_LENGTH
+    }
 
 
 def find_secrets(environ: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -86,6 +101,24 @@ class Redactor:
                 archive.writestr(info, self.text(payload), compress_type=info.compress_type)
         # A secret in a member's name or the archive comment: mask the raw bytes as a last resort.
         return self.text(buffer.getvalue())
+
+    def record(self, record: M) -> M:
+        """A copy of a pydantic record with every secret masked in each of its strings (a
+        judgment's error message, rationales, answers)."""
+        if not self._pairs:
+            return record
+        dumped = record.model_dump()
+        cleaned = self._strings(dumped)
+        return record if cleaned == dumped else type(record).model_validate(cleaned)
+
+    def _strings(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.text(value.encode()).decode() if self.found(value.encode()) else value
+        if isinstance(value, dict):
+            return {key: self._strings(item) for key, item in value.items()}
+        if isinstance(value, list | tuple):
+            return type(value)(self._strings(item) for item in value)
+        return value
 
     def file(self, path: Path) -> bool:
         """Redact one file in place; return True when it changed. Memory stays bounded."""

@@ -11,18 +11,20 @@ import os
 import secrets
 import statistics
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from refig.claims import Claims
 from refig.console import track
 from refig.errors import UsageError
 from refig.harness.figure import DEFAULT_FIGURE
 from refig.harness.figure import OPTION as FIGURE_OPTION
+from refig.integrity import intact
 from refig.models import Attempt, AttemptStatus, Configuration, Task, Usage
 from refig.plugins import Registry, Selection, check_serves
-from refig.records import HarnessRecord, PluginKind
+from refig.records import Deliverable, HarnessRecord, PluginKind
 from refig.running.attempt import (
     AttemptJob,
     AttemptOutcome,
@@ -33,7 +35,12 @@ from refig.running.attempt import (
 from refig.running.processes import kill_tree
 from refig.running.sandbox import SandboxPolicy
 from refig.running.scheduler import Plan, Planned, plan_attempts
-from refig.running.workspace import check_outside, default_root, sweep_stale
+from refig.running.workspace import (
+    SLIDE_DELIVERABLES,
+    check_outside,
+    default_root,
+    sweep_stale,
+)
 from refig.store import RunStore, sha256_file
 from refig.suite import SUITE_FILE, Suite, SuiteError, inside
 
@@ -57,9 +64,13 @@ class RunRequest:
     retry_failed: bool = False
     max_tries: int = 3
     sandbox: str = "auto"
+    #: ``gateway`` (only the recording gateway is reachable) or ``host`` (see SandboxPolicy).
+    network: str = "gateway"
     workspace_root: Path | None = None
     keep_workspaces: bool = False
     executor_options: dict[str, Any] = field(default_factory=dict)
+    #: What an attempt must deliver: the suite's task family's deliverables.
+    deliverables: tuple[Deliverable, ...] = SLIDE_DELIVERABLES
 
     @property
     def configuration(self) -> Configuration:
@@ -76,9 +87,12 @@ class RunSummary:
     tasks: int
     sandbox: str
     executor: str
+    network: str = "gateway"
     planned: int = 0
     skipped_done: int = 0
     skipped_failed: int = 0
+    #: Attempts another live ``refig run`` held (or recorded) while this one ran.
+    skipped_claimed: int = 0
     succeeded: int = 0
     failed: int = 0
     errors: Counter[str] = field(default_factory=Counter)
@@ -115,8 +129,10 @@ class RunSummary:
     def as_json(self) -> dict[str, Any]:
         return {
             "run": str(self.run), "configuration": self.config_id, "tasks": self.tasks,
-            "sandbox": self.sandbox, "executor": self.executor, "planned": self.planned,
+            "sandbox": self.sandbox, "network": self.network, "executor": self.executor,
+            "planned": self.planned,
             "skipped_done": self.skipped_done, "skipped_failed": self.skipped_failed,
+            "skipped_claimed": self.skipped_claimed,
             "succeeded": self.succeeded, "failed": self.failed, "errors": dict(self.errors),
             "median_wall_seconds": self.median_wall, "cost_usd": self.cost_usd,
             "unpriced_attempts": self.unpriced,
@@ -157,6 +173,7 @@ def make_request(
         family = Suite.load(suite).manifest.family
         check_serves(registry, harness_sel, family)
         check_serves(registry, workflow_sel, family)
+        fields.setdefault("deliverables", registry.family(family).record.deliverables)
     executor_options: dict[str, Any] = {}
     if ray_address and executor_sel.record.name != "ray":
         raise UsageError("--ray-address needs --executor ray")
@@ -190,8 +207,8 @@ def record_suite(store: RunStore, suite: Suite, tasks: Sequence[Task]) -> None:
                 f"task {task.id} of {suite.root} has another source than the one this run "
                 "recorded", path=store.root, fix="use a new --out directory for a changed suite",
             )
-        if known == task and all(store.objects.exists(a.sha256) for a in task.inputs.values()):
-            continue
+        if known == task and all(intact(store.objects, a.sha256) for a in task.inputs.values()):
+            continue  # recorded and whole (a lost or damaged input is copied in again)
         files = [(inside(suite.root, a.path), a.sha256, a.path) for a in task.inputs.values()]
         for path, expected, name in files:
             if not path.is_file():
@@ -206,10 +223,17 @@ def record_suite(store: RunStore, suite: Suite, tasks: Sequence[Task]) -> None:
 
 
 class _Jobs(Sequence[AttemptJob]):
-    """The planned attempts as jobs, built when an executor asks (sources are read lazily)."""
+    """The planned attempts as jobs, built when an executor asks (sources are read lazily).
 
-    def __init__(self, planned: list[Planned], make: Any):
+    Iterating claims each attempt first: one another live process holds, or that was recorded
+    since the plan was made, is skipped (``on_skip``), so two runs of one configuration split it.
+    """
+
+    def __init__(self, planned: list[Planned], make: Any, claims: Claims, store: RunStore,
+                 config_id: str, on_start: Callable[[], None], on_skip: Callable[[], None]):
         self._planned, self._make = planned, make
+        self._claims, self._store, self._config_id = claims, store, config_id
+        self._on_start, self._on_skip = on_start, on_skip
 
     def __len__(self) -> int:
         return len(self._planned)
@@ -218,7 +242,23 @@ class _Jobs(Sequence[AttemptJob]):
         return self._make(self._planned[index])
 
     def __iter__(self) -> Iterator[AttemptJob]:
-        return (self._make(p) for p in self._planned)
+        for planned in self._planned:
+            item = attempt_claim(self._config_id, planned)
+            if not self._claims.claim(item):
+                self._on_skip()
+                continue
+            if self._store.get(Attempt, task_id=planned.task.id, config_id=self._config_id,
+                               try_index=planned.try_index) is not None:
+                self._claims.release(item)
+                self._on_skip()
+                continue
+            self._on_start()
+            yield self._make(planned)
+
+
+def attempt_claim(config_id: str, planned: Planned) -> str:
+    """The claim key of one attempt."""
+    return f"attempt:{config_id}:{planned.task.id}:{planned.try_index}"
 
 
 def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
@@ -235,7 +275,8 @@ def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
     check_outside(root, request.suite, request.out)
     root.mkdir(parents=True, exist_ok=True)
     sweep_stale(root)
-    policy = SandboxPolicy.create(request.sandbox, protected=(request.suite, request.out, root))
+    policy = SandboxPolicy.create(request.sandbox, protected=(request.suite, request.out, root),
+                                  egress=request.network)
 
     store = RunStore.create(request.out)
     record_suite(store, suite, suite.tasks)
@@ -247,6 +288,7 @@ def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
     )
     summary = RunSummary(
         run=store.root, config_id=config.id, tasks=len(tasks), sandbox=policy.mode,
+        network=policy.reach,
         executor=request.executor.record.name, planned=len(plan.todo),
         skipped_done=plan.done,
         skipped_failed=plan.failed_final + plan.failed_not_retried + plan.exhausted,
@@ -262,35 +304,39 @@ def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
             config=config, try_index=planned.try_index, harness=request.harness,
             workflow=request.workflow, timeout=request.timeout, sandbox=policy,
             workspace_root=root, run_token=run_token, keep_workspace=request.keep_workspaces,
+            deliverables=request.deliverables,
         )
 
     jobs = max(1, request.jobs)
     executor = request.executor.create(**request.executor_options)
-    results = executor.map(run_attempt, _Jobs(plan.todo, make), jobs=jobs)
-    try:
-        with track(config.id, total=len(plan.todo), quiet=quiet) as tracker:
-            started = min(jobs, len(plan.todo))
-            for _ in range(started):
-                tracker.start()
+    claims = Claims(store)
+    with claims, track(config.id, total=len(plan.todo), quiet=quiet) as tracker:
+
+        def skip() -> None:
+            summary.skipped_claimed += 1
+            tracker.skip()
+
+        todo = _Jobs(plan.todo, make, claims, store, config.id, tracker.start, skip)
+        results = executor.map(run_attempt, todo, jobs=jobs)
+        try:
             for job, result in results:
                 outcome = (result if isinstance(result, AttemptOutcome)
                            else failed_outcome(job, result))
                 record_outcome(store, outcome)
+                claims.release(attempt_claim(config.id, Planned(job.task, job.try_index)))
                 summary.add(outcome.attempt)
                 if outcome.kept_workspace is not None:
                     summary.kept_workspaces.append(outcome.kept_workspace)
                 tracker.finish(ok=outcome.attempt.status == AttemptStatus.SUCCEEDED)
-                if started < len(plan.todo):
-                    tracker.start()
-                    started += 1
-    except BaseException:
-        # End the attempts still running (their records are not written: a re-run redoes them).
-        kill_tree(marker=run_token + ".")
-        raise
-    finally:
-        close = getattr(results, "close", None)
-        if close is not None:
-            close()
-        executor.close()
-        store.close()
+        except BaseException:
+            # End the attempts still running (their records are not written: a re-run redoes
+            # them).
+            kill_tree(marker=run_token + ".")
+            raise
+        finally:
+            close = getattr(results, "close", None)
+            if close is not None:
+                close()
+            executor.close()
+    store.close()
     return summary

@@ -30,6 +30,10 @@ if TYPE_CHECKING:
     from refig.protocols import AttemptContext
 
 MODES = ("auto", "bwrap", "none")
+#: Where an attempt's commands may connect (``--network``). ``gateway``: under bwrap they have
+#: their own network namespace and reach only the recording gateway (see
+#: :mod:`refig.running.tunnel`); ``host``: they share the host's network.
+EGRESS = ("gateway", "host")
 
 #: Top-level system directories that merged-usr systems keep as symlinks into /usr.
 _ROOT_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -118,19 +122,28 @@ class SandboxPolicy:
     protected: tuple[Path, ...] = field(default_factory=tuple)
     #: False: commands get no network at all (under bwrap), whatever the caller asks.
     network: bool = True
+    egress: str = "gateway"
+
+    @property
+    def reach(self) -> str:
+        """What an attempt could reach, as recorded on it: ``gateway`` only, or ``host``."""
+        return self.egress if self.mode == "bwrap" else "host"
 
     @classmethod
     def create(
         cls, requested: str = "auto", *, protected: Iterable[Path] = (),
-        readable: Iterable[Path] = (), network: bool = True,
+        readable: Iterable[Path] = (), network: bool = True, egress: str = "gateway",
     ) -> SandboxPolicy:
         """A policy for this machine: ``readable`` exposed, ``protected`` hidden."""
+        if egress not in EGRESS:
+            raise UsageError(f"unknown --network {egress!r}; choose one of: "
+                             f"{', '.join(EGRESS)}")
         mode = resolve_mode(requested)
         shielded = tuple(Path(p).resolve() for p in protected)
         exposed = [p for p in map(Path, readable)
                    if not any(_under(p.resolve(), s) for s in shielded)]
         return cls(mode=mode, readable=tuple(_outermost(exposed)), protected=shielded,
-                   network=network)
+                   network=network, egress=egress)
 
     def wrap(
         self, argv: Sequence[str], *, cwd: Path, writable: Sequence[Path],
@@ -187,7 +200,7 @@ def run_command(
     stdin_data: bytes | None = None,
     readable: Sequence[Path] = (),
     writable: Sequence[Path] = (),
-    network: bool = True,
+    network: bool | None = None,
 ) -> ProcessResult:
     """Run one command of an attempt: in the sandbox, in the workspace, until the deadline.
 
@@ -195,10 +208,13 @@ def run_command(
     from it when adding variables: it carries the marker that lets refig end stray processes).
     ``stdout``/``stderr`` (open binary files or paths) default to the attempt log. ``readable``
     and ``writable`` add host paths to the sandbox (an npm prefix, a cache); paths holding the
-    suite or run store are refused. ``network=False`` gives the command no network at all (under
-    bwrap). Whatever happens, every process the command started is ended before this returns.
+    suite or run store are refused. ``network`` (default: the policy's, so none at all under bwrap
+    with the ``gateway`` policy) False gives the command no network (under bwrap), True the
+    host's. Whatever happens, every process the command started is ended before this returns.
     """
     policy = ctx.sandbox or SandboxPolicy()
+    if network is None:
+        network = policy.egress == "host"
     workdir = cwd or ctx.workspace
     own = [p for p in (ctx.workspace, ctx.home) if p is not None]
     command = policy.wrap(argv, cwd=workdir, writable=[*own, *writable], readable=readable,
@@ -206,7 +222,9 @@ def run_command(
     with ExitStack() as stack:
         log = stack.enter_context(ctx.log.open("ab")) if ctx.log is not None else None
         if log is not None:
-            log.write(f"$ {' '.join(argv)}  [sandbox: {policy.mode}]\n".encode())
+            where = "host" if (network and policy.network) or policy.mode != "bwrap" else "none"
+            log.write(f"$ {' '.join(argv)}  [sandbox: {policy.mode}, network: {where}]\n"
+                      .encode())
             log.flush()
 
         def sink(target: IO[bytes] | Path | None) -> IO[bytes] | None:

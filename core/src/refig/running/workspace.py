@@ -9,7 +9,8 @@ Each attempt gets ``<root>/<attempt id>/`` holding:
 
 The root defaults to ``$REFIG_WORKSPACE_ROOT`` or ``~/.cache/refig/attempts`` (not the system temp
 directory: some CLIs refuse to keep state there). Directories are removed when the attempt ends;
-those left by a killed run are swept when the next run starts.
+those left by a killed run are swept when the next run starts. A directory kept on purpose
+(``--keep-workspaces``) holds :data:`KEPT_FILE` and stays until the user removes it.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from refig.errors import UsageError
+from refig.records import Deliverable
 from refig.running.processes import MARKER
 from refig.running.redact import SECRET_NAME
 
@@ -31,8 +33,15 @@ if TYPE_CHECKING:
 
 SLIDE_FILE = "slide.pptx"
 PROGRAM_FILE = "build_slide.py"
+#: The figure-to-slide deliverables, for attempts made without a family's (tests, self-checks).
+SLIDE_DELIVERABLES = (
+    Deliverable("slide", SLIDE_FILE, primary=True),
+    Deliverable("program", PROGRAM_FILE, required=False),
+)
 SOURCE_STEM = "source"
 OWNER_FILE = ".owner"
+#: Present in a directory kept by ``--keep-workspaces``: no sweep removes it (``rm -r`` does).
+KEPT_FILE = ".kept"
 LOG_FILE = "attempt.log"
 
 _PASSTHROUGH = ("LANG", "LC_ALL", "LC_CTYPE", "TZ", "SOURCE_DATE_EPOCH")
@@ -81,7 +90,7 @@ def default_root() -> Path:
     return Path(cache) / "refig" / "attempts"
 
 
-def _start_time(pid: int) -> str | None:
+def process_start_time(pid: int) -> str | None:
     """The kernel's start time of ``pid`` (guards against a reused pid), or None if gone."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
@@ -113,26 +122,33 @@ class AttemptDirs:
         for path in (dirs.workspace, dirs.tmp, dirs.outputs):
             path.mkdir(parents=True)
         pid = os.getpid()
-        (root / OWNER_FILE).write_text(f"{pid} {_start_time(pid)}\n")
+        (root / OWNER_FILE).write_text(f"{pid} {process_start_time(pid)}\n")
         return dirs
 
     def remove(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
 
+    def keep(self) -> None:
+        """Mark the directory as kept on purpose, so later runs never sweep it as stale."""
+        (self.root / KEPT_FILE).write_text("kept by --keep-workspaces; remove it with rm -r\n")
+
 
 def sweep_stale(parent: Path) -> int:
-    """Remove attempt directories whose owning process is gone (a killed run); return how many."""
+    """Remove attempt directories whose owning process is gone (a killed run), except those kept
+    on purpose; return how many."""
     removed = 0
     if not parent.is_dir():
         return 0
     for entry in parent.iterdir():
         owner = entry / OWNER_FILE
+        if (entry / KEPT_FILE).exists():
+            continue
         try:
             pid_text, start = owner.read_text().split()
             pid = int(pid_text)
         except (OSError, ValueError):  # not an attempt directory: leave it alone
             continue
-        if _start_time(pid) != start:
+        if process_start_time(pid) != start:
             shutil.rmtree(entry, ignore_errors=True)
             removed += 1
     return removed

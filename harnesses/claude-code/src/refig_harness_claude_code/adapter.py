@@ -14,7 +14,8 @@ What it passes and why (see docs/harnesses.md):
 - ``CLAUDE_CONFIG_DIR`` in the attempt's private home, so no user settings leak in;
 - ``CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1``, ``DISABLE_TELEMETRY``,
   ``DISABLE_ERROR_REPORTING``, ``DISABLE_AUTOUPDATER``: no traffic but model calls;
-- ``ANTHROPIC_BASE_URL`` = the gateway, ``ANTHROPIC_API_KEY`` = a dummy the gateway replaces.
+- ``ANTHROPIC_BASE_URL`` = the gateway, ``ANTHROPIC_API_KEY`` = a dummy the gateway replaces;
+- ``CLAUDE_CODE_MAX_RETRIES``: ``max_retries``, or as many as fit before the deadline (retries).
 
 An API error ends the run with ``subtype: success`` but ``is_error: true``: that is a failed
 attempt, typed from the gateway's record of the failing call (``rate_limited``, ``api_error``...).
@@ -22,6 +23,7 @@ attempt, typed from the gateway's record of the failing call (``rate_limited``, 
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import ClassVar
 
@@ -40,6 +42,7 @@ from refig.plugin.harness import (
 )
 
 from refig_harness_claude_code.pin import PIN
+from refig_harness_claude_code.retries import retries_within
 
 EFFORTS = ("low", "medium", "high", "xhigh", "max")
 DEFAULT_MAX_TURNS = 100
@@ -79,8 +82,9 @@ class ClaudeCodeHarness(CliHarness):
             "DISABLE_ERROR_REPORTING": "1",
             "DISABLE_AUTOUPDATER": "1",
         }
-        if retries := self.option(ctx, "max_retries"):
-            env["CLAUDE_CODE_MAX_RETRIES"] = retries
+        retries = self.option(ctx, "max_retries")
+        env["CLAUDE_CODE_MAX_RETRIES"] = retries or str(
+            retries_within(ctx.deadline - time.monotonic()))
         figure = ctx.source if self.figure(ctx) == "inline" else None
         return Invocation(argv, env, stdin=stream_json_message(ctx.prompt.text, figure))
 

@@ -6,8 +6,6 @@ from typing import Any
 
 from refig.plugin import (
     NO_KEY,
-    AnswerError,
-    CallError,
     ChatClient,
     ErrorInfo,
     ImageError,
@@ -18,10 +16,12 @@ from refig.plugin import (
     UsageError,
     load_rubric,
     stable_hash,
+    structured_call,
 )
 
 from refig_judge_rubric.messages import PROMPT_VERSION, correction, judge_messages
 from refig_judge_rubric.options import JudgeOptions, parse_options
+from refig_judge_rubric.pricing import prompt_cost, token_price
 
 
 class RubricJudge:
@@ -45,6 +45,24 @@ class RubricJudge:
             "[" + ",".join(f"{k}={v}" for k, v in sorted(changed.items())) + "]" if changed else ""
         )
         self.client = ChatClient(options)
+        self.price = token_price(options)
+
+    def priced(self) -> bool:
+        """Whether the cost of this judge's calls is known (``--budget`` needs it)."""
+        return self.price is not None
+
+    def estimate_usd(self, request: JudgeRequest) -> float | None:
+        """The prompt's cost of one call for ``request``, before it is made (see pricing)."""
+        evidence = request.evidence
+        if evidence.missing or not evidence.images or not all(
+                path.is_file() for _, path in evidence.images):
+            return 0.0  # judged as missing_input without a call
+        try:
+            messages = judge_messages(load_rubric(request.rubric_path), evidence,
+                                      max_side=self.options.max_image_side)
+        except (ImageError, OSError):
+            return 0.0
+        return prompt_cost(self.options, self.price, messages)
 
     def judge(self, request: JudgeRequest) -> Judgment:
         """Score one artifact; a failure comes back typed, never raised."""
@@ -85,31 +103,16 @@ class RubricJudge:
             return failed("missing_input", f"cannot read an image: {exc}")
         response_format = rubric.response_format()
         tag = f"refig-{artifact.sha256[:16]}-r{request.repeat}"
-        problem = ""
-        for _ in range(1 + self.options.answer_retries):
-            calls += 1
-            try:
-                reply = self.client.complete(messages, response_format, tag=tag)
-            except CallError as exc:
-                return result(status=JudgmentStatus.FAILED, error=exc.error)
-            usage += reply.usage
-            seconds += reply.seconds
-            if reply.cost_usd is None:
-                priced = False
-            else:
-                cost += reply.cost_usd
-            try:
-                scores = rubric.parse(reply.content)
-            except AnswerError as exc:
-                problem = str(exc)
-                messages = [*messages, {"role": "assistant", "content": reply.content or ""},
-                            correction(problem)]
-                continue
-            total = sum(s.score for s in scores)
-            return result(status=JudgmentStatus.OK, scores=scores, total=total,
-                          raw_total=total)
-        tries = 1 + self.options.answer_retries
-        return failed("invalid_answer", f"no valid answer in {tries} tries; last: {problem}")
+        answer = structured_call(self.client, messages, response_format, rubric.parse,
+                                 retries=self.options.answer_retries, tag=tag,
+                                 corrected=correction)
+        usage, seconds, calls = answer.usage, answer.seconds, answer.calls
+        cost, priced = answer.cost_usd or 0.0, answer.cost_usd is not None
+        if answer.value is None:
+            return result(status=JudgmentStatus.FAILED, error=answer.error)
+        total = sum(s.score for s in answer.value)
+        return result(status=JudgmentStatus.OK, scores=answer.value, total=total,
+                      raw_total=total)
 
 
 def check_credentials(judge: str, options: JudgeOptions) -> JudgeOptions:

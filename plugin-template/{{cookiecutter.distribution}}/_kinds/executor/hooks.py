@@ -1,7 +1,6 @@
 """Registers the {{ cookiecutter.name }} executor."""
 
-from refig import hookimpl
-from refig.records import ExecutorRecord
+from refig.plugin import ExecutorRecord, hookimpl
 
 
 def _make(**options):

@@ -1,4 +1,4 @@
-from refig.plugins import Registry
+from refig.plugin import Registry
 
 from {{ cookiecutter.module }}.plugin import SerialExecutor
 

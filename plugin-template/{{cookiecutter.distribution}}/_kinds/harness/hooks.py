@@ -1,7 +1,6 @@
 """Registers the {{ cookiecutter.name }} harness."""
 
-from refig import hookimpl
-from refig.records import HarnessRecord
+from refig.plugin import HarnessRecord, hookimpl
 
 
 def _make(**options):

@@ -8,8 +8,7 @@ import subprocess
 import sys
 import time
 
-from refig.models import ErrorInfo
-from refig.protocols import AttemptContext, HarnessResult
+from refig.plugin import AttemptContext, ErrorInfo, HarnessResult
 
 PROGRAM = '''\
 from pptx import Presentation

@@ -1,15 +1,14 @@
 import time
 
 from pptx import Presentation
-from refig.models import Asset, Task
-from refig.plugins import Registry
-from refig.protocols import AttemptContext, Prompt
+from refig.plugin import Asset, AttemptContext, Prompt, Registry, Task
 
 from {{ cookiecutter.module }}.plugin import TitleHarness
 
 
 def _context(tmp_path, seconds=60.0):
-    task = Task(id="fig-7", family="figure-to-slide", inputs={"figure": Asset(path="assets/fig-7.png", sha256="0" * 64)})
+    figure = Asset(path="assets/fig-7.png", sha256="0" * 64)
+    task = Task(id="fig-7", family="figure-to-slide", inputs={"figure": figure})
     return AttemptContext(task=task, workspace=tmp_path, source=tmp_path / "fig-7.png",
                           prompt=Prompt(text="rebuild"), model="none",
                           deadline=time.monotonic() + seconds)

@@ -1,7 +1,6 @@
 """Registers the {{ cookiecutter.name }} judge."""
 
-from refig import hookimpl
-from refig.records import JudgeRecord
+from refig.plugin import JudgeRecord, hookimpl
 
 
 def _make(argument=None, **options):

@@ -1,7 +1,6 @@
 """Registers the {{ cookiecutter.name }} metric."""
 
-from refig import hookimpl
-from refig.records import MetricRecord
+from refig.plugin import MetricRecord, hookimpl
 
 
 def _make(**options):

@@ -2,8 +2,7 @@
 
 from collections.abc import Iterator
 
-from refig.models import MetricValue
-from refig.protocols import Artifact
+from refig.plugin import Artifact, MetricValue
 
 
 class WordCount:
@@ -18,7 +17,7 @@ class WordCount:
                 yield MetricValue(artifact_sha256=artifact.sha256, metric="{{ cookiecutter.name }}",
                                   name=name, value=None, version=self.version, detail=reason)
             return
-        texts = [obj.text for obj in artifact.tree.walk() if obj.text.strip()]
+        texts = [obj.text for obj in artifact.tree.shown() if obj.text.strip()]  # what shows
         words = sum(len(text.split()) for text in texts)
         for name, value in (("native_words", words), ("text_objects", len(texts))):
             yield MetricValue(artifact_sha256=artifact.sha256, metric="{{ cookiecutter.name }}",

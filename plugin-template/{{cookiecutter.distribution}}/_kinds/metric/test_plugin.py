@@ -1,9 +1,7 @@
 from pathlib import Path
 
-from refig.models import GateResult
+from refig.plugin import Artifact, GateResult, Registry
 from refig.pptx import ObjectKind, ObjectTree, SlideObject
-from refig.plugins import Registry
-from refig.protocols import Artifact
 
 from {{ cookiecutter.module }}.plugin import WordCount
 

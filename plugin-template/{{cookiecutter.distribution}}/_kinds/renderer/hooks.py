@@ -1,7 +1,6 @@
 """Registers the {{ cookiecutter.name }} renderer."""
 
-from refig import hookimpl
-from refig.records import RendererRecord
+from refig.plugin import RendererRecord, hookimpl
 
 
 def _make(**options):

@@ -1,7 +1,6 @@
 """Registers the {{ cookiecutter.name }} reporter."""
 
-from refig import hookimpl
-from refig.records import ReporterRecord
+from refig.plugin import ReporterRecord, hookimpl
 
 
 def _make(**options):

@@ -7,8 +7,7 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
-from refig.models import Attempt, Judgment, JudgmentStatus
-from refig.store import RunStore
+from refig.plugin import Attempt, Judgment, JudgmentStatus, RunStore
 
 
 class CsvLeaderboard:

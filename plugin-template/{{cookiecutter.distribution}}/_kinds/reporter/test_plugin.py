@@ -1,8 +1,6 @@
 import csv
 
-from refig.models import Attempt, AttemptStatus, Judgment, JudgmentStatus
-from refig.plugins import Registry
-from refig.store import RunStore
+from refig.plugin import Attempt, AttemptStatus, Judgment, JudgmentStatus, Registry, RunStore
 
 from {{ cookiecutter.module }}.plugin import CsvLeaderboard
 

@@ -4,8 +4,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from refig import hookimpl
-from refig.records import SuiteRecord
+from refig.plugin import SuiteRecord, hookimpl
 
 
 def build(

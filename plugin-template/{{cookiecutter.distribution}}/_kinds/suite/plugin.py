@@ -5,7 +5,7 @@ import random
 from pathlib import Path
 
 from PIL import Image, ImageDraw
-from refig.suite import Suite, SuiteWriter
+from refig.plugin import Suite, SuiteWriter
 
 WORDS = ["Input", "Encoder", "Decoder", "Loss", "Memory", "Output", "Fusion", "Head"]
 

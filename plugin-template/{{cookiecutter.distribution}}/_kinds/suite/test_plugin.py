@@ -1,5 +1,4 @@
-from refig.plugins import Registry
-from refig.suite import Suite
+from refig.plugin import Registry, Suite
 
 from {{ cookiecutter.module }}.plugin import build_suite
 

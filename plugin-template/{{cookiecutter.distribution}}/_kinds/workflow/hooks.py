@@ -1,7 +1,6 @@
 """Registers the {{ cookiecutter.name }} workflow."""
 
-from refig import hookimpl
-from refig.records import WorkflowRecord
+from refig.plugin import WorkflowRecord, hookimpl
 
 
 def _make(**options):

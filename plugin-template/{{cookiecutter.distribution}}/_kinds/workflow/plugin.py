@@ -2,8 +2,7 @@
 
 from pathlib import Path
 
-from refig.models import Task
-from refig.protocols import Prompt
+from refig.plugin import Prompt, Task
 
 CHECKLIST = """\
 - Every label of the figure is a native text box or shape text.

@@ -1,11 +1,11 @@
-from refig.models import Asset, Task
-from refig.plugins import Registry
+from refig.plugin import Asset, Registry, Task
 
 from {{ cookiecutter.module }}.plugin import ChecklistWorkflow
 
 
 def test_prepares_the_workspace_and_prompt(tmp_path):
-    task = Task(id="fig-1", family="figure-to-slide", inputs={"figure": Asset(path="assets/fig-1.png", sha256="0" * 64)})
+    figure = Asset(path="assets/fig-1.png", sha256="0" * 64)
+    task = Task(id="fig-1", family="figure-to-slide", inputs={"figure": figure})
     prompt = ChecklistWorkflow().prepare(tmp_path, task, harness="claude-code")
     assert "fig-1.png" in prompt.text and "CHECKLIST.md" in prompt.text
     assert prompt.files == ("CHECKLIST.md",)

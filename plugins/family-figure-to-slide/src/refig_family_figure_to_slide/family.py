@@ -29,6 +29,8 @@ class FigureToSlide:
     """The :class:`refig.plugin.TaskFamily` of ReFigBench."""
 
     inspector = INSPECTOR
+    #: Gate reasons meaning the input is not a .pptx at all (``refig check`` exits 1 on them).
+    unreadable_reasons = frozenset({"missing", "not_a_zip"})
 
     def reference_key(self, task: Task) -> str:
         """Metric values are measured against the source figure (its sha256)."""

@@ -1,35 +1,46 @@
-"""What each HTML page shows, as plain data for the templates (no markup here)."""
+"""What each page shows, as plain data for the templates (no markup here).
+
+Links are relative to the page, so the same pages work as a static folder and behind the viewer.
+Image and file links name objects by hash (``files/<sha>``, ``img/thumb/<sha>.png``,
+``img/diff/<source>-<result>.png``); :mod:`refig_reporter_html.site` answers them.
+"""
 
 from __future__ import annotations
 
-import hashlib
-import re
-from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-from refig.plugin import Judgment, JudgmentStatus, Preference
-from refig.plugin.analysis import Analysis, Outcome, Table, judge_labels
-from refig.pptx import ObjectKind, ObjectTree
+from refig.plugin import Attempt, Judgment, JudgmentStatus
+from refig.plugin.analysis import Outcome, Table
 
-from refig_reporter_html.images import diff_overlay, web_png
+from refig_reporter_html.fields import (
+    family_of,
+    input_shas,
+    pages,
+    render_log,
+    source_sha,
+    task_meta,
+)
+from refig_reporter_html.objects import VerifiedObjects, download_name
+from refig_reporter_html.panels import Block, PanelInput, panels
+from refig_reporter_html.rows import status_of
+from refig_reporter_html.slugs import slug
+from refig_reporter_html.snapshot import Snapshot
+from refig_reporter_html.transcript import Conversation, conversation
 
-
-def slug(identifier: str) -> str:
-    """A file name for an id: readable, safe on every file system, and unique (hash suffix)."""
-    readable = re.sub(r"[^A-Za-z0-9._-]+", "-", identifier).strip("-.")[:60] or "item"
-    return f"{readable}-{hashlib.sha1(identifier.encode()).hexdigest()[:8]}"
+#: Bytes of a transcript or calls file read for the conversation view.
+MAX_TRANSCRIPT_READ = 32 << 20
 
 
 @dataclass
-class Picture:
-    """An image on a page: its path relative to the report root, and a caption."""
+class FileLink:
+    """A download: the role, the saved name, the link and the size in bytes."""
 
-    src: str
-    alt: str
-    caption: str = ""
+    role: str
+    name: str
+    href: str
+    size: int
 
 
 @dataclass
@@ -42,50 +53,44 @@ class JudgeView:
 
 
 @dataclass
-class OutcomeView:
-    """One configuration's result on a task page."""
+class SampleView:
+    """One configuration's sample on a task page."""
 
     config: str
+    anchor: str
     config_href: str
-    gate: str
-    gate_detail: str
-    render: Picture | None
-    diff: Picture | None
-    diff_share: float | None
-    audit: list[tuple[str, int]]
+    status: str
+    reason: str
+    detail: str
+    attempt: Attempt
+    tries: list[Attempt]
+    files: list[FileLink]
+    source: str | None
+    result: str | None
+    diff: str | None
+    panel_title: str
+    panel: list[Block]
     metrics: list[tuple[str, str]]
     judges: list[JudgeView]
+    talk: Conversation
 
 
-def audit_counts(outcome: Outcome) -> list[tuple[str, int]]:
-    """Native objects by kind, plus bound connectors, from the artifact's object tree."""
-    tree = outcome.inspection.parsed(ObjectTree) if outcome.inspection is not None else None
-    if tree is None:
-        return []
-    counts: Counter[str] = Counter()
-    for obj in tree.walk():
-        counts[obj.kind.value] += 1
-        if obj.kind == ObjectKind.CONNECTOR and obj.start is not None and obj.end is not None:
-            counts["bound connectors"] += 1
-    if tree.background_image_sha256:
-        counts["background picture"] += 1
-    return sorted(counts.items())
+def file_href(sha: str, prefix: str = "../") -> str:
+    return f"{prefix}files/{sha}"
 
 
 class PageBuilder:
-    """Copies pictures into the report and assembles each page's data."""
+    """Assembles each page's data from one snapshot; records every file and image it links."""
 
-    def __init__(self, analysis: Analysis, out: Path):
-        self.analysis = analysis
-        self.data = analysis.data
-        self.out = out
-        self.judgments: dict[tuple[str, str], list[Judgment]] = defaultdict(list)
-        for label, found in judge_labels(self.data).items():
-            for j in found:
-                self.judgments[(label, j.artifact_sha256)].append(j)
-        self.votes: dict[str, list[Preference]] = defaultdict(list)
-        for p in self.data.preferences:
-            self.votes[p.task_id].append(p)
+    def __init__(self, snap: Snapshot, objects: VerifiedObjects):
+        self.snap = snap
+        self.data = snap.data
+        self.objects = objects
+        self.linked: set[str] = set()
+
+    def _link(self, path: str, prefix: str = "../") -> str:
+        self.linked.add(path)
+        return prefix + path
 
     def config_href(self, config_id: str, prefix: str = "") -> str:
         return f"{prefix}configs/{slug(config_id)}.html"
@@ -93,137 +98,147 @@ class PageBuilder:
     def task_href(self, task_id: str, prefix: str = "") -> str:
         return f"{prefix}tasks/{slug(task_id)}.html"
 
-    def _object(self, sha256: str | None, stem: str) -> Path | None:
-        """Copy an object-store picture into ``img/`` as a web PNG; its path, or None."""
-        if not sha256:
-            return None
-        source = self.data.store.objects.path(sha256)
-        if not source.is_file():
-            return None
-        target = self.out / "img" / f"{stem}-{sha256[:16]}.png"
-        return target if web_png(source, target) else None
-
-    def _rel(self, path: Path) -> str:
-        return path.relative_to(self.out).as_posix()
+    # --- task page ------------------------------------------------------------------------------
 
     def task_page(self, task_id: str) -> dict[str, Any]:
-        """Source, each configuration's rendering and overlay, audits, judges and votes."""
+        """Inputs, then each configuration's sample: pictures, files, panel, judges, transcript."""
         data = self.data
         task = data.tasks.get(task_id)
-        figure = task.input("figure") or task.input("deck") if task else None
-        source_path = self._object(figure.sha256 if figure else None, "source")
-        source = (
-            Picture(f"../{self._rel(source_path)}", f"source figure of {task_id}")
-            if source_path
-            else None
-        )
-        views = []
-        for config_id in data.config_order:
-            outcome = data.outcomes.get((task_id, config_id))
-            if outcome is None:
-                continue
-            views.append(self._outcome_view(outcome, source_path))
-        votes = sorted(self.votes.get(task_id, []), key=lambda p: p.created_at)
+        source = source_sha(task)
+        samples = [
+            self._sample(outcome, source)
+            for config_id in data.config_order
+            if (outcome := data.outcomes.get((task_id, config_id))) is not None
+        ]
+        inputs = []
+        if task is not None:
+            for role, sha in input_shas(task).items():
+                size = self._size(sha)
+                if size is not None:
+                    inputs.append(FileLink(role, download_name(role, f"{task_id}.{role}"),
+                                           self._link(f"files/{sha}"), size))
         return {
             "task": task,
             "task_id": task_id,
+            "family": family_of(task),
+            "category": task_meta(task, "category"),
+            "tier": task_meta(task, "tier"),
             "cluster": data.cluster(task_id),
-            "source": source,
-            "outcomes": views,
-            "votes": votes,
+            "inputs": inputs,
+            "samples": samples,
+            "votes": self.snap.votes.get(task_id, []),
         }
 
-    def _outcome_view(self, outcome: Outcome, source_path: Path | None) -> OutcomeView:
+    def _size(self, sha: str | None) -> int | None:
+        path = self.objects.get(sha)
+        return path.stat().st_size if path is not None else None
+
+    def _sample(self, outcome: Outcome, source: str | None) -> SampleView:
         data = self.data
+        task = data.tasks.get(outcome.task_id)
+        attempt = outcome.attempt
         render = data.render(outcome.artifact)
-        render_path = self._object(render.png_sha256 if render else None, "render")
-        diff_pic, share = None, None
-        if render_path is not None and source_path is not None:
-            target = (
-                self.out / "img" / f"diff-{source_path.stem[-16:]}-{render_path.stem[-16:]}.png"
-            )
-            share = diff_overlay(source_path, render_path, target)
-            if share is not None:
-                diff_pic = Picture(
-                    f"../{self._rel(target)}",
-                    f"difference overlay for {outcome.config_id}",
-                    f"{100 * share:.1f}% of pixels differ",
-                )
-        judges = []
-        for label, scores in self.analysis.judges.items():
-            found = sorted(
-                self.judgments.get((label, outcome.artifact or ""), []), key=lambda j: j.repeat
-            )
+        shown = pages(render)
+        result = shown[0].sha256 if shown else None
+        language = task.params.get("language") if task is not None else None
+        stem = f"{outcome.task_id}.{outcome.config_id}.try{attempt.try_index}"
+        files = [
+            FileLink(role, download_name(role, stem, language), self._link(f"files/{sha}"), size)
+            for role, sha in sorted(attempt.outputs.items())
+            if (size := self._size(sha)) is not None
+        ]
+        if (log := render_log(render)) and (size := self._size(log)) is not None:
+            files.append(FileLink("render-log", download_name("render-log", stem),
+                                  self._link(f"files/{log}"), size))
+        view = panels().view(family_of(task))
+        metrics = data.metrics.get(outcome.artifact or "", {})
+        panel = view.panel(PanelInput(task, outcome, metrics, shown, render_log(render),
+                                      self.objects.read_text))
+        for block in panel:  # images a panel shows are files of the run like any other
+            for item in block.get("items", ()):
+                item["href"] = self._link(f"files/{item['sha256']}")
+        status, reason = status_of(outcome)
+        picture = self.objects.is_picture
+        talk = conversation(
+            self.objects.read_bytes(attempt.outputs.get("transcript"), MAX_TRANSCRIPT_READ),
+            self.objects.read_bytes(attempt.outputs.get("calls"), MAX_TRANSCRIPT_READ),
+        )
+        tries = sorted((a for a in data.attempts if a.task_id == outcome.task_id
+                        and a.config_id == outcome.config_id), key=lambda a: a.try_index)
+        return SampleView(
+            config=outcome.config_id,
+            anchor=slug(outcome.config_id),
+            config_href=self.config_href(outcome.config_id, "../"),
+            status=status,
+            reason=reason,
+            detail=outcome.gate_detail or (attempt.error.message if attempt.error else ""),
+            attempt=attempt,
+            tries=tries,
+            files=files,
+            source=self._link(f"files/{source}") if picture(source) else None,
+            result=self._link(f"files/{result}") if picture(result) else None,
+            diff=self._link(f"img/diff/{source}-{result}.png")
+            if picture(source) and picture(result) else None,
+            panel_title=view.title or view.family,
+            panel=panel,
+            metrics=[(f"{m}/{n}", "—" if v.value is None else f"{v.value:.4g}")
+                     for (m, n), v in sorted(metrics.items())],
+            judges=self._judges(outcome),
+            talk=talk,
+        )
+
+    def _judges(self, outcome: Outcome) -> list[JudgeView]:
+        views = []
+        for label, scores in self.snap.context.judges.items():
+            found = self.snap.judgments.get((label, outcome.artifact or ""), [])
             if not found:
                 continue
-            c = scores.config_index(outcome.config_id)
-            t = scores.task_index(outcome.task_id)
-            total = scores.total[c, t]
-            judges.append(JudgeView(label, float(total) if np.isfinite(total) else None, found))
-        metrics = [
-            (f"{metric}/{name}", "—" if value.value is None else f"{value.value:g}")
-            for (metric, name), value in sorted(
-                data.metrics.get(outcome.artifact or "", {}).items()
-            )
-        ]
-        return OutcomeView(
-            config=outcome.config_id,
-            config_href=self.config_href(outcome.config_id, "../"),
-            gate=outcome.gate_reason or ("passed" if outcome.evaluated else "not evaluated"),
-            gate_detail=outcome.gate_detail,
-            render=Picture(f"../{self._rel(render_path)}", f"rendering by {outcome.config_id}")
-            if render_path
-            else None,
-            diff=diff_pic,
-            diff_share=share,
-            audit=audit_counts(outcome),
-            metrics=metrics,
-            judges=judges,
-        )
+            total = scores.total[scores.config_index(outcome.config_id),
+                                 scores.task_index(outcome.task_id)]
+            views.append(JudgeView(label, float(total) if np.isfinite(total) else None, found))
+        return views
+
+    # --- configuration page ---------------------------------------------------------------------
 
     def config_page(self, config_id: str) -> dict[str, Any]:
         """One configuration: its rows of each summary table and its per-task results."""
         data = self.data
         rows: list[tuple[Table, list[dict[str, Any]]]] = []
-        for table in self.analysis.tables:
+        for table in self.snap.analysis().tables:
             if table.detail or table.empty:
                 continue
-            mine = [
-                r
-                for r in table.rows
-                if config_id in (r.get("config"), r.get("treatment"), r.get("baseline"))
-            ]
+            mine = [r for r in table.rows
+                    if config_id in (r.get("config"), r.get("treatment"), r.get("baseline"))]
             if mine:
                 rows.append((table, mine))
+        judges = self.snap.context.judges
         tasks = []
         for task_id in data.task_order:
             outcome = data.outcomes.get((task_id, config_id))
             if outcome is None:
                 continue
             totals = {}
-            for label, scores in self.analysis.judges.items():
+            for label, scores in judges.items():
                 value = scores.total[scores.config_index(config_id), scores.task_index(task_id)]
                 totals[label] = float(value) if np.isfinite(value) else None
-            tasks.append(
-                {
-                    "id": task_id,
-                    "href": self.task_href(task_id, "../"),
-                    "gate": outcome.gate_reason
-                    or ("passed" if outcome.evaluated else "not evaluated"),
-                    "totals": totals,
-                    "turns": outcome.attempt.turns,
-                    "cost": outcome.attempt.cost_usd,
-                    "failed_judgments": sum(
-                        j.status == JudgmentStatus.FAILED
-                        for label in self.analysis.judges
-                        for j in self.judgments.get((label, outcome.artifact or ""), [])
-                    ),
-                }
-            )
+            status, reason = status_of(outcome)
+            tasks.append({
+                "id": task_id,
+                "href": f"{self.task_href(task_id, '../')}#{slug(config_id)}",
+                "gate": reason if status != "passed" else "passed",
+                "totals": totals,
+                "turns": outcome.attempt.turns,
+                "cost": outcome.attempt.cost_usd,
+                "failed_judgments": sum(
+                    j.status == JudgmentStatus.FAILED
+                    for label in judges
+                    for j in self.snap.judgments.get((label, outcome.artifact or ""), [])
+                ),
+            })
         return {
             "config": data.configs.get(config_id),
             "config_id": config_id,
             "tables": rows,
             "tasks": tasks,
-            "judges": list(self.analysis.judges),
+            "judges": list(judges),
         }

@@ -57,7 +57,7 @@ def read_figure(path: Path, *, max_pixels: int, max_bytes: int, pdf_dpi: int = 2
         return _pdf_page(path, pdf_dpi, max_pixels)
     data = path.read_bytes()
     try:
-        image = open_image(data, max_pixels=max_pixels)
+        image = open_image(data, max_pixels=max_pixels, name=path)
     except ImageError as exc:
         raise FigureError(exc.message, path=path,
                           fix=exc.fix or "remove the file, or pass --skip-invalid") from exc

@@ -1,0 +1,154 @@
+"""The numbers of PPTArena's tables, from per-repeat IF and VQ scores (plain Python, no run).
+
+A case is one (configuration, task). Its IF and VQ are the means over the judge's successful
+repeats; IF% and VQ% are score / 5 x 100 and the case score their mean. A configuration's system
+score averages the case score over every expected task, a missing or failed case counting 0, so
+an agent cannot gain by failing hard cases; the IF and VQ means average the judged cases only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+SCALE = 5.0
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One successful judgment's two axes."""
+
+    repeat: int
+    instruction: float
+    visual: float
+
+
+@dataclass
+class Case:
+    """One configuration's judgments of one task."""
+
+    config: str
+    task: str
+    judged: list[Scored] = field(default_factory=list)
+    failed: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.judged)
+
+    @property
+    def instruction(self) -> float:
+        return sum(s.instruction for s in self.judged) / len(self.judged)
+
+    @property
+    def visual(self) -> float:
+        return sum(s.visual for s in self.judged) / len(self.judged)
+
+    @property
+    def case_score(self) -> float:
+        """Mean of IF% and VQ%; 0 when the case was not judged."""
+        if not self.ok:
+            return 0.0
+        return (self.instruction + self.visual) / 2 / SCALE * 100
+
+
+@dataclass(frozen=True)
+class Summary:
+    """One row of the main table."""
+
+    config: str
+    expected: int
+    judged: int
+    instruction: float
+    visual: float
+    system: float
+    oracle: bool
+
+    @property
+    def if_pct(self) -> float:
+        return self.instruction / SCALE * 100
+
+    @property
+    def vq_pct(self) -> float:
+        return self.visual / SCALE * 100
+
+    @property
+    def case(self) -> float:
+        """Mean case score over judged cases."""
+        return (self.if_pct + self.vq_pct) / 2
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else math.nan
+
+
+def summarise(cases: Mapping[tuple[str, str], Case], configs: Sequence[str],
+              tasks: Sequence[str], oracles: Iterable[str] = ()) -> list[Summary]:
+    """One summary per configuration over ``tasks`` (the expected cases of the view)."""
+    marked = set(oracles)
+    rows = []
+    for config in configs:
+        mine = [cases.get((config, t)) or Case(config, t) for t in tasks]
+        judged = [c for c in mine if c.ok]
+        rows.append(Summary(
+            config=config, expected=len(tasks), judged=len(judged),
+            instruction=_mean([c.instruction for c in judged]),
+            visual=_mean([c.visual for c in judged]),
+            system=_mean([c.case_score for c in mine]) if mine else math.nan,
+            oracle=config in marked))
+    return rows
+
+
+def by_label(cases: Mapping[tuple[str, str], Case], configs: Sequence[str],
+             labels: Mapping[str, Sequence[str]]) -> list[tuple[str, str, float, float, int]]:
+    """``(config, label, IF mean, VQ mean, cases)`` for each label of the tasks (a multi-label
+    task counts under each of its labels)."""
+    tasks_of: dict[str, list[str]] = {}
+    for task, names in labels.items():
+        for name in names:
+            tasks_of.setdefault(name, []).append(task)
+    rows = []
+    for config in configs:
+        for label in sorted(tasks_of):
+            judged = [c for t in tasks_of[label] if (c := cases.get((config, t))) and c.ok]
+            rows.append((config, label, _mean([c.instruction for c in judged]),
+                         _mean([c.visual for c in judged]), len(judged)))
+    return rows
+
+
+def majority_agreement(cases: Iterable[Case]) -> tuple[float, float, int]:
+    """Share of cases (with two or more repeats) whose modal IF (and VQ) score is given by more
+    than half of the repeats; PPTArena reports 78% (IF) and 95% (VQ) over 5 runs."""
+    counted, hits_if, hits_vq = 0, 0, 0
+    for case in cases:
+        if len(case.judged) < 2:
+            continue
+        counted += 1
+        n = len(case.judged)
+        if Counter(s.instruction for s in case.judged).most_common(1)[0][1] * 2 > n:
+            hits_if += 1
+        if Counter(s.visual for s in case.judged).most_common(1)[0][1] * 2 > n:
+            hits_vq += 1
+    if not counted:
+        return math.nan, math.nan, 0
+    return hits_if / counted, hits_vq / counted, counted
+
+
+def rank_agreement(one: Sequence[float], two: Sequence[float]) -> tuple[float, float]:
+    """Spearman and Kendall correlation of two judges' system scores over configurations."""
+    from scipy.stats import kendalltau, spearmanr
+
+    if len(one) < 3:
+        return math.nan, math.nan
+    return float(spearmanr(one, two).statistic), float(kendalltau(one, two).statistic)
+
+
+def pearson(judge: Sequence[float], human: Sequence[float]) -> float:
+    """Judge-human Pearson correlation of one axis over rated cases."""
+    from scipy.stats import pearsonr
+
+    if len(judge) < 3 or len(set(judge)) < 2 or len(set(human)) < 2:
+        return math.nan
+    return float(pearsonr(judge, human).statistic)

@@ -1,0 +1,173 @@
+"""The deck-edit report sections: PPTArena's tables, built from the run's analysis context.
+
+Full suite and hard subset are separate tables, never mixed; every table marks the ``oracle``
+baseline's configuration; IF and VQ are 0-5 means over judged cases, IF% and VQ% their share of
+5, the system score the case score averaged over every expected task with missing or failed
+cases counted 0.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+from refig.plugin.analysis import Column, Section, Table, judge_labels
+
+from refig_family_deck_edit.report.cases import collect, label, oracle_configs, task_labels
+from refig_family_deck_edit.report.ratings import load_ratings, mean_ratings
+from refig_family_deck_edit.report.scores import (
+    by_label,
+    majority_agreement,
+    pearson,
+    rank_agreement,
+    summarise,
+)
+
+ORACLE_NOTE = ("(oracle) returns the hidden target deck: it validates the judges and is no "
+               "agent.")
+_MAIN = [Column("config", "configuration"),
+         Column("if", "IF (0-5)", "float", 2, best="max"),
+         Column("vq", "VQ (0-5)", "float", 2, best="max"),
+         Column("if_pct", "IF%", "pct", 1), Column("vq_pct", "VQ%", "pct", 1),
+         Column("case", "case score", "float", 1, best="max",
+                help="mean of IF% and VQ% over judged cases"),
+         Column("system", "system score", "float", 1, best="max",
+                help="case score over every expected case, missing or failed counted 0"),
+         Column("judged", "judged / expected")]
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def _judge(ctx: Any) -> tuple[str | None, list[Any]]:
+    labels = judge_labels(ctx.data)
+    primary = ctx.primary
+    return primary, labels.get(primary, []) if primary else []
+
+
+def _summary(ctx: Any, key: str, title: str, tasks: list[str]) -> Table:
+    primary, judgments = _judge(ctx)
+    oracles = oracle_configs(ctx.data)
+    table = Table(key=key, title=f"{title} ({primary or 'no judge'})", columns=list(_MAIN))
+    if primary is None:
+        table.insufficient = "no judgments yet: run `refig evaluate RUN --judge deck-metrics`"
+        return table
+    cases = collect(ctx.data, judgments)
+    for row in summarise(cases, ctx.data.config_order, tasks, oracles):
+        table.rows.append({
+            "config": label(row.config, oracles), "if": _finite(row.instruction),
+            "vq": _finite(row.visual), "if_pct": _finite(row.if_pct / 100),
+            "vq_pct": _finite(row.vq_pct / 100), "case": _finite(row.case),
+            "system": _finite(row.system), "judged": f"{row.judged} / {row.expected}"})
+    if oracles:
+        table.notes.append(ORACLE_NOTE)
+    if any(j.proxy for j in judgments):
+        table.notes.append(f"{primary} is a proxy judge (deterministic), not a model.")
+    return table
+
+
+def main_tables(ctx: Any) -> Iterator[Table]:
+    """IF/VQ over the full suite, then (separately) over the hard subset when it has one."""
+    tasks = list(ctx.data.task_order)
+    yield _summary(ctx, "deck-edit", "Deck editing, full suite", tasks)
+    hard = [t for t in tasks if ctx.data.tasks[t].meta.get("hard")]
+    if hard:
+        yield _summary(ctx, "deck-edit-hard", f"Deck editing, hard subset ({len(hard)} tasks)",
+                       hard)
+
+
+def _by(ctx: Any, key: str, meta: str, title: str) -> Iterator[Table]:
+    primary, judgments = _judge(ctx)
+    if primary is None:
+        return
+    oracles = oracle_configs(ctx.data)
+    cases = collect(ctx.data, judgments)
+    labels = task_labels(ctx.data.tasks, meta)
+    table = Table(key=key, title=f"{title} ({primary})", columns=[
+        Column("config", "configuration"), Column("label", meta.replace("_", " ")),
+        Column("if", "IF (0-5)", "float", 2), Column("vq", "VQ (0-5)", "float", 2),
+        Column("cases", "cases", "int")])
+    for config, name, i, v, n in by_label(cases, ctx.data.config_order, labels):
+        table.rows.append({"config": label(config, oracles), "label": name,
+                           "if": _finite(i), "vq": _finite(v), "cases": n})
+    if oracles:
+        table.notes.append(ORACLE_NOTE)
+    yield table
+
+
+def by_category(ctx: Any) -> Iterator[Table]:
+    yield from _by(ctx, "deck-edit-category", "categories", "IF and VQ by category")
+
+
+def by_edit_type(ctx: Any) -> Iterator[Table]:
+    yield from _by(ctx, "deck-edit-type", "edit_type", "IF and VQ by edit type")
+
+
+def judge_stability(ctx: Any) -> Iterator[Table]:
+    """Majority agreement across repeats per judge, and rank agreement with the primary."""
+    labels = judge_labels(ctx.data)
+    if not labels:
+        return
+    stability = Table(key="deck-judge-stability", title="Judge stability across repeats",
+                      columns=[Column("judge", "judge"), Column("cases", "cases", "int"),
+                               Column("if", "IF majority agreement", "pct", 0),
+                               Column("vq", "VQ majority agreement", "pct", 0)],
+                      description="Share of cases (judged at least twice) whose most frequent "
+                      "score is given by more than half of the repeats; PPTArena reports 78% "
+                      "(IF) and 95% (VQ) over 5 runs.")
+    systems: dict[str, list[float]] = {}
+    for judge, judgments in sorted(labels.items()):
+        cases = collect(ctx.data, judgments)
+        agree_if, agree_vq, counted = majority_agreement(cases.values())
+        stability.rows.append({"judge": judge, "cases": counted, "if": _finite(agree_if),
+                               "vq": _finite(agree_vq)})
+        systems[judge] = [r.system for r in summarise(cases, ctx.data.config_order,
+                                                      list(ctx.data.task_order))]
+    yield stability
+    primary = ctx.primary
+    others = [j for j in systems if j != primary]
+    if primary is None or not others:
+        return
+    ranks = Table(key="deck-judge-ranks", title=f"Rank agreement with {primary}",
+                  columns=[Column("judge", "judge"), Column("configs", "configurations", "int"),
+                           Column("spearman", "Spearman", "float", 2),
+                           Column("kendall", "Kendall", "float", 2)])
+    for judge in others:
+        spearman, kendall = rank_agreement(systems[primary], systems[judge])
+        ranks.rows.append({"judge": judge, "configs": len(systems[judge]),
+                           "spearman": _finite(spearman), "kendall": _finite(kendall)})
+    if len(ctx.data.config_order) < 3:
+        ranks.insufficient = "rank agreement needs at least three configurations"
+    yield ranks
+
+
+def judge_human(ctx: Any) -> Iterator[Table]:
+    """Pearson correlation of each judge with the expert ratings, per axis, when there are any."""
+    rated = mean_ratings(load_ratings(ctx.data.root))
+    if not rated:
+        return
+    table = Table(key="deck-judge-human", title="Judges against expert ratings (Pearson)",
+                  columns=[Column("judge", "judge"), Column("cases", "rated cases", "int"),
+                           Column("if", "IF", "float", 2), Column("vq", "VQ", "float", 2)],
+                  description="Each judge's case means against the raters' means; PPTArena "
+                  "reports 0.72 (IF) and 0.81 (VQ).")
+    for judge, judgments in sorted(judge_labels(ctx.data).items()):
+        cases = collect(ctx.data, judgments)
+        both = [(cases[key], human) for key, human in rated.items()
+                if key in cases and cases[key].ok]
+        table.rows.append({
+            "judge": judge, "cases": len(both),
+            "if": _finite(pearson([c.instruction for c, _ in both], [h[0] for _, h in both])),
+            "vq": _finite(pearson([c.visual for c, _ in both], [h[1] for _, h in both]))})
+    yield table
+
+
+SECTIONS = (
+    Section("deck-edit", main_tables),
+    Section("deck-edit-category", by_category, after="deck-edit"),
+    Section("deck-edit-type", by_edit_type, after="deck-edit-category"),
+    Section("deck-judges", judge_stability, after="deck-edit-type"),
+    Section("deck-judge-human", judge_human, after="deck-judges"),
+)

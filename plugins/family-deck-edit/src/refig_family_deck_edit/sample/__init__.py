@@ -1,0 +1,1 @@
+"""The generated ``deck-sample`` suite: decks and edits with exact, machine-checkable targets."""

@@ -1,0 +1,78 @@
+"""The deck-edit report sections on a run store made by hand: the oracle marked, the hard subset
+apart, the system score with a missing case, repeats' stability and a second judge's ranks."""
+
+from __future__ import annotations
+
+import hashlib
+
+from refig.plugin import (
+    Asset,
+    Attempt,
+    AttemptStatus,
+    AxisScore,
+    Configuration,
+    GateResult,
+    Inspection,
+    Judgment,
+    JudgmentStatus,
+    Task,
+)
+from refig.plugin.analysis import analysis_for
+from refig.store import RunStore
+
+RUBRIC = "0" * 64
+
+
+def _judgment(sha: str, judge: str, repeat: int, i: int, v: int) -> Judgment:
+    return Judgment(artifact_sha256=sha, judge=judge, judge_key=judge, rubric_sha256=RUBRIC,
+                    rubric_version="1", repeat=repeat, status=JudgmentStatus.OK, total=i + v,
+                    scores=(AxisScore(axis="instruction_following", score=i, max_score=5),
+                            AxisScore(axis="visual_quality", score=v, max_score=5)))
+
+
+def test_tables_from_a_hand_made_run(tmp_path):
+    store = RunStore.create(tmp_path / "run")
+    tasks = []
+    for k, (category, hard) in enumerate((("Content", False), ("Layout", True))):
+        deck = store.objects.put_bytes(f"deck {k}".encode())
+        target = store.objects.put_bytes(f"target {k}".encode())
+        tasks.append(Task(id=f"t{k}", family="deck-edit", instruction="edit", inputs={
+            "deck": Asset(path=f"d{k}.pptx", sha256=deck),
+            "target": Asset(path=f"t{k}.pptx", sha256=target, visible=False)},
+            meta={"categories": [category], "edit_type": "tables", "hard": hard}))
+    store.put_many(tasks)
+    scores = {"identity": [(0, 4), (0, 3)], "oracle": [(5, 5), (5, 5)], "agent": [(3, 4), None]}
+    for harness, per_task in scores.items():
+        config = Configuration(model="none", harness=harness, workflow="direct")
+        store.put(config)
+        for task, pair in zip(tasks, per_task, strict=True):
+            if pair is None:
+                continue  # the agent's attempt on the hard task left nothing
+            sha = hashlib.sha256(f"{harness}{task.id}".encode()).hexdigest()
+            store.objects.put_bytes(f"{harness}{task.id}".encode())
+            store.put(Attempt(task_id=task.id, config_id=config.id,
+                              status=AttemptStatus.SUCCEEDED, outputs={"deck": sha}))
+            store.put(Inspection(artifact_sha256=sha, inspector="deck-ooxml/1",
+                                 gate=GateResult(passed=True, slides=8)))
+            for repeat in range(3):  # identity's repeats disagree on IF: 0, 1, 2
+                i = pair[0] + (repeat if harness == "identity" else 0)
+                store.put(_judgment(sha, "deck-metrics", repeat, i, pair[1]))
+            store.put(_judgment(sha, "second", 0, max(0, pair[0] - 1), pair[1]))
+    analysis = analysis_for(store.root, {"judge": "deck-metrics", "resamples": 200})
+    full = {r["config"]: r for r in analysis.table("deck-edit").rows}
+    oracle = next(k for k in full if "@oracle/" in k)
+    assert oracle.endswith("(oracle)") and full[oracle]["if"] == 5.0
+    identity = next(k for k in full if "@identity/" in k)
+    assert full[identity]["if"] == 1.0 and full[identity]["judged"] == "2 / 2"
+    agent = next(k for k in full if "@agent/" in k)
+    assert full[agent]["judged"] == "1 / 2"
+    assert full[agent]["system"] == (3 / 5 * 100 + 4 / 5 * 100) / 2 / 2  # the missing case: 0
+    hard = {r["config"]: r for r in analysis.table("deck-edit-hard").rows}
+    assert hard[agent]["judged"] == "0 / 1" and hard[agent]["system"] == 0.0
+    categories = {(r["config"], r["label"]): r for r in analysis.table("deck-edit-category").rows}
+    assert categories[(agent, "Content")]["if"] == 3.0
+    stability = {r["judge"]: r for r in analysis.table("deck-judge-stability").rows}
+    # five cases judged thrice; identity's two have no IF majority
+    assert stability["deck-metrics"]["vq"] == 1.0 and stability["deck-metrics"]["if"] == 0.6
+    ranks = {r["judge"]: r for r in analysis.table("deck-judge-ranks").rows}
+    assert ranks["second"]["spearman"] == 1.0

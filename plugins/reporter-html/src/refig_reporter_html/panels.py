@@ -1,0 +1,188 @@
+"""Family panels: what a task page shows that only one task family knows about, and which metrics
+the sample list puts in its columns.
+
+A panel is a function from :class:`PanelInput` to a list of blocks, plain dicts the template
+draws (and escapes): ``{"kind": "pairs", "title", "rows": [[label, value], ...]}``, ``{"kind":
+"table", "title", "columns", "rows"}``, ``{"kind": "code", "title", "text"}``, ``{"kind":
+"images", "title", "items": [{"label", "sha256"}]}``, ``{"kind": "note", "text"}``. The built-in
+families are registered here; another family's plugin contributes one without importing this
+package, by an entry point in group ``refig.viewer`` naming an object with the attributes of
+:class:`FamilyView` (``family``, ``key_metrics``, ``panel``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib.metadata import entry_points
+from typing import Any
+
+from refig.plugin import MetricValue, Task, err
+from refig.plugin.analysis import Outcome
+
+from refig_reporter_html.fields import PageImage, object_tree, structure
+
+ENTRY_POINT_GROUP = "refig.viewer"
+#: Characters of a program or an interpreter's output shown inline (the file is a download).
+MAX_CODE = 60_000
+
+
+@dataclass(frozen=True)
+class PanelInput:
+    """What a panel may read: the task, the outcome, its metric values and rendered pages, and a
+    bounded, verified reader of the run's objects."""
+
+    task: Task | None
+    outcome: Outcome
+    metrics: Mapping[tuple[str, str], MetricValue]
+    pages: list[PageImage]
+    log_sha256: str | None
+    read_text: Callable[[str | None], str | None]
+
+
+Block = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class FamilyView:
+    """A family's columns in the sample list (metric, name, label) and its task-page panel."""
+
+    family: str
+    key_metrics: tuple[tuple[str, str, str], ...]
+    panel: Callable[[PanelInput], list[Block]]
+    title: str = ""
+
+
+def _metric_rows(found: PanelInput, prefixes: tuple[str, ...] = ()) -> list[list[str]]:
+    return [
+        [f"{metric}/{name}", "—" if value.value is None else f"{value.value:.4g}"]
+        for (metric, name), value in sorted(found.metrics.items())
+        if not prefixes or metric.startswith(prefixes)
+    ]
+
+
+def _slide_panel(found: PanelInput) -> list[Block]:
+    """The object audit: counts by kind, then every object with its text and wiring."""
+    tree = object_tree(found.outcome.inspection)
+    if tree is None:
+        why = ("no slide was produced" if found.outcome.artifact is None else
+               "not inspected yet" if found.outcome.inspection is None else
+               "no object tree (the slide did not open)")
+        return [{"kind": "note", "text": why}]
+    found = tree.counts()
+    counts = [[kind.replace("_", " "), str(n)] for kind, n in found.items()
+              if n or (kind == "bound_connectors" and found["connectors"])]
+    if tree.background_image_sha256:
+        counts.append(["background picture", "1"])
+    rows = []
+    for obj in tree.walk():
+        flags = [f for f, on in (("hidden", obj.hidden), ("alternate content",
+                 obj.in_alternate_content), ("picture fill", obj.image_fill),
+                 (obj.layer, obj.layer != "slide")) if on]
+        wiring = ""
+        if obj.start is not None or obj.end is not None:
+            ends = [f"{e.shape_id}:{e.site}" if e else "free" for e in (obj.start, obj.end)]
+            wiring = " → ".join(ends)
+        rows.append([str(obj.id if obj.id is not None else ""), obj.kind.value, obj.name,
+                     obj.text[:200], obj.geometry or "", wiring, ", ".join(flags)])
+    return [
+        {"kind": "pairs", "title": "Object audit", "rows": counts},
+        {"kind": "table", "title": f"Objects ({len(rows)})",
+         "columns": ["id", "kind", "name", "text", "geometry", "connects", "flags"],
+         "rows": rows},
+    ]
+
+
+def _deck_panel(found: PanelInput) -> list[Block]:
+    """The structural diff the deck family stores, and the slides it rendered."""
+    blocks: list[Block] = []
+    shape = structure(found.outcome.inspection)
+    diff = (shape or {}).get("diff") if isinstance(shape, dict) else None
+    if isinstance(diff, list) and diff:
+        columns = sorted({k for d in diff if isinstance(d, dict) for k in d})
+        blocks.append({"kind": "table", "title": "Structural diff", "columns": columns,
+                       "rows": [[_plain(d.get(c)) for c in columns] for d in diff
+                                if isinstance(d, dict)]})
+    elif shape:
+        blocks.append({"kind": "code", "title": "Deck structure",
+                       "text": json.dumps(shape, indent=1)[:MAX_CODE]})
+    if found.pages:
+        blocks.append({"kind": "images", "title": "Slides",
+                       "items": [{"label": f"slide {i + 1}", "sha256": p.sha256}
+                                 for i, p in enumerate(found.pages)]})
+    return blocks or [{"kind": "note", "text": "no deck structure stored"}]
+
+
+def _code_panel(found: PanelInput) -> list[Block]:
+    """The program, what its interpreter printed, and the code metrics."""
+    attempt = found.outcome.attempt
+    program = found.read_text(attempt.outputs.get("program"))
+    blocks: list[Block] = [
+        {"kind": "code", "title": "Program", "text": program[:MAX_CODE]}
+        if program is not None else {"kind": "note", "text": "no program stored"},
+    ]
+    output = found.read_text(found.log_sha256)
+    if output is not None:
+        blocks.append({"kind": "code", "title": "Interpreter output", "text": output[:MAX_CODE]})
+    rows = _metric_rows(found, ("code", "execution", "crystalbleu", "ast", "api", "fcf",
+                                "smuggling"))
+    if rows:
+        blocks.append({"kind": "pairs", "title": "Code metrics", "rows": rows})
+    return blocks
+
+
+def _plain(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+BUILTIN: tuple[FamilyView, ...] = (
+    FamilyView("figure-to-slide", (
+        ("connector-audit", "connector_count", "connectors"),
+        ("flattening", "flattened", "flattened"),
+        ("text", "recall", "text recall"),
+        ("image", "ssim", "SSIM"),
+    ), _slide_panel, "Slide"),
+    FamilyView("deck-edit", (
+        ("edit", "recall", "edit recall"),
+        ("edit", "precision", "edit precision"),
+        ("edit", "collateral", "collateral"),
+    ), _deck_panel, "Deck"),
+    FamilyView("figure-to-code", (
+        ("execution", "ran", "ran"),
+        ("image", "ssim", "SSIM"),
+        ("crystalbleu", "score", "CrystalBLEU"),
+    ), _code_panel, "Program"),
+)
+
+
+@dataclass
+class Panels:
+    """The family views in force: the built-in ones, overridden by installed plugins'."""
+
+    views: dict[str, FamilyView] = field(default_factory=dict)
+
+    def view(self, family: str) -> FamilyView:
+        return self.views.get(family) or FamilyView(family, (), _generic_panel, family)
+
+
+def _generic_panel(found: PanelInput) -> list[Block]:
+    rows = _metric_rows(found)
+    return [{"kind": "pairs", "title": "Metrics", "rows": rows}] if rows else []
+
+
+@cache
+def panels() -> Panels:
+    """Built-in views plus those of entry points in ``refig.viewer`` (a broken one is skipped)."""
+    views = {v.family: v for v in BUILTIN}
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            found = point.load()
+            view = FamilyView(str(found.family), tuple(found.key_metrics), found.panel,
+                              str(getattr(found, "title", found.family)))
+        except Exception as exc:  # a plugin's bug must not take the viewer down
+            err.print(f"viewer panel {point.name!r} skipped: {type(exc).__name__}: {exc}")
+            continue
+        views[view.family] = view
+    return Panels(views)

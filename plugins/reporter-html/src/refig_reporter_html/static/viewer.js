@@ -1,0 +1,382 @@
+// refig viewer: the sample list, the picture comparison, the transcript stepper, the pair view
+// and live refresh. Written for this project; no library. Every string from the run reaches the
+// page through textContent or an attribute, never as markup.
+"use strict";
+
+const body = document.body;
+const root = body.dataset.root || "";
+const live = body.dataset.live === "yes";
+const PAGE_SIZE = 100;
+
+function el(tag, attrs = {}, text) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== undefined && value !== null) node.setAttribute(key, value);
+  }
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+function fmt(value, digits = 1) {
+  if (value === null || value === undefined) return "—";
+  return typeof value === "number" ? value.toFixed(digits).replace(/\.0+$/, "") : String(value);
+}
+
+// --- live refresh ---------------------------------------------------------------------------
+
+// A page other than the list reloads (at the same scroll position) only when its own content
+// changed: the server's copy of it carries another digest.
+let onNews = async () => {
+  const response = await fetch(location.pathname, { cache: "no-store" });
+  const text = await response.text();
+  const found = /data-digest="([0-9a-f]+)"/.exec(text);
+  if (found && found[1] !== body.dataset.digest) {
+    sessionStorage.setItem("refig-scroll:" + location.pathname, String(window.scrollY));
+    location.reload();
+  }
+};
+
+function watch() {
+  let token = body.dataset.token;
+  const state = document.getElementById("live-state");
+  const poll = async () => {
+    try {
+      const response = await fetch(root + "api/token", { cache: "no-store" });
+      const found = (await response.json()).token;
+      if (state) { state.textContent = "up to date"; state.classList.remove("stale"); }
+      if (found !== token) { token = found; onNews(); }
+    } catch (error) {
+      if (state) { state.textContent = "viewer not reachable"; state.classList.add("stale"); }
+    }
+  };
+  setInterval(poll, 2000);
+  const saved = sessionStorage.getItem("refig-scroll:" + location.pathname);
+  if (saved !== null) {
+    sessionStorage.removeItem("refig-scroll:" + location.pathname);
+    window.scrollTo(0, Number(saved));
+  }
+}
+
+// --- sample list ----------------------------------------------------------------------------
+
+function samplesPage() {
+  const table = document.getElementById("samples");
+  const form = document.getElementById("filters");
+  const state = { doc: null, sort: { key: "task", dir: 1 }, page: 0, checked: new Set() };
+
+  // The first rows come with the page (data/rows.js, also from the viewer); news is fetched.
+  async function load(fresh) {
+    if (!fresh) return window.REFIG_ROWS;
+    const response = await fetch(root + "api/rows.json", { cache: "no-store" });
+    return response.json();
+  }
+
+  function judge() { return form.elements.judge.value || state.doc.primary; }
+
+  function columns() {
+    const doc = state.doc;
+    const cols = [
+      { key: "pick", label: "", sortable: false },
+      { key: "thumbs", label: "source · result", sortable: false },
+      { key: "task", label: "task", get: r => r.task },
+      { key: "config", label: "configuration", get: r => r.config },
+      { key: "status", label: "status", get: r => r.status + ":" + r.reason },
+      { key: "detail", label: "detail", get: r => r.detail },
+    ];
+    for (const label of Object.keys(doc.judges)) {
+      cols.push({ key: "j:" + label, label: label, num: true,
+                  get: r => (r.scores[label] || {}).total ?? null });
+    }
+    const shown = judge();
+    for (const axis of doc.judges[shown] || []) {
+      cols.push({ key: "a:" + axis, label: shown + " " + axis, num: true,
+                  get: r => ((r.scores[shown] || {}).axes || {})[axis] ?? null });
+    }
+    for (const metric of doc.metrics) {
+      cols.push({ key: "m:" + metric, label: metric, num: true, digits: 3,
+                  get: r => r.metrics[metric] ?? null });
+    }
+    cols.push({ key: "turns", label: "turns", num: true, digits: 0, get: r => r.turns },
+              { key: "tokens", label: "tokens", num: true, digits: 0, get: r => r.tokens },
+              { key: "cost", label: "cost $", num: true, digits: 3, get: r => r.cost },
+              { key: "wall", label: "wall s", num: true, digits: 0, get: r => r.wall });
+    return cols;
+  }
+
+  function fillFacets() {
+    for (const key of ["config", "status", "category", "tier", "family"]) {
+      const select = form.elements[key];
+      const keep = new Set([...select.selectedOptions].map(o => o.value));
+      select.replaceChildren(...state.doc.facets[key].map(v => {
+        const option = el("option", { value: v }, v);
+        option.selected = keep.has(v);
+        return option;
+      }));
+      select.closest("label").hidden = state.doc.facets[key].length === 0;
+    }
+    const judgeSelect = form.elements.judge;
+    const current = judgeSelect.value;
+    judgeSelect.replaceChildren(...Object.keys(state.doc.judges).map(j => el("option", { value: j }, j)));
+    judgeSelect.value = current || state.doc.primary || "";
+  }
+
+  function filtered() {
+    const chosen = key => new Set([...form.elements[key].selectedOptions].map(o => o.value));
+    const sets = Object.fromEntries(["config", "status", "category", "tier", "family"].map(k => [k, chosen(k)]));
+    const min = form.elements.min.value === "" ? null : Number(form.elements.min.value);
+    const max = form.elements.max.value === "" ? null : Number(form.elements.max.value);
+    const q = form.elements.q.value.trim().toLowerCase();
+    const shown = judge();
+    return state.doc.rows.filter(r => {
+      for (const [key, set] of Object.entries(sets)) {
+        if (set.size && !set.has(String(r[key]))) return false;
+      }
+      if (q && !r.task.toLowerCase().includes(q)) return false;
+      if (min !== null || max !== null) {
+        const total = (r.scores[shown] || {}).total;
+        if (total === undefined || total === null) return false;
+        if (min !== null && total < min) return false;
+        if (max !== null && total > max) return false;
+      }
+      return true;
+    });
+  }
+
+  function sorted(rows, cols) {
+    const col = cols.find(c => c.key === state.sort.key) || cols[2];
+    const dir = state.sort.dir;
+    return rows.slice().sort((a, b) => {
+      const x = col.get(a), y = col.get(b);
+      if (x === y) return a.task < b.task ? -1 : a.task > b.task ? 1 : 0;
+      if (x === null || x === undefined) return 1; // unscored last, whatever the direction
+      if (y === null || y === undefined) return -1;
+      return (x < y ? -1 : 1) * dir;
+    });
+  }
+
+  function thumb(sha, alt) {
+    if (!sha) return el("span", { class: "description" }, "—");
+    return el("img", { src: root + "img/thumb/" + sha + ".png", alt: alt, loading: "lazy" });
+  }
+
+  function cell(row, col) {
+    const td = el("td", col.num ? { class: "float" } : {});
+    if (col.key === "pick") {
+      const box = el("input", { type: "checkbox", "aria-label": "pick for pair view" });
+      box.checked = state.checked.has(row.task + "\u0000" + row.config);
+      box.addEventListener("change", () => {
+        const id = row.task + "\u0000" + row.config;
+        box.checked ? state.checked.add(id) : state.checked.delete(id);
+        pairButton();
+      });
+      td.append(box);
+    } else if (col.key === "thumbs") {
+      const wrap = el("a", { href: row.href, class: "thumbs" });
+      wrap.append(thumb(row.source, "source"), thumb(row.result, "result"));
+      td.append(wrap);
+    } else if (col.key === "task") {
+      td.append(el("a", { href: row.href }, row.task));
+    } else if (col.key === "status") {
+      td.append(el("span", { class: "badge status-" + row.status },
+                   row.reason ? row.status + ": " + row.reason : row.status));
+    } else if (col.key === "detail") {
+      td.className = "detail";
+      td.textContent = row.detail;
+    } else {
+      const value = col.get(row);
+      td.textContent = col.num ? fmt(value, col.digits ?? 1) : (value ?? "");
+    }
+    return td;
+  }
+
+  function draw() {
+    const cols = columns();
+    const rows = sorted(filtered(), cols);
+    const pages = Math.max(1, Math.ceil(rows.length / PAGE_SIZE));
+    state.page = Math.min(state.page, pages - 1);
+    const head = table.tHead.rows[0];
+    head.replaceChildren(...cols.map(col => {
+      const th = el("th", { "data-key": col.key, class: col.num ? "float" : "" }, col.label);
+      if (col.key === state.sort.key) th.setAttribute("aria-sort", state.sort.dir > 0 ? "ascending" : "descending");
+      if (col.sortable !== false) {
+        th.addEventListener("click", () => {
+          state.sort = { key: col.key, dir: state.sort.key === col.key ? -state.sort.dir : (col.num ? -1 : 1) };
+          draw();
+        });
+      }
+      return th;
+    }));
+    const start = state.page * PAGE_SIZE;
+    table.tBodies[0].replaceChildren(...rows.slice(start, start + PAGE_SIZE).map(row => {
+      const tr = el("tr", { "data-task": row.task, "data-config": row.config, "data-status": row.status });
+      tr.append(...cols.map(col => cell(row, col)));
+      return tr;
+    }));
+    document.getElementById("count").textContent = rows.length === state.doc.rows.length
+      ? String(rows.length) : rows.length + " of " + state.doc.rows.length;
+    document.getElementById("page-info").textContent = "page " + (state.page + 1) + " of " + pages;
+    document.getElementById("prev").disabled = state.page === 0;
+    document.getElementById("next").disabled = state.page >= pages - 1;
+  }
+
+  function pairButton() {
+    const picked = state.doc.rows.filter(r => state.checked.has(r.task + "\u0000" + r.config));
+    const button = document.getElementById("pair");
+    button.disabled = !(picked.length === 2 && picked[0].task === picked[1].task);
+    button.onclick = () => {
+      const page = picked[0].href.split("#")[0];
+      location.href = page + "?a=" + encodeURIComponent(picked[0].anchor) + "&b=" + encodeURIComponent(picked[1].anchor);
+    };
+  }
+
+  form.addEventListener("input", () => { state.page = 0; draw(); });
+  form.addEventListener("reset", () => setTimeout(() => { state.page = 0; draw(); }));
+  document.getElementById("prev").addEventListener("click", () => { state.page--; draw(); });
+  document.getElementById("next").addEventListener("click", () => { state.page++; draw(); });
+
+  async function refresh(fresh) {
+    state.doc = await load(fresh);
+    fillFacets();
+    draw();
+    pairButton();
+    if (!performance.getEntriesByName("refig-list-drawn").length) performance.mark("refig-list-drawn");
+  }
+  onNews = () => { refresh(true); };
+  refresh(false);
+}
+
+// --- picture comparison: zoom, pan, overlay slider, difference ------------------------------
+
+function compare(box) {
+  const stage = box.querySelector(".stage");
+  const layer = box.querySelector(".layer");
+  const pics = [...box.querySelectorAll(".pic")];
+  const result = box.querySelector(".pic-result");
+  const slider = box.querySelector(".slider");
+  const level = box.querySelector(".zoom-level");
+  const view = { scale: 1, x: 0, y: 0 };
+  let base = 0;
+
+  function apply() {
+    layer.style.transform = `translate(${view.x}px, ${view.y}px) scale(${view.scale})`;
+    level.textContent = Math.round(view.scale * 100) + "%";
+  }
+  function fit() {
+    if (!base) return;
+    const height = Math.max(...pics.map(p => p.naturalWidth ? p.naturalHeight * base / p.naturalWidth : 0));
+    view.scale = Math.min(stage.clientWidth / base, stage.clientHeight / (height || 1), 4);
+    view.x = (stage.clientWidth - base * view.scale) / 2;
+    view.y = 0;
+    apply();
+  }
+  function sized() {
+    base = Math.max(...pics.map(p => p.naturalWidth || 0));
+    // Every picture is drawn at the widest one's width, so the overlay lines up source and result.
+    for (const p of pics) p.style.width = base + "px";
+    fit();
+  }
+  function zoom(factor, cx = stage.clientWidth / 2, cy = stage.clientHeight / 2) {
+    const next = Math.min(40, Math.max(0.02, view.scale * factor));
+    view.x = cx - (cx - view.x) * next / view.scale;
+    view.y = cy - (cy - view.y) * next / view.scale;
+    view.scale = next;
+    apply();
+  }
+  function clip() {
+    if (result) result.style.clipPath = box.dataset.mode === "slider" ? `inset(0 0 0 ${slider.value}%)` : "none";
+  }
+  function mode(name) {
+    box.dataset.mode = name;
+    for (const b of box.querySelectorAll("[data-mode]")) {
+      if (b.tagName === "BUTTON") b.classList.toggle("on", b.dataset.mode === name);
+    }
+    clip();
+  }
+
+  for (const p of pics) {
+    if (p.complete) sized(); else p.addEventListener("load", sized);
+  }
+  for (const b of box.querySelectorAll("button[data-mode]")) b.addEventListener("click", () => mode(b.dataset.mode));
+  box.querySelector('[data-zoom="in"]').addEventListener("click", () => zoom(1.25));
+  box.querySelector('[data-zoom="out"]').addEventListener("click", () => zoom(0.8));
+  box.querySelector('[data-zoom="reset"]').addEventListener("click", fit);
+  slider.addEventListener("input", clip);
+  stage.addEventListener("wheel", event => {
+    event.preventDefault();
+    const rect = stage.getBoundingClientRect();
+    zoom(event.deltaY < 0 ? 1.15 : 1 / 1.15, event.clientX - rect.left, event.clientY - rect.top);
+  }, { passive: false });
+  let drag = null;
+  stage.addEventListener("pointerdown", event => {
+    drag = { x: event.clientX - view.x, y: event.clientY - view.y };
+    stage.setPointerCapture(event.pointerId);
+    stage.classList.add("dragging");
+  });
+  stage.addEventListener("pointermove", event => {
+    if (!drag) return;
+    view.x = event.clientX - drag.x;
+    view.y = event.clientY - drag.y;
+    apply();
+  });
+  const stop = () => { drag = null; stage.classList.remove("dragging"); };
+  stage.addEventListener("pointerup", stop);
+  stage.addEventListener("pointercancel", stop);
+  mode(box.dataset.mode);
+}
+
+// --- transcript stepper ---------------------------------------------------------------------
+
+function stepper(details) {
+  const list = details.querySelector("ol.steps");
+  if (!list) return;
+  const steps = [...list.children];
+  const info = details.querySelector(".step-info");
+  let current = 0;
+  function show(index) {
+    current = Math.max(0, Math.min(steps.length - 1, index));
+    list.classList.add("stepping");
+    steps.forEach((s, i) => s.classList.toggle("current", i === current));
+    info.textContent = "step " + (current + 1) + " of " + steps.length;
+  }
+  details.querySelector('[data-step="prev"]').addEventListener("click", () => show(current - 1));
+  details.querySelector('[data-step="next"]').addEventListener("click", () => show(current + 1));
+  details.querySelector('[data-step="all"]').addEventListener("click", () => {
+    list.classList.remove("stepping");
+    info.textContent = steps.length + " steps";
+  });
+  show(0);
+}
+
+// --- pair view ------------------------------------------------------------------------------
+
+function pairView() {
+  const params = new URLSearchParams(location.search);
+  const a = params.get("a"), b = params.get("b");
+  const holder = document.getElementById("samples-of-task");
+  const form = document.getElementById("pair-form");
+  if (form) {
+    if (a) form.elements.a.value = a;
+    if (b) form.elements.b.value = b;
+    form.addEventListener("submit", event => {
+      event.preventDefault();
+      location.search = "?a=" + encodeURIComponent(form.elements.a.value) + "&b=" + encodeURIComponent(form.elements.b.value);
+    });
+  }
+  if (!a || !b || !holder) return;
+  holder.classList.add("pair");
+  for (const section of holder.querySelectorAll("section.sample")) {
+    const side = section.id === a ? 1 : section.id === b ? 2 : 0;
+    section.classList.toggle("off", side === 0);
+    section.style.order = String(side);
+  }
+}
+
+// --- start ----------------------------------------------------------------------------------
+
+if (body.dataset.page === "list") samplesPage();
+if (body.dataset.page === "task") {
+  pairView();
+  document.querySelectorAll(".compare").forEach(compare);
+  document.querySelectorAll("details.transcript").forEach(stepper);
+}
+if (live) watch();

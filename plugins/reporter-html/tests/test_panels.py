@@ -1,0 +1,88 @@
+"""Family panels: the built-in ones, and one a third-party family adds by entry point."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from refig.plugin import Attempt, AttemptStatus, GateResult, Inspection
+from refig.plugin.analysis import Outcome
+from refig.pptx import Endpoint, ObjectKind, ObjectTree, SlideObject
+from refig_reporter_html import panels as registry
+from refig_reporter_html.panels import PanelInput
+
+
+@pytest.fixture
+def fresh_registry() -> Iterator[None]:
+    registry.panels.cache_clear()
+    yield
+    registry.panels.cache_clear()
+
+
+def _outcome(outputs: dict[str, str], inspection: Inspection | None = None) -> Outcome:
+    attempt = Attempt(task_id="t", config_id="m@h/w", status=AttemptStatus.SUCCEEDED,
+                      outputs=outputs)
+    return Outcome("t", "m@h/w", attempt, outputs.get("slide"), inspection)
+
+
+def test_the_slide_panel_is_the_object_audit() -> None:
+    tree = ObjectTree(slide_width=10, slide_height=10, objects=(
+        SlideObject(id=2, kind=ObjectKind.AUTO_SHAPE, name="box", text="Encoder"),
+        SlideObject(id=3, kind=ObjectKind.AUTO_SHAPE, name="box2", hidden=True),
+        SlideObject(id=4, kind=ObjectKind.CONNECTOR, start=Endpoint(shape_id=2, site=1),
+                    end=Endpoint(shape_id=3, site=0)),
+    ))
+    inspection = Inspection(artifact_sha256="a" * 64, inspector="x",
+                            gate=GateResult(passed=True), structure=tree.model_dump(mode="json"))
+    blocks = registry.panels().view("figure-to-slide").panel(PanelInput(
+        None, _outcome({"slide": "a" * 64}, inspection), {}, [], None, lambda _: None))
+    counts = dict(blocks[0]["rows"])
+    assert counts == {"auto shapes": "1", "connectors": "1", "bound connectors": "0"}
+    objects = blocks[1]["rows"]
+    assert ["2", "auto_shape", "box", "Encoder", "", "", ""] in objects
+    assert objects[1][-1] == "hidden" and objects[2][5] == "2:1 → 3:0"
+
+
+def test_the_code_panel_shows_the_program() -> None:
+    program = "p" * 64
+    texts = {program: "import matplotlib\nplt.bar([1], [2])\n"}
+    blocks = registry.panels().view("figure-to-code").panel(PanelInput(
+        None, _outcome({"program": program}), {}, [], None, texts.get))
+    assert blocks[0] == {"kind": "code", "title": "Program", "text": texts[program]}
+
+
+def test_a_family_plugin_adds_its_panel_by_entry_point(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_registry: None,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "posterview.py").write_text(textwrap.dedent('''
+        class View:
+            family = "poster"
+            title = "Poster"
+            key_metrics = (("poster", "coverage", "coverage"),)
+
+            @staticmethod
+            def panel(found):
+                return [{"kind": "note", "text": "poster audit"}]
+
+        VIEW = View()
+    '''))
+    info = tmp_path / "posterview-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: posterview\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(
+        "[refig.viewer]\nposter = posterview:VIEW\nbroken = posterview:MISSING\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    view = registry.panels().view("poster")
+    assert view.title == "Poster" and view.key_metrics == (("poster", "coverage", "coverage"),)
+    assert view.panel(None) == [{"kind": "note", "text": "poster audit"}]  # type: ignore[arg-type]
+    assert "viewer panel 'broken' skipped" in " ".join(capsys.readouterr().err.split())
+    assert registry.panels().view("figure-to-slide").title == "Slide"  # built-ins stay
+    sys.modules.pop("posterview", None)
+
+
+def test_an_unknown_family_gets_its_metrics_listed() -> None:
+    view = registry.panels().view("spreadsheet")
+    assert view.key_metrics == () and view.family == "spreadsheet"
