@@ -3,12 +3,12 @@
 No real deck makes LibreOffice hang on demand, so these tests run the converter against a
 stand-in ``soffice``: a real executable that converts like LibreOffice (in order, one PDF per
 input, a helper child process alive meanwhile, its pid logged to ``helpers.log``) but hangs on
-a file containing ``HANG`` and dies on one containing ``CRASH``. It logs the inputs of every run to ``runs.log`` beside itself.
+a file containing ``HANG`` and dies on one containing ``CRASH``. It logs the inputs of every run
+to ``runs.log`` beside itself.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
