@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -271,17 +272,23 @@ def test_a_missing_source_figure_is_a_usage_error(corpus, probe_metric, capsys) 
     assert "nowhere.png" in capsys.readouterr().err
 
 
-def test_check_leaves_no_libreoffice_running(corpus, probe_metric, capsys):
+def test_check_leaves_no_libreoffice_running(corpus, probe_metric, capsys, tmp_path,
+                                             monkeypatch):
+    # its own temporary directory: LibreOffice run by other processes on the machine is not ours
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", None)
     check_json(capsys, str(corpus["native"]))
+    ours = f"{tmp_path}/refig-libreoffice-".encode()
     leftovers = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if b"refig-libreoffice-" in (entry / "cmdline").read_bytes():
+                if ours in (entry / "cmdline").read_bytes():
                     leftovers.append(entry.name)
             except OSError:
                 continue
     assert leftovers == []
+    assert list(tmp_path.glob("refig-libreoffice-*")) == []  # and its scratch files are gone
 
 
 @pytest.mark.parametrize("make", ["missing", "text", "png", "empty", "directory"])

@@ -14,19 +14,21 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from refig.console import err
 from refig.engine.plugins import family_for, plugin, renderer_for
-from refig.engine.plugins import registry as engine_registry
+from refig.engine.runs import primary_role, run_family
 from refig.engine.stages import (
-    ComputeMetric,
     Item,
+    MeasureSource,
     RenderBatch,
+    by_source,
     final_gate,
     gate_value,
     inspect_item,
     render_batches,
     run_stage,
 )
-from refig.errors import UsageError
+from refig.engine.timing import StageTimes
 from refig.integrity import Damage, intact
 from refig.metric_values import source_sha256
 from refig.models import (
@@ -34,7 +36,6 @@ from refig.models import (
     GateResult,
     Inspection,
     MetricValue,
-    Output,
     Render,
     Task,
 )
@@ -43,7 +44,7 @@ from refig.protocols import (
     Artifact,
     Executor,
 )
-from refig.records import FIGURE_TO_SLIDE, MetricRecord, PluginKind, TaskFamilyRecord
+from refig.records import MetricRecord, PluginKind
 from refig.store import RunStore
 
 #: Annotations larger than this are not parsed (they are JSON written by suite builders).
@@ -67,6 +68,8 @@ class Summary:
     gates: Counter[str] = field(default_factory=Counter)
     #: Objects found missing or damaged (their work was left out); None before a run.
     damage: Damage | None = None
+    #: Wall and CPU seconds of each stage, for throughput reports.
+    times: StageTimes = field(default_factory=StageTimes)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -78,6 +81,7 @@ class Summary:
             "already_stored": dict(self.skipped),
             "failures": self.failures,
             "gates": dict(self.gates),
+            **self.times.as_json(),
         }
 
 
@@ -95,11 +99,15 @@ class Evaluation:
     def run(self) -> Summary:
         """Inspect, render, gate and measure; return what was done."""
         summary = Summary(damage=Damage(self.store))
-        items = self._items(summary.damage)
-        summary.artifacts = len(items)
-        inspections = self._inspect(items, summary)
-        renders = self._render(items, inspections, summary)
-        gates = self._gate(items, inspections, renders, summary)
+        times = summary.times
+        with times.stage("inspect"):
+            items = self._items(summary.damage)
+            summary.artifacts = len(items)
+            inspections = self._inspect(items, summary)
+        with times.stage("render"):
+            renders = self._render(items, inspections, summary)
+        with times.stage("gate"):
+            gates = self._gate(items, inspections, renders, summary)
         self._measure(inspections, renders, gates, summary)
         return summary
 
@@ -238,18 +246,19 @@ class Evaluation:
         for selection, artifact in work:
             by_metric.setdefault(selection.record.name, []).append(artifact)
         for metric, artifacts in by_metric.items():
-            for _, result in run_stage(
-                f"metric {metric}",
-                self.executor,
-                ComputeMetric(metric),
-                artifacts,
-                jobs=self.jobs,
-                quiet=self.quiet,
-            ):
-                if isinstance(result, BaseException):
-                    summary.failures += 1
-                    continue
-                summary.metric_values += self.store.put_many(result, replace=True)
+            # one work item per source: what a metric prepares per source is prepared once
+            with summary.times.stage(f"metric {metric}"):
+                for _, result in run_stage(f"metric {metric}", self.executor,
+                                           MeasureSource(metric), by_source(artifacts),
+                                           jobs=self.jobs, quiet=self.quiet, weight=len):
+                    if isinstance(result, BaseException):
+                        summary.failures += 1
+                        continue
+                    for failure in result.failures:
+                        summary.failures += 1
+                        if not self.quiet:
+                            err.print(f"[red]metric {metric} failed:[/] {failure}")
+                    summary.metric_values += self.store.put_many(result.values, replace=True)
 
     def _artifacts(
         self,
@@ -393,26 +402,3 @@ def select_metrics(
     if family is None:
         return [registry.resolve(PluginKind.METRIC, name) for name in names]
     return [registry.resolve_for(PluginKind.METRIC, name, family) for name in names]
-
-
-def primary_role(store: RunStore) -> str:
-    """The output role a run's artifacts are stored under: its family's primary deliverable
-    (``slide`` for figure-to-slide, and when the family is not installed)."""
-    family = run_family(store)
-    try:
-        record = engine_registry().family(family).record
-    except UsageError:
-        return Output.SLIDE.value
-    return record.primary.role if isinstance(record, TaskFamilyRecord) else Output.SLIDE.value
-
-
-def run_family(store: RunStore) -> str:
-    """The task family of a run: its suite's (a run holds one suite)."""
-    manifest = store.suite()
-    if manifest is not None:
-        return manifest.family
-    families = {task.family for task in store.iter(Task)}
-    if len(families) > 1:
-        raise UsageError(f"{store.root} holds tasks of several families: "
-                         f"{', '.join(sorted(families))}", path=store.root)
-    return families.pop() if families else FIGURE_TO_SLIDE

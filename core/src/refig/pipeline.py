@@ -69,7 +69,8 @@ class EvaluateOutcome:
 def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
     """Inspect, render, gate and measure every artifact of a run, then judge it."""
     from refig.engine.plugins import close_plugins, use_registry
-    from refig.evaluation import Evaluation, load_artifacts, run_family, select_metrics
+    from refig.engine.runs import run_family
+    from refig.evaluation import Evaluation, load_artifacts, select_metrics
 
     # names first (a typo exits 2 before any file is read), then what the run's family allows
     if request.renderer is not None:
@@ -154,7 +155,7 @@ def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
     if not wanted:
         raise UsageError("nothing to report: give --html, --latex, --figures or --reporter")
     store = RunStore.open(request.run)
-    from refig.evaluation import run_family
+    from refig.engine.runs import run_family
 
     family = run_family(store)
     for selection, _ in wanted:

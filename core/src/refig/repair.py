@@ -72,7 +72,8 @@ def _restore(store: RunStore, suite: Suite, tasks: dict[str, Task], sha: str) ->
 def repair(registry: Registry, run: Path, *, suite: Path | None = None, jobs: int = 2,
            quiet: bool = False) -> RepairReport:
     """Check, restore and re-make; record what stays lost in the run."""
-    from refig.evaluation import Evaluation, close_plugins, use_registry
+    from refig.engine.plugins import close_plugins, use_registry
+    from refig.evaluation import Evaluation
 
     store = RunStore.open(run)
     source = Suite.load(suite) if suite is not None else None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,26 @@ def square_or_fail(n: int) -> tuple[int, int]:
     if n == 3:
         raise ValueError("three is refused")
     return os.getpid(), n * n
+
+
+@dataclass(frozen=True)
+class Offset:
+    """A callable object, like the evaluation's stages (RenderBatch, MeasureSource)."""
+
+    by: int
+
+    def __call__(self, n: int) -> tuple[int, int]:
+        return os.getpid(), n + self.by
+
+
+def test_map_takes_a_callable_object_like_the_evaluation_stages(cluster: None) -> None:
+    executor = Registry.load(warn=lambda _: None).resolve("executor", "ray").create()
+    try:
+        results = dict(executor.map(Offset(100), [1, 2, 3], jobs=2))
+    finally:
+        executor.close()
+    assert {n: r[1] for n, r in results.items()} == {1: 101, 2: 102, 3: 103}
+    assert all(r[0] != os.getpid() for r in results.values())
 
 
 def test_map_runs_items_in_workers_and_returns_errors_per_item(cluster: None) -> None:

@@ -2,13 +2,13 @@
 
 No real deck makes LibreOffice hang on demand, so these tests run the converter against a
 stand-in ``soffice``: a real executable that converts like LibreOffice (in order, one PDF per
-input, a helper child process alive meanwhile) but hangs on a file containing ``HANG`` and dies
-on one containing ``CRASH``. It logs the inputs of every run to ``runs.log`` beside itself.
+input, a helper child process alive meanwhile, its pid logged to ``helpers.log``) but hangs on
+a file containing ``HANG`` and dies on one containing ``CRASH``. It logs the inputs of every run
+to ``runs.log`` beside itself.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -22,8 +22,8 @@ inputs = [a for a in args if a.endswith(".pptx")]
 with open(os.path.join(os.path.dirname(sys.argv[0]), "runs.log"), "a") as log:
     log.write(" ".join(os.path.basename(a)[:-5] for a in inputs) + "\\n")
 helper = subprocess.Popen(["sleep", "300"])  # like soffice.bin beside oosplash
-with open(os.path.join(outdir, "..", "helper.pid"), "w") as handle:
-    handle.write(str(helper.pid))
+with open(os.path.join(os.path.dirname(sys.argv[0]), "helpers.log"), "a") as handle:
+    handle.write(str(helper.pid) + "\\n")
 for path in inputs:
     data = open(path, "rb").read()
     if b"HANG" in data:
@@ -78,22 +78,17 @@ def test_a_timeout_kills_the_helper_processes_too(tmp_path: Path) -> None:
     converter = Converter(soffice=stand_in(tmp_path), workdir=work, timeout=0.5)
     path = tmp_path / "hang.pptx"
     path.write_bytes(b"HANG")
-    before = _sleepers()
     results = converter.convert([(0, path)], Profile(tmp_path / "profile"))
     assert results[0].kind == "timeout"  # type: ignore[union-attr]
-    assert _sleepers() - before == set()  # the helper died with its process group
+    # this test's helpers only: other work on the machine may run ``sleep 300`` too
+    helpers = [int(line) for line in (tmp_path / "helpers.log").read_text().split()]
+    assert helpers and [pid for pid in helpers if _sleeper(pid)] == []  # died with the group
 
 
-def _sleepers() -> set[int]:
-    """Live ``sleep 300`` processes (the stand-in's helpers)."""
-    found = set()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or not alive(int(entry)):
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as handle:
-                if handle.read() == b"sleep\x00300\x00":
-                    found.add(int(entry))
-        except OSError:
-            continue
-    return found
+def _sleeper(pid: int) -> bool:
+    """True while ``pid`` is a live ``sleep 300`` (a stand-in's helper, not a reused pid)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return alive(pid) and handle.read() == b"sleep\x00300\x00"
+    except OSError:
+        return False

@@ -102,7 +102,7 @@ class RunData:
         for attempt in attempts:
             if attempt.config_id not in configs:
                 configs[attempt.config_id] = _config_from_id(attempt.config_id)
-        from refig.evaluation import primary_role
+        from refig.engine.runs import primary_role
 
         outcomes = _outcomes(attempts, inspections, metrics, primary_role(store))
         task_ids = sorted({t for t, _ in outcomes} | set(tasks))

@@ -10,7 +10,6 @@ import typer
 from refig.console import err
 from refig.errors import RefigError
 from refig.plugins import Registry
-from refig.store import EXPORT_FORMATS, TABLES_BY_NAME, RunStore, export_table
 
 
 def register(app: typer.Typer, registry: Registry) -> None:
@@ -18,14 +17,17 @@ def register(app: typer.Typer, registry: Registry) -> None:
     def export(
         run: Path = typer.Argument(..., help="The run directory."),
         table: str = typer.Option(
-            ..., "--table", "-t", help=f"One of: {', '.join(sorted(TABLES_BY_NAME))}."
+            ..., "--table", "-t", help="A table of the run store (a wrong name lists them)."
         ),
         fmt: str = typer.Option(
-            "jsonl", "--format", "-f", help=f"{' or '.join(EXPORT_FORMATS)}."
+            "jsonl", "--format", "-f", help="jsonl or csv (a wrong one lists them)."
         ),
         output: Path | None = typer.Option(None, "--out", "-o", help="File (default stdout)."),
     ) -> None:
         """Export one table of a run for analysis elsewhere."""
+        # imported here: the store pulls in pydantic's models, which `refig --help` never needs
+        from refig.store import RunStore, export_table
+
         export_table(table, fmt)  # a wrong name exits 2 before any file is created
         store = RunStore.open(run)
         if output is None:

@@ -13,7 +13,7 @@ import io
 import math
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -22,6 +22,7 @@ from PIL import Image
 
 from refig.console import err, track
 from refig.engine.plugins import family_for, plugin, renderer_for
+from refig.metric_values import source_sha256
 from refig.models import ErrorInfo, GateResult, Inspection, MetricValue, Page, Render, Task
 from refig.protocols import Artifact, Executor, Metric, Renderer, RenderJob, RenderOutput
 from refig.records import FIGURE_TO_SLIDE, PluginKind
@@ -138,6 +139,48 @@ class ComputeMetric:
     def __call__(self, artifact: Artifact) -> list[MetricValue]:
         metric: Metric = plugin(PluginKind.METRIC, self.metric)
         return list(metric.compute(artifact))
+
+
+@dataclass(frozen=True)
+class Measured:
+    """The values a metric gave for a group of artifacts, and one line per artifact it failed on."""
+
+    values: list[MetricValue]
+    failures: list[str]
+
+
+@dataclass(frozen=True)
+class MeasureSource:
+    """Runs the named metric on the artifacts of one source; picklable for remote executors.
+
+    One work item per source means what a metric computes once per source (its OCR, its
+    matching signature) is computed once, by one worker, while the sources spread over all.
+    """
+
+    metric: str
+
+    def __call__(self, artifacts: Sequence[Artifact]) -> Measured:
+        metric: Metric = plugin(PluginKind.METRIC, self.metric)
+        values: list[MetricValue] = []
+        failures: list[str] = []
+        for artifact in artifacts:
+            try:
+                values.extend(metric.compute(artifact))
+            except Exception as exc:  # one artifact's failure must not cost its neighbours
+                failures.append(f"{artifact.sha256[:12]}: {type(exc).__name__}: {exc}")
+        return Measured(values, failures)
+
+
+def by_source(artifacts: Iterable[Artifact]) -> list[list[Artifact]]:
+    """Artifacts grouped by what their metrics measure against: the task family's reference
+    key (figure-to-slide: the source figure), else the source's hash; the rest alone."""
+    groups: dict[tuple[str, str], list[Artifact]] = {}
+    for artifact in artifacts:
+        task = artifact.task
+        reference = family_for(artifact.family).reference_key(task) if task is not None else ""
+        key = reference or source_sha256(artifact) or f"artifact:{artifact.sha256}"
+        groups.setdefault((artifact.family, key), []).append(artifact)
+    return list(groups.values())
 
 
 def final_gate(inspection: Inspection, render: Render | None,

@@ -23,9 +23,6 @@ import imagehash
 import numpy as np
 from PIL import Image
 from refig.plugin import content_box
-from scipy.ndimage import gaussian_filter
-from skimage.feature import match_template
-from skimage.filters import sobel
 
 #: Hamming distance (of 64 bits) under which two images count as the same picture.
 WHOLE_MAX_DISTANCE = 12
@@ -98,6 +95,8 @@ def grey(image: Image.Image, width: int) -> np.ndarray:
     if height > 4 * SEARCH_WIDTH:  # a tall strip: bound the array, keep the aspect
         width, height = max(1, round(width * 4 * SEARCH_WIDTH / height)), 4 * SEARCH_WIDTH
     small = image.convert("L").resize((width, max(1, height)), Image.Resampling.LANCZOS)
+    from scipy.ndimage import gaussian_filter  # here: scipy costs seconds to import
+
     return gaussian_filter(np.asarray(small, dtype=np.float32) / 255.0, 1.0)
 
 
@@ -105,6 +104,8 @@ def is_featureless(image: Image.Image) -> bool:
     """True for a blank, flat or smooth-gradient image (no edges): it shows no figure content."""
     thumb = image.convert("L")
     thumb.thumbnail((256, 256))
+    from skimage.filters import sobel  # here: it imports scipy
+
     edges = sobel(np.asarray(thumb, dtype=np.float32) / 255.0)
     return float((edges > EDGE_LEVEL).mean()) < MIN_EDGE_SHARE
 
@@ -185,6 +186,8 @@ class Hit:
 
 def _best(piece: Image.Image, haystack: np.ndarray, widths: list[int]) -> Hit | None:
     """The highest correlation of ``piece`` scaled to each of ``widths`` inside ``haystack``."""
+    from skimage.feature import match_template  # here: it imports scipy
+
     height, width = haystack.shape
     best: Hit | None = None
     for piece_width in widths:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image
@@ -16,7 +17,7 @@ from refig.plugin import (
     unavailable,
 )
 
-from refig_metric_image.pairing import WORK_WIDTH, pair
+from refig_metric_image.pairing import WORK_WIDTH, Prepared, pair_with, prepare
 from refig_metric_image.perceptual import Lpips, LpipsUnavailable
 from refig_metric_image.similarity import ciede2000, psnr, ssim
 
@@ -28,6 +29,13 @@ BLANK = (255, 255, 255)
 #: Width, in pixels, at which ``layout_ssim`` compares: where the masses sit, not their detail,
 #: so a rebuild a few pixels off still counts as laid out like the source.
 LAYOUT_WIDTH = 64
+
+
+@lru_cache(maxsize=16)
+def prepared_source(key: str | None, path: Path, width: int) -> Prepared:
+    """The source figure cut and resized once per source per process (the evaluation hands a
+    worker all the artifacts of one source together), not once per artifact."""
+    return prepare(open_image(path), width)
 
 
 class ImageSimilarity:
@@ -53,7 +61,7 @@ class ImageSimilarity:
             yield from make.missing(NAMES, "no source figure to compare with")
             return
         try:
-            source = open_image(artifact.source)
+            source = prepared_source(make.reference_sha256, artifact.source, self.width)
         except RefigError as exc:
             yield from make.missing(NAMES, f"cannot read the source figure: {exc.message}")
             return
@@ -62,7 +70,7 @@ class ImageSimilarity:
         except RefigError as exc:
             yield from make.missing(NAMES, f"cannot read the rendering: {exc.message}")
             return
-        images = pair(source, render, self.width)
+        images = pair_with(source, render)
         size = list(images.source.size)
         detail = {"size": size, "source_box": images.source_box, "render_box": images.render_box}
         yield make.value("ssim", ssim(images.source, images.render), **detail)
@@ -73,11 +81,12 @@ class ImageSimilarity:
         except LpipsUnavailable as exc:
             yield make.value("lpips", None, reason=str(exc))
         empty = Image.new("RGB", render.size, BLANK)
-        blank = pair(source, empty, self.width)
+        blank = pair_with(source, empty)
         detail = {"size": size, "blank": list(render.size)}
         yield make.value("ssim_blank", ssim(blank.source, blank.render), **detail)
         yield make.value("ciede2000_blank", ciede2000(blank.source, blank.render), **detail)
-        coarse, coarse_blank = pair(source, render, LAYOUT_WIDTH), pair(source, empty, LAYOUT_WIDTH)
+        layout = prepared_source(make.reference_sha256, artifact.source, LAYOUT_WIDTH)
+        coarse, coarse_blank = pair_with(layout, render), pair_with(layout, empty)
         small = {"size": list(coarse.source.size)}
         yield make.value("layout_ssim", ssim(coarse.source, coarse.render), **small)
         yield make.value("layout_ssim_blank", ssim(coarse_blank.source, coarse_blank.render),

@@ -61,18 +61,32 @@ def letterbox(image: Image.Image, size: tuple[int, int]) -> Image.Image:
     return canvas
 
 
-def pair(source: Image.Image, render: Image.Image, width: int = WORK_WIDTH) -> Pair:
-    """``source`` and ``render`` (RGB) at ``width`` pixels wide and the source's content aspect."""
+@dataclass(frozen=True)
+class Prepared:
+    """The source's side of a pair: its content at the working size, made once per source."""
+
+    image: Image.Image
+    box: tuple[int, int, int, int]
+
+
+def prepare(source: Image.Image, width: int = WORK_WIDTH) -> Prepared:
+    """``source`` (RGB) cut to its content and resized to ``width`` pixels wide."""
     source_content, source_box = content(source)
-    render_content, render_box = content(render)
     aspect = source_content.height / source_content.width
     height = width * aspect
     # An extreme aspect (a 1 px strip) must not make a huge canvas; SSIM needs 11 px a side.
     shrink = min(1.0, MAX_SIDE / max(width, height))
     size = (max(MIN_SIDE, round(width * shrink)), max(MIN_SIDE, round(height * shrink)))
-    return Pair(
-        source_content.resize(size, Image.Resampling.LANCZOS),
-        letterbox(render_content, size),
-        source_box,
-        render_box,
-    )
+    return Prepared(source_content.resize(size, Image.Resampling.LANCZOS), source_box)
+
+
+def pair_with(source: Prepared, render: Image.Image) -> Pair:
+    """A prepared source and ``render`` (RGB) at the source's size."""
+    render_content, render_box = content(render)
+    return Pair(source.image, letterbox(render_content, source.image.size), source.box,
+                render_box)
+
+
+def pair(source: Image.Image, render: Image.Image, width: int = WORK_WIDTH) -> Pair:
+    """``source`` and ``render`` (RGB) at ``width`` pixels wide and the source's content aspect."""
+    return pair_with(prepare(source, width), render)

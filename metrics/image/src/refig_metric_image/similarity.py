@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import numpy as np
 from PIL import Image
-from skimage.color import deltaE_ciede2000, rgb2lab
-from skimage.metrics import peak_signal_noise_ratio, structural_similarity
 
 PSNR_CAP = 100.0
 
 
 def ssim(a: Image.Image, b: Image.Image) -> float:
     """Structural similarity of the luminance of ``a`` and ``b`` (1 for identical images)."""
+    # scikit-image is imported where it is used: it pulls in scipy, seconds that `refig check`
+    # without a source figure never needs
+    from skimage.metrics import structural_similarity
+
     return float(
         structural_similarity(
             np.asarray(a.convert("L"), dtype=np.float64),
@@ -35,6 +37,8 @@ def ssim(a: Image.Image, b: Image.Image) -> float:
 
 def psnr(a: Image.Image, b: Image.Image) -> float:
     """Peak signal-to-noise ratio in dB over RGB, at most ``PSNR_CAP``."""
+    from skimage.metrics import peak_signal_noise_ratio
+
     x, y = np.asarray(a.convert("RGB")), np.asarray(b.convert("RGB"))
     if np.array_equal(x, y):
         return PSNR_CAP
@@ -43,6 +47,8 @@ def psnr(a: Image.Image, b: Image.Image) -> float:
 
 def ciede2000(a: Image.Image, b: Image.Image) -> float:
     """Mean CIEDE2000 colour difference (0 for identical images; about 2.3 is just noticeable)."""
+    from skimage.color import deltaE_ciede2000, rgb2lab
+
     lab_a = rgb2lab(np.asarray(a.convert("RGB"), dtype=np.float64) / 255.0)
     lab_b = rgb2lab(np.asarray(b.convert("RGB"), dtype=np.float64) / 255.0)
     return float(deltaE_ciede2000(lab_a, lab_b).mean())

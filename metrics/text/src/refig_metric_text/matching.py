@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from rapidfuzz import fuzz, process
-from scipy.optimize import linear_sum_assignment
 
 MIN_FUZZY_LENGTH = 4
 DEFAULT_SIMILARITY = 80.0
@@ -55,6 +54,8 @@ def match_tokens(
             score_cutoff=min_similarity,
             dtype=np.float32,
         )
+        from scipy.optimize import linear_sum_assignment  # here: scipy costs a second to import
+
         rows, cols = linear_sum_assignment(scores, maximize=True)
         for row, col in zip(rows, cols, strict=True):
             if scores[row, col] >= min_similarity:

@@ -23,7 +23,6 @@ from typing import Any
 import numpy as np
 from rapidfuzz import fuzz
 from refig.pptx import ObjectTree
-from scipy.optimize import linear_sum_assignment
 
 from refig_metric_topology.slide import (
     Box,
@@ -73,6 +72,13 @@ class Annotation:
     def diagonal(self) -> float:
         return math.hypot(self.width, self.height)
 
+
+
+def _assign(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The assignment of rows to columns with the largest total score (Hungarian method)."""
+    from scipy.optimize import linear_sum_assignment  # here: scipy costs a second to import
+
+    return linear_sum_assignment(scores, maximize=True)
 
 def parse(annotation: dict[str, Any]) -> Annotation:
     """The nodes and edges of a ``refig.figure-annotation/1`` document."""
@@ -209,7 +215,7 @@ def _match_nodes(
             allowed[i, j] = (
                 (sims[i, j] == 1.0 and position >= 0.5) if short else (sims[i, j] >= MIN_TEXT)
             )
-    rows, cols = linear_sum_assignment(np.where(allowed, score, -1.0), maximize=True)
+    rows, cols = _assign(np.where(allowed, score, -1.0))
     matched = {ann.nodes[i].id: int(j) for i, j in zip(rows, cols, strict=True) if allowed[i, j]}
     return matched, {
         ann.nodes[i].id: float(sims[i, j]) for i, j in zip(rows, cols, strict=True) if allowed[i, j]
@@ -331,7 +337,7 @@ def score(tree: ObjectTree, annotation: dict[str, Any]) -> Result:
                 outcome[i, j] = weights[kind]
     assigned: dict[int, int] = {}
     if ann.edges and resolved:
-        rows, cols = linear_sum_assignment(outcome, maximize=True)
+        rows, cols = _assign(outcome)
         assigned = {int(i): int(j) for i, j in zip(rows, cols, strict=True) if outcome[i, j] > 0}
     counts = {"forward": 0, "reversed": 0, "undirected": 0}
     dashed_ok, bidir_ok, both_ok = [], [], []

@@ -20,6 +20,11 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
+def _apply(fn: Callable[[T], R], item: T) -> R:
+    """One work item, run on a Ray worker."""
+    return fn(item)
+
+
 class RayExecutor:
     """Connects to (or starts) a Ray cluster and maps functions over items as Ray tasks.
 
@@ -49,12 +54,16 @@ class RayExecutor:
     def map(
         self, fn: Callable[[T], R], items: Sequence[T], *, jobs: int
     ) -> Iterator[tuple[T, R | BaseException]]:
-        remote = ray.remote(num_cpus=self.num_cpus, max_retries=0)(fn)
+        name = getattr(fn, "__name__", type(fn).__name__)  # what `ray list tasks` and ps show
+        remote = ray.remote(num_cpus=self.num_cpus, max_retries=0)(_apply).options(name=name)
+        # fn may be a callable object (a stage's RenderBatch), which ray.remote does not take:
+        # it travels once, to the object store, and each task applies it to its item.
+        function = ray.put(fn)
         pending: dict[Any, T] = {}
         try:
             for item, ref in in_flight(
-                items, jobs, remote.remote, lambda refs: ray.wait(list(refs), num_returns=1)[0],
-                pending,
+                items, jobs, lambda item: remote.remote(function, item),
+                lambda refs: ray.wait(list(refs), num_returns=1)[0], pending,
             ):
                 try:
                     result: R | BaseException = ray.get(ref)

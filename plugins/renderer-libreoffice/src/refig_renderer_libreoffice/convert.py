@@ -6,7 +6,8 @@ in order and writes each PDF when it is done, so a batch is watched for progress
 appears within the per-file timeout (or LibreOffice dies), the whole process group is killed, the
 first file without a PDF is retried alone (which decides its verdict) and the rest continue as a
 new batch. Each batch runs with its own profile directory, which no other process uses at the
-same time (a shared profile fails silently under concurrency).
+same time (a shared profile fails silently under concurrency). Every batch runs under a guard
+(:mod:`refig_renderer_libreoffice.guard`) that kills it when its owner dies.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from pathlib import Path
 
 from refig.plugin import ErrorInfo
 from refig.pptx.gate import RENDER_TIMEOUT_KIND
+
+from refig_renderer_libreoffice.guard import spawn
 
 # Hidden slides are not exported by default; the gate renders the only slide even when hidden.
 PDF_FILTER = 'pdf:impress_pdf_Export:{"ExportHiddenSlides":{"type":"boolean","value":"true"}}'
@@ -148,20 +151,15 @@ class Converter:
             env = dict(os.environ, TMPDIR=str(batch))
             stderr_path = batch / "stderr.txt"
             with stderr_path.open("wb") as stderr:
-                process = subprocess.Popen(
-                    command,
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
-                    stderr=stderr,
-                    env=env,
-                    start_new_session=True,  # its own process group, killed as a whole
-                )
+                guarded = spawn(command, env=env, stderr=stderr)
+                process = guarded.process
                 try:
                     timed_out = self._watch(process, outdir)
                 finally:
                     # Also after a normal exit (helpers left behind) or an interrupt: its own
                     # session means Ctrl-C never reaches it, so nothing else would stop it.
                     _kill_group(process)
+                    guarded.release()
             if timed_out or process.returncode not in (0, None):
                 profile.poisoned = True
             pdfs: dict[int, Path] = {}

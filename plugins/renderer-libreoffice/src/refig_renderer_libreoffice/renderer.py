@@ -28,6 +28,7 @@ from refig.pptx import Package
 
 from refig_renderer_libreoffice.convert import Converter, Profile
 from refig_renderer_libreoffice.raster import RasterError, pdf_to_pngs
+from refig_renderer_libreoffice.scratch import make_workdir, reap_abandoned
 
 INSTALL_FIX = (
     "install LibreOffice Impress and the metric-compatible fonts: apt-get install "
@@ -137,7 +138,8 @@ class LibreOfficeRenderer:
         self.fonts = installed_fonts()
         self.workers = max(1, int(workers))
         self.batch_size = max(1, int(batch_size))
-        self._workdir = Path(tempfile.mkdtemp(prefix="refig-libreoffice-"))
+        reap_abandoned()  # what a killed renderer left: its converters and profiles
+        self._workdir = make_workdir()
         self._converter = Converter(
             soffice=self.soffice,
             workdir=self._workdir,

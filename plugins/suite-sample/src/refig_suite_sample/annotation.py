@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from refig_suite_sample.figure import Figure
 from refig_suite_sample.geometry import Box, Point
-from refig_suite_sample.layout import Figure
 
 SCHEMA = "refig.figure-annotation/1"
 

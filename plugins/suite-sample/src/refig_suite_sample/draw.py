@@ -6,8 +6,8 @@ import math
 
 from PIL import Image, ImageDraw
 
+from refig_suite_sample.figure import SCALE, Edge, Figure, Node, cylinder_cap, line_spacing
 from refig_suite_sample.geometry import Box, Point, dashes, rounded_outline, trimmed
-from refig_suite_sample.layout import SCALE, Edge, Figure, Node, cylinder_cap, line_spacing
 
 INK = "#1A1A1A"
 BACKGROUND = "#FFFFFF"

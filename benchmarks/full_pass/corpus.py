@@ -1,0 +1,73 @@
+"""The benchmark's corpus: a generated suite (``refig suite build sample``), then a run holding
+``per_source`` slides of every figure, written by a harness registered in-process that draws each
+slide from the figure's exact annotation (:mod:`slides`), so no agent or model is involved."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from refig.builtins.executors import LocalExecutor
+from refig.models import Task
+from refig.plugins import Selection
+from refig.protocols import AttemptContext, HarnessResult, Prompt
+from refig.records import ExecutorRecord, HarnessRecord, WorkflowRecord
+from refig.running.runner import RunRequest, execute
+from refig.running.workspace import SLIDE_FILE
+from slides import STYLES, make_slide
+
+
+def build_suite(refig: str, out: Path, sources: int, seed: int) -> dict[str, Any]:
+    """``refig suite build sample`` of ``sources`` medium figures; their sizes."""
+    subprocess.run([refig, "suite", "build", "sample", "--out", str(out), "--n", str(sources),
+                    "--seed", str(seed), "--difficulty", "medium", "-q"], check=True,
+                   stdout=subprocess.DEVNULL)
+    tasks = [json.loads(line) for line in (out / "tasks.jsonl").read_text().splitlines()]
+    pixels = [t["meta"]["width"] * t["meta"]["height"] / 1e6 for t in tasks]
+    return {"sources": len(tasks), "median_megapixels": round(statistics.median(pixels), 2),
+            "min_megapixels": round(min(pixels), 2), "max_megapixels": round(max(pixels), 2)}
+
+
+class _Workflow:
+    def prepare(self, workspace: Path, task: Task, harness: str) -> Prompt:
+        return Prompt(text="benchmark", version="bench.v1")
+
+
+class _Drafter:
+    """A harness that draws the slide of style ``variant % 10`` from the task's annotation."""
+
+    def __init__(self, suite: Path, variant: int):
+        self.suite, self.variant = suite, variant
+
+    def run(self, ctx: AttemptContext) -> HarnessResult:
+        annotation = json.loads((self.suite / ctx.task.inputs["annotation"].path).read_text())
+        out = ctx.workspace / SLIDE_FILE
+        make_slide(ctx.source, annotation, self.variant % STYLES, self.variant, out)
+        return HarnessResult(exit_code=0, slide=out)
+
+
+def make_run(suite: Path, run: Path, per_source: int, jobs: int) -> int:
+    """Attempts of ``per_source`` configurations over the suite into ``run``; how many."""
+    workflow = WorkflowRecord(name="bench", description="benchmark",
+                              factory=lambda **_: _Workflow())
+    executor = ExecutorRecord(name="local", description="local",
+                              factory=lambda **_: LocalExecutor())
+    made = 0
+    with tempfile.TemporaryDirectory(prefix="refig-bench-attempts-") as attempts:
+        for variant in range(per_source):
+            drafter = _Drafter(suite, variant)
+            record = HarnessRecord(name=f"draft-{variant}", description="benchmark drafter",
+                                   factory=lambda drafter=drafter, **_: drafter,
+                                   needs_model=False)
+            request = RunRequest(
+                suite=suite, out=run, harness=Selection(record, record.name),
+                workflow=Selection(workflow, "bench"), executor=Selection(executor, "local"),
+                jobs=jobs, timeout=120, sandbox="none", workspace_root=Path(attempts),
+            )
+            summary = execute(request, quiet=True)
+            made += summary.succeeded
+    return made

@@ -1,0 +1,84 @@
+"""OCR recall against the generated suite's exact labels at several longest sides, and its cost.
+
+Recall is the share of the annotation's words (node text, group, edge and panel titles, as
+``refig.pptx.word_tokens`` reads them) that OCR returns, counted with multiplicity; the
+knee is the smallest side whose recall is within ``TOLERANCE`` of the best side's.
+:func:`real_agreement` adds what labels cannot say for real figures (smaller text): the share of
+the words OCR reads at full resolution that it still reads at each side.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from refig.images import open_image
+from refig.ocr import engine, read_text
+from refig.pptx import word_tokens
+
+#: A side whose recall is this close to the best counts as keeping recall.
+TOLERANCE = 0.01
+
+
+def label_words(annotation: dict[str, Any]) -> Counter[str]:
+    """Every word the figure shows, from its annotation."""
+    texts = [node.get("text") or "" for node in annotation.get("nodes", [])]
+    texts += [g.get("title") or "" for g in annotation.get("groups", [])]
+    texts += [e.get("label") or "" for e in annotation.get("edges", [])]
+    texts += [p.get("title") or "" for p in annotation.get("panels", [])]
+    return Counter(token for text in texts for token in word_tokens(text))
+
+
+def measure(suite: Path, sides: list[int], figures: int) -> dict[str, Any]:
+    """Recall, and CPU seconds (all of onnxruntime's threads: a shared machine's load hardly
+    changes them) per figure and per megapixel, at each side over the first ``figures``."""
+    tasks = [json.loads(line) for line in (suite / "tasks.jsonl").read_text().splitlines()]
+    engine()  # load the models before timing
+    rows: dict[int, dict[str, float]] = {}
+    for side in sides:
+        found = wanted = 0
+        seconds = megapixels = 0.0
+        for task in tasks[:figures]:
+            inputs = task["inputs"]
+            image = open_image(suite / inputs["figure"]["path"])
+            labels = label_words(json.loads((suite / inputs["annotation"]["path"]).read_text()))
+            started = time.process_time()
+            lines = read_text(image, max_side=side)
+            seconds += time.process_time() - started
+            megapixels += image.width * image.height / 1e6
+            read = Counter(token for line in lines for token in word_tokens(line.text))
+            found += sum((labels & read).values())
+            wanted += sum(labels.values())
+        rows[side] = {"recall": found / wanted if wanted else 0.0,
+                      "cpu_seconds_per_figure": seconds / figures,
+                      "cpu_seconds_per_megapixel": seconds / megapixels}
+    best = max(row["recall"] for row in rows.values())
+    knee = min(side for side, row in rows.items() if row["recall"] >= best - TOLERANCE)
+    return {"figures": figures, "sides": rows, "knee": knee}
+
+
+def real_agreement(folder: Path, sides: list[int]) -> dict[str, Any]:
+    """Per side, the share of full-resolution OCR words kept, and CPU seconds per figure."""
+    figures = sorted(p for p in folder.iterdir() if p.suffix.lower() in {".png", ".jpg"})
+    engine()
+    kept = dict.fromkeys(sides, 0)
+    cpu = dict.fromkeys(sides, 0.0)
+    total = 0
+    for path in figures:
+        image = open_image(path)
+        reference = Counter(token for line in read_text(image, max_side=1 << 16)
+                            for token in word_tokens(line.text))
+        total += sum(reference.values())
+        for side in sides:
+            started = time.process_time()
+            lines = read_text(image, max_side=side)
+            cpu[side] += time.process_time() - started
+            read = Counter(token for line in lines for token in word_tokens(line.text))
+            kept[side] += sum((reference & read).values())
+    return {"figures": len(figures), "words": total,
+            "sides": {side: {"share_of_full_resolution_words": kept[side] / max(1, total),
+                             "cpu_seconds_per_figure": cpu[side] / max(1, len(figures))}
+                      for side in sides}}

@@ -1,0 +1,208 @@
+"""The whole deterministic pass (gate, object tree, render, every default metric, OCR of each
+source once) through ``refig evaluate`` as a user runs it, against the naive way, in one run.
+
+    uv run python benchmarks/full_pass/run.py [--sources 50] [--per-source 10] [--jobs 2]
+        [--check 30] [--naive-ocr 4] [--ocr-figures 12] [--ray] [--json FILE]
+
+1. Corpus: ``refig suite build sample`` (medium figures) and a run of ``--per-source`` slides of
+   each, drawn from the exact annotations in ten styles (:mod:`slides`). Not timed.
+2. Start-up: ``python -X importtime`` of ``refig --help``, ``list-plugins`` and ``check FILE``.
+3. OCR: recall against the exact labels at several longest sides, CPU seconds per megapixel.
+4. The pass: ``refig evaluate RUN -j N --json -q`` in a subprocess; wall and CPU seconds by stage.
+5. ``refig check`` over ``--check`` fresh distinct slides, end to end, and the naive way over the
+   same files (one cold soffice per file, sequential), and the warm LibreOffice floor on them.
+6. ``--ray``: the same pass on a copy of the run with ``--executor ray`` on a local cluster of
+   two one-CPU nodes, and how much of it the driver process did itself.
+
+Other work on the machine slows everything: compare the ratios, which are measured in one run,
+and the CPU seconds, which load hardly changes. The projection to 10,000 artifacts over 1,000
+sources keeps this corpus's ten artifacts per source, so every stage scales by 10,000 / artifacts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from baselines import import_time, naive_ocr, naive_render, warm_floor
+from corpus import build_suite, make_run
+from ocr_knee import measure as ocr_knee
+from ocr_knee import real_agreement
+from ray_cluster import LocalCluster
+from slides import STYLES, make_slide
+
+REFIG = str(Path(sys.executable).with_name("refig"))
+TARGET_ARTIFACTS, TARGET_SOURCES = 10_000, 1_000
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
+    """Wall and CPU seconds (the process and what it waited for) of a command, and its stdout."""
+    cpu, started = children_cpu(), time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+    wall = time.perf_counter() - started
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(argv[:3])} failed ({done.returncode}): {done.stderr[-2000:]}")
+    return wall, children_cpu() - cpu, done.stdout
+
+
+def evaluate(run: Path, jobs: int, *extra: str, env: dict[str, str] | None = None) -> dict:
+    wall, cpu, out = timed([REFIG, "evaluate", str(run), "-j", str(jobs), "--json", "-q", *extra],
+                           env)
+    stages = json.loads(out)["stages"]
+    return {"wall_seconds": wall, "cpu_seconds": cpu, "stages": stages}
+
+
+def check_corpus(suite: Path, out: Path, count: int) -> list[Path]:
+    """``count`` fresh slides (seeds no run slide has), cycling over figures and styles."""
+    out.mkdir()
+    tasks = [json.loads(line) for line in (suite / "tasks.jsonl").read_text().splitlines()]
+    files = []
+    for index in range(count):
+        task = tasks[index % len(tasks)]
+        inputs = task["inputs"]
+        annotation = json.loads((suite / inputs["annotation"]["path"]).read_text())
+        path = out / f"check-{index:03d}.pptx"
+        make_slide(suite / inputs["figure"]["path"], annotation, index % STYLES, 10_000 + index,
+                   path)
+        files.append(path)
+    return files
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sources", type=int, default=50)
+    parser.add_argument("--per-source", type=int, default=10)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--check", type=int, default=30, help="slides for check and naive")
+    parser.add_argument("--naive-ocr", type=int, default=4, help="artifacts for naive OCR")
+    parser.add_argument("--ocr-figures", type=int, default=12)
+    parser.add_argument("--ocr-sides", default="640,960,1280,1600,2048,4096")
+    parser.add_argument("--width", type=int, default=1600)
+    parser.add_argument("--real", type=Path, default=Path("../shared/data/real-figures"),
+                        help="real figures for the OCR check (skipped when absent)")
+    parser.add_argument("--ray", action="store_true", help="also run the pass on Ray")
+    parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+
+    results: dict[str, Any] = {"args": vars(args) | {"json": str(args.json)},
+                               "cores": os.cpu_count(), "machine": platform.platform(),
+                               "load_average_before": os.getloadavg()}
+    with tempfile.TemporaryDirectory(prefix="refig-bench-full-") as tmp:
+        work = Path(tmp)
+        suite, run = work / "suite", work / "run"
+        results["corpus"] = build_suite(REFIG, suite, args.sources, args.seed)
+        started = time.perf_counter()
+        results["corpus"]["artifacts"] = make_run(suite, run, args.per_source, args.jobs)
+        results["corpus"]["build_seconds"] = time.perf_counter() - started
+        if args.ray:
+            shutil.copytree(run, work / "run-ray")
+        files = check_corpus(suite, work / "check", args.check)
+
+        results["startup"] = [import_time(REFIG, "--help"), import_time(REFIG, "list-plugins"),
+                              import_time(REFIG, "check", "-q", "--json", str(files[0]))]
+        sides = [int(side) for side in args.ocr_sides.split(",")]
+        results["ocr"] = ocr_knee(suite, sides, min(args.ocr_figures, args.sources))
+        if args.real.is_dir():
+            results["ocr"]["real"] = real_agreement(args.real, sides)
+
+        results["evaluate"] = evaluate(run, args.jobs)
+        wall, cpu, _ = timed([REFIG, "check", "-q", "--json", *map(str, files)])
+        results["check"] = {"files": len(files), "wall_seconds": wall, "cpu_seconds": cpu}
+        results["naive"] = naive_render(files, work / "naive", args.width)
+        sources = sorted((suite / "assets").glob("*.png"))[: args.naive_ocr]
+        results["naive"]["ocr_seconds_per_artifact"] = naive_ocr(sources, max_side=2048)
+        results["floor"] = warm_floor(files, args.jobs)
+        if args.ray:
+            with LocalCluster(nodes=2, cpus_per_node=1) as cluster:
+                env = dict(os.environ, REFIG_RAY_ADDRESS=cluster.address)
+                results["ray"] = evaluate(work / "run-ray", 2, "--executor", "ray", env=env)
+                results["ray"]["spread"] = cluster.spread()
+    results["load_average_after"] = os.getloadavg()
+    results["summary"] = summarise(results)
+    print(report(results))
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2, default=str))
+
+
+def summarise(r: dict[str, Any]) -> dict[str, Any]:
+    """The ratios and the projection the targets are stated in."""
+    stages = r["evaluate"]["stages"]
+    seconds, artifacts = stages["seconds"], stages["artifacts"]
+    naive = r["naive"]
+    naive_per_artifact = naive["seconds"] / naive["artifacts"]
+    ours_gtr = (seconds["inspect"] + seconds["render"] + seconds["gate"]) / artifacts
+    render_per_slide = seconds["render"] / max(1, stages["rendered"])
+    scale = TARGET_ARTIFACTS / artifacts
+    cores = r["cores"] or 1
+    return {
+        "artifacts": artifacts,
+        "gate_tree_render_per_artifact": ours_gtr,
+        "naive_gate_tree_render_per_artifact": naive_per_artifact,
+        "gate_tree_render_speedup": naive_per_artifact / ours_gtr,
+        "check_speedup": naive["seconds"] / r["check"]["wall_seconds"],
+        "render_per_slide": render_per_slide,
+        "floor_per_slide": r["floor"]["seconds_per_slide"],
+        "render_over_floor": render_per_slide / max(1e-9, r["floor"]["seconds_per_slide"]),
+        "render_cpu_per_slide": stages["cpu_seconds"]["render"] / max(1, stages["rendered"]),
+        "floor_cpu_per_slide": r["floor"]["cpu_seconds_per_slide"],
+        "projected_minutes_this_load": r["evaluate"]["wall_seconds"] * scale / 60,
+        "projected_minutes_idle_cores": r["evaluate"]["cpu_seconds"] * scale / cores / 60,
+        "parallel_efficiency": r["evaluate"]["cpu_seconds"] / (r["evaluate"]["wall_seconds"]
+                                                               * cores),
+        "ocr_naive_per_artifact": naive["ocr_seconds_per_artifact"],
+    }
+
+
+def report(r: dict[str, Any]) -> str:
+    s, stages = r["summary"], r["evaluate"]["stages"]
+    lines = [f"corpus: {r['corpus']}",
+             f"load average before {r['load_average_before']}, after {r['load_average_after']}"
+             f" on {r['cores']} cores", "", "| stage | wall s | CPU s | wall s per artifact |",
+             "| --- | --- | --- | --- |"]
+    for stage, wall in stages["seconds"].items():
+        cpu = stages["cpu_seconds"].get(stage, 0.0)
+        lines.append(f"| {stage} | {wall:.1f} | {cpu:.1f} | {wall / s['artifacts']:.3f} |")
+    lines += ["", f"evaluate: {r['evaluate']['wall_seconds']:.1f} s wall, "
+              f"{r['evaluate']['cpu_seconds']:.1f} s CPU for {s['artifacts']} artifacts",
+              f"projection to {TARGET_ARTIFACTS:,} artifacts / {TARGET_SOURCES:,} sources: "
+              f"{s['projected_minutes_this_load']:.0f} min at this load, "
+              f"{s['projected_minutes_idle_cores']:.0f} min on idle cores "
+              f"(parallel efficiency {s['parallel_efficiency']:.2f})",
+              f"gate+tree+render: {s['gate_tree_render_per_artifact']:.3f} s/artifact vs naive "
+              f"{s['naive_gate_tree_render_per_artifact']:.3f}: "
+              f"{s['gate_tree_render_speedup']:.1f}x",
+              f"check over {r['check']['files']} slides: {r['check']['wall_seconds']:.1f} s vs "
+              f"naive {r['naive']['seconds']:.1f} s: {s['check_speedup']:.1f}x",
+              f"render {s['render_per_slide']:.3f} s/slide vs warm floor "
+              f"{s['floor_per_slide']:.3f}: {s['render_over_floor']:.2f}x; CPU "
+              f"{s['render_cpu_per_slide']:.3f} vs {s['floor_cpu_per_slide']:.3f} s/slide",
+              f"naive OCR per artifact {s['ocr_naive_per_artifact']:.2f} s; knee "
+              f"{r['ocr']['knee']} px: {json.dumps(r['ocr']['sides'])}"]
+    lines += [f"startup: {x['command'][:40]}: {x['import_seconds']:.2f} s import, heavy "
+              f"{x['heavy']}" for x in r["startup"]]
+    if "ray" in r:
+        ray = r["ray"]
+        lines += [f"ray (2 nodes x 1 CPU): {ray['wall_seconds']:.1f} s wall, driver CPU "
+                  f"{ray['cpu_seconds']:.1f} s, stages {ray['stages']['seconds']}, "
+                  f"spread {ray['spread']}"]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()
