@@ -1,35 +1,51 @@
 """The surface a harness adapter imports: the CLI adapter base and its reports, the gateway's
-names, the sandboxed command runner and the workspace's file names."""
+names (and the gateway itself, for a harness that calls a model without a CLI), the sandboxed
+command runner and the workspace's file names."""
 
 from __future__ import annotations
 
-from refig.gateway import DUMMY_KEY
-from refig.gateway.calls import status_kind
+from refig.gateway import DUMMY_KEY, Gateway, PriceTable, summarize
+from refig.gateway.calls import status_kind, write_calls
 from refig.gateway.usage import anthropic_tokens
 from refig.harness.adapter import (
     ANTHROPIC,
+    CALLS,
     OPENAI,
+    READ_GRACE,
     SHARED_OPTIONS,
+    TRANSCRIPT,
     CliHarness,
     Invocation,
+    Provider,
     Report,
     events,
     last_event,
+    upstream_for,
 )
 from refig.harness.figure import stream_json_message
 from refig.inflight import in_flight
+from refig.llm import OPENAI_COMPATIBLE
 from refig.running import PROGRAM_FILE, SLIDE_FILE, run_command, source_name
+from refig.traffic import RetryPolicy
 
 __all__ = [
     "ANTHROPIC",
+    "CALLS",
     "DUMMY_KEY",
     "OPENAI",
+    "OPENAI_COMPATIBLE",
     "PROGRAM_FILE",
+    "READ_GRACE",
     "SHARED_OPTIONS",
     "SLIDE_FILE",
+    "TRANSCRIPT",
     "CliHarness",
+    "Gateway",
     "Invocation",
+    "PriceTable",
+    "Provider",
     "Report",
+    "RetryPolicy",
     "anthropic_tokens",
     "events",
     "in_flight",
@@ -38,4 +54,7 @@ __all__ = [
     "source_name",
     "status_kind",
     "stream_json_message",
+    "summarize",
+    "upstream_for",
+    "write_calls",
 ]

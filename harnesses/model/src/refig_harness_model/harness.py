@@ -13,10 +13,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from refig.gateway import Gateway, PriceTable, summarize
-from refig.gateway.calls import write_calls
-from refig.harness.adapter import CALLS, READ_GRACE, TRANSCRIPT, Provider, upstream_for
-from refig.llm import OPENAI_COMPATIBLE
 from refig.plugin import (
     AttemptContext,
     CallError,
@@ -30,8 +26,22 @@ from refig.plugin import (
     data_url,
     import_litellm,
 )
-from refig.plugin.harness import ANTHROPIC, DUMMY_KEY, OPENAI
-from refig.traffic import RetryPolicy
+from refig.plugin.harness import (
+    ANTHROPIC,
+    CALLS,
+    DUMMY_KEY,
+    OPENAI,
+    OPENAI_COMPATIBLE,
+    READ_GRACE,
+    TRANSCRIPT,
+    Gateway,
+    PriceTable,
+    Provider,
+    RetryPolicy,
+    summarize,
+    upstream_for,
+    write_calls,
+)
 
 from refig_harness_model.answer import NoCode, extract_code
 from refig_harness_model.options import ModelOptions, parse_options
