@@ -225,7 +225,7 @@ def test_the_viewer_in_headless_chromium(server: ViewServer, viewed_run: Any) ->
             page.locator("#samples tbody tr[data-task='deck-000'] a").first.click()
             panel = page.locator("section.sample .panel")
             panel.locator("details summary").first.click()
-            assert viewed_run.hostile in panel.locator("table").first.text_content()
+            assert viewed_run.hostile in panel.locator("details table").first.text_content()
             assert panel.locator(".thumbs img").count() == 2
             # the code family's panel: the program the failed attempt left
             page.goto(server.url)

@@ -4,7 +4,6 @@ structure, a rendering's pages, in one place so the pages never depend on a reco
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from refig.plugin import Inspection, Render, Task
 from refig.pptx import ObjectTree
@@ -60,11 +59,6 @@ def pages(render: Render | None) -> list[PageImage]:
 def render_log(render: Render | None) -> str | None:
     """The hash of the renderer's or interpreter's output, when the rendering kept one."""
     return render.log_sha256 if render is not None else None
-
-
-def structure(inspection: Inspection | None) -> dict[str, Any] | None:
-    """The family's structure of an artifact as plain data (the object tree for a slide)."""
-    return inspection.structure if inspection is not None else None
 
 
 def object_tree(inspection: Inspection | None) -> ObjectTree | None:

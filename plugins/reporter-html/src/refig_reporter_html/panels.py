@@ -12,7 +12,6 @@ package, by an entry point in group ``refig.viewer`` naming an object with the a
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -22,7 +21,7 @@ from typing import Any
 from refig.plugin import MetricValue, Task, err
 from refig.plugin.analysis import Outcome
 
-from refig_reporter_html.fields import PageImage, object_tree, structure
+from refig_reporter_html.fields import PageImage, object_tree
 
 ENTRY_POINT_GROUP = "refig.viewer"
 #: Characters of a program or an interpreter's output shown inline (the file is a download).
@@ -95,26 +94,6 @@ def _slide_panel(found: PanelInput) -> list[Block]:
     ]
 
 
-def _deck_panel(found: PanelInput) -> list[Block]:
-    """The structural diff the deck family stores, and the slides it rendered."""
-    blocks: list[Block] = []
-    shape = structure(found.outcome.inspection)
-    diff = (shape or {}).get("diff") if isinstance(shape, dict) else None
-    if isinstance(diff, list) and diff:
-        columns = sorted({k for d in diff if isinstance(d, dict) for k in d})
-        blocks.append({"kind": "table", "title": "Structural diff", "columns": columns,
-                       "rows": [[_plain(d.get(c)) for c in columns] for d in diff
-                                if isinstance(d, dict)]})
-    elif shape:
-        blocks.append({"kind": "code", "title": "Deck structure",
-                       "text": json.dumps(shape, indent=1)[:MAX_CODE]})
-    if found.pages:
-        blocks.append({"kind": "images", "title": "Slides",
-                       "items": [{"label": f"slide {i + 1}", "sha256": p.sha256}
-                                 for i, p in enumerate(found.pages)]})
-    return blocks or [{"kind": "note", "text": "no deck structure stored"}]
-
-
 def _code_panel(found: PanelInput) -> list[Block]:
     """The program, what its interpreter printed, and the code metrics."""
     attempt = found.outcome.attempt
@@ -133,10 +112,6 @@ def _code_panel(found: PanelInput) -> list[Block]:
     return blocks
 
 
-def _plain(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value)
-
-
 BUILTIN: tuple[FamilyView, ...] = (
     FamilyView("figure-to-slide", (
         ("connector-audit", "connector_count", "connectors"),
@@ -144,15 +119,11 @@ BUILTIN: tuple[FamilyView, ...] = (
         ("text", "recall", "text recall"),
         ("image", "ssim", "SSIM"),
     ), _slide_panel, "Slide"),
-    FamilyView("deck-edit", (
-        ("edit", "recall", "edit recall"),
-        ("edit", "precision", "edit precision"),
-        ("edit", "collateral", "collateral"),
-    ), _deck_panel, "Deck"),
     FamilyView("figure-to-code", (
-        ("execution", "ran", "ran"),
-        ("image", "ssim", "SSIM"),
-        ("crystalbleu", "score", "CrystalBLEU"),
+        ("code", "execution", "ran"),
+        ("code", "ssim_weighted", "SSIM (weighted)"),
+        ("code", "crystalbleu", "CrystalBLEU"),
+        ("code", "fcf", "FCF"),
     ), _code_panel, "Program"),
 )
 
