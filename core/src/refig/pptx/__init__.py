@@ -12,6 +12,8 @@ entities, no network). The documented API:
 - embedded images and rasters: :func:`embedded_images`, :func:`iter_slide_images`,
   :func:`raster_placements`, :mod:`refig.pptx.rasters`;
 - slide text: :func:`native_text`, :func:`word_tokens`; line presets: :mod:`refig.pptx.lines`;
+- XML names: :data:`NS` (the OOXML namespaces by prefix) and :func:`q` (``"a:blip"`` as lxml's
+  ``{namespace}blip``);
 """
 
 from refig.pptx.gate import INSPECTOR, Structure, fold_render, inspect_structure
@@ -22,6 +24,7 @@ from refig.pptx.package import Package, PackageError, Relationship, SlideRef
 from refig.pptx.rasters import RasterPlacement, SlideImage, raster_placements
 from refig.pptx.slide_text import native_text, word_tokens
 from refig.pptx.tree import read_tree
+from refig.pptx.xml import NS, q
 
 read_object_tree = read_tree
 """``read_object_tree(package, slide_part) -> ObjectTree``: O(P) of one slide."""
@@ -29,6 +32,7 @@ read_object_tree = read_tree
 __all__ = [
     "DEFAULT_LIMITS",
     "INSPECTOR",
+    "NS",
     "EmbeddedImage",
     "Endpoint",
     "Limits",
@@ -48,6 +52,7 @@ __all__ = [
     "inspect_structure",
     "iter_slide_images",
     "native_text",
+    "q",
     "raster_placements",
     "read_object_tree",
     "read_tree",
