@@ -46,6 +46,8 @@ class DemoOutcome:
     verdicts: tuple[ConfigVerdict, ...]
     #: What the proxy judge can and cannot see, as its judgments say.
     sight: str | None = None
+    #: The most a total can be under the family's rubric (100 for ReFigBench).
+    total_max: float = 100.0
 
     def verdict(self, harness: str) -> ConfigVerdict:
         """The verdict on the configuration that ran ``harness``."""
@@ -79,12 +81,36 @@ class FamilyDemo:
     repeats: int = 1
     folder: str = ""
     check: Callable[[DemoOutcome], tuple[str, bool]] | None = None
+    #: Baselines that read the suite's hidden references (an oracle): given ``suite=DIR``.
+    suite_harnesses: tuple[str, ...] = ()
+
+
+def oracle_above_identity(outcome: DemoOutcome) -> tuple[str, bool]:
+    """deck-edit's claim: the target deck scores above the untouched original."""
+    oracle, identity = outcome.verdict("oracle"), outcome.verdict("identity")
+    return ("the oracle (the target deck) scores above identity (the original returned)",
+            oracle.judged > 0 and oracle.total > identity.total)
+
+
+def reference_above_the_rest(outcome: DemoOutcome) -> tuple[str, bool]:
+    """figure-to-code's claim: the reference program beats a blank figure, and a program that
+    smuggles the image in is capped on every judgment."""
+    reference, blank = outcome.verdict("reference"), outcome.verdict("blank")
+    smuggle = outcome.verdict("smuggle")
+    caught = smuggle.judged > 0 and smuggle.capped == smuggle.judged
+    return ("the reference program scores above blank and the smuggled image is capped",
+            caught and reference.total > blank.total and reference.total > smuggle.total)
 
 
 #: The demos ``refig demo`` runs, in order, each when its family, suite and harnesses are
 #: installed. A family adds its own with one line here (see docs/architecture.md).
 DEMOS: tuple[FamilyDemo, ...] = (
     FamilyDemo("figure-to-slide", "sample", ("cv", "raster-paste"), check=paste_is_caught),
+    FamilyDemo("deck-edit", "deck-sample", ("identity", "oracle"), judge="deck-metrics",
+               folder="deck-edit", check=oracle_above_identity, suite_harnesses=("oracle",)),
+    FamilyDemo("figure-to-code", "code-sample", ("reference", "blank", "smuggle"),
+               judge="code-metrics", folder="figure-to-code", check=reference_above_the_rest,
+               suite_harnesses=("reference",)),
 )
 
 
@@ -127,7 +153,9 @@ def run_family_demo(registry: Registry, demo: FamilyDemo, out: Path, *, tasks: i
     _stage(1, f"build the {demo.suite} suite ({tasks} generated tasks, seed {seed})", quiet)
     sample.create()(out / "suite", n=tasks, seed=seed, quiet=quiet)
     requests = [make_request(registry, suite=out / "suite", out=out / "run", harness=name,
-                             jobs=jobs) for name in demo.harnesses]
+                             jobs=jobs, options={"suite": str(out / "suite")}
+                             if name in demo.suite_harnesses else None)
+                for name in demo.harnesses]
     _stage(2, "run the baselines: " + " and ".join(demo.harnesses), quiet)
     for request in requests:
         summary = execute(request, quiet=quiet)
@@ -140,9 +168,12 @@ def run_family_demo(registry: Registry, demo: FamilyDemo, out: Path, *, tasks: i
                          fix=f"run `refig evaluate {out / 'run'}` to retry them")
     _stage(4, "report", quiet)
     report(registry, report_request)
+    from refig.rubric import load_rubric
+
     store = RunStore.open(out / "run")
     return DemoOutcome(demo=demo, suite=out / "suite", run=out / "run", html=out / "report",
-                       verdicts=verdicts(store, demo.judge), sight=_sight(store, demo.judge))
+                       verdicts=verdicts(store, demo.judge), sight=_sight(store, demo.judge),
+                       total_max=load_rubric(family=demo.family).max_total)
 
 
 def _sight(store: RunStore, judge: str) -> str | None:

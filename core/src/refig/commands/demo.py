@@ -55,11 +55,15 @@ def _verdict(outcome: DemoOutcome) -> bool:
     if demo.folder:
         title += f" ({demo.family})"
     table = Table(title=title, title_justify="left")
-    for column in ("configuration", "mean total /100", "editability /25", "capped"):
+    # editability is the ReFigBench rubric's axis; other families' rubrics have none
+    editable = any(v.editability == v.editability for v in outcome.verdicts)
+    columns = ("configuration", f"mean total /{outcome.total_max:g}",
+               *(("editability /25",) if editable else ()), "capped")
+    for column in columns:
         table.add_column(column)
     for v in outcome.verdicts:
-        table.add_row(v.config_id, f"{v.total:.1f}", f"{v.editability:.1f}",
-                      f"{v.capped}/{v.judged}")
+        table.add_row(v.config_id, f"{v.total:.1f}",
+                      *((f"{v.editability:.1f}",) if editable else ()), f"{v.capped}/{v.judged}")
     if outcome.sight:
         table.caption, table.caption_justify = f"a proxy: {outcome.sight}", "left"
     print_table(out, table)

@@ -20,7 +20,6 @@ from refig.plugin import (
     Render,
     RenderJob,
     Task,
-    stable_hash,
 )
 from refig.plugin.analysis import Section
 
@@ -57,9 +56,10 @@ class CodeFamily:
     unreadable_reasons = frozenset({"missing"})
 
     def reference_key(self, task: Task) -> str:
-        """The reference figure and reference code together: either changing re-measures."""
-        figure, code = task.input(FIGURE), task.input(REFERENCE_CODE)
-        return stable_hash([figure.sha256 if figure else None, code.sha256 if code else None])
+        """The reference code's hash, the key the code metric stores its values under (the
+        reference figure is that code's output, so it changes with it)."""
+        code = task.input(REFERENCE_CODE)
+        return code.sha256 if code is not None else ""
 
     def inspect(self, path: Path, task: Task | None) -> tuple[GateResult, BaseModel | None]:
         language = task_language(task, path)

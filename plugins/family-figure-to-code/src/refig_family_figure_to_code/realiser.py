@@ -14,7 +14,7 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from refig.plugin import ErrorInfo, RenderJob, RenderOutput
+from refig.plugin import ErrorInfo, RenderJob, RenderOutput, Task
 
 from refig_family_figure_to_code.execution import Execution, Limits, execute
 from refig_family_figure_to_code.languages import Language, language_of_file
@@ -25,7 +25,7 @@ from refig_family_figure_to_code.warm import WARM_LANGUAGES, WarmInterpreter
 SETTINGS_VERSION = "program/1"
 
 
-def workspace_inputs(inputs: Mapping[str, Path]) -> dict[str, Path]:
+def workspace_inputs(inputs: Mapping[str, Path], task: Task | None = None) -> dict[str, Path]:
     """Role -> path as file name -> path, laid out as the agent's workspace was: the figure as
     ``source.<ext>``, each ``data/<name>`` input there and also as ``<name>`` beside the
     program (FigCodeBench's programs read their data files by bare name)."""
@@ -35,7 +35,10 @@ def workspace_inputs(inputs: Mapping[str, Path]) -> dict[str, Path]:
             named[role] = path
             named.setdefault(role.removeprefix(DATA_PREFIX), path)
         elif role == FIGURE:
-            named[f"source{path.suffix.lower()}"] = path
+            # a stored object has no suffix: the figure keeps its suite file's, as in the workspace
+            asset = task.input(FIGURE) if task is not None else None
+            suffix = Path(asset.path).suffix if asset is not None else path.suffix
+            named[f"source{suffix.lower()}"] = path
     return named
 
 
@@ -96,7 +99,7 @@ class ProgramRenderer:
             return ErrorInfo(kind="runtime_error", message=f"cannot read the program: {exc}")
         params = job.task.params if job.task is not None else {}
         width, height = int(params.get("width", 640)), int(params.get("height", 480))
-        inputs = workspace_inputs(job.inputs)
+        inputs = workspace_inputs(job.inputs, job.task)
         if self.warm and language in WARM_LANGUAGES:
             if language not in self._interpreters:
                 self._interpreters[language] = WarmInterpreter(language, self.limits)

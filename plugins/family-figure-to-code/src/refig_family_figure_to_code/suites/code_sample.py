@@ -27,21 +27,28 @@ WIDTH, HEIGHT = 640, 480
 def build_code_sample(out: Path | str, *, seed: int = 0, per_category: int = 1,
                       languages: Sequence[str] = tuple(Language),
                       categories: Sequence[str] = CATEGORIES,
-                      progress: Callable[[str], None] | None = None) -> Suite:
-    """Build the suite into ``out``: ``per_category`` tasks per language and category."""
+                      progress: Callable[[str], None] | None = None,
+                      n: int | None = None, quiet: bool = True) -> Suite:
+    """Build the suite into ``out``: ``per_category`` tasks per language and category, or with
+    ``n`` (as ``refig demo`` asks) the first ``n`` of the languages and categories taken in turn,
+    so every language appears from four tasks on. It prints nothing itself (``quiet`` is the
+    suite builders' common keyword); ``progress`` hears each task id."""
     chosen = [Language.parse(str(x)) for x in languages]
     unknown = sorted(set(categories) - set(CATEGORIES))
     if unknown:
         raise RefigError(f"unknown categories {unknown}; choose from {', '.join(CATEGORIES)}")
+    if n is None:
+        cells = [(language, category, index) for language in chosen for category in categories
+                 for index in range(per_category)]
+    else:
+        cells = [(chosen[i % len(chosen)], categories[i % len(categories)], 0) for i in range(n)]
     drafts: list[TaskDraft] = []
     with tempfile.TemporaryDirectory(prefix="refig-code-sample-") as scratch:
-        for language in chosen:
-            for category in categories:
-                for index in range(per_category):
-                    data = sample_data(category, seed * 1000 + index)
-                    drafts.append(_render(language, category, index, seed, data, Path(scratch)))
-                    if progress:
-                        progress(drafts[-1].id)
+        for language, category, index in cells:
+            data = sample_data(category, seed * 1000 + index)
+            drafts.append(_render(language, category, index, seed, data, Path(scratch)))
+            if progress:
+                progress(drafts[-1].id)
         set_tiers(drafts, Path(scratch))
     writer = SuiteWriter(out, name="code-sample", family="figure-to-code", builder="code-sample",
                          params={"seed": seed, "per_category": per_category,
