@@ -46,7 +46,10 @@ def test_two_evaluations_split_the_judgments_and_replace_none(tmp_path: Path) ->
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                   for name in "ab"]
         while not all((tmp_path / f"ready-{n}").exists() for n in "ab"):
-            assert all(r.poll() is None for r in racers), [r.communicate() for r in racers]
+            if any(r.poll() is not None for r in racers):
+                for r in racers:  # the others wait for "go" forever: end them to read why
+                    r.kill()
+                raise AssertionError([r.communicate() for r in racers])
             time.sleep(0.05)
         (tmp_path / "go").write_text("")
         outputs = [r.communicate(timeout=300) for r in racers]
