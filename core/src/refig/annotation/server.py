@@ -12,18 +12,16 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
-import threading
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from refig.annotation.session import ActionError, Session
 from refig.console import err
+from refig.loopback import LOOPBACK, LoopbackServer
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 MAX_BODY_BYTES = 16_384
 #: Seconds a connection may sit idle or send a request slowly before it is dropped (a body
 #: shorter than its Content-Length would otherwise hold a thread for ever).
@@ -46,46 +44,13 @@ def _page(name: str) -> bytes:
     return (resources.files("refig.annotation") / "page" / name).read_bytes()
 
 
-class _IPv6Server(ThreadingHTTPServer):
-    address_family = socket.AF_INET6
-
-
-class AnnotationServer:
+class AnnotationServer(LoopbackServer):
     """Serve a :class:`Session` on ``host:port`` (port 0: any free port)."""
 
     def __init__(self, session: Session, host: str = "127.0.0.1", port: int = 0):
         self.session = session
-        self.host = host
         self.pages = {name: _page(name) for name in PAGE_FILES}
-        server_class = _IPv6Server if ":" in host else ThreadingHTTPServer
-        self._httpd = server_class((host, port), _handler(self))
-        self._httpd.daemon_threads = True
-        self._thread: threading.Thread | None = None
-
-    @property
-    def port(self) -> int:
-        return int(self._httpd.server_address[1])
-
-    @property
-    def url(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        if host in ("0.0.0.0", "[::]"):
-            host = "127.0.0.1"
-        return f"http://{host}:{self.port}/"
-
-    def serve_forever(self) -> None:
-        """Serve in this thread until :meth:`stop` (or Ctrl-C)."""
-        self._httpd.serve_forever()
-
-    def start(self) -> AnnotationServer:
-        """Serve from a background thread."""
-        self._thread = threading.Thread(target=self.serve_forever, daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
+        super().__init__(_handler(self), host, port)
 
     def allowed_host(self, header: str | None) -> bool:
         """On a loopback address, only a loopback ``Host`` header is answered."""

@@ -76,6 +76,7 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("Check", "Status", "apt_fix", "tool"), "refig.doctor"),
     **dict.fromkeys(("FIELD_KEYS",), "refig.suite_stats"),
     **dict.fromkeys(("Registry",), "refig.plugins"),
+    **dict.fromkeys(("LOOPBACK", "LoopbackServer"), "refig.loopback"),
     **dict.fromkeys(("RunStore",), "refig.store"),
     **dict.fromkeys(("ModelCall",), "refig.gateway.calls"),
 }
@@ -86,6 +87,7 @@ __all__ = [
     "FIGURE_TO_CODE",
     "FIGURE_TO_SLIDE",
     "IDENTITY",
+    "LOOPBACK",
     "MAX_PIXELS",
     "NO_KEY",
     "SCHEMA_VERSION",
@@ -124,6 +126,7 @@ __all__ = [
     "JudgeRequest",
     "Judgment",
     "JudgmentStatus",
+    "LoopbackServer",
     "Metric",
     "MetricRecord",
     "MetricValue",
@@ -228,6 +231,7 @@ if TYPE_CHECKING:
         import_litellm,
     )
     from refig.llm.structured import AnswerRejected, Structured, structured_call
+    from refig.loopback import LOOPBACK, LoopbackServer
     from refig.metric_values import ValueMaker, source_sha256, unavailable
     from refig.models import (
         SCHEMA_VERSION,

@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import hashlib
 import shutil
-import socket
-import threading
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from refig.plugin import LOOPBACK, LoopbackServer
+
 from refig_reporter_html.site import NotFound, Resource, Site
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 #: Seconds a connection may sit idle or send its request slowly before it is dropped.
 IDLE_SECONDS = 60.0
 CACHE = {"immutable": "max-age=31536000, immutable", "revalidate": "no-cache",
@@ -34,52 +33,12 @@ HEADERS = {
 }
 
 
-class _IPv6Server(ThreadingHTTPServer):
-    address_family = socket.AF_INET6
-
-
-class ViewServer:
+class ViewServer(LoopbackServer):
     """Serve a :class:`Site` on ``host:port`` (port 0: a free one, for tests)."""
 
     def __init__(self, site: Site, host: str = "127.0.0.1", port: int = 0):
         self.site = site
-        self.host = host
-        server_class = _IPv6Server if ":" in host else ThreadingHTTPServer
-        self._httpd = server_class((host, port), _handler(self))
-        self._httpd.daemon_threads = True
-        self._thread: threading.Thread | None = None
-
-    @property
-    def port(self) -> int:
-        return int(self._httpd.server_address[1])
-
-    @property
-    def url(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        if host in ("0.0.0.0", "[::]"):
-            host = "127.0.0.1"
-        return f"http://{host}:{self.port}/"
-
-    def serve_forever(self) -> None:
-        self._httpd.serve_forever()
-
-    def start(self) -> ViewServer:
-        """Serve in a background thread (tests, benchmarks)."""
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def __enter__(self) -> ViewServer:
-        return self.start()
-
-    def __exit__(self, *_: object) -> None:
-        self.stop()
+        super().__init__(_handler(self), host, port)
 
 
 def _etag(body: bytes | Path) -> str:
