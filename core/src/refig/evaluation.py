@@ -105,7 +105,8 @@ class Evaluation:
             summary.artifacts = len(items)
             inspections = self._inspect(items, summary)
         with times.stage("render"):
-            renders = self._render(items, inspections, summary)
+            renders = self._render(items, inspections, summary,
+                                   self._reference_items(items, summary.damage))
         with times.stage("gate"):
             gates = self._gate(items, inspections, renders, summary)
         self._measure(inspections, renders, gates, summary)
@@ -131,6 +132,21 @@ class Evaluation:
             items.append(Item(sha, str(self.store.objects.path(sha)), family, task, inputs))
         return items
 
+    def _reference_items(self, items: list[Item], damage: Damage) -> list[Item]:
+        """The task inputs the family has rendered beside the artifacts (its ``rendered_inputs``;
+        deck-edit: the original and the target), one item per content: rendered once per run."""
+        roles = rendered_inputs(run_family(self.store))
+        found: dict[str, Item] = {}
+        for item in items:
+            for role in roles:
+                asset = item.task.input(role) if item.task is not None else None
+                if asset is None or asset.sha256 in found:
+                    continue
+                if damage.check(asset.sha256, f"{role} of task {item.task.id}"):
+                    found[asset.sha256] = Item(asset.sha256, str(self.store.objects.path(
+                        asset.sha256)), item.family, item.task)
+        return [found[sha] for sha in sorted(found)]
+
     def _inspect(self, items: list[Item], summary: Summary) -> dict[str, Inspection]:
         inspector = self._inspector()
         done = {sha for sha, tag in self.store.keys(Inspection) if tag == inspector}
@@ -149,7 +165,8 @@ class Evaluation:
         }
 
     def _render(
-        self, items: list[Item], inspections: Mapping[str, Inspection], summary: Summary
+        self, items: list[Item], inspections: Mapping[str, Inspection], summary: Summary,
+        references: Sequence[Item] = (),
     ) -> dict[str, Render]:
         name = self.renderer.record.name
         renderer = renderer_for(name)
@@ -163,6 +180,8 @@ class Evaluation:
             for item in items
             if item.sha256 in inspections and inspections[item.sha256].gate.passed
         ]
+        # a reference that is also an artifact (an unchanged deck) shares its rendering
+        wanted += [item for item in references if item.sha256 not in {w.sha256 for w in wanted}]
         todo = [item for item in wanted if item.sha256 not in done]
         summary.skipped["render"] = len(wanted) - len(todo)
         batches = render_batches(todo, self.jobs)
@@ -273,6 +292,12 @@ class Evaluation:
                 yield artifact
 
 
+def rendered_inputs(family: str) -> tuple[str, ...]:
+    """The task inputs family ``family`` has rendered and stored in the run beside the artifacts
+    (its optional ``rendered_inputs``), so metrics, judges and the viewer read the same pages."""
+    return tuple(getattr(family_for(family), "rendered_inputs", ()))
+
+
 # --- reading evaluated artifacts back -------------------------------------------------------------
 
 
@@ -330,6 +355,13 @@ def _artifacts(
         } if task else {}
         family_name = task.family if task else family
         rules = family_for(family_name)
+        reference_pages = {}
+        for name in rendered_inputs(family_name) if task else ():
+            asset = task.input(name)
+            made = renders.get(asset.sha256) if asset is not None else None
+            found = tuple(store.objects.path(p.png_sha256) for p in made.pages) if made else ()
+            if found and all(p.is_file() for p in found):
+                reference_pages[name] = found
         reference = rules.reference_key(task) if task else ""
         model = rules.structure_model()
         yield Artifact(
@@ -344,6 +376,7 @@ def _artifacts(
             pages=pages if all(p.is_file() for p in pages) else (),
             task=task,
             references={role: p for role, p in references.items() if p.is_file()},
+            reference_pages=reference_pages,
             annotation=_annotation(store, task) if task else None,
             # values measured against no reference (the gate) hold for every task
             metrics={**known.get((sha, ""), {}), **known.get((sha, reference), {})},

@@ -170,7 +170,9 @@ class Artifact:
 
     ``files`` are the attempt's outputs by role (the evaluated one at ``path``), ``structure`` the
     family's parsed structure (the slide's :class:`~refig.pptx.ObjectTree`), ``pages`` its
-    rendered pages, ``references`` the task's inputs by role (hidden ones included), and
+    rendered pages, ``references`` the task's inputs by role (hidden ones included),
+    ``reference_pages`` the stored renderings of the inputs the family renders (its
+    ``rendered_inputs``; deck-edit: the original and target decks), and
     ``annotation`` the task's parsed annotation when the suite has one. ``metrics`` holds the
     values measured so far as ``{"metric.name": value}``.
     """
@@ -183,6 +185,7 @@ class Artifact:
     structure: Any = None
     pages: tuple[Path, ...] = ()
     references: Mapping[str, Path] = field(default_factory=dict)
+    reference_pages: Mapping[str, tuple[Path, ...]] = field(default_factory=dict)
     task: Task | None = None
     annotation: Mapping[str, Any] | None = None
     metrics: Mapping[str, float | None] = field(default_factory=dict)
@@ -268,6 +271,8 @@ class TaskFamily(Protocol):
     ``inspector`` is a version tag stored with each inspection: a new tag inspects again.
     ``unreadable_reasons`` are the gate reasons that mean the input is not a file of this family
     at all (``refig check`` exits 1 on them; any other failed gate is a result).
+    A family may also name ``rendered_inputs``: task inputs rendered once per content and
+    stored in the run like the artifacts' renderings (see ``Artifact.reference_pages``).
     """
 
     inspector: str

@@ -67,10 +67,25 @@ class DeckContext:
 _lock = threading.Lock()
 
 
+def artifact_context(artifact: Any) -> DeckContext:
+    """The context of an evaluated artifact: the references' renderings the run stored
+    (``Artifact.reference_pages``), else rendered once into the family's cache."""
+    from refig_family_deck_edit.references import reference_pages
+
+    stored = getattr(artifact, "reference_pages", None) or {}
+    if stored.get(DECK) and stored.get(TARGET):
+        return build_context(artifact.structure, artifact.references, artifact.pages,
+                             stored_pages=stored)
+    return build_context(artifact.structure, artifact.references, artifact.pages,
+                         reference_pages=reference_pages)
+
+
 def build_context(prediction: Any, references: Mapping[str, Path],
-                  pages: tuple[Path, ...] = (), *, reference_pages: Any = None) -> DeckContext:
-    """The context of one artifact; ``reference_pages(path) -> pages`` renders references (None:
-    no slide selection by SSIM, structural selection only)."""
+                  pages: tuple[Path, ...] = (), *, reference_pages: Any = None,
+                  stored_pages: Mapping[str, tuple[Path, ...]] | None = None) -> DeckContext:
+    """The context of one artifact; the references' pages are ``stored_pages`` (by input role)
+    or made by ``reference_pages(path) -> pages`` (neither: no slide selection by SSIM,
+    structural selection only)."""
     structure = as_structure(prediction)
     if structure is None:
         raise ContextError("the edited deck has no structure (it did not pass the gate)")
@@ -83,7 +98,10 @@ def build_context(prediction: Any, references: Mapping[str, Path],
     spec = json.loads(spec_path.read_text(encoding="utf-8")) if spec_path else None
     comparison = compare(original, target, structure)
     all_pages: dict[str, tuple[Path, ...]] = {"prediction": tuple(pages)}
-    if reference_pages is not None and pages:
+    if stored_pages and pages:
+        all_pages["original"] = tuple(stored_pages[DECK])
+        all_pages["target"] = tuple(stored_pages[TARGET])
+    elif reference_pages is not None and pages:
         with _lock:
             all_pages["original"] = tuple(reference_pages(original_path))
             all_pages["target"] = tuple(reference_pages(target_path))

@@ -15,11 +15,16 @@ from refig.plugin import Artifact, Evidence, GateResult, Render, RenderJob, Task
 
 from refig_family_deck_edit.cases import DECK, TARGET
 from refig_family_deck_edit.compare import readable
-from refig_family_deck_edit.context import ContextError, as_structure, build_context
+from refig_family_deck_edit.context import (
+    ContextError,
+    artifact_context,
+    as_structure,
+    build_context,
+)
 from refig_family_deck_edit.inspect_deck import INSPECTOR, inspect_deck
 from refig_family_deck_edit.judges.evidence import selected, slide_images
 from refig_family_deck_edit.reader import fold_render
-from refig_family_deck_edit.references import RenderError, reference_pages
+from refig_family_deck_edit.references import RenderError
 from refig_family_deck_edit.structure import DeckStructure
 
 
@@ -34,6 +39,8 @@ class DeckEdit:
     """The :class:`refig.plugin.TaskFamily` of PPTArena."""
 
     inspector = INSPECTOR
+    #: Rendered once per content and stored in the run, for the metric, judges and task pages.
+    rendered_inputs = (DECK, TARGET)
 
     def reference_key(self, task: Task) -> str:
         return reference_key(task)
@@ -58,8 +65,7 @@ class DeckEdit:
     def evidence(self, artifact: Artifact) -> Evidence:
         """The selected slides (original, target, edited) and the structural diffs."""
         try:
-            context = build_context(artifact.structure, artifact.references, artifact.pages,
-                                    reference_pages=reference_pages)
+            context = artifact_context(artifact)
         except (ContextError, RenderError, OSError, ValueError) as exc:
             return Evidence(text=f"(no structural diff: {exc})", text_label="Structural diffs")
         images = slide_images(context, selected(context), ("original", "target", "prediction"))

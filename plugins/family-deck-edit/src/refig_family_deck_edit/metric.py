@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from refig.plugin import MetricValue, ValueMaker
 
-from refig_family_deck_edit.context import ContextError, build_context
-from refig_family_deck_edit.references import RenderError, reference_pages
+from refig_family_deck_edit.context import ContextError, artifact_context
+from refig_family_deck_edit.references import RenderError
 
 METRIC = "deck-diff"
-VERSION = "1"
+VERSION = "2"
 NAMES = ("edit_recall", "edit_precision", "collateral", "requested", "done", "oracle_if",
          "selected_slides")
 #: Change lines kept in a value's detail (for the task page), per list.
 MAX_LINES = 50
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 class DeckDiffMetric:
@@ -30,8 +36,7 @@ class DeckDiffMetric:
         reference = reference_key(artifact.task) if artifact.task is not None else None
         make = ValueMaker(artifact, METRIC, VERSION, reference)
         try:
-            context = build_context(artifact.structure, artifact.references, artifact.pages,
-                                    reference_pages=reference_pages)
+            context = artifact_context(artifact)
         except (ContextError, RenderError, OSError, ValueError) as exc:
             yield from make.missing(NAMES, str(exc))
             return
@@ -54,4 +59,8 @@ class DeckDiffMetric:
             slides=[{"original": s.original, "target": s.target, "prediction": s.prediction,
                      "reasons": ", ".join(s.reasons), "ssim_target": s.ssim_target,
                      "ssim_prediction": s.ssim_prediction}
-                    for s in selection.slides] if selection else [])
+                    for s in selection.slides] if selection else [],
+            pages={role: [_sha256(p) for p in pages] for role, pages in context.pages.items()},
+            hidden={role: [s.hidden for s in deck.slides] for role, deck in (
+                ("original", context.original), ("target", context.target),
+                ("prediction", context.prediction))})

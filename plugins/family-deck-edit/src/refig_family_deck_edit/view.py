@@ -1,6 +1,7 @@
 """The deck-edit panel of the HTML task pages (``refig view``, ``refig report --html``),
-contributed through the viewer's ``refig.viewer`` entry point: the structural diff's verdicts and
-the edited deck's selected slides, from the ``deck`` metric values."""
+contributed through the viewer's ``refig.viewer`` entry point: the structural diff's verdicts,
+original, target and edited renderings side by side for each slide chosen for the VQ judge, and
+every slide of the three decks, hidden ones marked; all read from the ``deck-diff`` values."""
 
 from __future__ import annotations
 
@@ -14,15 +15,25 @@ KEY_METRICS = (
     ("deck-diff", "oracle_if", "oracle IF"),
 )
 TITLE = "Deck edit"
+#: The decks in the order the panel shows them, and what it calls each.
+ROLES = (("original", "original"), ("target", "target"), ("prediction", "edited"))
+
+Block = dict[str, Any]
 
 
 def _value(found: Any, name: str) -> Any:
     return found.metrics.get(("deck-diff", name))
 
 
-def panel(found: Any) -> list[dict[str, Any]]:
-    """Blocks: the numbers, achieved / missed / collateral changes, the selected slides."""
-    blocks: list[dict[str, Any]] = []
+def _label(deck: str, number: int, hidden: dict[str, list[bool]], role: str) -> str:
+    flags = hidden.get(role, [])
+    mark = " (hidden)" if 0 < number <= len(flags) and flags[number - 1] else ""
+    return f"{deck} slide {number}{mark}"
+
+
+def _diff_blocks(found: Any) -> list[Block]:
+    """The numbers, then achieved / missed / collateral changes with slide and object."""
+    blocks: list[Block] = []
     rows = []
     for _, name, label in KEY_METRICS:
         value = _value(found, name)
@@ -39,9 +50,19 @@ def panel(found: Any) -> list[dict[str, Any]]:
     if verdicts:
         blocks.append({"kind": "table", "title": "Requested and done changes",
                        "columns": ["verdict", "change"], "rows": verdicts})
+    return blocks
+
+
+def _slide_blocks(found: Any) -> list[Block]:
+    """Each selected slide as original | target | edited, then every slide of each deck."""
     selected = _value(found, "selected_slides")
-    chosen = selected.detail.get("slides", []) if selected is not None else []
-    numbers = {s["prediction"] for s in chosen if s.get("prediction")}
+    detail = selected.detail if selected is not None else {}
+    chosen = detail.get("slides", [])
+    pages: dict[str, list[str]] = dict(detail.get("pages") or {})
+    hidden: dict[str, list[bool]] = detail.get("hidden") or {}
+    if not pages.get("prediction") and found.pages:  # values measured before pages were kept
+        pages["prediction"] = [page.sha256 for page in found.pages]
+    blocks: list[Block] = []
     if chosen:
         blocks.append({"kind": "table", "title": "Slides chosen for the VQ judge",
                        "columns": ["original", "target", "edited", "why", "SSIM target",
@@ -49,10 +70,30 @@ def panel(found: Any) -> list[dict[str, Any]]:
                        "rows": [[str(s.get(k) or "—") for k in
                                  ("original", "target", "prediction", "reasons", "ssim_target",
                                   "ssim_prediction")] for s in chosen]})
-    if found.pages:
-        items = [{"label": f"edited slide {i + 1}", "sha256": page.sha256}
-                 for i, page in enumerate(found.pages) if not numbers or i + 1 in numbers]
-        blocks.append({"kind": "images", "title": "Edited slides (selected)", "items": items})
+    for slide in chosen:
+        items = []
+        for role, deck in ROLES:
+            number, shas = slide.get(role), pages.get(role, [])
+            if number is not None and 0 < number <= len(shas):
+                items.append({"label": _label(deck, number, hidden, role),
+                              "sha256": shas[number - 1]})
+        if items:
+            where = ", ".join(f"{deck} {slide[role]}" for role, deck in ROLES
+                              if slide.get(role) is not None)
+            blocks.append({"kind": "images", "title": f"Selected: {where} ({slide['reasons']})",
+                           "items": items})
+    for role, deck in ROLES:
+        shas = pages.get(role, [])
+        if shas:
+            blocks.append({"kind": "images", "title": f"Every slide of the {deck} deck",
+                           "items": [{"label": _label(deck, i + 1, hidden, role), "sha256": sha}
+                                     for i, sha in enumerate(shas)]})
+    return blocks
+
+
+def panel(found: Any) -> list[Block]:
+    """The diff's verdicts, the selected slides side by side, every slide of every deck."""
+    blocks = _diff_blocks(found) + _slide_blocks(found)
     return blocks or [{"kind": "note", "text": "no deck metrics stored yet"}]
 
 
@@ -62,7 +103,7 @@ class _View:
     title = TITLE
 
     @staticmethod
-    def panel(found: Any) -> list[dict[str, Any]]:
+    def panel(found: Any) -> list[Block]:
         return panel(found)
 
 

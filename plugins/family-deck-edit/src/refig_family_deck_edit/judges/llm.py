@@ -28,7 +28,7 @@ from refig.plugin import (
 )
 
 from refig_family_deck_edit.cases import style_target
-from refig_family_deck_edit.context import ContextError, build_context
+from refig_family_deck_edit.context import ContextError, artifact_context
 from refig_family_deck_edit.judges.evidence import (
     MODES,
     CallEvidence,
@@ -36,7 +36,7 @@ from refig_family_deck_edit.judges.evidence import (
     single_evidence,
     vq_chunks,
 )
-from refig_family_deck_edit.references import RenderError, reference_pages
+from refig_family_deck_edit.references import RenderError
 
 PROMPT_VERSION = "1"
 IF_AXIS, VQ_AXIS = "instruction_following", "visual_quality"
@@ -124,8 +124,7 @@ class DeckJudge:
         instruction = (task.instruction if task else None) or ""
         style = style_target(artifact.references)
         try:
-            context = build_context(artifact.structure, artifact.references, artifact.pages,
-                                    reference_pages=reference_pages)
+            context = artifact_context(artifact)
         except (ContextError, RenderError, OSError, ValueError) as exc:
             return result(status=JudgmentStatus.FAILED,
                           error=ErrorInfo(kind="missing_input", message=str(exc)))

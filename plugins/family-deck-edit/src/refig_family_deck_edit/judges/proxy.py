@@ -14,9 +14,9 @@ from typing import Any
 
 from refig.plugin import AxisScore, ErrorInfo, Judgment, JudgmentStatus, load_rubric, stable_hash
 
-from refig_family_deck_edit.context import ContextError, DeckContext, build_context
+from refig_family_deck_edit.context import ContextError, DeckContext, artifact_context
 from refig_family_deck_edit.judges.llm import IF_AXIS, VQ_AXIS
-from refig_family_deck_edit.references import RenderError, reference_pages
+from refig_family_deck_edit.references import RenderError
 from refig_family_deck_edit.selection import ssim
 
 FORMULA_VERSION = "1"
@@ -80,8 +80,7 @@ class DeckMetricsJudge:
             "repeat": request.repeat, "proxy": True, "deterministic": True, "sight": SIGHT,
             "cost_usd": 0.0, "calls": 0}
         try:
-            context = build_context(artifact.structure, artifact.references, artifact.pages,
-                                    reference_pages=reference_pages)
+            context = artifact_context(artifact)
         except (ContextError, RenderError, OSError, ValueError) as exc:
             return Judgment(status=JudgmentStatus.FAILED,
                             error=ErrorInfo(kind="missing_input", message=str(exc)), **fields)
