@@ -123,7 +123,8 @@ def refig_judges() -> Iterator[JudgeRecord]:
     yield JudgeRecord(
         name="deck-metrics", factory=_proxy, families=SERVES,
         description="Offline proxy: IF from the structural diff (the spec oracle on generated "
-        "tasks), VQ from SSIM against the target; labelled proxy.")
+        "tasks), VQ from how far the selected slides went from the original's look to the "
+        "target's; labelled proxy.")
 
 
 def _identity(**options: Any) -> Any:

@@ -2,14 +2,18 @@
 
 IF: on a generated task, the spec oracle's score; otherwise ``5 x edit recall x share``, share
 being the done changes that land on requested keys over all done changes (1 when nothing was
-done), rounded half up. VQ: the mean SSIM of the edited slides against the target's over the
-selected slides, mapped linearly from [:data:`SSIM_FLOOR`, 1] onto [0, 5]; without renderings, 0
-with a rationale saying so. No model, no network: the same inputs give the same judgment.
+done), rounded half up. VQ: over the slides selected for the VQ judge only, the mean of
+:func:`slide_vq` (how far each edited slide went from the original's look to the target's), so
+the untouched original scores 0 on a visible edit rather than the high SSIM of a small change;
+without renderings, 0 with a rationale saying so. No model, no network: the same inputs give the
+same judgment.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from refig.plugin import AxisScore, ErrorInfo, Judgment, JudgmentStatus, load_rubric, stable_hash
@@ -17,10 +21,13 @@ from refig.plugin import AxisScore, ErrorInfo, Judgment, JudgmentStatus, load_ru
 from refig_family_deck_edit.context import ContextError, DeckContext, artifact_context
 from refig_family_deck_edit.judges.llm import IF_AXIS, VQ_AXIS
 from refig_family_deck_edit.references import RenderError
-from refig_family_deck_edit.selection import ssim
+from refig_family_deck_edit.selection import SelectedSlide, ssim
 
-FORMULA_VERSION = "1"
+FORMULA_VERSION = "2"
 SSIM_FLOOR = 0.8
+#: Below this SSIM the target's rendering differs from the original's at all: LibreOffice renders
+#: an unchanged slide identically (1.0), one changed table number scores about 0.9995.
+VISIBLE = 0.99999
 SIGHT = ("it sees which requested changes the edited deck made (the structural diff, or the exact "
          "spec of a generated task) and how close its changed slides look to the target's; it "
          "cannot see whether an edit reads well, nor visual flaws the target shares")
@@ -45,20 +52,45 @@ def if_proxy(context: DeckContext) -> tuple[int, str]:
         f"{c.collateral_count} collateral of {len(c.done)} changes made")
 
 
+def _page(pages: tuple[Path, ...], number: int | None) -> Path | None:
+    return pages[number - 1] if number is not None and 0 < number <= len(pages) else None
+
+
+def slide_vq(slide: SelectedSlide, pages: Mapping[str, tuple[Path, ...]]) -> float | None:
+    """One selected slide's visual agreement with the target, 0-1 (None: nothing to compare).
+
+    Where the target looks different from the original, the share of the way from the original's
+    look to the target's the edited slide went: ``(SSIM(edited, target) - SSIM(original,
+    target)) / (1 - SSIM(original, target))``, so returning the original scores 0 whatever the
+    edit's size. Where the target looks like the original, whether the edited slide kept that
+    look: SSIM(edited, target) from [:data:`SSIM_FLOOR`, 1]. A slide one side has and the other
+    lacks scores 0.
+    """
+    target = _page(pages.get("target", ()), slide.target)
+    edited = _page(pages.get("prediction", ()), slide.prediction)
+    if target is None and edited is None:
+        return None
+    if target is None or edited is None:
+        return 0.0
+    got, base = ssim(edited, target), slide.ssim_target
+    if base is not None and base < VISIBLE:
+        return min(1.0, max(0.0, (got - base) / (1 - base)))
+    return min(1.0, max(0.0, (got - SSIM_FLOOR) / (1 - SSIM_FLOOR)))
+
+
 def vq_proxy(context: DeckContext) -> tuple[int, str]:
-    """VQ 0-5 and why."""
-    pairs = []
-    for slide in context.selection.slides if context.selection else ():
-        t, p = slide.target, slide.prediction
-        target, pred = context.pages.get("target", ()), context.pages.get("prediction", ())
-        if t is not None and p is not None and t <= len(target) and p <= len(pred):
-            pairs.append((target[t - 1], pred[p - 1]))
-    if not pairs:
+    """VQ 0-5 and why: 5 x the mean :func:`slide_vq` over the selected slides."""
+    slides = context.selection.slides if context.selection else ()
+    scored = [(s, v) for s in slides if (v := slide_vq(s, context.pages)) is not None]
+    if not scored:
         return 0, "no renderings of selected slides to compare"
-    mean = sum(ssim(a, b) for a, b in pairs) / len(pairs)
-    fraction = min(1.0, max(0.0, (mean - SSIM_FLOOR) / (1 - SSIM_FLOOR)))
-    return _half_up(5 * fraction), f"mean SSIM {mean:.3f} against the target over " \
-                                   f"{len(pairs)} selected slide(s)"
+    visible = sum(1 for s, _ in scored if s.ssim_target is None or s.ssim_target < VISIBLE)
+    mean = sum(v for _, v in scored) / len(scored)
+    why = (f"{mean:.2f} of the way to the target's look over {len(scored)} selected slide(s), "
+           f"{visible} of them visibly changed in the target")
+    if not visible:
+        why += "; no visible change was asked for, so VQ says only that the look was kept"
+    return _half_up(5 * mean), why
 
 
 class DeckMetricsJudge:
