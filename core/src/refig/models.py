@@ -101,14 +101,23 @@ class Configuration(Record):
     """A (model, harness, workflow) triple plus options, with a stable readable id.
 
     The id reads ``model@harness/workflow``, e.g. ``gpt-5.5@codex/direct``; options add a sorted
-    suffix such as ``[effort=xhigh]`` so two option sets never share an id.
+    suffix such as ``[effort=xhigh]`` so two option sets never share an id. ``local`` holds the
+    options that only say where something is on this machine (a harness's ``local_options``,
+    e.g. an oracle's ``suite=DIR``): handed to the harness with the others, but neither stored
+    nor part of the id, so one suite at two paths is one configuration and its run resumes.
     """
 
     model: str
     harness: str
     workflow: str
     options: dict[str, str] = Field(default_factory=dict)
+    local: dict[str, str] = Field(default_factory=dict, exclude=True)
     id: str = ""
+
+    @property
+    def harness_options(self) -> dict[str, str]:
+        """Every option the harness is made with: the identifying ones and the local ones."""
+        return {**self.options, **self.local}
 
     @model_validator(mode="after")
     def _derive_id(self) -> Configuration:

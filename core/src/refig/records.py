@@ -155,11 +155,14 @@ class HarnessRecord(PluginRecord):
     """A harness adapter; ``factory(**options)`` returns a :class:`refig.protocols.Harness`.
 
     ``cli`` names the pinned command-line program the adapter drives, if any.
+    ``local_options`` are options that only locate files on this machine (an oracle baseline's
+    ``suite``): the harness gets them, the configuration id never holds them.
     """
 
     kind: ClassVar[PluginKind] = PluginKind.HARNESS
     needs_model: bool = True
     cli: CliPin | None = None
+    local_options: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, kw_only=True)

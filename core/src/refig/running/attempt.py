@@ -183,14 +183,14 @@ def run_attempt(job: AttemptJob) -> AttemptOutcome:
         try:
             workflow = job.workflow.create()
             prompt = workflow.prepare(dirs.workspace, job.task, job.harness.record.name)
-            harness = job.harness.create(**job.config.options)
+            harness = job.harness.create(**job.config.harness_options)
         except Exception as exc:
             error = ErrorInfo(kind="setup_error", message=f"{type(exc).__name__}: {exc}")
         else:
             ctx = AttemptContext(
                 task=job.task, workspace=dirs.workspace, source=source, prompt=prompt,
                 model=job.config.model, deadline=deadline,
-                env=attempt_env(dirs, job.attempt_id), options=dict(job.config.options),
+                env=attempt_env(dirs, job.attempt_id), options=job.config.harness_options,
                 log=dirs.log, attempt_id=job.attempt_id, home=dirs.home,
                 outputs_dir=dirs.outputs, secrets=secrets, sandbox=job.sandbox,
             )

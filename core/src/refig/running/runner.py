@@ -74,8 +74,13 @@ class RunRequest:
 
     @property
     def configuration(self) -> Configuration:
-        return Configuration(model=self.model, harness=self.harness.record.name,
-                             workflow=self.workflow.record.name, options=self.options)
+        """The configuration, its harness's local options (paths) kept out of its id."""
+        record = self.harness.record
+        local = getattr(record, "local_options", frozenset())
+        return Configuration(model=self.model, harness=record.name,
+                             workflow=self.workflow.record.name,
+                             options={k: v for k, v in self.options.items() if k not in local},
+                             local={k: v for k, v in self.options.items() if k in local})
 
 
 @dataclass
