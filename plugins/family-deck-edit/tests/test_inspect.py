@@ -36,7 +36,8 @@ def test_a_generated_deck_reads_whole(write_case):
     assert deck.slides[0].title.startswith("Project ")
     assert [s.title for s in deck.slides][1:] == ["Agenda", "Results by region",
                                                   "Revenue by quarter", "How it works",
-                                                  "Our partners", "Staging notes", "Thank you"]
+                                                  "Our partners", "Staging notes", "Thank you",
+                                                  "Roadmap", "Launch film"]
     assert [s.hidden for s in deck.slides].count(True) == 1 and deck.slides[6].hidden
     assert deck.slides[0].layout == "Title Slide" and deck.theme.colors["accent1"] == "#4F81BD"
     objects = {o.name: o for s in deck.slides for o in s.walk()}
@@ -49,7 +50,7 @@ def test_a_generated_deck_reads_whole(write_case):
     assert objects["Logo"].image_sha256 and objects["Step 1"].fill.startswith("#")
     assert objects["Subtitle"].paragraphs[0].runs[0].size in (14, 16, 18, 22, 24, 28)
     edited = read(target)
-    assert len(edited.slides) == 7
+    assert len(edited.slides) == 9
     assert [s.notes for s in edited.slides if s.notes]  # the narration reached the notes
 
 
@@ -93,7 +94,7 @@ def test_hostile_parts_of_a_deck_get_typed_verdicts(write_case, monkeypatch):
     assert (verdict.passed, verdict.reason) == (False, "corrupt")
     monkeypatch.setattr(inspector, "MAX_SLIDES", 3)
     verdict = inspect_deck(write_case("footers")[1])
-    assert (verdict.reason, verdict.slides) == ("too_large", 8)
+    assert (verdict.reason, verdict.slides) == ("too_large", 10)
 
 
 def test_randomly_damaged_decks_get_a_classified_verdict(write_case):

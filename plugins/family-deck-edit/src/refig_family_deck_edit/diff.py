@@ -26,7 +26,7 @@ GEOMETRY_TOLERANCE = 1270
 
 _OBJECT_FIELDS = ("kind", "text", "x", "y", "w", "h", "rotation", "hidden", "placeholder",
                   "geometry", "fill", "line", "image_sha256", "alt_text", "link", "start_id",
-                  "end_id", "cells", "chart")
+                  "end_id", "cells", "chart", "smartart", "media")
 _SLIDE_FIELDS = ("hidden", "layout", "background", "section", "notes", "transition", "animations")
 _NUMERIC = {"x", "y", "w", "h"}
 
@@ -77,10 +77,11 @@ def _label(obj: DeckObject) -> str:
 def object_fields(obj: DeckObject) -> dict[str, Any]:
     """The comparable fields of an object, text properties summarised over its runs."""
     fields: dict[str, Any] = {name: getattr(obj, name) for name in _OBJECT_FIELDS}
-    if obj.kind in ("table", "chart"):
-        del fields["text"]  # read from the cells or the chart data, compared there
-    if fields["chart"] is not None:
-        fields["chart"] = fields["chart"].model_dump()
+    if obj.kind in ("table", "chart", "smartart"):
+        del fields["text"]  # read from the cells, chart data or diagram nodes, compared there
+    for name in ("chart", "media"):
+        if fields[name] is not None:
+            fields[name] = fields[name].model_dump()
     runs = [run for p in obj.paragraphs for run in p.runs if run.text.strip()]
     fields["font_sizes"] = tuple(sorted({r.size for r in runs if r.size is not None}))
     fields["fonts"] = tuple(sorted({r.font for r in runs if r.font}))

@@ -76,7 +76,7 @@ def _pptarena(**options: Any) -> Any:
 def refig_suites() -> Iterator[SuiteRecord]:
     yield SuiteRecord(
         name="deck-sample", factory=_deck_sample, command=deck_sample_command, families=SERVES,
-        description="Generated deck edits (all 5 categories, 14 of 16 operation types, "
+        description="Generated deck edits (all 5 categories, all 16 operation types, "
         "cross-slide ones) with exact targets and edit specifications.")
     yield SuiteRecord(
         name="pptarena", factory=_pptarena, command=pptarena_command, families=SERVES,

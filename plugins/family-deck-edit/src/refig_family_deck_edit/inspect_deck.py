@@ -24,6 +24,7 @@ from refig_family_deck_edit.details import (
     shape_details,
     table_cells,
 )
+from refig_family_deck_edit.embedded import media, smartart_nodes
 from refig_family_deck_edit.reader import (
     DEFAULT_LIMITS,
     NS,
@@ -48,7 +49,7 @@ from refig_family_deck_edit.structure import (
 )
 
 #: Stored with every inspection; bump when what the inspector reports changes.
-INSPECTOR = "deck-ooxml/1"
+INSPECTOR = "deck-ooxml/2"
 #: A deck over this many slides or objects is refused as ``too_large`` (PPTArena's largest
 #: deck has well under 100 slides).
 MAX_SLIDES = 2_000
@@ -117,8 +118,13 @@ class _SlideReader:
             fields["cells"] = table_cells(element)
         elif obj.kind == ObjectKind.CHART:
             fields["chart"] = self._chart(element)
+        elif obj.kind == ObjectKind.SMARTART:
+            fields["smartart"] = smartart_nodes(self.package, self.part, element)
+        elif obj.kind == ObjectKind.PICTURE and element.tag == q("p:pic"):
+            fields["media"] = media(self.package, self.part, element)
+        kind = fields["media"].kind if fields.get("media") else str(obj.kind)
         return DeckObject(
-            id=obj.id, name=obj.name, kind=str(obj.kind),
+            id=obj.id, name=obj.name, kind=kind,
             x=round(rect.x) if rect else None, y=round(rect.y) if rect else None,
             w=round(rect.w) if rect else None, h=round(rect.h) if rect else None,
             rotation=round(obj.rotation, 3), z=obj.z, hidden=obj.hidden,

@@ -3,7 +3,7 @@
 Plain pydantic records (stored as ``Inspection.structure``): every slide in order with its hidden
 flag, layout, notes, transition and objects; each object carries the slide object tree's fields
 plus the detail an edit can touch (runs, paragraphs, fills, table cells, chart data, links, alt
-text).
+text, SmartArt node texts, audio and video).
 """
 
 from __future__ import annotations
@@ -58,6 +58,17 @@ class Chart(_Model):
     series: tuple[Series, ...] = ()
 
 
+class Media(_Model):
+    """What an audio or video object plays: the embedded part's sha256 (or an external link)
+    and the trim from its start and end, in milliseconds."""
+
+    kind: str
+    sha256: str | None = None
+    link: str | None = None
+    trim_start_ms: int | None = None
+    trim_end_ms: int | None = None
+
+
 class DeckObject(_Model):
     """One object of a slide (the slide's own layer), groups holding their children."""
 
@@ -84,6 +95,8 @@ class DeckObject(_Model):
     end_id: int | None = None
     cells: tuple[tuple[str, ...], ...] = ()
     chart: Chart | None = None
+    smartart: tuple[str, ...] = ()
+    media: Media | None = None
     children: tuple[DeckObject, ...] = ()
 
 

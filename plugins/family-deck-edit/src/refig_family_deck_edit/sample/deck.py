@@ -1,5 +1,6 @@
-"""The original deck of a generated task: eight slides on one master with layouts, placeholders,
-a table, a chart, pictures, a group, bound connectors and a staging slide of narration."""
+"""The original deck of a generated task: ten slides on one master with layouts, placeholders,
+a table, a chart, pictures, a group, bound connectors, a staging slide of narration, a SmartArt
+diagram and a video."""
 
 from __future__ import annotations
 
@@ -16,11 +17,13 @@ from pptx.enum.chart import XL_CHART_TYPE
 from pptx.enum.shapes import MSO_CONNECTOR, MSO_SHAPE
 from pptx.util import Emu, Pt
 
+from refig_family_deck_edit.sample.embedded import add_smartart, add_video
 from refig_family_deck_edit.sample.words import (
     AGENDA_ITEMS,
     NARRATION,
     PALETTE,
     REGIONS,
+    ROADMAP,
     STEPS,
     TOPICS,
 )
@@ -41,6 +44,9 @@ class Plan:
     steps: int = 3
     values: dict[str, list[float]] = field(default_factory=dict)
     table: list[list[str]] = field(default_factory=list)
+    roadmap: list[str] = field(default_factory=list)
+    diagram: int = 9
+    video: int = 10
 
 
 def logo_png(letter: str, colour: str, size: int = 240) -> bytes:
@@ -171,4 +177,13 @@ def build_deck(rng: random.Random) -> tuple[Presentation, Plan]:
     closing = _titled(prs, TITLE_ONLY, "Thank you", plan)
     _text_box(closing, "Contact", f"team-{plan.topic.lower()}@example.org", 900_000, 2_800_000,
               7_000_000, 600_000, 20)
+
+    roadmap = _titled(prs, TITLE_ONLY, "Roadmap", plan)
+    plan.roadmap = rng.sample(ROADMAP, 4)
+    add_smartart(roadmap, "Roadmap diagram", plan.roadmap, 900_000, 2_000_000, 10_000_000,
+                 2_800_000)
+
+    launch = _titled(prs, TITLE_ONLY, "Launch film", plan)
+    add_video(launch, "Launch video", logo_png("V", rng.choice(PALETTE), 320), 3_000_000,
+              1_700_000, 6_000_000, 4_500_000)
     return prs, plan

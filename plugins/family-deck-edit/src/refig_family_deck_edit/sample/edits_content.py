@@ -137,7 +137,7 @@ def contact_link(prs, plan: Plan, rng: random.Random) -> Edit:
         for run in para.runs:
             run.hyperlink.address = address
     edit = Edit(
-        instruction="Make the e-mail address on the closing slide a clickable mailto link.",
+        instruction="Make the e-mail address on the 'Thank you' slide a clickable mailto link.",
         style_target=f"The address links to {address}; its text is unchanged.",
         categories=("Interactivity",), operations=("hyperlinks",))
     edit.want(8, "Contact", "run_links", [address])

@@ -162,7 +162,7 @@ def closing_layout(prs, plan: Plan, rng: random.Random) -> Edit:
         if rel.reltype == RT.SLIDE_LAYOUT:
             rel._target = layout.part
     edit = Edit(
-        instruction=f"Switch the closing slide to the '{layout.name}' layout.",
+        instruction=f"Switch the 'Thank you' slide to the '{layout.name}' layout.",
         style_target="The slide uses that layout; its title follows the layout's placeholder.",
         categories=("Structure",), operations=("layout_placeholders",))
     edit.want(8, "", "layout", layout.name)

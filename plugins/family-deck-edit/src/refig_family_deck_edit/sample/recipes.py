@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pptx.presentation import Presentation
 
 from refig_family_deck_edit.sample import edits_content as content
+from refig_family_deck_edit.sample import edits_media as media
 from refig_family_deck_edit.sample import edits_style as style
 from refig_family_deck_edit.sample.deck import Plan
 from refig_family_deck_edit.sample.edit import Edit
@@ -35,6 +36,9 @@ SINGLE: dict[str, Recipe] = {
     "match-logos": style.match_logos,
     "closing-layout": style.closing_layout,
     "appear-steps": style.appear_steps,
+    "rename-stage": media.rename_stage,
+    "trim-video": media.trim_video,
+    "remove-video": media.remove_video,
 }
 
 #: Multi-label cases (PPTArena's cases carry several labels): two edits in one instruction.

@@ -27,3 +27,6 @@ NARRATION = (
     "Thank the partners by name.",
 )
 PALETTE = ("1F77B4", "FF7F0E", "2CA02C", "D62728", "9467BD", "8C564B", "E377C2", "17BECF")
+#: Stages of the roadmap diagram (SmartArt), and the names a rename edit gives one of them.
+ROADMAP = ("Discover", "Design", "Build", "Pilot", "Launch", "Scale")
+RENAMED_STAGES = ("Prototype", "Validate", "Release")
