@@ -133,3 +133,30 @@ def test_hostile_decks_stay_within_a_memory_bound(write_case):
                           timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     assert json.loads(done.stdout) == [[True, None], [False, "too_large"]]
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the shared real decks are absent")
+def test_a_real_smartart_edit_is_read_from_its_data_model(tmp_path):
+    """Apache POI's SmartArt deck: five empty content nodes; writing a word into the first
+    node's text (what an editor of the diagram does) is one ``smartart`` change."""
+    import shutil
+
+    from refig_family_deck_edit.diff import changes
+
+    original = tmp_path / "SmartArt.pptx"
+    shutil.copyfile(REAL / "SmartArt.pptx", original)
+    before = read(original)
+    [diagram] = [o for o in before.slides[0].walk() if o.kind == "smartart"]
+    assert diagram.smartart == ("",) * 5
+    edited = tmp_path / "edited.pptx"
+    shutil.copyfile(original, edited)
+
+    def fill_first_node(data: bytes) -> bytes:
+        doc = data.index(b'type="doc"')
+        node = data.index(b"<dgm:pt ", doc + 1)  # the first content node, after the document's
+        end = data.index(b"</a:p>", node)
+        return data[:end] + b"<a:r><a:t>Plan</a:t></a:r>" + data[end:]
+
+    after = read(_rewrite(edited, "ppt/diagrams/data1.xml", fill_first_node))
+    assert [(c.field, c.after) for c in changes(before, after)] == [
+        ("smartart", ["Plan", "", "", "", ""])]
