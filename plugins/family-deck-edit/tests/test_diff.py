@@ -117,3 +117,15 @@ def test_a_slide_of_twenty_thousand_anonymous_shapes_is_diffed():
 
     found = changes(deck(None), deck(7_777))
     assert [(c.field, c.after - c.before) for c in found] == [("x", 20_000)]
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the shared real decks are absent")
+def test_a_real_deck_resaved_unedited_by_python_pptx_has_no_change(tmp_path):
+    """python-pptx rewrites presentation.xml.rels in rId order; masters and layouts are read in
+    their id lists' order, so themes.pptx (seven masters) no longer shows a new theme."""
+    for path in sorted(REAL.glob("*.pptx")):
+        if path.name == "mst-placeholders.pptx":
+            continue  # no slide: refused by the gate
+        resaved = tmp_path / path.name
+        Presentation(str(path)).save(str(resaved))
+        assert changes(read(path), read(resaved)) == [], path.name

@@ -206,6 +206,20 @@ def _slide_ids(package: Package) -> list[int | None]:
     return ids
 
 
+def _listed(package: Package, part: str, listing: str, suffix: str) -> list[str]:
+    """The parts ``part``'s id list (``p:sldMasterIdLst``, ``p:sldLayoutIdLst``) names, in the
+    list's order: the relationships' order means nothing and changes when a tool re-saves."""
+    rels = package.rels(part)
+    node = package.xml(part).find(q(listing))
+    found: list[str] = []
+    for entry in () if node is None else node:
+        rel = rels.get(entry.get(q("r:id")) or "") if isinstance(entry.tag, str) else None
+        if rel is not None and rel.is_a(suffix) and not rel.external \
+                and package.has(rel.target) and rel.target not in found:
+            found.append(rel.target)
+    return found
+
+
 def _sections(package: Package) -> dict[int, str]:
     """Slide id -> section name, from the ``p14:sectionLst`` extension."""
     found: dict[int, str] = {}
@@ -245,13 +259,11 @@ def read_deck(package: Package) -> DeckStructure:
         raise PackageError(GateReason.TOO_LARGE,
                            f"{len(refs):,} slides, over the limit of {MAX_SLIDES:,}")
     width, height = package.slide_size()
-    presentation = package.presentation_part
-    masters = [r.target for r in package.rels(presentation).values()
-               if r.is_a("/slideMaster") and not r.external and package.has(r.target)]
-    layouts = [Layout(part=r.target, name=_part_name(package, r.target),
+    masters = _listed(package, package.presentation_part, "p:sldMasterIdLst", "/slideMaster")
+    layouts = [Layout(part=layout, name=_part_name(package, layout),
                       master=_part_name(package, master))
-               for master in masters for r in package.rels(master).values()
-               if r.is_a("/slideLayout") and not r.external]
+               for master in masters
+               for layout in _listed(package, master, "p:sldLayoutIdLst", "/slideLayout")]
     ids = _slide_ids(package)
     sections = _sections(package)
     slides, total = [], 0
