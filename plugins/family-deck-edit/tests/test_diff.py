@@ -29,7 +29,7 @@ def _shape(prs, slide: int, name: str):
 
 def test_a_right_edit_with_a_collateral_move(write_case, tmp_path):
     case, original, target = write_case("table-cell")
-    new = case.spec["expect"][0]["value"][2][2]
+    new = case.spec["expect"][0]["value"]
 
     def edit(prs):
         _shape(prs, 3, "Results table").table.cell(2, 2).text = new
@@ -38,12 +38,29 @@ def test_a_right_edit_with_a_collateral_move(write_case, tmp_path):
 
     prediction = _edit(case.original, tmp_path / "pred.pptx", edit)
     result = compare(read(original), read(target), read(prediction))
-    assert [c.key for c in result.achieved] == [("3", "Results table", "cells")]
+    assert [c.key for c in result.achieved] == [("3", "Results table", "cell 3,3")]
     assert not result.missed
     assert [(c.slide, c.field) for c in result.collateral] == [("8", "x")]
     assert result.recall == 1.0 and result.precision == 0.5 and result.collateral_count == 1
     text = readable(result, verdicts=True)
-    assert "slide 3 / Results table: cells" in text and "Collateral (done, never asked) (1)" in text
+    assert "slide 3 / Results table: cell 3,3" in text
+    assert "Collateral (done, never asked) (1)" in text
+
+
+def test_the_right_cell_is_achieved_beside_a_wrong_one(write_case, tmp_path):
+    """Cells are diffed one by one: the asked cell counts even when another changed too."""
+    case, original, target = write_case("table-cell")
+
+    def edit(prs):
+        table = _shape(prs, 3, "Results table").table
+        table.cell(2, 2).text = case.spec["expect"][0]["value"]
+        table.cell(1, 1).text = "999"  # nobody asked for this
+
+    result = compare(read(original), read(target), read(_edit(case.original,
+                                                                 tmp_path / "p.pptx", edit)))
+    assert [c.key for c in result.achieved] == [("3", "Results table", "cell 3,3")]
+    assert [(c.field, c.after) for c in result.collateral] == [("cell 2,2", "999")]
+    assert result.recall == 1.0 and result.precision == 0.5
 
 
 def test_a_wrong_value_is_missed_not_collateral(write_case, tmp_path):

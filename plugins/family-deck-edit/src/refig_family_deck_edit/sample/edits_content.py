@@ -7,6 +7,7 @@ import random
 from pptx.chart.data import CategoryChartData
 from pptx.util import Emu, Pt
 
+from refig_family_deck_edit.diff import cell_field
 from refig_family_deck_edit.sample.deck import HEIGHT, Plan
 from refig_family_deck_edit.sample.edit import Edit
 from refig_family_deck_edit.sample.words import FRENCH
@@ -64,14 +65,12 @@ def table_cell(prs, plan: Plan, rng: random.Random) -> Edit:
     region, old = plan.table[2][0], plan.table[2][2]
     new = str(int(old) + rng.randint(5, 40))
     table.cell(2, 2).text = new
-    cells = [list(row) for row in plan.table]
-    cells[2][2] = new
     edit = Edit(
         instruction=f"In the results table, the 2026 figure for {region} is wrong: it should "
                     f"be {new}, not {old}.",
         style_target="Only that one cell changes; the table keeps its size and formatting.",
         categories=("Content",), operations=("tables",))
-    edit.want(3, "Results table", "cells", cells)
+    edit.want(3, "Results table", cell_field(3, 3), new)
     return edit
 
 
