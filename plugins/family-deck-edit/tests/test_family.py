@@ -26,13 +26,13 @@ def test_gate_render_fold_and_check_row(write_case, tmp_path):
     family = DeckEdit()
     _, original, _ = write_case("footers")
     gate, structure = family.inspect(original, None)
-    assert gate.passed and gate.slides == 8 and "1 hidden slide" in gate.detail
+    assert gate.passed and gate.slides == 10 and "1 hidden slide" in gate.detail
     job = family.render_job(original, None)
     assert job.pages == "all" and job.hidden
     failed = Render(artifact_sha256="0" * 64, renderer="libreoffice", settings="s",
                     error={"kind": "timeout", "message": "too slow"})
     folded = family.fold_gate(gate, failed)
-    assert (folded.passed, folded.reason, folded.slides) == (False, "render_timeout", 8)
+    assert (folded.passed, folded.reason, folded.slides) == (False, "render_timeout", 10)
     empty = tmp_path / "empty.pptx"
     from pptx import Presentation
 
@@ -49,7 +49,7 @@ def test_check_row_reads_the_diff_when_the_references_are_there(write_case):
     artifact = Artifact(path=original, sha256="0" * 64, gate=gate, family="deck-edit",
                         structure=structure, references={"deck": original, "target": target})
     row = family.check_row(artifact)
-    assert (row["passed"], row["slides"], row["hidden_slides"]) == (True, 8, 1)
+    assert (row["passed"], row["slides"], row["hidden_slides"]) == (True, 10, 1)
     assert (row["edit_recall"], row["edit_precision"], row["collateral"]) == (0.0, None, 0)
     bare = family.check_row(Artifact(path=original, sha256="0" * 64, gate=gate,
                                      family="deck-edit", structure=structure))

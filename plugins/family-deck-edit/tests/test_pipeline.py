@@ -77,7 +77,7 @@ def test_identity_oracle_and_an_edit_through_every_stage(tmp_path, monkeypatch):
                 decks["edited"] = _half(original, tmp_path / f"{task.id}-edited.pptx")
             for config, path in decks.items():
                 artifact = _evaluate(family, renderer, path, task, references, tmp_path)
-                assert artifact.gate.passed and len(artifact.pages) == 8  # hidden slide too
+                assert artifact.gate.passed and len(artifact.pages) == 10  # hidden slide too
                 values = {v.name: v for v in DeckDiffMetric().compute(artifact)}
                 recalls[(config, task.id)] = values["edit_recall"].value
                 request = JudgeRequest(artifact=artifact, evidence=family.evidence(artifact),

@@ -57,7 +57,8 @@ def test_tables_from_a_hand_made_run(tmp_path):
             for repeat in range(3):  # identity's repeats disagree on IF: 0, 1, 2
                 i = pair[0] + (repeat if harness == "identity" else 0)
                 store.put(_judgment(sha, "deck-metrics", repeat, i, pair[1]))
-            store.put(_judgment(sha, "second", 0, max(0, pair[0] - 1), pair[1]))
+            second = _judgment(sha, "second", 0, max(0, pair[0] - 1), pair[1])
+            store.put(second.model_copy(update={"deterministic": True}))
     analysis = analysis_for(store.root, {"judge": "deck-metrics", "resamples": 200})
     full = {r["config"]: r for r in analysis.table("deck-edit").rows}
     oracle = next(k for k in full if "@oracle/" in k)
@@ -74,5 +75,10 @@ def test_tables_from_a_hand_made_run(tmp_path):
     stability = {r["judge"]: r for r in analysis.table("deck-judge-stability").rows}
     # five cases judged thrice; identity's two have no IF majority
     assert stability["deck-metrics"]["vq"] == 1.0 and stability["deck-metrics"]["if"] == 0.6
+    assert "second" not in stability  # deterministic: scored once, no row of empty cells
+    assert any("not applicable: deterministic judge (second)" in n
+               for n in analysis.table("deck-judge-stability").notes)
+    for table in analysis.tables:  # notes are joined with "; ", the list ends with "."
+        assert not any(n.endswith(".") for n in table.notes), (table.key, table.notes)
     ranks = {r["judge"]: r for r in analysis.table("deck-judge-ranks").rows}
     assert ranks["second"]["spearman"] == 1.0

@@ -42,7 +42,7 @@ def test_visible_theme_and_background_edits_select_what_they_repaint(write_case)
     assert slide.original == 1 and "SSIM" in slide.reasons and slide.ssim_target < 0.9
     _, original, target = write_case("theme-accent")
     selection = _select(original, target, original)
-    assert [s.original for s in selection.slides] == list(range(1, 9))
+    assert [s.original for s in selection.slides] == list(range(1, 11))
 
 
 def test_a_deleted_slide_is_selected_and_mapped(write_case):

@@ -64,33 +64,45 @@ def slide_vq(slide: SelectedSlide, pages: Mapping[str, tuple[Path, ...]]) -> flo
     target)) / (1 - SSIM(original, target))``, so returning the original scores 0 whatever the
     edit's size. Where the target looks like the original, whether the edited slide kept that
     look: SSIM(edited, target) from [:data:`SSIM_FLOOR`, 1]. A slide one side has and the other
-    lacks scores 0.
+    lacks scores 0; a slide both removed scores 1.
     """
+    if slide.target is None and slide.prediction is None:
+        return 1.0  # removed on both sides, as asked
+    if slide.target is None or slide.prediction is None:
+        return 0.0
     target = _page(pages.get("target", ()), slide.target)
     edited = _page(pages.get("prediction", ()), slide.prediction)
-    if target is None and edited is None:
-        return None
     if target is None or edited is None:
-        return 0.0
+        return None  # not rendered: nothing to compare
     got, base = ssim(edited, target), slide.ssim_target
     if base is not None and base < VISIBLE:
         return min(1.0, max(0.0, (got - base) / (1 - base)))
     return min(1.0, max(0.0, (got - SSIM_FLOOR) / (1 - SSIM_FLOOR)))
 
 
+def looks_changed(slide: SelectedSlide) -> bool:
+    """True when the target or the edited deck changed how the slide looks (or dropped it)."""
+    return (slide.target is None or slide.prediction is None
+            or any(v is not None and v < VISIBLE
+                   for v in (slide.ssim_target, slide.ssim_prediction)))
+
+
 def vq_proxy(context: DeckContext) -> tuple[int, str]:
-    """VQ 0-5 and why: 5 x the mean :func:`slide_vq` over the selected slides."""
+    """VQ 0-5 and why: 5 x the mean :func:`slide_vq` over the selected slides whose look
+    changed on either side; only when none did, over the rest (it then says only that the look
+    was kept, true of the untouched original by construction, and the rationale says so)."""
     slides = context.selection.slides if context.selection else ()
     scored = [(s, v) for s in slides if (v := slide_vq(s, context.pages)) is not None]
     if not scored:
         return 0, "no renderings of selected slides to compare"
-    visible = sum(1 for s, _ in scored if s.ssim_target is None or s.ssim_target < VISIBLE)
-    mean = sum(v for _, v in scored) / len(scored)
-    why = (f"{mean:.2f} of the way to the target's look over {len(scored)} selected slide(s), "
-           f"{visible} of them visibly changed in the target")
-    if not visible:
-        why += "; no visible change was asked for, so VQ says only that the look was kept"
-    return _half_up(5 * mean), why
+    changed = [(s, v) for s, v in scored if looks_changed(s)]
+    mean = sum(v for _, v in changed or scored) / len(changed or scored)
+    if changed:
+        return _half_up(5 * mean), (f"{mean:.2f} of the way to the target's look over the "
+                                    f"{len(changed)} selected slide(s) whose look changed")
+    return _half_up(5 * mean), (f"look kept on {len(scored)} selected slide(s); no visible "
+                                f"change was asked for or made, so VQ says only that the look "
+                                f"was kept")
 
 
 class DeckMetricsJudge:

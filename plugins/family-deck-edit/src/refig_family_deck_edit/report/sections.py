@@ -24,8 +24,9 @@ from refig_family_deck_edit.report.scores import (
     summarise,
 )
 
+#: Table notes are joined with "; " and the list ends with a full stop: none ends with one.
 ORACLE_NOTE = ("(oracle) returns the hidden target deck: it validates the judges and is no "
-               "agent.")
+               "agent")
 _MAIN = [Column("config", "configuration"),
          Column("if", "IF (0-5)", "float", 2, best="max"),
          Column("vq", "VQ (0-5)", "float", 2, best="max"),
@@ -64,7 +65,7 @@ def _summary(ctx: Any, key: str, title: str, tasks: list[str]) -> Table:
     if oracles:
         table.notes.append(ORACLE_NOTE)
     if any(j.proxy for j in judgments):
-        table.notes.append(f"{primary} is a proxy judge (deterministic), not a model.")
+        table.notes.append(f"{primary} is a proxy judge (deterministic), not a model")
     return table
 
 
@@ -118,13 +119,22 @@ def judge_stability(ctx: Any) -> Iterator[Table]:
                       "score is given by more than half of the repeats; PPTArena reports 78% "
                       "(IF) and 95% (VQ) over 5 runs.")
     systems: dict[str, list[float]] = {}
+    deterministic = []
     for judge, judgments in sorted(labels.items()):
         cases = collect(ctx.data, judgments)
+        systems[judge] = [r.system for r in summarise(cases, ctx.data.config_order,
+                                                      list(ctx.data.task_order))]
+        if judgments and all(j.deterministic for j in judgments):
+            deterministic.append(judge)  # scored once: repeats would agree by construction
+            continue
         agree_if, agree_vq, counted = majority_agreement(cases.values())
         stability.rows.append({"judge": judge, "cases": counted, "if": _finite(agree_if),
                                "vq": _finite(agree_vq)})
-        systems[judge] = [r.system for r in summarise(cases, ctx.data.config_order,
-                                                      list(ctx.data.task_order))]
+    if deterministic:
+        stability.notes.append(f"not applicable: deterministic judge ({', '.join(deterministic)})"
+                               "; it is scored once, and repeats would agree by construction")
+        if not stability.rows:
+            stability.not_applicable = f"deterministic judge ({', '.join(deterministic)})"
     yield stability
     primary = ctx.primary
     others = [j for j in systems if j != primary]
