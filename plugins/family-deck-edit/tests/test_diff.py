@@ -146,3 +146,25 @@ def test_a_real_deck_resaved_unedited_by_python_pptx_has_no_change(tmp_path):
         resaved = tmp_path / path.name
         Presentation(str(path)).save(str(resaved))
         assert changes(read(path), read(resaved)) == [], path.name
+
+
+def test_a_moved_inherited_placeholder_keeps_its_inherited_size(write_case, tmp_path):
+    """python-pptx moves an inherited placeholder by writing ``a:off`` alone; the size comes
+    from the layout, so a title moved two inches misses a one-inch move instead of reading as
+    geometry (none) on both sides."""
+    case, original, _ = write_case("table-cell")
+
+    def mover(inches: int):
+        def edit(prs):
+            title = prs.slides[1].shapes.title
+            title.left = title.left + Emu(914_400 * inches)
+        return edit
+
+    target = _edit(case.original, tmp_path / "one.pptx", mover(1))
+    prediction = _edit(case.original, tmp_path / "two.pptx", mover(2))
+    before = read(original)
+    title = next(o for o in read(target).slides[1].objects if o.placeholder == "title")
+    layout_title = next(o for o in before.slides[1].objects if o.placeholder == "title")
+    assert title.w == layout_title.w and title.x == layout_title.x + 914_400
+    result = compare(before, read(target), read(prediction))
+    assert [c.field for c in result.missed] == ["x"] and result.recall < 1

@@ -191,9 +191,9 @@ class TreeReader:
             return SlideObject(kind=ObjectKind.OTHER, **fields)
         sp_pr = element.find(q("p:spPr"))
         xfrm = sp_pr.find(q("a:xfrm")) if sp_pr is not None else None
-        if xfrm is None and ph is not None and ctx.layer == "slide":
-            xfrm = self.inherited.placeholder_xfrm(ph)
-        fields |= self._geometry(xfrm, ctx)
+        inherited = (self.inherited.placeholder_xfrm(ph)
+                     if ph is not None and ctx.layer == "slide" else None)
+        fields |= self._geometry(inherited if xfrm is None else xfrm, ctx, inherited)
         prst = sp_pr.find(q("a:prstGeom")) if sp_pr is not None else None
         custom = sp_pr is not None and sp_pr.find(q("a:custGeom")) is not None
         fields["geometry"] = (
@@ -217,11 +217,18 @@ class TreeReader:
             kind = ObjectKind.AUTO_SHAPE
         return SlideObject(kind=kind, **fields)
 
-    def _geometry(self, xfrm: etree._Element | None, ctx: _Ctx) -> dict[str, Any]:
+    def _geometry(self, xfrm: etree._Element | None, ctx: _Ctx,
+                  inherited: etree._Element | None = None) -> dict[str, Any]:
+        """Box, rotation and flips; a placeholder's partial ``a:xfrm`` (python-pptx writes only
+        ``a:off`` when a script moves an inherited placeholder) takes the rest from
+        ``inherited``, the layout's or master's."""
         if xfrm is None:
             rotation, flip_h, flip_v = ctx.transform.orient(0.0, False, False)
             return {"rotation": rotation, "flip_h": flip_h, "flip_v": flip_v}
         off, ext = point(xfrm, "a:off", "x", "y"), point(xfrm, "a:ext", "cx", "cy")
+        if inherited is not None:
+            off = off or point(inherited, "a:off", "x", "y")
+            ext = ext or point(inherited, "a:ext", "cx", "cy")
         rotation, flip_h, flip_v = ctx.transform.orient(
             rotation_of(xfrm), flag(xfrm.get("flipH")), flag(xfrm.get("flipV"))
         )
