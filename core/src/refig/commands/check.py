@@ -132,7 +132,8 @@ def check_files(
 
 
 def generic_cells(report: dict[str, Any]) -> dict[str, str]:
-    """Table cells of a family that names none: its row's plain values, and pages rendered."""
+    """Table cells of a family that names none: its row's plain values (the gate's detail is
+    printed under the table)."""
     cells: dict[str, str] = {}
     for key, value in report.items():
         if key in CORE_KEYS or isinstance(value, dict | list | tuple):
@@ -143,8 +144,6 @@ def generic_cells(report: dict[str, Any]) -> dict[str, str]:
             cells[key] = f"{value:.3g}"
         else:
             cells[key] = "-" if value is None else str(value)
-    render = report.get("render")
-    cells["error"] = render["error"][:60] if render and render["error"] else ""
     return cells
 
 

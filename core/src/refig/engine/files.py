@@ -96,9 +96,10 @@ class FileSource:
     def keep_render(self, rendered: Rendered) -> None:
         sha = rendered.render.artifact_sha256
         self.kept_renders[sha] = rendered.render
+        stem = Path(self.files[self.keys.index(sha)]).stem
         pages = []
         for index, png in enumerate(rendered.pngs):
-            page = self.pages_dir / f"{sha[:16]}-{index + 1}.png"
+            page = self.pages_dir / f"{stem}-{sha[:8]}-{index + 1}.png"
             page.write_bytes(png)
             pages.append(page)
         self.kept_pages[sha] = tuple(pages)
