@@ -9,10 +9,8 @@ shows what render job the engine passed for each family.
 
 from __future__ import annotations
 
-import importlib
 import json
 import shutil
-import sys
 import textwrap
 from pathlib import Path
 
@@ -90,26 +88,13 @@ PROGRAMS = {
 
 
 @pytest.fixture
-def render_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def render_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, plugin_installer) -> Path:
     """Install the ``recording`` renderer as a real distribution; return its job log."""
-    site = tmp_path / "recording-site"
-    package = site / "refig_renderer_recording"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    (package / "hooks.py").write_text(textwrap.dedent(RECORDING_HOOKS))
-    info = site / "refig_renderer_recording-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(
-        "Metadata-Version: 2.1\nName: refig-renderer-recording\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text("[refig]\nrecording = refig_renderer_recording.hooks\n")
-    monkeypatch.syspath_prepend(str(site))
-    importlib.invalidate_caches()
+    plugin_installer("refig_renderer_recording", "refig-renderer-recording", RECORDING_HOOKS)
     log = tmp_path / "render.log"
     log.write_text("")
     monkeypatch.setenv("REFIG_RENDER_LOG", str(log))
-    yield log
-    for name in [m for m in sys.modules if m.startswith("refig_renderer_recording")]:
-        del sys.modules[name]
+    return log
 
 
 def deck(path: Path, titles: list[str], hidden: int | None = None) -> Path:

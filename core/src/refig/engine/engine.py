@@ -41,6 +41,14 @@ from refig.records import PluginKind
 MetricKey = tuple[str, str, str]
 
 
+def reference_of(artifact: Artifact) -> str:
+    """What an artifact's metric values are measured against: its task's reference key (by its
+    family), else its source's hash."""
+    if artifact.task is not None:
+        return family_for(artifact.family).reference_key(artifact.task)
+    return source_sha256(artifact) or ""
+
+
 @dataclass
 class Summary:
     """What one evaluation did: work done now, work skipped as already stored, gate outcomes."""
@@ -91,6 +99,14 @@ class ArtifactSource(Protocol):
 
     def rendering(self, name: str, settings: str, executor: Executor) -> Executor:
         """The executor of the render stage (the run store claims each item first)."""
+        ...
+
+    def measuring(self, metric: str, version: str, executor: Executor) -> Executor:
+        """The executor of one metric's stage (the run store claims each item first)."""
+        ...
+
+    def inspected(self, inspector: str) -> set[str]:
+        """The artifacts an inspection by ``inspector`` is held for."""
         ...
 
     def inspections(self, inspector: str) -> dict[str, Inspection]:
@@ -151,7 +167,7 @@ class Engine:
     def _inspect(self, source: ArtifactSource, items: list[Item],
                  summary: Summary) -> dict[str, Inspection]:
         inspector = family_for(source.family).inspector
-        done = source.inspections(inspector)
+        done = source.inspected(inspector)
         todo = [item for item in items if item.sha256 not in done]
         summary.skipped["inspect"] = len(items) - len(todo)
         stage = source.inspecting(inspector, self.executor)
@@ -218,8 +234,7 @@ class Engine:
         done = source.measured(versions)
         by_metric: dict[str, list[Artifact]] = {}
         for artifact in self._measurable(source, inspections, renders, gates, summary.damage):
-            reference = (family_for(artifact.family).reference_key(artifact.task)
-                         if artifact.task is not None else source_sha256(artifact) or "")
+            reference = reference_of(artifact)
             for selection in self.metrics:
                 record = selection.record
                 if not record.serves(artifact.family):
@@ -232,9 +247,10 @@ class Engine:
                 done.add(key)  # two tasks sharing a source and an artifact are measured once
                 by_metric.setdefault(record.name, []).append(artifact)
         for metric, artifacts in by_metric.items():
+            stage = source.measuring(metric, versions[metric], self.executor)
             # one work item per source: what a metric prepares per source is prepared once
             with summary.times.stage(f"metric {metric}"):
-                for _, result in run_stage(f"metric {metric}", self.executor,
+                for _, result in run_stage(f"metric {metric}", stage,
                                            MeasureSource(metric), by_source(artifacts),
                                            jobs=self.jobs, quiet=self.quiet, weight=len):
                     if isinstance(result, BaseException):
@@ -245,6 +261,7 @@ class Engine:
                         if not self.quiet:
                             err.print(f"[red]metric {metric} failed:[/] {failure}")
                     summary.metric_values += source.keep_values(result.values)
+            summary.skipped["metrics"] += getattr(stage, "elsewhere", 0)
 
     @staticmethod
     def _measurable(source: ArtifactSource, inspections: Mapping[str, Inspection],

@@ -81,6 +81,12 @@ class FileSource:
     def rendering(self, name: str, settings: str, executor: Executor) -> Executor:
         return executor
 
+    def measuring(self, metric: str, version: str, executor: Executor) -> Executor:
+        return executor
+
+    def inspected(self, inspector: str) -> set[str]:
+        return set(self.kept_inspections)
+
     def inspections(self, inspector: str) -> dict[str, Inspection]:
         return dict(self.kept_inspections)
 
