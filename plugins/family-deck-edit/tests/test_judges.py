@@ -129,3 +129,30 @@ def test_the_proxy_vq_says_when_no_visible_change_was_asked_for(write_case, tmp_
     judgment = _judge(_artifact(case, original, target, original, tmp_path), DeckMetricsJudge())
     vq = next(s for s in judgment.scores if s.axis == "visual_quality")
     assert vq.score == 5 and "no visible change was asked for or made" in vq.rationale
+
+
+def test_the_proxy_vq_sees_a_fill_in_the_wrong_colour(write_case, tmp_path):
+    """Grey SSIM cannot tell a blue fill from a red one of similar lightness; VQ is in colour."""
+    from pptx import Presentation
+    from pptx.dml.color import RGBColor
+
+    case, original, target = write_case("recolour-steps")
+    hex_ = case.spec["expect"][0]["value"].lstrip("#")
+    wanted = tuple(int(hex_[i:i + 2], 16) for i in (0, 2, 4))
+
+    def grey(c: tuple[int, ...]) -> int:  # Pillow's "L": ITU-R 601-2 luma
+        return round((299 * c[0] + 587 * c[1] + 114 * c[2]) / 1000)
+
+    # the colour farthest from the asked one that turns the same grey
+    wrong = "".join(f"{v:02X}" for v in max(
+        ((r, g, b) for r in range(0, 256, 5) for g in range(0, 256, 5) for b in range(0, 256, 5)
+         if grey((r, g, b)) == grey(wanted)),
+        key=lambda c: sum(abs(x - y) for x, y in zip(c, wanted, strict=True))))
+    prs = Presentation(str(original))
+    for shape in prs.slides[4].shapes:
+        if shape.name.startswith("Step "):
+            shape.fill.fore_color.rgb = RGBColor.from_string(wrong)
+    edited = tmp_path / "wrong-colour.pptx"
+    prs.save(edited)
+    judgment = _judge(_artifact(case, original, target, edited, tmp_path), DeckMetricsJudge())
+    assert _scores(judgment)[1] < 5

@@ -53,21 +53,24 @@ class Selection:
     ssim: dict[str, tuple[float | None, float | None]] = field(default_factory=dict)
 
 
-def _grey(path: Path) -> np.ndarray:
+def _pixels(path: Path, mode: str) -> Image.Image:
     with Image.open(path) as image:
-        grey = image.convert("L")
-        height = max(1, round(grey.height * SSIM_WIDTH / grey.width))
-        return np.asarray(grey.resize((SSIM_WIDTH, height), Image.Resampling.BILINEAR))
+        converted = image.convert(mode)
+        height = max(1, round(converted.height * SSIM_WIDTH / converted.width))
+        return converted.resize((SSIM_WIDTH, height), Image.Resampling.BILINEAR)
 
 
-def ssim(one: Path, two: Path) -> float:
-    """SSIM of two renderings in grey at :data:`SSIM_WIDTH` px (heights matched)."""
+def ssim(one: Path, two: Path, *, colour: bool = False) -> float:
+    """SSIM of two renderings at :data:`SSIM_WIDTH` px (heights matched), in grey, or with
+    ``colour`` the mean over the R, G and B channels (grey cannot tell red from blue)."""
     from skimage.metrics import structural_similarity
 
-    a, b = _grey(one), _grey(two)
-    if a.shape != b.shape:
-        b = np.asarray(Image.fromarray(b).resize((a.shape[1], a.shape[0])))
-    return float(structural_similarity(a, b, data_range=255))
+    mode = "RGB" if colour else "L"
+    a, b = _pixels(one, mode), _pixels(two, mode)
+    if a.size != b.size:
+        b = b.resize(a.size)
+    return float(structural_similarity(np.asarray(a), np.asarray(b), data_range=255,
+                                       channel_axis=2 if colour else None))
 
 
 def _page(pages: Sequence[Path], number: int | None) -> Path | None:

@@ -23,7 +23,7 @@ from refig_family_deck_edit.judges.llm import IF_AXIS, VQ_AXIS
 from refig_family_deck_edit.references import RenderError
 from refig_family_deck_edit.selection import SelectedSlide, ssim
 
-FORMULA_VERSION = "2"
+FORMULA_VERSION = "3"
 SSIM_FLOOR = 0.8
 #: Below this SSIM the target's rendering differs from the original's at all: LibreOffice renders
 #: an unchanged slide identically (1.0), one changed table number scores about 0.9995.
@@ -59,12 +59,14 @@ def _page(pages: tuple[Path, ...], number: int | None) -> Path | None:
 def slide_vq(slide: SelectedSlide, pages: Mapping[str, tuple[Path, ...]]) -> float | None:
     """One selected slide's visual agreement with the target, 0-1 (None: nothing to compare).
 
-    Where the target looks different from the original, the share of the way from the original's
-    look to the target's the edited slide went: ``(SSIM(edited, target) - SSIM(original,
-    target)) / (1 - SSIM(original, target))``, so returning the original scores 0 whatever the
-    edit's size. Where the target looks like the original, whether the edited slide kept that
-    look: SSIM(edited, target) from [:data:`SSIM_FLOOR`, 1]. A slide one side has and the other
-    lacks scores 0; a slide both removed scores 1.
+    SSIM here is in colour (:func:`~refig_family_deck_edit.selection.ssim` with ``colour``), so a
+    fill in the wrong colour does not pass for the right one. Where the target looks different
+    from the original, the share of the way from the original's look to the target's the edited
+    slide went: ``(SSIM(edited, target) - SSIM(original, target)) / (1 - SSIM(original,
+    target))``, so returning the original scores 0 whatever the edit's size. Where the target
+    looks like the original, whether the edited slide kept that look: SSIM(edited, target) from
+    [:data:`SSIM_FLOOR`, 1]. A slide one side has and the other lacks scores 0; a slide both
+    removed scores 1.
     """
     if slide.target is None and slide.prediction is None:
         return 1.0  # removed on both sides, as asked
@@ -74,7 +76,9 @@ def slide_vq(slide: SelectedSlide, pages: Mapping[str, tuple[Path, ...]]) -> flo
     edited = _page(pages.get("prediction", ()), slide.prediction)
     if target is None or edited is None:
         return None  # not rendered: nothing to compare
-    got, base = ssim(edited, target), slide.ssim_target
+    original = _page(pages.get("original", ()), slide.original)
+    got = ssim(edited, target, colour=True)
+    base = ssim(original, target, colour=True) if original is not None else None
     if base is not None and base < VISIBLE:
         return min(1.0, max(0.0, (got - base) / (1 - base)))
     return min(1.0, max(0.0, (got - SSIM_FLOOR) / (1 - SSIM_FLOOR)))
