@@ -43,6 +43,9 @@ def register(app: typer.Typer, registry: Registry) -> None:
             held = _verdict(outcome) and held
         out.print(f"finished in {format_duration(time.monotonic() - started)}; next: "
                   "docs/running.md shows a real experiment with Claude Code and Codex")
+        # the one command that opens every family's run at once
+        out.print(f"browse all {len(outcomes)} runs: [bold]refig view {out_dir}[/]",
+                  soft_wrap=True)
         if not held:
             raise typer.Exit(1)
 
