@@ -59,6 +59,35 @@ def test_every_run_of_the_folder_is_one_list(server: ViewServer, viewed_run: Any
                                                         "code-metrics"}
 
 
+def test_the_folder_is_served_read_only_and_closed(viewed_run: Any, tmp_path: Path) -> None:
+    import http.client
+
+    copy = tmp_path / "demo"
+    shutil.copytree(viewed_run.folder, copy)
+    state = {str(p.relative_to(copy)): hashlib.sha256(p.read_bytes()).hexdigest()
+             for p in sorted(copy.rglob("*")) if p.is_file() and p.name != "refig.db-shm"}
+    live = LiveFolder(copy, check_every=0.0, scan_every=0.0)
+    with ViewServer(CollectionSite(copy.name, live.members, live=True)) as running:
+        def status(path: str) -> int:
+            conn = http.client.HTTPConnection("127.0.0.1", running.port, timeout=30)
+            conn.request("GET", path)
+            return conn.getresponse().status
+
+        document = _rows(running)
+        for row in document["rows"]:
+            assert status("/" + row["href"].split("#")[0]) == 200, row["href"]
+        base = document["rows"][0]["base"]
+        for path in ("/summary.html", "/api/token", f"/{base}summary.html", f"/{base}api/token"):
+            assert status(path) == 200, path
+        for path in ("/runs/../refig.db", "/runs/nowhere-00000000/index.html",
+                     f"/{base}../../suite/suite.json", f"/{base}refig.db", "/run/refig.db",
+                     f"/{base}files/" + "0" * 64, "/files/" + viewed_run.slide_sha):
+            assert status(path) == 404, path
+    after = {str(p.relative_to(copy)): hashlib.sha256(p.read_bytes()).hexdigest()
+             for p in sorted(copy.rglob("*")) if p.is_file() and p.name != "refig.db-shm"}
+    assert after == state
+
+
 def test_a_folder_of_runs_in_headless_chromium(server: ViewServer, folder: Path,
                                                viewed_run: Any, browsing: Any) -> None:
     sync_api, column = browsing.api, browsing.column
@@ -164,7 +193,7 @@ def test_a_folder_of_runs_in_headless_chromium(server: ViewServer, folder: Path,
                 assert one.count() == 1
             assert page.locator("section.run-summary svg.plot").count() >= 3
             if shots:
-                page.screenshot(path=f"{shots}/viewer-summary.png", full_page=False)
+                page.screenshot(path=f"{shots}/viewer-collection-summary.png", full_page=False)
         finally:
             browser.close()
     assert problems == []
