@@ -6,6 +6,7 @@ evaluated with LibreOffice and the ``metrics`` judge. The agent's last words are
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -131,10 +132,22 @@ def column(page: Any, key: str) -> list[str]:
         "#samples tbody tr", f"trs => trs.map(tr => tr.children[{index}].textContent)")
 
 
+def tree_state(root: Path) -> dict[str, str]:
+    """Every file below ``root`` with the hash of its bytes, but SQLite's WAL index and an empty
+    WAL: a reader of a WAL database (a read-only one too) makes ``-shm``, where it marks what it
+    reads, and an empty ``-wal`` when the last writer removed it; neither holds data."""
+    def kept(path: Path) -> bool:
+        return path.is_file() and not path.name.endswith(".db-shm") and not (
+            path.name.endswith(".db-wal") and path.stat().st_size == 0)
+
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if kept(p)}
+
+
 @pytest.fixture(scope="session")
 def browsing() -> Any:
-    """What the browser tests share: :class:`Browser`, :func:`column` and the sync API (the
-    test skips when Chromium or Playwright is missing)."""
+    """What the browser tests share: :class:`Browser`, :func:`column`, :func:`tree_state` and
+    the sync API (the test skips when Chromium or Playwright is missing)."""
     from types import SimpleNamespace
 
     from refig.testing import chromium_launch
@@ -142,4 +155,4 @@ def browsing() -> Any:
     if chromium_launch() is None:
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api")
-    return SimpleNamespace(Browser=Browser, column=column, api=sync_api)
+    return SimpleNamespace(Browser=Browser, column=column, api=sync_api, tree_state=tree_state)

@@ -28,14 +28,6 @@ from refig_reporter_html.snapshot import LiveRun
 pytestmark = pytest.mark.slow
 
 
-def _tree_state(root: Path) -> dict[str, str]:
-    """Every file of the run directory with the hash of its bytes. SQLite's ``-shm`` file is left
-    out: it is the WAL's shared-memory index, where every reader (read-only ones too) marks what
-    it reads; it holds no data and is rebuilt from the WAL when lost."""
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file() and p.name != "refig.db-shm"}
-
-
 @pytest.fixture(scope="module")
 def copy(viewed_run: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the run this module may write to (the live-refresh test adds attempts)."""
@@ -62,7 +54,9 @@ def _get(server: ViewServer, path: str, method: str = "GET",
     return response.status, response.read()
 
 
-def test_the_viewer_never_writes_the_run(viewed_run: Any, tmp_path: Path) -> None:
+def test_the_viewer_never_writes_the_run(viewed_run: Any, tmp_path: Path,
+                                         browsing: Any) -> None:
+    _tree_state = browsing.tree_state
     run = tmp_path / "run"
     shutil.copytree(viewed_run.root, run)
     before = _tree_state(run)
