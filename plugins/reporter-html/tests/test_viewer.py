@@ -297,3 +297,26 @@ def test_pages_revalidate_and_stored_files_are_cached_for_good(server: ViewServe
     token = conn.getresponse()
     token.read()
     assert token.getheader("Cache-Control") == "no-store"
+
+
+def test_a_panel_picture_the_run_does_not_hold_is_left_out_not_broken(
+        viewed_run: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from refig.plugin import Render
+    from refig_reporter_html import pages
+    from refig_reporter_html.panels import FamilyView, Panels
+
+    page_sha = next(r for r in viewed_run.store.query(Render) if r.png_sha256).png_sha256
+    absent = "ab" * 32
+
+    def panel(found: Any) -> list[dict[str, Any]]:
+        return [{"kind": "images", "title": "pictures", "items": [
+            {"label": "stored", "sha256": page_sha}, {"label": "absent", "sha256": absent}]}]
+
+    monkeypatch.setattr(pages, "panels", lambda: Panels(
+        {"figure-to-slide": FamilyView("figure-to-slide", (), panel, "Test panel")}))
+    source = LiveRun(viewed_run.root, background=False)
+    site = Site(source.snapshot, live=False)
+    name = next(s for s, t in source.snapshot().tasks_by_slug.items() if t == "sample-000")
+    html = site.get(f"tasks/{name}.html").body.decode()  # type: ignore[union-attr]
+    assert f"files/{page_sha}" in html and absent not in html
+    assert "1 of these pictures are not stored in the run" in html
