@@ -33,7 +33,6 @@ from refig.analysis.context import (
 from refig.analysis.effects import PAIR_COLUMNS, EffectPair
 from refig.analysis.registry import SectionBuilder
 from refig.analysis.scores import TOTAL, judge_labels
-from refig.collection import collection_runs, find_runs, is_run, run_name
 from refig.store import ObjectStore, RunStore
 
 
@@ -72,11 +71,7 @@ __all__ = [
     "Table",
     "analyse",
     "analysis_for",
-    "collection_runs",
     "effect_pairs",
-    "find_runs",
     "format_cell",
-    "is_run",
     "judge_labels",
-    "run_name",
 ]

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from refig.plugin import RefigError, UsageError, err
-from refig.plugin.analysis import find_runs, run_name
+from refig.plugin.collection import find_runs, run_name
 
 from refig_reporter_html.fields import family_of
 from refig_reporter_html.plots import plots

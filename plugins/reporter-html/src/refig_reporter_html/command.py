@@ -38,7 +38,7 @@ def register(app: typer.Typer) -> None:
         Given a folder of runs, one sample list covers them all, with run and family columns.
         """
         from refig.plugin import RefigError, err, out
-        from refig.plugin.analysis import collection_runs
+        from refig.plugin.collection import collection_runs
 
         from refig_reporter_html.collection import CollectionSite, LiveFolder
         from refig_reporter_html.server import LOOPBACK, ViewServer
