@@ -84,3 +84,20 @@ def test_verdicts_count_attempts_not_distinct_artifacts(tmp_path):
     store.put_many(records)
     (found,) = verdicts(store)
     assert (found.judged, found.capped) == (2, 2)
+
+
+def test_the_verdict_table_prints_configuration_options_as_text(tmp_path, capsys):
+    """A configuration id's ``[key=value]`` options are printed, not read as rich markup."""
+    from refig.commands.demo import _verdict
+    from refig.demo import DEMOS, ConfigVerdict, DemoOutcome
+
+    deck = next(d for d in DEMOS if d.family == "deck-edit")
+    outcome = DemoOutcome(
+        demo=deck, suite=tmp_path / "suite", run=tmp_path / "run", html=tmp_path / "report",
+        verdicts=(ConfigVerdict("none@oracle/direct[suite=demo/deck-edit/suite]", 5.0,
+                                float("nan"), 0, 2),
+                  ConfigVerdict("none@identity/direct", 1.0, float("nan"), 0, 2)),
+        total_max=10)
+    assert _verdict(outcome)
+    assert "none@oracle/direct[suite=demo/deck-edit/suite]" in "".join(
+        capsys.readouterr().out.split())
