@@ -274,6 +274,13 @@ def register(app: typer.Typer, registry: Registry) -> None:
         selected_executor = registry.resolve(PluginKind.EXECUTOR, executor)
         given = check_inputs(record, source, inputs)
         check_suffixes(registry, record, files)
+        if pages is not None:
+            try:
+                pages.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise UsageError(f"--pages {pages}: cannot write the pages there: "
+                                 f"{exc.strerror or exc}", path=pages,
+                                 fix="give a folder that can be made or written") from exc
         visible = {spec.role: spec.visible for spec in record.inputs}
         use_registry(registry)
         reports = check_files(
