@@ -219,3 +219,49 @@ def test_a_missing_program_exits_1_and_keeps_its_row(tmp_path, capsys):
     captured = capsys.readouterr()
     assert [r["gate"]["reason"] for r in json.loads(captured.out)] == ["missing", None]
     assert f"error: {gone}: no such file" in captured.err.replace("\n", "")
+
+
+def test_check_and_evaluate_are_one_engine(tmp_path, capsys):
+    """The same slides, once as a run's attempts (`refig evaluate`), once as loose files
+    (`refig check`): the same verdicts, renderings and metric values."""
+    from PIL import ImageDraw
+    from refig.models import Asset, Attempt, AttemptStatus, Configuration, MetricValue, Render, Task
+    from refig.store import RunStore
+
+    figure = tmp_path / "figure.png"
+    image = Image.new("RGB", (640, 360), "white")
+    ImageDraw.Draw(image).rectangle((40, 140, 240, 220), outline="black", width=4)
+    image.save(figure)
+    slides = [deck(tmp_path / "one.pptx", ["One"]), deck(tmp_path / "two.pptx", ["A", "B"])]
+    store = RunStore.create(tmp_path / "run")
+    source = store.objects.put_bytes(figure.read_bytes())
+    config = Configuration(model="m", harness="h", workflow="direct")
+    store.put(config)
+    shas = []
+    for index, slide in enumerate(slides):
+        task = Task(id=f"t{index}", family="figure-to-slide",
+                    inputs={"figure": Asset(path="figure.png", sha256=source)})
+        shas.append(store.objects.put_bytes(slide.read_bytes()))
+        store.put_many([task, Attempt(task_id=task.id, config_id=config.id,
+                                      status=AttemptStatus.SUCCEEDED,
+                                      outputs={"slide": shas[-1]})])
+    metrics = ["--metric", "connector-audit", "--metric", "flattening"]
+    assert refig(["evaluate", str(store.root), "-q", *metrics]) == 0
+    reports = check_json(capsys, *map(str, slides), "--source", str(figure), *metrics)
+    renders = {r.artifact_sha256: r for r in store.iter(Render)}
+    for sha, report in zip(shas, reports, strict=True):
+        assert report["sha256"] == sha
+        [gate] = store.query(MetricValue, artifact_sha256=sha, metric="gate")
+        assert (report["gate"]["passed"], report["gate"]["reason"]) == (
+            gate.value == 1.0, gate.detail["reason"])
+        stored = {(v.metric, v.name): v.value for v in store.iter(MetricValue, artifact_sha256=sha)
+                  if v.metric != "gate"}
+        checked = {(m, n): v for m, found in report["metrics"].items() for n, v in found.items()}
+        assert checked == stored
+        render = renders.get(sha)
+        assert (report["render"] is None) == (render is None)
+        if render is not None:
+            assert (report["render"]["width"], report["render"]["height"]) == (
+                render.first.width_px, render.first.height_px)
+    assert [r["gate"]["reason"] for r in reports] == [None, "multiple_slides"]
+    assert reports[0]["metrics"]["connector-audit"]  # measured, not left out
