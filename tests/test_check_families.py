@@ -265,3 +265,15 @@ def test_check_and_evaluate_are_one_engine(tmp_path, capsys):
                 render.first.width_px, render.first.height_px)
     assert [r["gate"]["reason"] for r in reports] == [None, "multiple_slides"]
     assert reports[0]["metrics"]["connector-audit"]  # measured, not left out
+
+
+def test_a_text_file_given_as_a_deck_exits_1_and_each_name_keeps_its_row(tmp_path, capsys):
+    fake, same = tmp_path / "fake.pptx", tmp_path / "same.pptx"
+    fake.write_text("not a deck")
+    same.write_text("not a deck")  # the same bytes: inspected once, reported under each name
+    assert refig(["check", "--json", "-q", "--family", "deck-edit", str(fake), str(same)]) == 1
+    captured = capsys.readouterr()
+    reports = json.loads(captured.out)
+    assert [r["file"] for r in reports] == [str(fake), str(same)]
+    assert [r["gate"]["reason"] for r in reports] == ["not_a_zip", "not_a_zip"]
+    assert f"error: {same}: cannot be read: not_a_zip" in captured.err.replace("\n", "")

@@ -29,8 +29,9 @@ if TYPE_CHECKING:
 #: Gate reasons that say the input is not a file of the family at all, when a family names none.
 UNREADABLE_REASONS = frozenset({"missing"})
 #: The keys core puts in every ``--json`` row; the family's own fields sit between them.
-CORE_KEYS = frozenset({"file", "sha256", "gate", "metrics", "render", "passed", "reason",
-                       "detail"})
+OWN_KEYS = frozenset({"file", "sha256", "gate", "metrics", "render"})
+#: Keys the table does not show as a family's columns (the gate is its own column).
+CORE_KEYS = OWN_KEYS | {"passed", "reason", "detail"}
 
 
 def unreadable(
@@ -87,11 +88,13 @@ def reports_of(source: FileSource, family: TaskFamily, *, pages: bool) -> list[d
         }
         if rendering is not None and pages:
             rendering["files"] = [str(page) for page in artifact.pages]
+        # core's keys win: a file given twice under two names keeps its own name
+        own = {k: v for k, v in family.check_row(artifact).items() if k not in OWN_KEYS}
         rows.append({
             "file": name,
             "sha256": sha,
             "gate": {"passed": gate.passed, "reason": gate.reason, "detail": gate.detail},
-            **family.check_row(artifact),
+            **own,
             "metrics": metrics,
             "render": rendering,
         })

@@ -34,6 +34,8 @@ class DeckEdit:
     """The :class:`refig.plugin.TaskFamily` of PPTArena."""
 
     inspector = INSPECTOR
+    #: Gate reasons meaning "not a deck at all" (`refig check` exits 1 on them).
+    unreadable_reasons = frozenset({"missing", "not_a_zip"})
 
     def reference_key(self, task: Task) -> str:
         return reference_key(task)
