@@ -302,6 +302,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
             typer.echo(json.dumps(reports, indent=2))
         else:
             _table(reports, family)
+            if pages is not None:
+                out.print(f"rendered pages kept in {pages}", soft_wrap=True, highlight=False)
         problems = unreadable(files, reports, family)
         for name, why in problems:
             err.print(f"[red]error:[/] {name}: {why}", soft_wrap=True, highlight=False)
