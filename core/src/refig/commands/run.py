@@ -99,9 +99,11 @@ def register(app: typer.Typer, registry: Registry) -> None:
         if as_json:
             typer.echo(json.dumps(summary.as_json(), indent=2))
             return
+        from rich.markup import escape
         from rich.table import Table
 
-        table = Table(title=f"refig run: {summary.config_id}", title_justify="left",
+        # escape: an id's options suffix ``[key=value]`` would otherwise be read as rich markup
+        table = Table(title=f"refig run: {escape(summary.config_id)}", title_justify="left",
                       show_header=False)
         table.add_column(style="bold")
         table.add_column(overflow="fold")
