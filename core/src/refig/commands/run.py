@@ -10,7 +10,7 @@ from pathlib import Path
 
 import typer
 
-from refig.console import format_duration, out, print_table
+from refig.console import err, format_duration, out, print_table
 from refig.errors import UsageError
 from refig.plugins import Registry
 
@@ -94,8 +94,14 @@ def register(app: typer.Typer, registry: Registry) -> None:
             retry_failed=retry_failed, max_tries=max_tries, sandbox=sandbox, network=network,
             workspace_root=workspace_root, keep_workspaces=keep_workspaces,
         )
-        with _sigterm_interrupts():
-            summary = execute(request, quiet=quiet or as_json)
+        try:
+            with _sigterm_interrupts():
+                summary = execute(request, quiet=quiet or as_json)
+        except KeyboardInterrupt:
+            # typer would end with a silent exit 130; say what was kept and how to go on
+            err.print(f"interrupted: finished attempts are kept in {out_dir}, attempts in flight "
+                      "are discarded; run the same command again to resume")
+            raise typer.Exit(130) from None
         if as_json:
             typer.echo(json.dumps(summary.as_json(), indent=2))
             return
