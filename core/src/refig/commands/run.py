@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
 from refig.console import err, format_duration, out, print_table
 from refig.errors import UsageError
@@ -99,13 +100,12 @@ def register(app: typer.Typer, registry: Registry) -> None:
                 summary = execute(request, quiet=quiet or as_json)
         except KeyboardInterrupt:
             # typer would end with a silent exit 130; say what was kept and how to go on
-            err.print(f"interrupted: finished attempts are kept in {out_dir}, attempts in flight "
-                      "are discarded; run the same command again to resume")
+            err.print(f"interrupted: finished attempts are kept in {escape(str(out_dir))}, "
+                      "attempts in flight are discarded; run the same command again to resume")
             raise typer.Exit(130) from None
         if as_json:
             typer.echo(json.dumps(summary.as_json(), indent=2))
             return
-        from rich.markup import escape
         from rich.table import Table
 
         # escape: an id's options suffix ``[key=value]`` would otherwise be read as rich markup
