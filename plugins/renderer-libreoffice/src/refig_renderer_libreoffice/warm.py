@@ -37,6 +37,7 @@ from refig_renderer_libreoffice.guard import Guarded, spawn
 UNO_PYTHONS = ("/usr/bin/python3", "/usr/local/bin/python3")
 _STDERR_TAIL = 600
 _AHEAD = 2  # requests in flight: the one converting and the next
+_CLOSE_WAIT = 10.0
 #: Run by the ``uno`` interpreter as a script, never imported here (refig's Python has no uno).
 BRIDGE = Path(__file__).with_name("unobridge.py")
 
@@ -100,11 +101,15 @@ class Office:
             return f": {tail.splitlines()[-1]}" if tail else ""
         return ""
 
-    def stop(self) -> None:
-        """Kill the office's whole process group (its profile is reset or removed after)."""
-        _kill_group(self.guarded.process, grace=2.0)
+    def stop(self, *, wait: float = 0.0) -> None:
+        """End the office: close its input and give it ``wait`` seconds to shut down (so its
+        CPU time is accounted to the owner), then kill whatever is left of its process group."""
         with contextlib.suppress(OSError, ValueError):
             self.stdin.close()
+        if wait:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.guarded.process.wait(timeout=wait)
+        _kill_group(self.guarded.process, grace=2.0)
         self.guarded.release()
         with contextlib.suppress(OSError):
             os.close(self.stdout)
@@ -112,7 +117,7 @@ class Office:
 
 @dataclass
 class WarmConverter:
-    """Converts .pptx files to PDF in one warm office per profile (``profile.office``)."""
+    """Converts .pptx files to PDF in one warm office per profile, kept until :meth:`close`."""
 
     python: str
     soffice: str
@@ -204,9 +209,9 @@ class WarmConverter:
         profile.poisoned = True
 
     def close(self) -> None:
-        """Stop every office."""
+        """Stop every office, letting each shut down cleanly for a few seconds."""
         for path in list(self._offices):
-            self._offices.pop(path).stop()
+            self._offices.pop(path).stop(wait=_CLOSE_WAIT)
 
 
 def _refused(answer: dict[str, Any]) -> ErrorInfo:
