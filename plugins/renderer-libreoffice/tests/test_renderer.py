@@ -231,40 +231,25 @@ def test_every_page_when_the_job_asks_and_the_first_otherwise(renderer, tmp_path
         assert pixel(page, 0.25, 0.5) == (255, 0, 0) or pixel(page, 0.25, 0.5)[0] > 200
 
 
-def offices(workdir: Path) -> set[int]:
-    """Live ``soffice.bin`` processes whose profile lies in ``workdir``."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes()
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if b"soffice.bin" in cmdline and str(workdir).encode() in cmdline and state != "Z":
-            found.add(int(entry.name))
-    return found
-
-
 def red_left_half(outputs) -> bool:
     return all(o.png is not None and pixel(o.png, 0.25, 0.5)[0] > 200 for o in outputs)
 
 
 @needs_uno
-def test_one_office_serves_every_call_and_a_killed_one_is_replaced(tmp_path: Path) -> None:
+def test_one_office_serves_every_call_and_a_killed_one_is_replaced(tmp_path: Path,
+                                                                    converters) -> None:
     files = [deck(tmp_path / f"d{i}.pptx") for i in range(3)]
     with LibreOfficeRenderer(width=200) as renderer:
         workdir = renderer._workdir
         assert red_left_half(renderer.render([RenderJob(f) for f in files], tmp_path / "a"))
-        first = offices(workdir)
+        first = converters(workdir)
         assert len(first) == 1  # started once, still running between calls
         assert red_left_half(renderer.render([RenderJob(files[0])], tmp_path / "b"))
-        assert offices(workdir) == first  # the same process converted the second call
+        assert converters(workdir) == first  # the same process converted the second call
         os.kill(first.pop(), signal.SIGKILL)
         assert red_left_half(renderer.render([RenderJob(f) for f in files], tmp_path / "c"))
-        assert len(offices(workdir)) == 1
-    assert offices(workdir) == set()  # close() ends it
+        assert len(converters(workdir)) == 1
+    assert converters(workdir) == set()  # close() ends it
 
 
 def test_without_uno_the_batch_converter_gives_the_same_verdicts(
