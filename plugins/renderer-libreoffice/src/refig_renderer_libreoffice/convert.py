@@ -63,7 +63,7 @@ class Profile:
         self.poisoned = False
 
 
-def _valid_pdf(path: Path) -> bool:
+def valid_pdf(path: Path) -> bool:
     """A complete PDF: the header and, near the end, the ``%%EOF`` marker."""
     try:
         size = path.stat().st_size
@@ -78,7 +78,7 @@ def _valid_pdf(path: Path) -> bool:
         return False
 
 
-def _kill_group(process: subprocess.Popen[bytes], grace: float = 5.0) -> None:
+def kill_group(process: subprocess.Popen[bytes], grace: float = 5.0) -> None:
     """SIGKILL the process group (soffice, oosplash and soffice.bin), reap the leader, and wait
     (briefly) until no member is left, so the profile is free when the next batch starts."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -165,14 +165,14 @@ class Converter:
                 finally:
                     # Also after a normal exit (helpers left behind) or an interrupt: its own
                     # session means Ctrl-C never reaches it, so nothing else would stop it.
-                    _kill_group(process)
+                    kill_group(process)
                     guarded.release()
             if timed_out or process.returncode not in (0, None):
                 profile.poisoned = True
             pdfs: dict[int, Path] = {}
             for index, _ in items:
                 pdf = outdir / f"{index}.pdf"
-                if _valid_pdf(pdf):
+                if valid_pdf(pdf):
                     kept = self.workdir / f"{batch.name}-{index}.pdf"
                     pdf.replace(kept)
                     pdfs[index] = kept

@@ -30,7 +30,7 @@ from typing import IO, Any
 from refig.plugin import ErrorInfo
 from refig.pptx.gate import RENDER_TIMEOUT_KIND
 
-from refig_renderer_libreoffice.convert import Profile, _kill_group, _valid_pdf
+from refig_renderer_libreoffice.convert import Profile, kill_group, valid_pdf
 from refig_renderer_libreoffice.guard import Guarded, spawn
 
 #: Interpreters that may have LibreOffice's ``uno`` module (``python3-uno`` on Debian/Ubuntu).
@@ -109,7 +109,7 @@ class Office:
         if wait:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.guarded.process.wait(timeout=wait)
-        _kill_group(self.guarded.process, grace=2.0)
+        kill_group(self.guarded.process, grace=2.0)
         self.guarded.release()
         with contextlib.suppress(OSError):
             os.close(self.stdout)
@@ -149,7 +149,7 @@ class WarmConverter:
             if answer is not None and not answer.get("dead"):
                 inflight.popleft()
                 free_since = time.monotonic()
-                if answer.get("ok") and _valid_pdf(pdf):
+                if answer.get("ok") and valid_pdf(pdf):
                     yield index, pdf
                 else:
                     pdf.unlink(missing_ok=True)
