@@ -64,7 +64,7 @@ def check_database(root: Path, db_path: Path, objects: Path, *, creating: bool) 
         raise StoreDamaged("cannot open the run store: file is not a database (not SQLite: "
                            "overwritten, or truncated)",
                            path=db_path, fix=fix_damage)
-    with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as conn:
+    with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=60) as conn:
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         legacy = "meta" in tables and conn.execute(
