@@ -283,6 +283,15 @@ class RunStore:
         )
         return cursor.rowcount == 1
 
+    def delete(self, model: type[Record], **key: Any) -> int:
+        """Remove the records whose key fields equal the given values; return how many."""
+        table = self._table(model)
+        if not key or set(key) - set(table.key):
+            raise KeyError(f"{table.name} rows are deleted by {table.key}, not {sorted(key)}")
+        clause = " AND ".join(f'"{k}" = ?' for k in key)
+        params = ["" if v is None else v for v in key.values()]
+        return self.db.execute(f'DELETE FROM "{table.name}" WHERE {clause}', params).rowcount
+
     def get(self, model: type[M], **key: Any) -> M | None:
         """The record with exactly this key, or None."""
         found = self.query(model, **key)
