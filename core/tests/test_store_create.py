@@ -12,7 +12,7 @@ from refig.store import DB_NAME, RunStore
 from refig.store_marks import MARKER
 
 RACERS = 12
-ROUNDS = 15
+ROUNDS = 20
 
 
 def _race(root: Path, me: int, start: multiprocessing.synchronize.Barrier,
