@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from refig.analysis.rundata import RunData
-from refig.annotation.candidates import image_type
+from refig.annotation.candidates import image_type, shown_artifact
 from refig.engine.plugins import family_for
 from refig.errors import RefigError
 from refig.evaluation import load_artifacts
@@ -119,10 +119,10 @@ def load_rating_items(store: RunStore) -> RatingItems:
         if not outcome.evaluated:
             found.skipped["not evaluated yet"] += 1
             continue
-        artifact = judged.get((outcome.artifact or "", task_id))
-        if not outcome.passed or artifact is None:
+        if not outcome.passed or outcome.artifact is None:
             found.skipped["failed the gate"] += 1
             continue
+        artifact = shown_artifact(store, data, judged, task_id, outcome)
         family_name = artifact.family
         if family_name not in scales:
             scales[family_name] = rubric_axes(family_name)
