@@ -117,7 +117,7 @@ class Rater:
         self.page.click("#save")
 
     def rate(self, by_keys: bool) -> None:
-        token, task = self.token(), self.page.inner_text("#task").strip("()")
+        token, task = self.token(), self.page.inner_text("#rate-task").strip("()")
         scores = self.judge_by_eye()
         # a view other than the first is reachable by key before rating
         self.page.keyboard.press("ArrowRight")
@@ -140,10 +140,10 @@ class Rater:
         if by_key:
             self.page.keyboard.press("u")
         else:
-            self.page.click("#undo")
+            self.page.click("#rate-undo")
         self.wait_for_next(token)
         task, scores = self.entered.pop()
-        assert self.page.inner_text("#task").strip("()") == task
+        assert self.page.inner_text("#rate-task").strip("()") == task
         shown = {a: int(self.page.get_attribute(f"#axis-{a}", "data-value")) for a, _ in
                  self.axes()}
         assert shown == scores

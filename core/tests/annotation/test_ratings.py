@@ -116,3 +116,44 @@ def test_export_import_round_trip_and_a_wrong_scale_is_refused(make_run, tmp_pat
     with pytest.raises(RefigError, match="rated on rubric 'pptarena@1'"):
         import_ratings(other, wrong)
     assert len(list(other.iter(Rating))) == 2  # nothing written by a refused import
+
+
+def test_the_server_in_rating_mode(make_run) -> None:
+    """`/static/page.js` is the rating script; ratings go to /api/rate, votes are not taken."""
+    import http.client
+
+    from refig.annotation.server import AnnotationServer
+
+    store = make_run(gate_failures=0.0)
+    server = AnnotationServer(_session(store), "127.0.0.1", 0).start()
+
+    def call(method: str, path: str, body: object = None) -> tuple[int, bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        data = None if body is None else json.dumps(body).encode()
+        conn.request(method, path, body=data,
+                     headers={"Content-Type": "application/json"} if data else {})
+        answer = conn.getresponse()
+        payload = answer.read()
+        conn.close()
+        return answer.status, payload
+
+    try:
+        status, script = call("GET", "/static/page.js")
+        assert status == 200 and b"/api/rate" in script and b"/api/vote" not in script
+        status, body = call("GET", "/api/state?annotator=alice")
+        item = json.loads(body)["item"]
+        image = item["views"][0]["images"][0]["src"]
+        assert call("GET", image)[0] == 200 and call("GET", "/img/" + "0" * 64)[0] == 404
+        vote = {"annotator": "alice", "token": item["token"], "choice": "A"}
+        assert call("POST", "/api/vote", vote)[0] == 404
+        bad = {"annotator": "alice", "token": item["token"], "scores": {"nope": 1}}
+        assert call("POST", "/api/rate", bad)[0] == 400
+        good = {"annotator": "alice", "token": item["token"], "scores": _scores(item, 1),
+                "id": "a" * 32, "seconds": 3}
+        status, body = call("POST", "/api/rate", good)
+        assert status == 200 and json.loads(body)["progress"]["done"] == 1
+        assert call("POST", "/api/rate", good)[0] == 200  # a retried request stores once
+        [rating] = store.iter(Rating)
+        assert rating.id == "a" * 32 and rating.scores == _scores(item, 1) and rating.seconds == 3
+    finally:
+        server.stop()

@@ -127,29 +127,39 @@ def shown_artifact(store: RunStore, data: RunData, judged: dict[tuple[str, str],
     )
 
 
+def showable(store: RunStore, skipped: Counter[str]
+             ) -> tuple[RunData, list[tuple[str, str, Artifact]]]:
+    """The run's data and, per gate-passing task x configuration (sorted), the artifact as its
+    judges saw it; the others are counted in ``skipped`` by reason."""
+    data = RunData.load(store)
+    judged = {(a.sha256, a.task.id): a for a in load_artifacts(store) if a.task is not None}
+    shown = []
+    for (task_id, config_id), outcome in sorted(data.outcomes.items()):
+        if not outcome.evaluated:
+            skipped["not evaluated yet"] += 1
+        elif not outcome.passed or outcome.artifact is None:
+            skipped["failed the gate"] += 1
+        else:
+            shown.append((task_id, config_id,
+                          shown_artifact(store, data, judged, task_id, outcome)))
+    return data, shown
+
+
 def load_candidates(store: RunStore, *, verdicts: bool = False) -> Candidates:
     """Read a run and collect every showable side, with the reasons others were left out.
 
     Audits are counts by kind; ``verdicts`` adds the derived ones (pasted, flattened, recall).
     """
-    data = RunData.load(store)
-    judged = {(a.sha256, a.task.id): a for a in load_artifacts(store) if a.task is not None}
     found = Candidates(
         sides=defaultdict(list),
         sources={},
         clusters={},
-        configs=list(data.config_order),
-        results=len(data.outcomes),
+        configs=[],
         verdicts=verdicts,
     )
-    for (task_id, config_id), outcome in sorted(data.outcomes.items()):
-        if not outcome.evaluated:
-            found.skipped["not evaluated yet"] += 1
-            continue
-        if not outcome.passed or outcome.artifact is None:
-            found.skipped["failed the gate"] += 1
-            continue
-        artifact = shown_artifact(store, data, judged, task_id, outcome)
+    data, shown = showable(store, found.skipped)
+    found.configs, found.results = list(data.config_order), len(data.outcomes)
+    for task_id, config_id, artifact in shown:
         png = artifact.render.name if artifact.render is not None else None
         kind = image_type(store.objects.path(png)) if png else None
         if png is None or kind is None:
@@ -159,7 +169,7 @@ def load_candidates(store: RunStore, *, verdicts: bool = False) -> Candidates:
         task = data.tasks.get(task_id)
         audit = annotation_audit(family_for(task.family if task else FIGURE_TO_SLIDE), artifact,
                                  verdicts=verdicts)
-        found.sides[task_id].append(Side(config_id, outcome.artifact, png, audit))
+        found.sides[task_id].append(Side(config_id, artifact.sha256, png, audit))
     for task_id in found.sides:
         task = data.tasks.get(task_id)
         figure = task.input("figure") if task is not None else None

@@ -14,11 +14,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from refig.analysis.rundata import RunData
-from refig.annotation.candidates import image_type, shown_artifact
+from refig.annotation.candidates import image_type, showable
 from refig.engine.plugins import family_for
 from refig.errors import RefigError
-from refig.evaluation import load_artifacts
 from refig.protocols import Artifact, TaskFamily
 from refig.rubric import load_rubric
 from refig.store import RunStore, sha256_file
@@ -110,26 +108,19 @@ def rubric_axes(family_name: str) -> tuple[str, tuple[Axis, ...]]:
 
 def load_rating_items(store: RunStore) -> RatingItems:
     """Read a run and collect every ratable task x configuration."""
-    data = RunData.load(store)
-    judged = {(a.sha256, a.task.id): a for a in load_artifacts(store) if a.task is not None}
-    found = RatingItems(items=[], results=len(data.outcomes))
+    found = RatingItems(items=[])
+    data, shown = showable(store, found.skipped)
+    found.results = len(data.outcomes)
     hashes: dict[Path, str] = {}
     scales: dict[str, tuple[str, tuple[Axis, ...]]] = {}
-    for (task_id, config_id), outcome in sorted(data.outcomes.items()):
-        if not outcome.evaluated:
-            found.skipped["not evaluated yet"] += 1
-            continue
-        if not outcome.passed or outcome.artifact is None:
-            found.skipped["failed the gate"] += 1
-            continue
-        artifact = shown_artifact(store, data, judged, task_id, outcome)
+    for task_id, config_id, artifact in shown:
         family_name = artifact.family
         if family_name not in scales:
             scales[family_name] = rubric_axes(family_name)
         page = rating_page(family_for(family_name), artifact)
         views = []
         for view in page.views:
-            shown = []
+            labelled = []
             for label, path in view.images:
                 if path not in hashes:
                     kind = image_type(path)
@@ -137,9 +128,9 @@ def load_rating_items(store: RunStore) -> RatingItems:
                         continue
                     hashes[path] = sha256_file(path)
                     found.images[hashes[path]] = (path, kind)
-                shown.append((label, hashes[path]))
-            if shown:
-                views.append((view.title, view.selected, tuple(shown)))
+                labelled.append((label, hashes[path]))
+            if labelled:
+                views.append((view.title, view.selected, tuple(labelled)))
         if not views:
             found.skipped["have no images to show"] += 1
             continue

@@ -70,7 +70,8 @@ def check_scores(item: RatingItem, scores: Any) -> dict[str, int]:
 class RatingSession:
     """The rating plan, the store and each annotator's current item (by a random token)."""
 
-    page = "rate.html"
+    #: The page script this session is driven by (served as ``/static/page.js``).
+    script = "rate.js"
 
     def __init__(self, store: RunStore, found: RatingItems, *, seed: int = 0,
                  replication: int = DEFAULT_REPLICATION, default_annotator: str | None = None):

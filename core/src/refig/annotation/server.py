@@ -1,6 +1,7 @@
 """The annotation page's HTTP server: the static page, JSON actions and the run's images.
 
-A threaded ``http.server``: ``GET /`` the page, ``GET /static/<file>`` its script and style,
+A threaded ``http.server``: ``GET /`` the page, ``GET /static/<file>`` its scripts and style
+(``page.js`` is the session's own: votes or ratings),
 ``GET /api/session`` and ``GET /api/state?annotator=NAME``, ``POST /api/vote`` and
 ``POST /api/undo`` (JSON bodies; in rating mode ``POST /api/rate`` instead of votes and the
 rating page at ``/``), ``GET /img/<sha256>`` an image of the plan (source figures and
@@ -31,7 +32,6 @@ IDLE_SECONDS = 60.0
 PAGE_FILES = {
     "index.html": "text/html; charset=utf-8",
     "app.js": "text/javascript; charset=utf-8",
-    "rate.html": "text/html; charset=utf-8",
     "rate.js": "text/javascript; charset=utf-8",
     "common.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
@@ -103,9 +103,9 @@ def _handler(server: AnnotationServer) -> type[BaseHTTPRequestHandler]:
         def _get(self, url: Any) -> None:
             path = url.path
             if path in ("/", "/index.html"):
-                self._bytes(server.pages[session.page], PAGE_FILES[session.page], cache=False)
-            elif path.startswith("/static/") and path[8:] in PAGE_FILES:
-                name = path[8:]
+                self._bytes(server.pages["index.html"], PAGE_FILES["index.html"], cache=False)
+            elif path.startswith("/static/") and (path[8:] in PAGE_FILES or path[8:] == "page.js"):
+                name = session.script if path[8:] == "page.js" else path[8:]
                 self._bytes(server.pages[name], PAGE_FILES[name], cache=False)
             elif path == "/api/session":
                 self._json(session.info())

@@ -71,7 +71,8 @@ class Session:
         self._current: dict[str, Current] = {}
         self._lock = threading.Lock()
 
-    page = "index.html"
+    #: The page script this session is driven by (served as ``/static/page.js``).
+    script = "app.js"
 
     @property
     def images(self) -> dict[str, str]:

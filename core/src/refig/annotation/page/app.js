@@ -23,18 +23,13 @@ function setBusy(value) {
   $("undo-finished").disabled = value || !canUndo;
 }
 
+const PAGE = {main: "compare", message: "message", noun: "vote",
+              subtitle: "· which rebuild is better?"};
+
 async function render(state) {
-  showProgress(state, "vote");
   canUndo = state.can_undo;
-  $("message").textContent = state.message || "";
-  current = state.item;
-  document.body.dataset.item = current ? current.token : "";
-  $("compare").hidden = current === null;
-  $("finished").hidden = current !== null;
-  if (current === null) {
-    $("finished-message").textContent = state.message || "Nothing left to compare.";
-    return;
-  }
+  current = showState(state, PAGE);
+  if (current === null) return;
   $("task").textContent = `(${current.task})`;
   $("source").hidden = current.source === null;
   $("no-source").hidden = current.source !== null;
@@ -94,4 +89,4 @@ for (const image of document.querySelectorAll("img")) {
   image.addEventListener("click", () => image.classList.toggle("zoomed"));
 }
 
-startAnnotating("compare", load);
+startAnnotating(PAGE, load);

@@ -33,12 +33,21 @@ function randomId() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-function showProgress(state, noun) {
+// Progress, message and the current item's token; the main section or the finished note.
+// Returns the item on screen now (null when the annotator is done).
+function showState(state, page) {
   const {done, planned, votes} = state.progress;
   $("progress").textContent = `${done} / ${planned}`;
   $("progress-bar").max = Math.max(planned, 1);
   $("progress-bar").value = done;
-  $("run-votes").textContent = `(${votes} ${votes === 1 ? noun : noun + "s"} in the run)`;
+  $("run-votes").textContent = `(${votes} ${votes === 1 ? page.noun : page.noun + "s"} in the run)`;
+  $(page.message).textContent = state.message || "";
+  const item = state.item;
+  document.body.dataset.item = item ? item.token : "";
+  $(page.main).hidden = item === null;
+  $("finished").hidden = item !== null;
+  if (item === null) $("finished-message").textContent = state.message || "Nothing left.";
+  return item;
 }
 
 function stateUrl() {
@@ -63,7 +72,9 @@ async function handleRequest(request, render, setBusy) {
 }
 
 // The annotator name: ?annotator=, else this browser's last, else --annotator, else ask.
-async function startAnnotating(mainId, load) {
+async function startAnnotating(page, load) {
+  const mainId = page.main;
+  $("subtitle").textContent = page.subtitle;
   function use(name) {
     annotation.annotator = name;
     localStorage.setItem(STORE_KEY, name);

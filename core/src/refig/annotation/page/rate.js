@@ -16,7 +16,7 @@ function setBusy(value) {
   busy = value;
   document.body.dataset.state = value ? "busy" : "ready";
   $("save").disabled = value || current === null;
-  $("undo").disabled = value || !canUndo;
+  $("rate-undo").disabled = value || !canUndo;
   $("undo-finished").disabled = value || !canUndo;
 }
 
@@ -55,22 +55,17 @@ function showView(k) {
     .map((img) => img.decode().catch(() => undefined)));
 }
 
+const PAGE = {main: "rate", message: "rate-message", noun: "rating",
+              subtitle: "· rate each result on the rubric"};
+
 async function render(state) {
-  showProgress(state, "rating");
   canUndo = state.can_undo;
-  $("message").textContent = state.message || "";
-  current = state.item;
-  document.body.dataset.item = current ? current.token : "";
-  $("rate").hidden = current === null;
-  $("finished").hidden = current !== null;
-  if (current === null) {
-    $("finished-message").textContent = state.message || "Nothing left to rate.";
-    return;
-  }
+  current = showState(state, PAGE);
+  if (current === null) return;
   values = state.previous ? {...state.previous} : {};
   active = 0;
   pending = "";
-  $("task").textContent = `(${current.task})`;
+  $("rate-task").textContent = `(${current.task})`;
   $("brief").textContent = current.brief || "";
   $("brief").hidden = !current.brief;
   $("views-nav").replaceChildren(...current.views.map((shown, k) => {
@@ -174,10 +169,10 @@ document.addEventListener("keydown", (event) => {
 });
 
 $("save").addEventListener("click", save);
-$("undo").addEventListener("click", undo);
+$("rate-undo").addEventListener("click", undo);
 $("undo-finished").addEventListener("click", undo);
 
-startAnnotating("rate", load);
+startAnnotating(PAGE, load);
 
 function load() {
   return handleRequest(api(stateUrl()), render, setBusy);
