@@ -91,6 +91,10 @@ class Rater:
             "#axes .axis", "rows => rows.map(r => [r.id.slice(5), r.querySelectorAll('button')"
             ".length - 1])")
 
+    def tabs(self) -> list[str]:
+        return self.page.eval_on_selector_all("#views-nav button", "bs => bs.map(b => "
+                                              "b.textContent)")
+
     def judge_by_eye(self) -> dict[str, int]:
         """Points from how close the result is to the target, in the first (selected) view."""
         images = self.page.eval_on_selector_all(
@@ -119,9 +123,11 @@ class Rater:
     def rate(self, by_keys: bool) -> None:
         token, task = self.token(), self.page.inner_text("#rate-task").strip("()")
         scores = self.judge_by_eye()
-        # a view other than the first is reachable by key before rating
-        self.page.keyboard.press("ArrowRight")
-        self.page.keyboard.press("ArrowLeft")
+        # every view is reachable by key before rating, and the rater comes back to the first
+        views = len(self.tabs()) or 1
+        for k in range(1, views + 1):
+            self.page.keyboard.press("ArrowRight")
+            assert self.page.evaluate("document.body.dataset.view") == str(k % views)
         shown = {axis: self.page.get_attribute(f"#axis-{axis}", "data-value")
                  for axis, _ in self.axes()}
         assert set(shown.values()) == {""}  # a fresh item starts blank
@@ -204,6 +210,12 @@ def test_two_experts_rate_in_chromium_and_the_report_agrees(rated_run, server) -
             assert configs and not [c for c in configs if c in html]  # blinded
             planned = int(alice.page.inner_text("#progress").split("/")[1])
             assert planned == 6
+            tabs = alice.tabs()
+            if len(tabs) > 1:  # deck-edit: the selected slides first, then every other slide
+                marked = [t.startswith("★") for t in tabs]
+                assert marked[0] and marked == sorted(marked, reverse=True)
+                edited = sorted(int(t.split("edited ")[1]) for t in tabs if "edited " in t)
+                assert edited == list(range(1, len(edited) + 1)) and len(edited) >= 4
             alice.rate(by_keys=True)
             bob.rate(by_keys=False)
             alice.rate(by_keys=True)
