@@ -280,7 +280,10 @@ def test_two_experts_rate_in_chromium_and_the_report_agrees(rated_run, server) -
                 expected = pearsonr(mine, theirs).statistic
                 estimate = row["pearson"]
                 assert estimate.value == pytest.approx(expected, abs=1e-9), (judge, axis)
-                assert estimate.low is None or estimate.low <= estimate.value <= estimate.high
+                if row["clusters"] < 5:  # too few source clusters for an interval
+                    assert estimate.low is None and estimate.high is None
+                else:
+                    assert estimate.low <= estimate.value <= estimate.high
                 compared += 1
             else:
                 assert row["pearson"] is None

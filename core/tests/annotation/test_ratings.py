@@ -157,3 +157,41 @@ def test_the_server_in_rating_mode(make_run) -> None:
         assert rating.id == "a" * 32 and rating.scores == _scores(item, 1) and rating.seconds == 3
     finally:
         server.stop()
+
+
+def test_the_rating_tables_for_any_family_with_a_rubric(make_run) -> None:
+    """figure-to-slide has no rating section of its own: the core builders still give Pearson
+    (against scipy, with an interval over 6 source clusters) and alpha."""
+    import numpy as np
+    from refig.analysis import Context, RunData
+    from refig.plugin.analysis import expert_agreement_table, judge_human_table
+    from scipy.stats import pearsonr
+
+    store = make_run(tasks=12, gate_failures=0.0)
+    session = _session(store)
+    for who, shift in (("alice", 0), ("bob", 1)):
+        while (item := session.state(who)["item"]) is not None:
+            case = session._current[who][1]
+            rank = sorted({i.config_id for i in session.plan}).index(case.config_id)
+            session.rate(who, item["token"], {a["id"]: min(a["max"], rank * 3 + shift * (k % 2))
+                                              for k, a in enumerate(item["axes"])})
+    ctx = Context(RunData.load(store))
+    table = judge_human_table(ctx, "figure-to-slide", key="k", title="t")
+    [row] = [r for r in table.rows if r["axis"] == "total"]
+    assert row["cases"] == 48 and row["clusters"] == 6
+    human = {}
+    for rating in store.iter(Rating):
+        human.setdefault((rating.task_id, rating.config_id), []).append(
+            sum(rating.scores.values()))
+    judge = {}
+    for (task, config), outcome in ctx.data.outcomes.items():
+        totals = [j.total for j in ctx.data.judgments[outcome.artifact] if j.total is not None]
+        judge[(task, config)] = np.mean(totals)
+    keys = sorted(human)
+    expected = pearsonr([judge[k] for k in keys], [np.mean(human[k]) for k in keys]).statistic
+    estimate = row["pearson"]
+    assert estimate.value == pytest.approx(expected, abs=1e-9)
+    assert estimate.low <= estimate.value <= estimate.high
+    agreement = expert_agreement_table(ctx, "figure-to-slide", key="a", title="t")
+    assert {r["axis"] for r in agreement.rows} >= {"total"}
+    assert all(r["units"] == 48 and r["annotators"] == 2 for r in agreement.rows)

@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from refig import stats
-from refig.analysis.context import Context
+from refig.analysis.context import MIN_TASKS_FOR_INTERVAL, Context
 from refig.analysis.tables import Column, Estimate, Table, finite
 from refig.annotation.rating_items import Axis, rubric_axes
 from refig.annotation.ratings import stored_ratings
@@ -49,14 +49,17 @@ def human_scores(by: dict[str, Rating], axes: Sequence[Axis]) -> dict[str, float
 
 
 def judge_scores(judgments: Iterable[Judgment], axes: Sequence[Axis]) -> dict[str, float] | None:
-    """A judge's mean per axis and total over its successful judgments (None without any)."""
-    ok = [j for j in judgments if str(j.status) == "ok" and j.total is not None
-          and {s.axis for s in j.scores} >= {a.id for a in axes}]
+    """A judge's mean total, and its mean per rubric axis it scored, over its successful
+    judgments (None without any): a judge on another rubric still meets the total."""
+    ok = [j for j in judgments if str(j.status) == "ok" and j.total is not None]
     if not ok:
         return None
-    found = {a.id: sum(next(s.score for s in j.scores if s.axis == a.id) for j in ok) / len(ok)
-             for a in axes}
-    return {**found, TOTAL: sum(float(j.total or 0.0) for j in ok) / len(ok)}
+    found = {TOTAL: sum(float(j.total or 0.0) for j in ok) / len(ok)}
+    for axis in axes:
+        points = [s.score for j in ok for s in j.scores if s.axis == axis.id]
+        if len(points) == len(ok):
+            found[axis.id] = sum(points) / len(points)
+    return found
 
 
 def judge_human_table(ctx: Context, family: str, *, key: str, title: str,
@@ -71,8 +74,9 @@ def judge_human_table(ctx: Context, family: str, *, key: str, title: str,
         description="Per judge and axis, Pearson's r between the judge's case means (over "
         "repeats) and the experts' case means (over annotators), on cases both scored; "
         f"{100 * opts.level:g}% percentile intervals from {opts.resamples:,} bootstrap resamples "
-        f"of source clusters. Axes of {rubric}; total = the judge's total against the sum of "
-        f"the experts' axis means. {reference}".strip())
+        f"of source clusters (from {MIN_TASKS_FOR_INTERVAL} clusters on). Axes of {rubric}; "
+        "total = the judge's total against the sum of the experts' axis means (a judge on "
+        f"another rubric meets the total only). {reference}".strip())
     rated = _family_ratings(ctx, family)
     if not rated:
         table.insufficient = _NO_RATINGS
@@ -93,8 +97,9 @@ def judge_human_table(ctx: Context, family: str, *, key: str, title: str,
             if machine is not None:
                 pairs.append((ctx.data.cluster(task), machine, human_scores(by, axes)))
         for axis in (*(a.id for a in axes), TOTAL):
-            r = stats.pearson_ci([m[axis] for _, m, _ in pairs], [h[axis] for _, _, h in pairs],
-                                 [c for c, _, _ in pairs], resamples=opts.resamples,
+            both = [(c, m[axis], h[axis]) for c, m, h in pairs if axis in m]
+            r = stats.pearson_ci([m for _, m, _ in both], [h for _, _, h in both],
+                                 [c for c, _, _ in both], resamples=opts.resamples,
                                  level=opts.level, seed=opts.seed)
             table.rows.append({"judge": judge, "axis": axis, "cases": r.n, "clusters": r.clusters,
                                "pearson": _estimate(r)})
@@ -129,5 +134,10 @@ def expert_agreement_table(ctx: Context, family: str, *, key: str, title: str,
 
 
 def _estimate(r: stats.Correlation) -> Estimate | None:
+    """r, with its interval from :data:`MIN_TASKS_FOR_INTERVAL` source clusters on."""
     value = finite(r.r)
-    return None if value is None else Estimate(value, finite(r.low), finite(r.high))
+    if value is None:
+        return None
+    if r.clusters < MIN_TASKS_FOR_INTERVAL:
+        return Estimate(value)
+    return Estimate(value, finite(r.low), finite(r.high))
