@@ -250,6 +250,9 @@ def test_two_experts_rate_in_chromium_and_the_report_agrees(rated_run, server) -
     human_key, alpha_key = (("deck-judge-human", "deck-expert-agreement") if deck
                             else ("code_judge_human", "code_expert_agreement"))
     human, agreement = tables[human_key], tables[alpha_key]
+    raters = tables["deck-raters" if deck else "code_raters"].rows
+    assert [(r["annotator"], r["ratings"], r["undone"]) for r in raters] == [
+        ("alice", planned, 1), ("bob", planned, 1)]
     artifact = {(r.task_id, r.config_id): r.artifact for r in active}
     by_case: dict[tuple[str, str], dict[str, Rating]] = defaultdict(dict)
     for rating in active:

@@ -164,7 +164,7 @@ def test_the_rating_tables_for_any_family_with_a_rubric(make_run) -> None:
     (against scipy, with an interval over 6 source clusters) and alpha."""
     import numpy as np
     from refig.analysis import Context, RunData
-    from refig.plugin.analysis import expert_agreement_table, judge_human_table
+    from refig.plugin.analysis import expert_agreement_table, judge_human_table, raters_table
     from scipy.stats import pearsonr
 
     store = make_run(tasks=12, gate_failures=0.0)
@@ -195,3 +195,9 @@ def test_the_rating_tables_for_any_family_with_a_rubric(make_run) -> None:
     agreement = expert_agreement_table(ctx, "figure-to-slide", key="a", title="t")
     assert {r["axis"] for r in agreement.rows} >= {"total"}
     assert all(r["units"] == 48 and r["annotators"] == 2 for r in agreement.rows)
+    raters = raters_table(ctx, "figure-to-slide", key="r", title="t").rows
+    assert [(r["annotator"], r["ratings"], r["undone"]) for r in raters] == [
+        ("alice", 48, 0), ("bob", 48, 0)]
+    first = next(iter(load_rubric().axes)).id
+    assert raters[0][first] == pytest.approx(np.mean(
+        [r.scores[first] for r in store.iter(Rating) if r.annotator == "alice"]))

@@ -9,6 +9,7 @@ family with a rubric gets them (:mod:`refig.plugin.analysis`).
 
 from __future__ import annotations
 
+import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
@@ -130,6 +131,33 @@ def expert_agreement_table(ctx: Context, family: str, *, key: str, title: str,
     if all(row["units"] == 0 for row in table.rows):
         table.insufficient = ("no case rated by two experts yet; a second annotator on "
                               "`refig annotate RUN --rate` (replication 2 by default) adds them")
+    return table
+
+
+def raters_table(ctx: Context, family: str, *, key: str, title: str) -> Table:
+    """Per expert: ratings held and undone, median seconds per rating, mean points per axis
+    (a lenient or severe expert shows here before it shows in alpha)."""
+    rubric, axes = rubric_axes(family)
+    table = Table(key, title, [
+        Column("annotator", "annotator"), Column("ratings", "ratings", "int"),
+        Column("undone", "undone", "int"), Column("seconds", "median seconds", "float", 1),
+        *(Column(a.id, f"mean {a.id} (0-{a.max})", "float", 2) for a in axes)],
+        description=f"Each expert's active ratings of this family's cases (axes of {rubric}), "
+        "the ratings they took back, and their mean points per axis.")
+    tasks = ctx.data.tasks
+    mine = [r for r in ctx.data.store.iter(Rating)
+            if r.task_id in tasks and tasks[r.task_id].family == family]
+    for annotator in sorted({r.annotator for r in mine}):
+        held = [r for r in mine if r.annotator == annotator and r.active]
+        seconds = [r.seconds for r in held if r.seconds is not None]
+        table.rows.append({
+            "annotator": annotator, "ratings": len(held),
+            "undone": sum(r.annotator == annotator and not r.active for r in mine),
+            "seconds": statistics.median(seconds) if seconds else None,
+            **{a.id: statistics.fmean(r.scores[a.id] for r in held) if held else None
+               for a in axes}})
+    if not table.rows:
+        table.insufficient = _NO_RATINGS
     return table
 
 

@@ -33,7 +33,11 @@ from refig.analysis.context import (
 from refig.analysis.effects import PAIR_COLUMNS, EffectPair
 from refig.analysis.registry import SectionBuilder
 from refig.analysis.scores import TOTAL, judge_labels
-from refig.annotation.rating_report import expert_agreement_table, judge_human_table
+from refig.annotation.rating_report import (
+    expert_agreement_table,
+    judge_human_table,
+    raters_table,
+)
 from refig.store import ObjectStore, RunStore
 
 
@@ -77,4 +81,5 @@ __all__ = [
     "format_cell",
     "judge_human_table",
     "judge_labels",
+    "raters_table",
 ]

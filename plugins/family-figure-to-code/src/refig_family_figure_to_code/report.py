@@ -25,6 +25,7 @@ from refig.plugin.analysis import (
     Table,
     expert_agreement_table,
     judge_human_table,
+    raters_table,
 )
 
 #: The judge whose totals are MMOS; without it, the run's primary judge (e.g. the proxy).
@@ -280,6 +281,7 @@ def judge_human(ctx: Context) -> Iterator[Table]:
     yield expert_agreement_table(ctx, FIGURE_TO_CODE, key="code_expert_agreement",
                                  title="Agreement between experts (Krippendorff's alpha)",
                                  reference="FigCodeBench reports alpha = 0.766.")
+    yield raters_table(ctx, FIGURE_TO_CODE, key="code_raters", title="Expert ratings per annotator")
 
 
 SECTIONS: list[Section] = [

@@ -20,6 +20,7 @@ from refig.plugin.analysis import (
     expert_agreement_table,
     judge_human_table,
     judge_labels,
+    raters_table,
 )
 
 from refig_family_deck_edit.report.cases import collect, label, oracle_configs, task_labels
@@ -160,6 +161,7 @@ def judge_human(ctx: Any) -> Iterator[Table]:
     yield table
     yield expert_agreement_table(ctx, DECK_EDIT, key="deck-expert-agreement",
                                  title="Agreement between experts (Krippendorff's alpha)")
+    yield raters_table(ctx, DECK_EDIT, key="deck-raters", title="Expert ratings per annotator")
 
 
 SECTIONS = (
