@@ -145,7 +145,7 @@ def raters_table(ctx: Context, family: str, *, key: str, title: str) -> Table:
         description=f"Each expert's active ratings of this family's cases (axes of {rubric}), "
         "the ratings they took back, and their mean points per axis.")
     tasks = ctx.data.tasks
-    mine = [r for r in ctx.data.store.iter(Rating)
+    mine = [r for r in stored_ratings(ctx.data.store, retracted=True)
             if r.task_id in tasks and tasks[r.task_id].family == family]
     for annotator in sorted({r.annotator for r in mine}):
         held = [r for r in mine if r.annotator == annotator and r.active]

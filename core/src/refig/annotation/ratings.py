@@ -18,10 +18,13 @@ from refig.models import Rating, Task
 from refig.store import RunStore
 
 
-def stored_ratings(store: RunStore) -> list[Rating]:
-    """Every active rating of the run (none in a read-only run from before ratings existed)."""
+def stored_ratings(store: RunStore | None, *, retracted: bool = False) -> list[Rating]:
+    """The run's active ratings (with ``retracted``, undone ones too); none without a store or
+    in a read-only run from before ratings existed."""
+    if store is None:  # run data assembled in memory
+        return []
     try:
-        return [r for r in store.iter(Rating) if r.active]
+        return [r for r in store.iter(Rating) if retracted or r.active]
     except sqlite3.OperationalError:  # a read-only open of a store without the table
         return []
 
