@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from refig.annotation.candidates import image_type, showable
+from refig.console import track
 from refig.engine.plugins import family_for
 from refig.errors import RefigError
 from refig.protocols import Artifact, TaskFamily
 from refig.rubric import load_rubric
 from refig.store import RunStore, sha256_file
-
 
 @dataclass(frozen=True)
 class RatingView:
@@ -106,18 +106,21 @@ def rubric_axes(family_name: str) -> tuple[str, tuple[Axis, ...]]:
             tuple(Axis(a.id, a.title, int(a.max)) for a in rubric.axes))
 
 
-def load_rating_items(store: RunStore) -> RatingItems:
-    """Read a run and collect every ratable task x configuration."""
+def load_rating_items(store: RunStore, *, quiet: bool = True) -> RatingItems:
+    """Read a run and collect every ratable task x configuration (progress unless ``quiet``:
+    deck-edit's page compares every slide of three decks, a few seconds a case)."""
     found = RatingItems(items=[])
     data, shown = showable(store, found.skipped)
     found.results = len(data.outcomes)
     hashes: dict[Path, str] = {}
-    scales: dict[str, tuple[str, tuple[Axis, ...]]] = {}
-    for task_id, config_id, artifact in shown:
+    scales = {name: rubric_axes(name) for name in sorted({a.family for _, _, a in shown})}
+    pages = []
+    with track("preparing the rating pages", len(shown), quiet=quiet) as tracker:
+        for _, _, artifact in shown:
+            pages.append(rating_page(family_for(artifact.family), artifact))
+            tracker.finish()
+    for (task_id, config_id, artifact), page in zip(shown, pages, strict=True):
         family_name = artifact.family
-        if family_name not in scales:
-            scales[family_name] = rubric_axes(family_name)
-        page = rating_page(family_for(family_name), artifact)
         views = []
         for view in page.views:
             labelled = []

@@ -98,7 +98,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
             except ActionError as exc:
                 raise UsageError(f"--annotator {annotator!r}: {exc}") from exc
         session, described, skipped = (
-            _rating_session(store, seed, replication, annotator) if rate
+            _rating_session(store, seed, replication, annotator, quiet) if rate
             else _vote_session(store, seed, replication, annotator, audit_verdicts))
         try:
             server = AnnotationServer(session, host, port)
@@ -203,13 +203,13 @@ def _vote_session(store: RunStore, seed: int, replication: int, annotator: str |
     return session, plan.describe(), candidates.skipped
 
 
-def _rating_session(store: RunStore, seed: int, replication: int, annotator: str | None
-                    ) -> tuple[RatingSession, str, Counter[str]]:
+def _rating_session(store: RunStore, seed: int, replication: int, annotator: str | None,
+                    quiet: bool) -> tuple[RatingSession, str, Counter[str]]:
     """The rating page's session, its one-line description and what was left out."""
     from refig.annotation.rating_items import load_rating_items
     from refig.annotation.rating_session import RatingSession
 
-    found = load_rating_items(store)
+    found = load_rating_items(store, quiet=quiet)
     if not found.items:
         raise found.why_empty()
     session = RatingSession(store, found, seed=seed, replication=replication,
