@@ -22,6 +22,7 @@ from refig.protocols import Artifact, TaskFamily
 from refig.rubric import load_rubric
 from refig.store import RunStore, sha256_file
 
+
 @dataclass(frozen=True)
 class RatingView:
     """One screen of images shown together (a slide of three decks; reference and generated)."""
