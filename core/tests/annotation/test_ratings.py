@@ -201,3 +201,14 @@ def test_the_rating_tables_for_any_family_with_a_rubric(make_run) -> None:
     first = next(iter(load_rubric().axes)).id
     assert raters[0][first] == pytest.approx(np.mean(
         [r.scores[first] for r in store.iter(Rating) if r.annotator == "alice"]))
+
+
+def test_nothing_to_rate_is_said_and_nothing_is_served(tmp_path, make_run, capsys) -> None:
+    empty = RunStore.create(tmp_path / "empty")
+    assert cli(["annotate", str(empty.root), "--rate", "--no-open", "--port", "0"]) == 1
+    assert "nothing to rate: the run has no attempts yet" in " ".join(
+        capsys.readouterr().err.split())
+    failed = make_run("failed", gate_failures=1.0)
+    assert cli(["annotate", str(failed.root), "--rate", "--no-open", "--port", "0"]) == 1
+    said = " ".join(capsys.readouterr().err.split())
+    assert "nothing to rate" in said and "failed the gate" in said

@@ -6,7 +6,6 @@ const KEYS = {
   b: "B", arrowright: "B",
   t: "tie", arrowdown: "tie",
 };
-const UNDO_KEYS = new Set(["u", "backspace"]);
 
 let current = null;
 let shownAt = 0;
@@ -52,18 +51,12 @@ function load() {
 
 function vote(choice) {
   if (busy || current === null || annotation.annotator === null) return;
-  handleRequest(api("/api/vote", {
-    annotator: annotation.annotator,
-    token: current.token,
-    choice,
-    id: randomId(),
-    seconds: (performance.now() - shownAt) / 1000,
-  }), render, setBusy);
+  sendAnswer("/api/vote", current, {choice}, shownAt, render, setBusy);
 }
 
 function undo() {
   if (busy || annotation.annotator === null) return;
-  handleRequest(api("/api/undo", {annotator: annotation.annotator}), render, setBusy);
+  undoLast(render, setBusy);
 }
 
 document.addEventListener("keydown", (event) => {

@@ -3,6 +3,7 @@
 
 const STORE_KEY = "refig.annotator";
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$/;
+const UNDO_KEYS = new Set(["u", "backspace"]);
 const $ = (id) => document.getElementById(id);
 const annotation = {annotator: null};
 
@@ -69,6 +70,22 @@ async function handleRequest(request, render, setBusy) {
     showError(result.data.error || `request failed (${result.status})`);
   }
   setBusy(false);
+}
+
+// Answer the item on screen (a vote or a rating) under a fresh id, with the seconds it took.
+function sendAnswer(path, item, fields, shownAt, render, setBusy) {
+  return handleRequest(api(path, {
+    annotator: annotation.annotator,
+    token: item.token,
+    id: randomId(),
+    seconds: (performance.now() - shownAt) / 1000,
+    ...fields,
+  }), render, setBusy);
+}
+
+// Take back the annotator's last answer; the server shows that item again.
+function undoLast(render, setBusy) {
+  return handleRequest(api("/api/undo", {annotator: annotation.annotator}), render, setBusy);
 }
 
 // The annotator name: ?annotator=, else this browser's last, else --annotator, else ask.

@@ -1,7 +1,6 @@
 // The rating page: one task x configuration at a time, whole points per rubric axis (common.js).
 "use strict";
 
-const UNDO_KEYS = new Set(["u", "backspace"]);
 
 let current = null;
 let shownAt = 0;
@@ -131,18 +130,12 @@ function save() {
     showError(`Rate every axis first: ${missing.map((a) => a.title).join(", ")}.`);
     return;
   }
-  handleRequest(api("/api/rate", {
-    annotator: annotation.annotator,
-    token: current.token,
-    scores: values,
-    id: randomId(),
-    seconds: (performance.now() - shownAt) / 1000,
-  }), render, setBusy);
+  sendAnswer("/api/rate", current, {scores: values}, shownAt, render, setBusy);
 }
 
 function undo() {
   if (busy || annotation.annotator === null) return;
-  handleRequest(api("/api/undo", {annotator: annotation.annotator}), render, setBusy);
+  undoLast(render, setBusy);
 }
 
 document.addEventListener("keydown", (event) => {
