@@ -31,6 +31,7 @@ from refig.models import (
     Judgment,
     MetricValue,
     Preference,
+    Rating,
     Record,
     Render,
     SuiteManifest,
@@ -70,6 +71,7 @@ TABLES: dict[type[Record], Table] = {
         Table("judgments", Judgment,
               ("artifact_sha256", "judge_key", "rubric_sha256", "inputs_sha256", "repeat")),
         Table("preferences", Preference, ("id",)),
+        Table("ratings", Rating, ("id",)),
     )
 }
 TABLES_BY_NAME: dict[str, Table] = {t.name: t for t in TABLES.values()}
