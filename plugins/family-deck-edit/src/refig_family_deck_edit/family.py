@@ -68,6 +68,12 @@ class DeckEdit:
         return Evidence(images=images, text=readable(context.comparison),
                         text_label="Structural diffs, read from the decks' XML")
 
+    def rating_page(self, artifact: Artifact) -> Any:
+        """What an expert rating the edit sees (``refig annotate --rate``)."""
+        from refig_family_deck_edit.rating_page import rating_page
+
+        return rating_page(artifact)
+
     def check_row(self, artifact: Artifact) -> dict[str, Any]:
         """``refig check --json``: the gate, the deck's shape and, with references, the diff."""
         structure = as_structure(artifact.structure)

@@ -4,7 +4,8 @@ Per language and model: execution rate, PSNR/SSIM/LPIPS/CIEDE2000 raw (over prog
 and weighted (failures at the worst value), CrystalBLEU, AST, API F1, FCF, smuggling and MMOS;
 the same per category and per tier; the Friedman test of tokens and of cost across languages
 (blocks: the models); Kendall's tau between each image metric and MMOS; MMOS against cost per
-model (FigCodeBench's Figure 1); and the MMOS jury's position bias when `mmos-swapped` judged.
+model (FigCodeBench's Figure 1); the MMOS jury's position bias when `mmos-swapped` judged; and
+MMOS against expert ratings with the experts' agreement when `refig annotate --rate` collected any.
 """
 
 from __future__ import annotations
@@ -16,7 +17,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from refig import stats
-from refig.plugin.analysis import Column, Context, Section, Table
+from refig.plugin import FIGURE_TO_CODE
+from refig.plugin.analysis import (
+    Column,
+    Context,
+    Section,
+    Table,
+    expert_agreement_table,
+    judge_human_table,
+    raters_table,
+)
 
 #: The judge whose totals are MMOS; without it, the run's primary judge (e.g. the proxy).
 JURY, PROBE = "mmos", "mmos-swapped"
@@ -257,6 +267,23 @@ def per_task(ctx: Context) -> Iterator[Table]:
     yield table
 
 
+def judge_human(ctx: Context) -> Iterator[Table]:
+    """MMOS (or the primary judge) against the experts' 0-20 ratings, overall and per criterion,
+    and the experts' agreement; nothing when no program is rated."""
+    judge = mmos_judge(ctx)
+    table = judge_human_table(ctx, FIGURE_TO_CODE, key="code_judge_human",
+                              title="MMOS against expert ratings (Pearson)",
+                              judges=[judge] if judge else [],
+                              reference="FigCodeBench reports r = 0.826 overall.")
+    if table.insufficient is not None:
+        return
+    yield table
+    yield expert_agreement_table(ctx, FIGURE_TO_CODE, key="code_expert_agreement",
+                                 title="Agreement between experts (Krippendorff's alpha)",
+                                 reference="FigCodeBench reports alpha = 0.766.")
+    yield raters_table(ctx, FIGURE_TO_CODE, key="code_raters", title="Expert ratings per annotator")
+
+
 SECTIONS: list[Section] = [
     Section("code-by-language", by_language),
     Section("code-by-category", _by("category", "figure-to-code by category")),
@@ -264,5 +291,6 @@ SECTIONS: list[Section] = [
     Section("code-friedman", friedman),
     Section("code-kendall", kendall),
     Section("code-mmos-cost", mmos_cost),
+    Section("code-judge-human", judge_human),
     Section("code-tasks", per_task),
 ]
