@@ -144,7 +144,8 @@ def test_figure_to_slide_stays_the_default_and_renders_its_one_page(tmp_path, re
                             "raster_area_ratio", "flattened", "metrics", "render"]
     assert "files" not in report["render"]  # only with --pages
     jobs = [json.loads(line) for line in render_log.read_text().splitlines()]
-    assert jobs == [{"file": "slide.pptx", "pages": "first", "hidden": False}]
+    # the family asks for its one slide even when hidden (its gate renders a hidden only slide)
+    assert jobs == [{"file": "slide.pptx", "pages": "first", "hidden": True}]
 
 
 def test_programs_run_in_the_sandbox_with_a_typed_verdict_and_the_image(tmp_path, capsys):
