@@ -181,6 +181,8 @@ class Evaluation:
             for rendered in result:
                 for png in rendered.pngs:
                     self.store.objects.put_bytes(png)
+                if rendered.log:  # the interpreter's output, which the task pages show
+                    self.store.objects.put_bytes(rendered.log)
                 self.store.put(rendered.render, replace=True)
                 summary.rendered += 1
         return {

@@ -57,6 +57,8 @@ def panel(found: Any) -> list[dict[str, Any]]:
     if output is not None:
         blocks.append({"kind": "code", "title": "Interpreter output (stdout and stderr)",
                        "text": output[:MAX_CODE]})
+    elif found.pages:
+        blocks.append({"kind": "note", "text": "the interpreter printed nothing"})
     if outcome.gate_reason is not None:
         blocks.append({"kind": "pairs", "title": "Execution failed", "rows": [
             ["failure", outcome.gate_reason], ["message", outcome.gate_detail or "—"]]})
