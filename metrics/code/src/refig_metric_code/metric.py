@@ -34,8 +34,8 @@ def _not_meaningful(covered: tuple[int, ...], ignored: Ignored,
         return None
     orders = ", ".join(str(n) for n in covered)
     return (f"the {len(ignored.ngrams)} ignored n-grams learned from the suite's "
-            f"{ignored.references} {language.value} reference program(s) cover every "
-            f"{orders}-gram of the reference, so every program would read 0")
+            f"{ignored.references} {language.value} reference program(s) cover every n-gram "
+            f"of order {orders} of the reference, so every program would read 0")
 
 
 def _language(artifact: Artifact) -> Language | None:

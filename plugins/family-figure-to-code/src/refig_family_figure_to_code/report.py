@@ -154,14 +154,14 @@ def bleu_notes(found: list[Row]) -> list[str]:
     suite the ignore list covers the references, and 0 would look like a finding; and why LPIPS
     is off, when it is (its columns are then empty, failures included)."""
     off = next((r.lpips_off for r in found if r.lpips_off), None)
-    notes = [f"LPIPS —: {off}"] if off else []
+    notes = [f"LPIPS —: {off.rstrip('. ')}"] if off else []
     for (language,), group in _grouped(found, lambda r: (r.language,)).items():
         void = [r for r in group if r.bleu_void]
         if void:
             notes.append(f"CrystalBLEU {NOT_MEANINGFUL} for {len(void)} of {len(group)} "
-                         f"{language} programs: {void[0].bleu_void}. A real suite (hundreds of "
-                         "references per language) gives a value; so does a smaller ignore "
-                         "list, `--metric-opt trivial_k=N`.")
+                         f"{language} programs: {void[0].bleu_void}; a real suite (hundreds of "
+                         "references per language) gives a value, and so does a smaller ignore "
+                         "list (`--metric-opt trivial_k=N`)")
     return notes
 
 
@@ -258,9 +258,9 @@ def kendall(ctx: Context) -> Iterator[Table]:
                    Column("tau", "τ", "float", 3), Column("p", "p", "float", 4)])
     judge = mmos_judge(ctx)
     if _proxy(ctx, judge):
-        table.not_applicable = (f"the scores are the proxy {judge}'s, computed from these image "
-                                "metrics: their agreement is true by construction (judge with "
-                                "`--judge mmos:M1,M2,M3`)")
+        table.not_applicable = (f"the scores are those of the proxy {judge}, computed from these "
+                                "image metrics: their agreement is true by construction (judge "
+                                "with `--judge mmos:M1,M2,M3`)")
         yield table
         return
     for name in IMAGE:
