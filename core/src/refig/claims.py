@@ -14,10 +14,16 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeVar, cast
 
+from refig.protocols import Executor
 from refig.running.workspace import process_start_time
 from refig.store import RunStore
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 #: Seconds a lease lasts without renewal (another host takes it over after this).
 LEASE_SECONDS = 120.0
@@ -128,3 +134,68 @@ class Claims:
         while not self._stop.wait(self.heartbeat):
             self.renew()
         self.store.close()  # this thread's connection
+
+
+@dataclass
+class ClaimedStage:
+    """An executor for one deterministic stage whose work items are claimed as they are taken.
+
+    A work item is one element (``grouped=False``) or a batch of elements (a render batch, one
+    source's artifacts), each element with its own claim ``key``. Elements another live process
+    holds are left out of the batch and waited for once the rest is done: when their owner stores
+    them they are counted in ``elsewhere``; when it dies (or fails and lets go) they are taken over
+    and done here. So two evaluations of one run split the work, and each ends with all of it.
+    """
+
+    inner: Executor
+    claims: Claims
+    key: Callable[[Any], str]
+    stored: Callable[[Any], bool]
+    grouped: bool = False
+    poll: float = 0.5
+    #: Elements found stored by another process instead of done here.
+    elsewhere: int = 0
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T], *, jobs: int
+            ) -> Iterator[tuple[T, R | BaseException]]:
+        waiting: list[Any] = []
+        yield from self._run(fn, items, jobs, waiting, fresh=True)
+        while waiting:
+            time.sleep(self.poll)
+            again, waiting = waiting, []
+            yield from self._run(fn, again, jobs, waiting, fresh=False)
+
+    def close(self) -> None:
+        self.inner.close()
+
+    def _run(self, fn: Callable[[T], R], items: Iterable[Any], jobs: int, waiting: list[Any],
+             *, fresh: bool) -> Iterator[tuple[T, R | BaseException]]:
+        taken = self._take(items, waiting, fresh=fresh)
+        for work, result in self.inner.map(fn, cast(Sequence[T], taken), jobs=jobs):
+            try:
+                yield work, result  # the consumer stores the result before this resumes
+            finally:
+                for element in self._elements(work):
+                    self.claims.release(self.key(element))
+
+    def _take(self, items: Iterable[Any], waiting: list[Any], *, fresh: bool) -> Iterator[Any]:
+        """Each work item narrowed to the elements claimed here, as the executor asks for it."""
+        for work in items:
+            mine, held = [], []
+            for element in self._elements(work):
+                if not fresh and self.stored(element):
+                    self.elsewhere += 1
+                elif not self.claims.claim(self.key(element)):
+                    held.append(element)
+                elif self.stored(element):  # stored since the plan was made
+                    self.claims.release(self.key(element))
+                    self.elsewhere += 1
+                else:
+                    mine.append(element)
+            if held:
+                waiting.append(type(work)(held) if self.grouped else held[0])
+            if mine:
+                yield type(work)(mine) if self.grouped else mine[0]
+
+    def _elements(self, work: Any) -> Sequence[Any]:
+        return list(work) if self.grouped else [work]

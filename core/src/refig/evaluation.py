@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from refig.claims import ClaimedStage, Claims
 from refig.console import err
 from refig.engine.plugins import family_for, plugin, renderer_for
 from refig.engine.runs import primary_role, run_family
@@ -95,9 +96,24 @@ class Evaluation:
     executor: Executor
     jobs: int = 2
     quiet: bool = False
+    claims: Claims | None = None
 
     def run(self) -> Summary:
-        """Inspect, render, gate and measure; return what was done."""
+        """Inspect, render, gate and measure; return what was done.
+
+        Each work item is claimed first, so a second evaluation of the run does the rest.
+        """
+        with Claims(self.store) as self.claims:
+            return self._run()
+
+    def _claimed(self, stage: str, stored: Any, grouped: bool = False,
+                 key: Any = lambda element: element.sha256) -> ClaimedStage:
+        """The executor for one stage, claiming each element under ``stage:key(element)``."""
+        assert self.claims is not None
+        return ClaimedStage(self.executor, self.claims, stored=stored, grouped=grouped,
+                            key=lambda element: f"{stage}:{key(element)}")
+
+    def _run(self) -> Summary:
         summary = Summary(damage=Damage(self.store))
         times = summary.times
         with times.stage("inspect"):
@@ -136,14 +152,17 @@ class Evaluation:
         done = {sha for sha, tag in self.store.keys(Inspection) if tag == inspector}
         todo = [item for item in items if item.sha256 not in done]
         summary.skipped["inspect"] = len(items) - len(todo)
+        stage = self._claimed(f"inspect:{inspector}", lambda item: self.store.get(
+            Inspection, artifact_sha256=item.sha256, inspector=inspector) is not None)
         for _, result in run_stage(
-            "inspect", self.executor, inspect_item, todo, jobs=self.jobs, quiet=self.quiet
+            "inspect", stage, inspect_item, todo, jobs=self.jobs, quiet=self.quiet
         ):
             if isinstance(result, BaseException):
                 summary.failures += 1
                 continue
             self.store.put(result, replace=True)
             summary.inspected += 1
+        summary.skipped["inspect"] += stage.elsewhere
         return {
             i.artifact_sha256: i for i in self.store.iter(Inspection) if i.inspector == inspector
         }
@@ -156,8 +175,13 @@ class Evaluation:
         settings = renderer.settings
         self.store.set_meta(_META_RENDERER, json.dumps({"name": name, "settings": settings}))
         # a rendering whose PNG was lost or damaged is made again
-        done = {r.artifact_sha256 for r in self.store.iter(Render, renderer=name, settings=settings)
-                if all(intact(self.store.objects, page.png_sha256) for page in r.pages)}
+        def whole(sha: str | None = None) -> set[str]:
+            found = self.store.iter(Render, renderer=name, settings=settings,
+                                    **({"artifact_sha256": sha} if sha else {}))
+            return {r.artifact_sha256 for r in found
+                    if all(intact(self.store.objects, page.png_sha256) for page in r.pages)}
+
+        done = whole()
         wanted = [
             item
             for item in items
@@ -166,9 +190,11 @@ class Evaluation:
         todo = [item for item in wanted if item.sha256 not in done]
         summary.skipped["render"] = len(wanted) - len(todo)
         batches = render_batches(todo, self.jobs)
+        stage = self._claimed(f"render:{name}", lambda item: bool(whole(item.sha256)),
+                              grouped=True)
         for _, result in run_stage(
             "render",
-            self.executor,
+            stage,
             RenderBatch(name),
             batches,
             jobs=self.jobs,
@@ -185,6 +211,7 @@ class Evaluation:
                     self.store.objects.put_bytes(rendered.log)
                 self.store.put(rendered.render, replace=True)
                 summary.rendered += 1
+        summary.skipped["render"] += stage.elsewhere
         return {
             r.artifact_sha256: r for r in self.store.iter(Render, renderer=name, settings=settings)
         }
@@ -231,8 +258,7 @@ class Evaluation:
         }
         work: list[tuple[Selection, Artifact]] = []
         for artifact in self._artifacts(inspections, renders, gates, summary.damage):
-            reference = (family_for(artifact.family).reference_key(artifact.task)
-                         if artifact.task is not None else source_sha256(artifact) or "")
+            reference = _reference(artifact)
             for selection in self.metrics:
                 record = selection.record
                 if artifact.task is not None and not record.serves(artifact.task.family):
@@ -248,9 +274,17 @@ class Evaluation:
         for selection, artifact in work:
             by_metric.setdefault(selection.record.name, []).append(artifact)
         for metric, artifacts in by_metric.items():
+            def measured(artifact: Artifact, metric: str = metric) -> bool:
+                return any(v.version == versions[metric]
+                           and (v.reference_sha256 or "") in ("", _reference(artifact))
+                           for v in self.store.iter(MetricValue, artifact_sha256=artifact.sha256,
+                                                    metric=metric))
+
+            stage = self._claimed(f"metric:{metric}", measured, grouped=True,
+                                  key=lambda a: f"{a.sha256}:{_reference(a)}")
             # one work item per source: what a metric prepares per source is prepared once
             with summary.times.stage(f"metric {metric}"):
-                for _, result in run_stage(f"metric {metric}", self.executor,
+                for _, result in run_stage(f"metric {metric}", stage,
                                            MeasureSource(metric), by_source(artifacts),
                                            jobs=self.jobs, quiet=self.quiet, weight=len):
                     if isinstance(result, BaseException):
@@ -261,6 +295,7 @@ class Evaluation:
                         if not self.quiet:
                             err.print(f"[red]metric {metric} failed:[/] {failure}")
                     summary.metric_values += self.store.put_many(result.values, replace=True)
+            summary.skipped["metrics"] += stage.elsewhere
 
     def _artifacts(
         self,
@@ -273,6 +308,13 @@ class Evaluation:
         for artifact in _artifacts(self.store, inspections, renders, gates, damage=damage):
             if artifact.structure is not None:
                 yield artifact
+
+
+def _reference(artifact: Artifact) -> str:
+    """What an artifact's metric values are measured against (its task's reference key)."""
+    if artifact.task is not None:
+        return family_for(artifact.family).reference_key(artifact.task)
+    return source_sha256(artifact) or ""
 
 
 # --- reading evaluated artifacts back -------------------------------------------------------------

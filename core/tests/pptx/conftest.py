@@ -15,6 +15,8 @@ from lxml import etree
 from PIL import Image
 from pptx import Presentation
 from pptx.util import Emu
+from refig.pptx import ObjectKind, ObjectTree, SlideObject
+from refig.pptx.gate import inspect_structure
 from refig.pptx.xml import NS
 
 SLIDE = "ppt/slides/slide1.xml"
@@ -135,6 +137,19 @@ class Decks:
         prs.slides[0].shapes.add_picture(picture, 0, 0, prs.slide_width, prs.slide_height)
         path = self.save(prs, "png-bomb")
         return rewrite(path, {"ppt/media/image1.png": bomb_png()})
+
+    @staticmethod
+    def tree_of(path: Path) -> ObjectTree:
+        """The object tree of a deck that must pass the gate."""
+        result = inspect_structure(path)
+        assert result.gate.passed, result.gate
+        assert result.tree is not None
+        return result.tree
+
+    @staticmethod
+    def own(tree: ObjectTree, kind: ObjectKind) -> list[SlideObject]:
+        """The slide's own objects of ``kind`` (not those its layout or master paint)."""
+        return [o for o in tree.walk() if o.kind == kind and o.layer == "slide"]
 
     def simple(self, stem: str = "simple", slides: int = 1) -> Path:
         prs = self.new(slides)

@@ -18,14 +18,9 @@ from typing import Any
 from lxml import etree
 
 from refig.models import GateReason
+from refig.pptx.inherited import Inheritance, blip_part
 from refig.pptx.objects import Endpoint, ObjectKind, ObjectTree, SlideObject
-from refig.pptx.package import (
-    REL_SLIDE_LAYOUT,
-    REL_SLIDE_MASTER,
-    REL_THEME,
-    Package,
-    PackageError,
-)
+from refig.pptx.package import REL_SLIDE_LAYOUT, REL_SLIDE_MASTER, Package, PackageError
 from refig.pptx.shape_xml import (
     flag,
     int_attr,
@@ -64,10 +59,6 @@ SHAPE_TAGS = frozenset({SP, CXN, PIC, GRP, FRAME, CONTENT_PART, ALTERNATE})
 # branch as shown so that what it counts is what the rendering shows.
 SHOWN_REQUIRES = frozenset({"a14", "p14", "p15", "x12ac", "v"})
 
-# Placeholder types a master matches by (a layout's ``ctrTitle`` inherits the master's title).
-_MASTER_TYPE = {"ctrTitle": "title", "subTitle": "body", "obj": "body"}
-
-
 @dataclass(frozen=True)
 class _Ctx:
     """Where a shape element sits: its part (for relationships), transform, layer and branch."""
@@ -92,7 +83,7 @@ class TreeReader:
         self._count = 0
         self._z = 0
         self._images: dict[str, str] = {}
-        self._ph: dict[str, _Placeholders] = {}
+        self.inherited = Inheritance(package, slide_part, self.layout_part, self.master_part)
 
     # --- entry point ----------------------------------------------------------------------------
 
@@ -102,9 +93,9 @@ class TreeReader:
         slide = self.package.xml(self.slide_part)
         inherited: list[SlideObject] = []
         show_master = slide.get("showMasterSp", "1") not in {"0", "false"}
-        layout = self._root(self.layout_part)
+        layout = self.inherited.root(self.layout_part)
         if show_master and layout is not None:
-            master = self._root(self.master_part)
+            master = self.inherited.root(self.master_part)
             if master is not None and layout.get("showMasterSp", "1") not in {"0", "false"}:
                 inherited += self._tree_of(master, _Ctx(str(self.master_part), layer="master"))
             inherited += self._tree_of(layout, _Ctx(str(self.layout_part), layer="layout"))
@@ -112,7 +103,7 @@ class TreeReader:
         inherited = [_shift(obj, shift) for obj in inherited]
         self._z = 0
         own = self._tree_of(slide, _Ctx(self.slide_part))
-        background = self._background()
+        background = self.inherited.background()
         return ObjectTree(
             slide_width=width,
             slide_height=height,
@@ -120,9 +111,6 @@ class TreeReader:
             background_image_sha256=self._image_sha(background) if background else None,
             background_image_part=background,
         )
-
-    def _root(self, part: str | None) -> etree._Element | None:
-        return self.package.xml(part) if part and self.package.has(part) else None
 
     def _tree_of(self, root: etree._Element, ctx: _Ctx) -> list[SlideObject]:
         tree = root.find(f"{q('p:cSld')}/{q('p:spTree')}")
@@ -204,7 +192,7 @@ class TreeReader:
         sp_pr = element.find(q("p:spPr"))
         xfrm = sp_pr.find(q("a:xfrm")) if sp_pr is not None else None
         if xfrm is None and ph is not None and ctx.layer == "slide":
-            xfrm = self._placeholder_xfrm(ph)
+            xfrm = self.inherited.placeholder_xfrm(ph)
         fields |= self._geometry(xfrm, ctx)
         prst = sp_pr.find(q("a:prstGeom")) if sp_pr is not None else None
         custom = sp_pr is not None and sp_pr.find(q("a:custGeom")) is not None
@@ -307,7 +295,7 @@ class TreeReader:
         if element is None:
             return {}
         for blip in element.iter(q("a:blip")):
-            part = self._blip_part(ctx.part, blip)
+            part = blip_part(self.package, ctx.part, blip)
             if part is not None:
                 return {
                     "image_part": part,
@@ -316,72 +304,12 @@ class TreeReader:
                 }
         return {}
 
-    def _blip_part(self, source: str, blip: etree._Element) -> str | None:
-        rid = blip.get(q("r:embed"))
-        rel = self.package.rels(source).get(rid or "")
-        if rel is None or rel.external or not self.package.has(rel.target):
-            return None
-        return rel.target
-
     def _image_sha(self, part: str) -> str:
         """The sha256 of an image part's bytes, read once per part."""
         if part not in self._images:
             data = self.package.read(part)
             self._images[part] = hashlib.sha256(data).hexdigest()
         return self._images[part]
-
-    # --- inheritance ----------------------------------------------------------------------------
-
-    def _placeholder_xfrm(self, ph: etree._Element) -> etree._Element | None:
-        """The ``a:xfrm`` a slide placeholder inherits: the layout's (by idx, else type), else the
-        master's (by type)."""
-        ph_type, ph_idx = ph.get("type") or "obj", ph.get("idx")
-        layout = self._placeholders(self.layout_part)
-        match = (layout.by_idx.get(ph_idx) if ph_idx is not None else None) or layout.by_type.get(
-            ph_type
-        )
-        if match is not None:
-            if match[1] is not None:
-                return match[1]
-            ph_type = match[0]
-        return self._placeholders(self.master_part).by_master_type.get(
-            _MASTER_TYPE.get(ph_type, ph_type), (None, None)
-        )[1]
-
-    def _placeholders(self, part: str | None) -> _Placeholders:
-        key = part or ""
-        if key not in self._ph:
-            self._ph[key] = _Placeholders.of(self._root(part))
-        return self._ph[key]
-
-    def _background(self) -> str | None:
-        """The image part painting the slide background, from the slide, layout, master or theme."""
-        for part in (self.slide_part, self.layout_part, self.master_part):
-            root = self._root(part)
-            if root is None or part is None:
-                continue
-            bg = root.find(f"{q('p:cSld')}/{q('p:bg')}")
-            if bg is None:
-                continue
-            props = bg.find(q("p:bgPr"))
-            if props is not None:
-                blip = props.find(f"{q('a:blipFill')}/{q('a:blip')}")
-                return self._blip_part(part, blip) if blip is not None else None
-            ref = bg.find(q("p:bgRef"))
-            return self._theme_background(int_attr(ref.get("idx")) if ref is not None else None)
-        return None
-
-    def _theme_background(self, idx: int | None) -> str | None:
-        """``p:bgRef idx >= 1001`` picks the theme's background fill style ``idx - 1001``."""
-        theme = self.package.related(self.master_part, REL_THEME) if self.master_part else None
-        root = self._root(theme)
-        if root is None or theme is None or idx is None or idx < 1001:
-            return None
-        styles = root.find(f".//{q('a:bgFillStyleLst')}")
-        if styles is None or idx - 1001 >= len(styles):
-            return None
-        blip = styles[idx - 1001].find(q("a:blip"))
-        return self._blip_part(theme, blip) if blip is not None else None
 
 
 def _part_strings(root: etree._Element) -> str:
@@ -395,38 +323,6 @@ def _shift(obj: SlideObject, by: int) -> SlideObject:
     """``obj`` and its children with ``z`` moved by ``by``."""
     children = tuple(_shift(child, by) for child in obj.children)
     return obj.model_copy(update={"z": obj.z + by, "children": children})
-
-
-_Placeholder = tuple[str, etree._Element | None]  # (type, a:xfrm)
-
-
-@dataclass(frozen=True)
-class _Placeholders:
-    """The placeholders of a layout or master, indexed once (lookups stay O(1) on any input)."""
-
-    by_idx: dict[str, _Placeholder]
-    by_type: dict[str, _Placeholder]
-    by_master_type: dict[str, _Placeholder]
-
-    @classmethod
-    def of(cls, root: etree._Element | None) -> _Placeholders:
-        index = cls({}, {}, {})
-        for ph in () if root is None else root.iter(q("p:ph")):
-            shape = ph
-            for _ in range(3):  # p:ph < p:nvPr < p:nvSpPr (or another nv*Pr) < the shape
-                shape = shape.getparent() if shape is not None else None
-            if shape is None:  # a stray p:ph too near the root names no shape
-                continue
-            xfrm = shape.find(f"{q('p:spPr')}/{q('a:xfrm')}")
-            if xfrm is None:
-                xfrm = shape.find(q("p:xfrm"))
-            ph_type = ph.get("type") or "obj"
-            entry = (ph_type, xfrm)
-            if ph.get("idx") is not None:
-                index.by_idx.setdefault(ph.get("idx", ""), entry)
-            index.by_type.setdefault(ph_type, entry)
-            index.by_master_type.setdefault(_MASTER_TYPE.get(ph_type, ph_type), entry)
-        return index
 
 
 def read_tree(package: Package, slide_part: str) -> ObjectTree:
