@@ -58,26 +58,45 @@ def refig_metrics():
 '''
 
 
+def install_plugin(site: Path, monkeypatch: pytest.MonkeyPatch, module: str, dist: str,
+                   hooks: str) -> None:
+    """Install ``hooks`` as the ``hooks`` module of a real (entry-point) distribution ``dist``
+    in ``site``, which goes on ``sys.path``: plugins load from it as in production."""
+    package = site / module
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "hooks.py").write_text(textwrap.dedent(hooks))
+    info = site / f"{module}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[refig]\n{dist} = {module}.hooks\n")
+    monkeypatch.syspath_prepend(str(site))
+    importlib.invalidate_caches()
+
+
 @pytest.fixture
-def probe_metric(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def plugin_installer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """``install(module, dist, hooks)``: :func:`install_plugin` into this test's own site; the
+    modules it imported are forgotten afterwards."""
+    modules: list[str] = []
+
+    def install(module: str, dist: str, hooks: str) -> None:
+        install_plugin(tmp_path / f"{module}-site", monkeypatch, module, dist, hooks)
+        modules.append(module)
+
+    yield install
+    for name in [m for m in sys.modules if m.split(".")[0] in modules]:
+        del sys.modules[name]
+
+
+@pytest.fixture
+def probe_metric(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, plugin_installer) -> Path:
     """Install the ``probe`` metric as a real distribution; return the file its calls go to.
 
     Plugins load as in production (entry points), limited to the renderer and the probe so
     other packages' plugins do not change these tests.
     """
-    site = tmp_path / "probe-site"
-    package = site / "refig_metric_probe"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    (package / "hooks.py").write_text(textwrap.dedent(PROBE_HOOKS))
-    info = site / "refig_metric_probe-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(
-        "Metadata-Version: 2.1\nName: refig-metric-probe\nVersion: 1.0\n"
-    )
-    (info / "entry_points.txt").write_text("[refig]\nprobe = refig_metric_probe.hooks\n")
-    monkeypatch.syspath_prepend(str(site))
-    importlib.invalidate_caches()
+    plugin_installer("refig_metric_probe", "refig-metric-probe", PROBE_HOOKS)
     log = tmp_path / "probe.log"
     log.write_text("")
     monkeypatch.setenv("REFIG_PROBE_LOG", str(log))
@@ -86,6 +105,4 @@ def probe_metric(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "refig-renderer-libreoffice,refig-metric-probe,"
         "refig-family-figure-to-slide",
     )
-    yield log
-    for name in [m for m in sys.modules if m.startswith("refig_metric_probe")]:
-        del sys.modules[name]
+    return log

@@ -1,94 +1,144 @@
-"""The engine over a run store: inspection, rendering, the final gate, metrics.
+"""The run store as an artifact source: what ``refig evaluate`` runs the engine over.
 
-The stage callables are :mod:`refig.engine.stages`'s. :class:`Evaluation` runs them over a run
-store, skipping what the store already
-holds, so a killed evaluation resumes where it stopped. ``refig check`` runs the same stages over
-loose files. :func:`load_artifacts` gives later stages (the judges) every evaluated artifact.
+:class:`StoreSource` gives the :class:`~refig.engine.engine.Engine` each distinct primary output
+of a run's attempts, skips what the store already holds (so a killed evaluation resumes where it
+stopped) and claims each work item first (so two evaluations of one run split the work).
+:class:`Evaluation` is the engine over it. :func:`load_artifacts` gives later stages (the
+judges) every evaluated artifact.
 """
 
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from refig.claims import ClaimedStage, Claims
-from refig.console import err
-from refig.engine.plugins import family_for, plugin, renderer_for
+from refig.engine.engine import Engine, MetricKey, Summary, reference_of
+from refig.engine.plugins import family_for
 from refig.engine.runs import primary_role, run_family
-from refig.engine.stages import (
-    Item,
-    MeasureSource,
-    RenderBatch,
-    by_source,
-    final_gate,
-    gate_value,
-    inspect_item,
-    render_batches,
-    run_stage,
-)
-from refig.engine.timing import StageTimes
+from refig.engine.stages import Item, Rendered, final_gate
 from refig.integrity import Damage, intact
-from refig.metric_values import source_sha256
-from refig.models import (
-    Attempt,
-    GateResult,
-    Inspection,
-    MetricValue,
-    Render,
-    Task,
-)
+from refig.models import Attempt, GateResult, Inspection, MetricValue, Render, Task
 from refig.plugins import Registry, Selection
-from refig.protocols import (
-    Artifact,
-    Executor,
-)
+from refig.protocols import Artifact, Executor
 from refig.records import MetricRecord, PluginKind
 from refig.store import RunStore
+
+__all__ = ["Evaluation", "StoreSource", "Summary", "default_metrics", "load_artifacts",
+           "select_metrics"]
 
 #: Annotations larger than this are not parsed (they are JSON written by suite builders).
 MAX_ANNOTATION_BYTES = 16 << 20
 _META_RENDERER = "evaluation.renderer"
 
 
-# --- the run-store pipeline ---------------------------------------------------------------------
-
-
 @dataclass
-class Summary:
-    """What one evaluation did: work done now, work skipped as already stored, gate outcomes."""
+class StoreSource:
+    """A run store's attempts' primary outputs, as the engine's items; results stored in it."""
 
-    artifacts: int = 0
-    inspected: int = 0
-    rendered: int = 0
-    metric_values: int = 0
-    skipped: Counter[str] = field(default_factory=Counter)
-    failures: int = 0
-    gates: Counter[str] = field(default_factory=Counter)
-    #: Objects found missing or damaged (their work was left out); None before a run.
-    damage: Damage | None = None
-    #: Wall and CPU seconds of each stage, for throughput reports.
-    times: StageTimes = field(default_factory=StageTimes)
+    store: RunStore
+    claims: Claims
+    family: str = field(init=False)
 
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "damaged_objects": len(self.damage.found) if self.damage else 0,
-            "artifacts": self.artifacts,
-            "inspected": self.inspected,
-            "rendered": self.rendered,
-            "metric_values": self.metric_values,
-            "already_stored": dict(self.skipped),
-            "failures": self.failures,
-            "gates": dict(self.gates),
-            **self.times.as_json(),
-        }
+    def __post_init__(self) -> None:
+        self.family = run_family(self.store)
+
+    def damage(self) -> Damage:
+        return Damage(self.store)
+
+    def items(self, damage: Damage | None) -> list[Item]:
+        role = primary_role(self.store)
+        outputs = {sha: f"{role} of attempt {a.task_id} / {a.config_id} / {a.try_index}"
+                   for a in self.store.iter(Attempt) if (sha := a.output(role)) is not None}
+        made_for = {a.output(role): a.task_id for a in self.store.iter(Attempt)}
+        tasks = {task.id: task for task in self.store.iter(Task)}
+        items = []
+        for sha in sorted(outputs):
+            if damage is not None and not damage.check(sha, outputs[sha]):
+                continue
+            task = tasks.get(made_for[sha])
+            inputs = tuple((name, str(self.store.objects.path(asset.sha256)))
+                           for name, asset in task.visible_inputs().items()) if task else ()
+            items.append(Item(sha, str(self.store.objects.path(sha)), self.family, task, inputs))
+        return items
+
+    def inspecting(self, inspector: str, executor: Executor) -> Executor:
+        def stored(item: Item) -> bool:
+            return self.store.get(Inspection, artifact_sha256=item.sha256,
+                                  inspector=inspector) is not None
+
+        return ClaimedStage(executor, self.claims, stored=stored,
+                            key=lambda item: f"inspect:{inspector}:{item.sha256}")
+
+    def rendering(self, name: str, settings: str, executor: Executor) -> Executor:
+        return ClaimedStage(executor, self.claims, grouped=True,
+                            stored=lambda item: bool(self._whole(name, settings, item.sha256)),
+                            key=lambda item: f"render:{name}:{item.sha256}")
+
+    def measuring(self, metric: str, version: str, executor: Executor) -> Executor:
+        def stored(artifact: Artifact) -> bool:
+            return any(v.version == version
+                       and (v.reference_sha256 or "") in ("", reference_of(artifact))
+                       for v in self.store.iter(MetricValue, artifact_sha256=artifact.sha256,
+                                                metric=metric))
+
+        return ClaimedStage(executor, self.claims, grouped=True, stored=stored,
+                            key=lambda a: f"metric:{metric}:{a.sha256}:{reference_of(a)}")
+
+    def inspected(self, inspector: str) -> set[str]:
+        return {sha for sha, tag in self.store.keys(Inspection) if tag == inspector}
+
+    def inspections(self, inspector: str) -> dict[str, Inspection]:
+        return {i.artifact_sha256: i for i in self.store.iter(Inspection)
+                if i.inspector == inspector}
+
+    def keep_inspection(self, inspection: Inspection) -> None:
+        self.store.put(inspection, replace=True)
+
+    def use_renderer(self, name: str, settings: str) -> None:
+        self.store.set_meta(_META_RENDERER, json.dumps({"name": name, "settings": settings}))
+
+    def _whole(self, name: str, settings: str, sha: str | None = None) -> dict[str, Render]:
+        """The renderings whose pages are all intact (a lost or damaged PNG is made again)."""
+        found = self.store.iter(Render, renderer=name, settings=settings,
+                                **({"artifact_sha256": sha} if sha else {}))
+        return {r.artifact_sha256: r for r in found
+                if all(intact(self.store.objects, page.png_sha256) for page in r.pages)}
+
+    def renders(self, name: str, settings: str, *, whole: bool = False) -> dict[str, Render]:
+        if whole:
+            return self._whole(name, settings)
+        return {r.artifact_sha256: r
+                for r in self.store.iter(Render, renderer=name, settings=settings)}
+
+    def keep_render(self, rendered: Rendered) -> None:
+        for png in rendered.pngs:
+            self.store.objects.put_bytes(png)
+        if rendered.log:  # the interpreter's output, which the task pages show
+            self.store.objects.put_bytes(rendered.log)
+        self.store.put(rendered.render, replace=True)
+
+    def keep_gates(self, values: Sequence[MetricValue]) -> None:
+        self.store.put_many(values, replace=True)
+
+    def measured(self, versions: Mapping[str, str]) -> set[MetricKey]:
+        return {(v.artifact_sha256, v.metric, v.reference_sha256 or "")
+                for v in self.store.iter(MetricValue)
+                if v.version == versions.get(v.metric, v.version)}
+
+    def keep_values(self, values: Sequence[MetricValue]) -> int:
+        return self.store.put_many(values, replace=True)
+
+    def artifacts(self, inspections: Mapping[str, Inspection], renders: Mapping[str, Render],
+                  gates: Mapping[str, GateResult], damage: Damage | None) -> Iterator[Artifact]:
+        return _artifacts(self.store, inspections, renders, gates, damage=damage)
 
 
 @dataclass
 class Evaluation:
-    """Runs the deterministic stages over every attempt of a run that left a slide."""
+    """The engine over every attempt of a run that left its family's primary output."""
 
     store: RunStore
     renderer: Selection
@@ -96,225 +146,14 @@ class Evaluation:
     executor: Executor
     jobs: int = 2
     quiet: bool = False
-    claims: Claims | None = None
 
     def run(self) -> Summary:
-        """Inspect, render, gate and measure; return what was done.
-
-        Each work item is claimed first, so a second evaluation of the run does the rest.
-        """
-        with Claims(self.store) as self.claims:
-            return self._run()
-
-    def _claimed(self, stage: str, stored: Any, grouped: bool = False,
-                 key: Any = lambda element: element.sha256) -> ClaimedStage:
-        """The executor for one stage, claiming each element under ``stage:key(element)``."""
-        assert self.claims is not None
-        return ClaimedStage(self.executor, self.claims, stored=stored, grouped=grouped,
-                            key=lambda element: f"{stage}:{key(element)}")
-
-    def _run(self) -> Summary:
-        summary = Summary(damage=Damage(self.store))
-        times = summary.times
-        with times.stage("inspect"):
-            items = self._items(summary.damage)
-            summary.artifacts = len(items)
-            inspections = self._inspect(items, summary)
-        with times.stage("render"):
-            renders = self._render(items, inspections, summary)
-        with times.stage("gate"):
-            gates = self._gate(items, inspections, renders, summary)
-        self._measure(inspections, renders, gates, summary)
-        return summary
-
-    def _inspector(self) -> str:
-        return family_for(run_family(self.store)).inspector
-
-    def _items(self, damage: Damage) -> list[Item]:
-        role = primary_role(self.store)
-        outputs = {sha: f"{role} of attempt {a.task_id} / {a.config_id} / {a.try_index}"
-                   for a in self.store.iter(Attempt) if (sha := a.output(role)) is not None}
-        family = run_family(self.store)
-        made_for = {a.output(role): a.task_id for a in self.store.iter(Attempt)}
-        tasks = {task.id: task for task in self.store.iter(Task)}
-        items = []
-        for sha in sorted(outputs):
-            if not damage.check(sha, outputs[sha]):
-                continue
-            task = tasks.get(made_for[sha])
-            inputs = tuple((name, str(self.store.objects.path(asset.sha256)))
-                           for name, asset in task.visible_inputs().items()) if task else ()
-            items.append(Item(sha, str(self.store.objects.path(sha)), family, task, inputs))
-        return items
-
-    def _inspect(self, items: list[Item], summary: Summary) -> dict[str, Inspection]:
-        inspector = self._inspector()
-        done = {sha for sha, tag in self.store.keys(Inspection) if tag == inspector}
-        todo = [item for item in items if item.sha256 not in done]
-        summary.skipped["inspect"] = len(items) - len(todo)
-        stage = self._claimed(f"inspect:{inspector}", lambda item: self.store.get(
-            Inspection, artifact_sha256=item.sha256, inspector=inspector) is not None)
-        for _, result in run_stage(
-            "inspect", stage, inspect_item, todo, jobs=self.jobs, quiet=self.quiet
-        ):
-            if isinstance(result, BaseException):
-                summary.failures += 1
-                continue
-            self.store.put(result, replace=True)
-            summary.inspected += 1
-        summary.skipped["inspect"] += stage.elsewhere
-        return {
-            i.artifact_sha256: i for i in self.store.iter(Inspection) if i.inspector == inspector
-        }
-
-    def _render(
-        self, items: list[Item], inspections: Mapping[str, Inspection], summary: Summary
-    ) -> dict[str, Render]:
-        name = self.renderer.record.name
-        renderer = renderer_for(name)
-        settings = renderer.settings
-        self.store.set_meta(_META_RENDERER, json.dumps({"name": name, "settings": settings}))
-        # a rendering whose PNG was lost or damaged is made again
-        def whole(sha: str | None = None) -> set[str]:
-            found = self.store.iter(Render, renderer=name, settings=settings,
-                                    **({"artifact_sha256": sha} if sha else {}))
-            return {r.artifact_sha256 for r in found
-                    if all(intact(self.store.objects, page.png_sha256) for page in r.pages)}
-
-        done = whole()
-        wanted = [
-            item
-            for item in items
-            if item.sha256 in inspections and inspections[item.sha256].gate.passed
-        ]
-        todo = [item for item in wanted if item.sha256 not in done]
-        summary.skipped["render"] = len(wanted) - len(todo)
-        batches = render_batches(todo, self.jobs)
-        stage = self._claimed(f"render:{name}", lambda item: bool(whole(item.sha256)),
-                              grouped=True)
-        for _, result in run_stage(
-            "render",
-            stage,
-            RenderBatch(name),
-            batches,
-            jobs=self.jobs,
-            quiet=self.quiet,
-            weight=len,
-        ):
-            if isinstance(result, BaseException):
-                summary.failures += 1
-                continue
-            for rendered in result:
-                for png in rendered.pngs:
-                    self.store.objects.put_bytes(png)
-                if rendered.log:  # the interpreter's output, which the task pages show
-                    self.store.objects.put_bytes(rendered.log)
-                self.store.put(rendered.render, replace=True)
-                summary.rendered += 1
-        summary.skipped["render"] += stage.elsewhere
-        return {
-            r.artifact_sha256: r for r in self.store.iter(Render, renderer=name, settings=settings)
-        }
-
-    def _gate(
-        self,
-        items: list[Item],
-        inspections: Mapping[str, Inspection],
-        renders: Mapping[str, Render],
-        summary: Summary,
-    ) -> dict[str, GateResult]:
-        gates: dict[str, GateResult] = {}
-        values = []
-        for item in items:
-            inspection = inspections.get(item.sha256)
-            if inspection is None:
-                continue
-            render = renders.get(item.sha256)
-            if inspection.gate.passed and render is None:
-                continue  # its rendering failed to run (reported above): no verdict yet
-            gate = final_gate(inspection, render, item.family)
-            gates[item.sha256] = gate
-            summary.gates[gate.reason or "passed"] += 1
-            values.append(gate_value(item.sha256, gate, render, inspection.inspector))
-        self.store.put_many(values, replace=True)
-        return gates
-
-    def _measure(
-        self,
-        inspections: Mapping[str, Inspection],
-        renders: Mapping[str, Render],
-        gates: Mapping[str, GateResult],
-        summary: Summary,
-    ) -> None:
-        if not self.metrics:
-            return
-        # values of an older version of a metric do not count: a new version measures again
-        versions = {s.record.name: plugin(PluginKind.METRIC, s.record.name).version
-                    for s in self.metrics}
-        done = {
-            (v.artifact_sha256, v.metric, v.reference_sha256 or "")
-            for v in self.store.iter(MetricValue)
-            if v.version == versions.get(v.metric, v.version)
-        }
-        work: list[tuple[Selection, Artifact]] = []
-        for artifact in self._artifacts(inspections, renders, gates, summary.damage):
-            reference = _reference(artifact)
-            for selection in self.metrics:
-                record = selection.record
-                if artifact.task is not None and not record.serves(artifact.task.family):
-                    continue
-                key = (artifact.sha256, record.name, reference)
-                # a metric that does not read the source stores no reference: done for any task
-                if key in done or (artifact.sha256, record.name, "") in done:
-                    summary.skipped["metrics"] += 1
-                    continue
-                done.add(key)  # two tasks sharing a source and a slide are measured once
-                work.append((selection, artifact))
-        by_metric: dict[str, list[Artifact]] = {}
-        for selection, artifact in work:
-            by_metric.setdefault(selection.record.name, []).append(artifact)
-        for metric, artifacts in by_metric.items():
-            def measured(artifact: Artifact, metric: str = metric) -> bool:
-                return any(v.version == versions[metric]
-                           and (v.reference_sha256 or "") in ("", _reference(artifact))
-                           for v in self.store.iter(MetricValue, artifact_sha256=artifact.sha256,
-                                                    metric=metric))
-
-            stage = self._claimed(f"metric:{metric}", measured, grouped=True,
-                                  key=lambda a: f"{a.sha256}:{_reference(a)}")
-            # one work item per source: what a metric prepares per source is prepared once
-            with summary.times.stage(f"metric {metric}"):
-                for _, result in run_stage(f"metric {metric}", stage,
-                                           MeasureSource(metric), by_source(artifacts),
-                                           jobs=self.jobs, quiet=self.quiet, weight=len):
-                    if isinstance(result, BaseException):
-                        summary.failures += 1
-                        continue
-                    for failure in result.failures:
-                        summary.failures += 1
-                        if not self.quiet:
-                            err.print(f"[red]metric {metric} failed:[/] {failure}")
-                    summary.metric_values += self.store.put_many(result.values, replace=True)
-            summary.skipped["metrics"] += stage.elsewhere
-
-    def _artifacts(
-        self,
-        inspections: Mapping[str, Inspection],
-        renders: Mapping[str, Render],
-        gates: Mapping[str, GateResult],
-        damage: Damage | None,
-    ) -> Iterator[Artifact]:
-        """Each (artifact, task) pair whose structure was read, for the metrics."""
-        for artifact in _artifacts(self.store, inspections, renders, gates, damage=damage):
-            if artifact.structure is not None:
-                yield artifact
-
-
-def _reference(artifact: Artifact) -> str:
-    """What an artifact's metric values are measured against (its task's reference key)."""
-    if artifact.task is not None:
-        return family_for(artifact.family).reference_key(artifact.task)
-    return source_sha256(artifact) or ""
+        """Inspect, render, gate and measure; return what was done. Each work item is claimed
+        first, so a second evaluation of the run does the rest."""
+        engine = Engine(self.renderer, self.metrics, self.executor, jobs=self.jobs,
+                        quiet=self.quiet)
+        with Claims(self.store) as claims:
+            return engine.run(StoreSource(self.store, claims))
 
 
 # --- reading evaluated artifacts back -------------------------------------------------------------

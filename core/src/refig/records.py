@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, ClassVar
 
 #: The first-party task families (an open set: a third party adds a fourth by name).
@@ -108,6 +108,9 @@ class TaskFamilyRecord(PluginRecord):
     judges: tuple[str, ...] = ()
     rubric: Path | None = None
     prompts: Mapping[str, Path] = field(default_factory=dict)
+    #: The file suffixes of its artifacts (``.py``, ``.tex``), by which ``refig check`` tells a
+    #: file given to another family; default: the primary deliverable's (``slide.pptx``).
+    suffixes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -120,6 +123,16 @@ class TaskFamilyRecord(PluginRecord):
     def primary(self) -> Deliverable:
         """The deliverable that is evaluated (the slide, the edited deck, the program)."""
         return next(d for d in self.deliverables if d.primary)
+
+    @property
+    def file_suffixes(self) -> frozenset[str]:
+        """Its artifacts' suffixes, lower case with the dot (none: any file may be one)."""
+        if self.suffixes:
+            return frozenset(s.lower() for s in self.suffixes)
+        suffix = PurePath(self.primary.pattern).suffix
+        if not suffix or set(suffix) & set("*?["):
+            return frozenset()
+        return frozenset({suffix.lower()})
 
 
 @dataclass(frozen=True, kw_only=True)

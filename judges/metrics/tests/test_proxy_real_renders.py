@@ -96,6 +96,7 @@ def _paste(slide: Any, annotation: dict[str, Any]) -> None:
 
 def test_empty_below_one_word_below_a_paste_below_the_rebuild(tmp_path: Path) -> None:
     from refig.commands.check import check_files
+    from refig.engine.files import check_task
 
     registry = Registry.load(warn=lambda line: None)
     registry.resolve(PluginKind.SUITE, "sample").create()(tmp_path / "suite", n=1, seed=3,
@@ -110,7 +111,8 @@ def test_empty_below_one_word_below_a_paste_below_the_rebuild(tmp_path: Path) ->
     }
     metrics = [registry.resolve(PluginKind.METRIC, name)
                for name in ("image", "flattening", "connector-audit")]
-    reports = check_files([str(p) for p in decks.values()], source=source,
+    task = check_task("figure-to-slide", {"figure": source}, {})
+    reports = check_files([str(p) for p in decks.values()], task=task,
                           renderer=registry.resolve(PluginKind.RENDERER, "libreoffice"),
                           metrics=metrics, executor=registry.resolve(PluginKind.EXECUTOR, "local"),
                           jobs=1, quiet=True)

@@ -1,27 +1,36 @@
-"""``refig check FILE...``: the gate, object summary and metrics for loose .pptx files."""
+"""``refig check FILE...``: the gate, structure, rendering and metrics of loose files.
+
+The files go through the same :class:`~refig.engine.engine.Engine` as ``refig evaluate``, over a
+:class:`~refig.engine.files.FileSource`; ``--family`` picks whose rules apply (default
+figure-to-slide): its gate, its structure and check row, its realiser, its metrics.
+"""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
 
 from refig.console import err, out, print_table
-from refig.errors import UsageError
+from refig.errors import RefigError, UsageError
 from refig.plugins import Registry
-from refig.records import FIGURE_TO_SLIDE, PluginKind
+from refig.records import FIGURE_TO_SLIDE, PluginKind, TaskFamilyRecord
 
 if TYPE_CHECKING:
-    from refig.models import Inspection, MetricValue, Render
+    from refig.engine.files import FileSource
+    from refig.models import Task
     from refig.plugins import Selection
-    from refig.protocols import Artifact, TaskFamily
+    from refig.protocols import TaskFamily
 
 #: Gate reasons that say the input is not a file of the family at all, when a family names none.
 UNREADABLE_REASONS = frozenset({"missing"})
+#: The keys core puts in every ``--json`` row; the family's own fields sit between them.
+CORE_KEYS = frozenset({"file", "sha256", "gate", "metrics", "render", "passed", "reason",
+                       "detail"})
 
 
 def unreadable(
@@ -53,269 +62,237 @@ def default_jobs() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def file_report(
-    file: str,
-    sha256: str | None,
-    artifact: Artifact,
-    family: TaskFamily,
-    render: Render | None,
-    values: list[MetricValue],
-) -> dict[str, Any]:
-    """The documented ``--json`` object of one file: the family's fields inside core's."""
-    metrics: dict[str, dict[str, float | None]] = {}
-    for value in values:
-        metrics.setdefault(value.metric, {})[value.name] = value.value
-    gate = artifact.gate
-    first = render.first if render is not None else None
-    return {
-        "file": file,
-        "sha256": sha256,
-        "gate": {"passed": gate.passed, "reason": gate.reason, "detail": gate.detail},
-        **family.check_row(artifact),
-        "metrics": metrics,
-        "render": None
-        if render is None
-        else {
+def reports_of(source: FileSource, family: TaskFamily, *, pages: bool) -> list[dict[str, Any]]:
+    """The documented ``--json`` object of each file, in the order given: the family's fields
+    inside core's; ``pages``: with the paths the rendered pages were written to."""
+    rows = []
+    for name, sha, key in zip(source.files, source.shas, source.keys, strict=True):
+        artifact = source.artifact_of(key)
+        if artifact is None:
+            raise RefigError(f"{name} could not be inspected (the error is shown above)",
+                             path=Path(name))
+        metrics: dict[str, dict[str, float | None]] = {}
+        for value in source.kept_values.get(key, []):
+            metrics.setdefault(value.metric, {})[value.name] = value.value
+        gate = artifact.gate
+        render = source.kept_renders.get(key)
+        first = render.first if render is not None else None
+        rendering = None if render is None else {
             "png_sha256": render.png_sha256,
             "width": first.width_px if first else None,
             "height": first.height_px if first else None,
             "seconds": round(render.seconds, 3),
             "renderer": render.renderer,
             "error": render.error.message if render.error else None,
-        },
-    }
+        }
+        if rendering is not None and pages:
+            rendering["files"] = [str(page) for page in artifact.pages]
+        rows.append({
+            "file": name,
+            "sha256": sha,
+            "gate": {"passed": gate.passed, "reason": gate.reason, "detail": gate.detail},
+            **family.check_row(artifact),
+            "metrics": metrics,
+            "render": rendering,
+        })
+    return rows
 
 
 def check_files(
     files: list[str],
     *,
-    source: Path | None,
+    family: str = FIGURE_TO_SLIDE,
+    task: Task | None = None,
     renderer: Selection,
     metrics: list[Selection],
     executor: Selection,
     jobs: int,
     quiet: bool,
+    pages: Path | None = None,
 ) -> list[dict[str, Any]]:
-    """Gate, tree, rendering and metrics of each file (shared warm renderer); one report each."""
+    """Gate, structure, rendering and metrics of each file (a shared warm renderer); one report
+    each. ``pages``: the folder the rendered pages are kept in (else they are dropped)."""
     import tempfile
 
-    from refig.engine.plugins import close_plugins
-    from refig.engine.stages import (
-        ComputeMetric,
-        Item,
-        RenderBatch,
-        final_gate,
-        inspect_item,
-        render_batches,
-        run_stage,
-    )
-    from refig.models import Asset, Task
-    from refig.pptx import DEFAULT_LIMITS, ObjectTree
-    from refig.protocols import Artifact
-    from refig.records import FIGURE_TO_SLIDE
-    from refig.store import sha256_file
+    from refig.engine.engine import Engine
+    from refig.engine.files import FileSource
+    from refig.engine.plugins import close_plugins, family_for
 
-    family = family_plugin(FIGURE_TO_SLIDE)
-    task = None
-    if source is not None:
-        figure = Asset(path=str(source), sha256=sha256_file(source))
-        task = Task(id="check", family=FIGURE_TO_SLIDE, inputs={"figure": figure})
-    items: list[Item] = []
-    shas: list[str | None] = []
-    for index, name in enumerate(files):
-        path = Path(name)
-        sha = None
-        with contextlib.suppress(OSError):  # unreadable: the gate names the cause
-            if path.is_file() and path.stat().st_size <= DEFAULT_LIMITS.max_file_bytes:
-                sha = sha256_file(path)
-        shas.append(sha)
-        items.append(Item(sha or f"unhashed-{index}", str(path)))
-    unique = list({item.sha256: item for item in items}.values())
-    inspections: dict[str, Inspection] = {}
     pool = executor.create()
     try:
-        for item, result in run_stage(
-            "inspect", pool, inspect_item, unique, jobs=jobs, quiet=quiet
-        ):
-            if isinstance(result, BaseException):
-                raise result
-            inspections[item.sha256] = result
         with tempfile.TemporaryDirectory(prefix="refig-check-") as tmp:
-            passing = [i for i in unique if inspections[i.sha256].gate.passed]
-            renders: dict[str, Render] = {}
-            pngs: dict[str, list[Path]] = {}
-            for _, result in run_stage(
-                "render",
-                pool,
-                RenderBatch(renderer.record.name),
-                render_batches(passing, jobs),
-                jobs=jobs,
-                quiet=quiet,
-                weight=len,
-            ):
-                if isinstance(result, BaseException):
-                    raise result
-                for rendered in result:
-                    sha = rendered.render.artifact_sha256
-                    renders[sha] = rendered.render
-                    for index, png in enumerate(rendered.pngs):
-                        pngs.setdefault(sha, []).append(Path(tmp) / f"{sha}-{index}.png")
-                        pngs[sha][-1].write_bytes(png)
-            gates = {sha: final_gate(i, renders.get(sha)) for sha, i in inspections.items()}
-            every = {
-                item.sha256: Artifact(
-                    path=Path(item.path),
-                    sha256=item.sha256,
-                    gate=gates[item.sha256],
-                    structure=inspections[item.sha256].parsed(ObjectTree),
-                    pages=tuple(pngs.get(item.sha256, ())),
-                    task=task,
-                    references={"figure": source} if source is not None else {},
-                )
-                for item in unique
-            }
-            artifacts = [a for a in every.values() if a.structure is not None]
-            values: dict[str, list[MetricValue]] = {}
-            for selection in metrics:
-                if not selection.record.serves(FIGURE_TO_SLIDE):
-                    continue  # as in `refig evaluate`: a metric runs on the families it names
-                name = selection.record.name
-                for artifact, result in run_stage(
-                    f"metric {name}", pool, ComputeMetric(name), artifacts, jobs=jobs, quiet=quiet
-                ):
-                    if isinstance(result, BaseException):
-                        continue  # reported by run_stage; the file keeps its other metrics
-                    values.setdefault(artifact.sha256, []).extend(result)
+            folder = pages or Path(tmp)
+            folder.mkdir(parents=True, exist_ok=True)
+            source = FileSource(family, files, folder, task)
+            Engine(renderer, metrics, pool, jobs=jobs, quiet=quiet).run(source)
+            return reports_of(source, family_for(family), pages=pages is not None)
     finally:
         close_plugins()
         pool.close()
-    return [
-        file_report(
-            name,
-            sha,
-            _with_metrics(every[item.sha256], values.get(item.sha256, [])),
-            family,
-            renders.get(item.sha256),
-            values.get(item.sha256, []),
-        )
-        for name, sha, item in zip(files, shas, items, strict=True)
-    ]
 
 
-def _with_metrics(artifact: Artifact, values: list[MetricValue]) -> Artifact:
-    """The artifact with the values measured for it, as ``{"metric.name": value}``."""
-    import dataclasses
+def generic_cells(report: dict[str, Any]) -> dict[str, str]:
+    """Table cells of a family that names none: its row's plain values (the gate's detail is
+    printed under the table)."""
+    cells: dict[str, str] = {}
+    for key, value in report.items():
+        if key in CORE_KEYS or isinstance(value, dict | list | tuple):
+            continue
+        if isinstance(value, bool):
+            cells[key] = "yes" if value else "no"
+        elif isinstance(value, float):
+            cells[key] = f"{value:.3g}"
+        else:
+            cells[key] = "-" if value is None else str(value)
+    return cells
 
-    measured = {f"{v.metric}.{v.name}": v.value for v in values}
-    return dataclasses.replace(artifact, metrics={**artifact.metrics, **measured})
 
-
-def family_plugin(name: str) -> TaskFamily:
-    """This process's task family object ``name``."""
-    from refig.engine.plugins import family_for
-
-    return family_for(name)
-
-
-def _table(reports: list[dict[str, Any]]) -> None:
+def _table(reports: list[dict[str, Any]], family: TaskFamily) -> None:
     from rich.table import Table
 
+    cells_of = getattr(family, "check_cells", generic_cells)
+    rows = [cells_of(report) for report in reports]
+    columns = list(dict.fromkeys(column for row in rows for column in row))
     table = Table(title="refig check", title_justify="left")
     table.add_column("file", overflow="fold", min_width=18)
     table.add_column("gate", no_wrap=True)
-    for column in ("slides", "text", "shapes", "conn", "pics", "flat"):
+    for column in columns:
         table.add_column(column, justify="right", no_wrap=True)
-    for report in reports:
+    for report, cells in zip(reports, rows, strict=True):
         gate = report["gate"]
         verdict = "[green]pass[/]" if gate["passed"] else f"[red]{gate['reason']}[/]"
-        counts = report["objects"]
-        flattened = report["flattened"]
-        cells = ["-"] * 4
-        if counts:
-            cells = [
-                str(counts["text_boxes"]),
-                str(counts["auto_shapes"] + counts["freeforms"]),
-                f"{counts['connectors']}/{counts['bound_connectors']}b",
-                str(counts["pictures"]),
-            ]
-        table.add_row(
-            Path(report["file"]).name,
-            verdict,
-            "-" if report["slides"] is None else str(report["slides"]),
-            *cells,
-            "-" if flattened is None else ("[red]yes[/]" if flattened else "no"),
-        )
+        table.add_row(Path(report["file"]).name, verdict,
+                      *(cells.get(column, "-") for column in columns))
     print_table(out, table)
     for report in reports:
         if not report["gate"]["passed"] and report["gate"]["detail"]:
             out.print(f"[dim]{report['file']}: {report['gate']['detail']}[/]", soft_wrap=True)
 
 
+def _families(registry: Registry) -> list[TaskFamilyRecord]:
+    return [r for r in registry.records(PluginKind.FAMILY) if isinstance(r, TaskFamilyRecord)]
+
+
+def check_suffixes(registry: Registry, record: TaskFamilyRecord, files: Sequence[str]) -> None:
+    """Refuse a file whose suffix says it belongs to another installed family (``figure.py``
+    given to figure-to-slide), naming that family, instead of gating it by the wrong rules."""
+    if not record.file_suffixes:
+        return
+    for name in files:
+        suffix = Path(name).suffix.lower()
+        if not suffix or suffix in record.file_suffixes:
+            continue
+        owners = sorted(f.name for f in _families(registry) if suffix in f.file_suffixes)
+        if owners:
+            raise UsageError(
+                f"{name} is a {suffix} file, an artifact of {' or '.join(owners)}, "
+                f"not of {record.name}",
+                fix=f"check it with --family {owners[0]}: refig check --family {owners[0]} "
+                f"{name}",
+            )
+
+
+def check_inputs(record: TaskFamilyRecord, source: Path | None,
+                 pairs: Sequence[str]) -> dict[str, Path]:
+    """``--source`` (the family's first visible input) and ``--input ROLE=PATH``, by role."""
+    from fnmatch import fnmatchcase
+
+    roles = [spec.role for spec in record.inputs]
+    inputs: dict[str, Path] = {}
+    if source is not None:
+        visible = [spec.role for spec in record.inputs if spec.visible and "*" not in spec.role]
+        if not visible:
+            raise UsageError(f"--source: the {record.name} family has no source input",
+                             fix=f"give its inputs with --input ROLE=PATH ({', '.join(roles)})")
+        inputs[visible[0]] = source
+    for pair in pairs:
+        role, sep, path = pair.partition("=")
+        if not sep or not role or not path:
+            raise UsageError(f"--input {pair!r} is not ROLE=PATH",
+                             fix=f"the {record.name} family's roles: {', '.join(roles)}")
+        if not any(fnmatchcase(role, pattern) for pattern in roles):
+            raise UsageError(f"--input {role}: the {record.name} family has no such input",
+                             fix=f"its roles: {', '.join(roles)}")
+        inputs[role] = Path(path)
+    for role, path in inputs.items():
+        if not path.is_file():
+            option = "--source" if path == source else f"--input {role}"
+            raise UsageError(f"{option}: {path} does not exist", path=path,
+                             fix="give a file that exists, or leave the option out")
+    return inputs
+
+
 def register(app: typer.Typer, registry: Registry) -> None:
     @app.command("check")
     def check(
-        files: list[str] = typer.Argument(..., help="The .pptx files to check."),
+        files: list[str] = typer.Argument(..., help="The files to check (the family's kind)."),
+        family_name: str = typer.Option(
+            FIGURE_TO_SLIDE, "--family", "-f",
+            help="Whose rules apply: figure-to-slide (a .pptx of one slide), deck-edit (an "
+            "edited deck), figure-to-code (a program); see `refig list-plugins --kind family`."),
         source: Path | None = typer.Option(
-            None, "--source", help="The source figure, for the metrics that compare against it."
-        ),
+            None, "--source",
+            help="The task's source (the figure; for deck-edit the original deck), for the "
+            "metrics that compare against it."),
+        inputs: list[str] = typer.Option(
+            [], "--input", help="A task input by role, ROLE=PATH (repeatable), e.g. "
+            "--input target=target.pptx for deck-edit."),
         as_json: bool = typer.Option(False, "--json", help="Print a JSON list, one per file."),
         metric: list[str] = typer.Option(
-            [],
-            "--metric",
-            "-m",
-            help="Run only these metrics (repeatable); default: the "
-            "installed metrics marked default.",
-        ),
+            [], "--metric", "-m",
+            help="Run only these metrics (repeatable); default: the installed metrics marked "
+            "default and the family's own."),
         renderer: str | None = typer.Option(
-            None, "--renderer", help="The renderer (default: the family's, libreoffice)."
-        ),
+            None, "--renderer", help="The renderer (default: the family's)."),
+        pages: Path | None = typer.Option(
+            None, "--pages", help="Keep the rendered pages in this folder (their paths are in "
+            "the --json rows as render.files)."),
         executor: str = typer.Option("local", "--executor", help="Where the work runs."),
         jobs: int = typer.Option(
-            default_jobs(),
-            "--jobs",
-            "-j",
-            min=1,
-            help="Work items at once (when rendering: LibreOffice processes).",
-        ),
+            default_jobs(), "--jobs", "-j", min=1,
+            help="Work items at once (when rendering: LibreOffice processes)."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress output."),
     ) -> None:
-        """Gate, object counts, rendering and metrics for .pptx files.
+        """The gate, structure, rendering and metrics of loose files, by a family's rules.
 
-        Each file gets a verdict: passed, or a reason (missing, not_a_zip, too_large, corrupt,
-        no_slides, multiple_slides, render_failed, render_timeout). Exit codes, as a linter's:
-        0 every file was read (a failed gate is a result), 1 some input could not be read (a
-        missing file, a directory, an empty file, a file that is not a .pptx; each is named on
-        stderr and still gets its row), 2 usage. See docs/evaluation.md.
+        Each file gets a verdict: passed, or the family's typed reason (figure-to-slide:
+        missing, not_a_zip, too_large, corrupt, no_slides, multiple_slides, render_failed,
+        render_timeout; figure-to-code: syntax_error, runtime_error, timeout, no_image, ...).
+        Exit codes, as a linter's: 0 every file was read (a failed gate is a result), 1 some
+        input could not be read (each is named on stderr and still gets its row), 2 usage.
+        See docs/evaluation.md.
         """
-        from refig.engine.plugins import use_registry
+        from refig.engine.files import check_task
+        from refig.engine.plugins import family_for, use_registry
         from refig.evaluation import select_metrics
 
-        family = registry.family(FIGURE_TO_SLIDE).record
-        selected_renderer = registry.resolve_for(PluginKind.RENDERER, renderer or family.renderer,
-                                                 family.name)
-        selected_metrics = select_metrics(registry, metric, family.name)
+        record = registry.family(family_name).record
+        assert isinstance(record, TaskFamilyRecord)
+        selected_renderer = registry.resolve_for(PluginKind.RENDERER, renderer or record.renderer,
+                                                 record.name)
+        selected_metrics = select_metrics(registry, metric, record.name)
         selected_executor = registry.resolve(PluginKind.EXECUTOR, executor)
-        if source is not None and not source.is_file():
-            raise UsageError(
-                f"source figure {source} does not exist",
-                path=source,
-                fix="pass the figure the slides rebuild with --source, or leave it out",
-            )
+        given = check_inputs(record, source, inputs)
+        check_suffixes(registry, record, files)
+        visible = {spec.role: spec.visible for spec in record.inputs}
         use_registry(registry)
         reports = check_files(
             files,
-            source=source,
+            family=record.name,
+            task=check_task(record.name, given, visible),
             renderer=selected_renderer,
             metrics=selected_metrics,
             executor=selected_executor,
             jobs=jobs,
             quiet=quiet,
+            pages=pages,
         )
+        family = family_for(record.name)
         if as_json:
             typer.echo(json.dumps(reports, indent=2))
         else:
-            _table(reports)
-        problems = unreadable(files, reports, family_plugin(FIGURE_TO_SLIDE))
+            _table(reports, family)
+        problems = unreadable(files, reports, family)
         for name, why in problems:
             err.print(f"[red]error:[/] {name}: {why}", soft_wrap=True, highlight=False)
         if problems:

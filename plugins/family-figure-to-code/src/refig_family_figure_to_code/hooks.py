@@ -67,6 +67,7 @@ def refig_task_families() -> Iterator[TaskFamilyRecord]:
                       description="data files the program reads, beside it under their name"),
         ),
         deliverables=(Deliverable(PROGRAM, "figure.*", primary=True),),
+        suffixes=(".py", ".m", ".r", ".tex"),
         renderer="program",
         metrics=("code",),
         judges=("code-metrics",),

@@ -25,3 +25,23 @@ def check_row(artifact: Artifact) -> dict[str, Any]:
         "raster_area_ratio": artifact.metrics.get(RASTER_AREA),
         "flattened": None if flattened is None else bool(flattened),
     }
+
+
+def check_cells(report: dict[str, Any]) -> dict[str, str]:
+    """The table cells of one ``refig check`` row (rich markup): slides, text boxes, shapes,
+    connectors (bound ones marked ``b``), pictures, flattened."""
+    counts = report["objects"]
+    flattened = report["flattened"]
+    cells = dict.fromkeys(("text", "shapes", "conn", "pics"), "-")
+    if counts:
+        cells = {
+            "text": str(counts["text_boxes"]),
+            "shapes": str(counts["auto_shapes"] + counts["freeforms"]),
+            "conn": f"{counts['connectors']}/{counts['bound_connectors']}b",
+            "pics": str(counts["pictures"]),
+        }
+    return {
+        "slides": "-" if report["slides"] is None else str(report["slides"]),
+        **cells,
+        "flat": "-" if flattened is None else ("[red]yes[/]" if flattened else "no"),
+    }

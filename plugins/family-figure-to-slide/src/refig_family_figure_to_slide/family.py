@@ -22,7 +22,7 @@ from refig.plugin import (
 from refig.pptx import INSPECTOR, ObjectTree, fold_render, inspect_structure
 
 from refig_family_figure_to_slide.audit import object_audit
-from refig_family_figure_to_slide.check import check_row
+from refig_family_figure_to_slide.check import check_cells, check_row
 
 
 class FigureToSlide:
@@ -73,6 +73,10 @@ class FigureToSlide:
     def check_row(self, artifact: Artifact) -> dict[str, Any]:
         """The documented ``refig check --json`` object of one slide."""
         return check_row(artifact)
+
+    def check_cells(self, report: dict[str, Any]) -> dict[str, str]:
+        """The ``refig check`` table's columns for one row."""
+        return check_cells(report)
 
     def report_sections(self) -> Sequence[tuple[str, SectionBuilder]]:
         """The structural audit and the editability weight sensitivity."""

@@ -1,0 +1,219 @@
+"""`refig check --family`: every installed family's rules on real files, through the real CLI.
+
+A deck goes through the deck-edit gate and every slide (the hidden one too) through the real
+LibreOffice; programs run for real in the sandbox under python, Rscript, octave and xelatex
+(each skipped when its toolchain is absent) and get the typed execution verdict and the image.
+A recording renderer, installed as a real plugin distribution around the real LibreOffice one,
+shows what render job the engine passed for each family.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from pptx import Presentation
+from pptx.util import Inches
+from refig.cli import run as refig
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed"),
+]
+
+RECORDING_HOOKS = '''
+"""The real LibreOffice renderer, with every render job it is given logged as JSON lines."""
+import json
+import os
+
+from refig.plugin import RendererRecord, hookimpl
+
+
+class Recording:
+    def __init__(self, **options):
+        from refig.engine.plugins import registry
+        from refig.records import PluginKind
+
+        self.inner = registry().resolve(PluginKind.RENDERER, "libreoffice").create(**options)
+        self.settings = self.inner.settings
+        self.fonts = self.inner.fonts
+
+    @property
+    def version(self):
+        return self.inner.version
+
+    def render(self, jobs, out_dir):
+        with open(os.environ["REFIG_RENDER_LOG"], "a") as log:
+            for job in jobs:
+                log.write(json.dumps({"file": job.path.name, "pages": job.pages,
+                                      "hidden": job.hidden}) + "\\n")
+        return self.inner.render(jobs, out_dir)
+
+    def close(self):
+        self.inner.close()
+
+
+@hookimpl
+def refig_renderers():
+    yield RendererRecord(name="recording", description="logs its jobs", factory=Recording,
+                         families=frozenset({"deck-edit", "figure-to-slide"}))
+'''
+
+PROGRAMS = {
+    "python": ("figure.py", "python3", """\
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots()
+        ax.plot([1, 2, 3], [1, 4, 9], color="tab:red")
+        fig.savefig("figure.png")
+        """),
+    "r": ("figure.R", "Rscript", """\
+        png("figure.png", width = 640, height = 480)
+        plot(1:3, c(1, 4, 9), type = "l", col = "red")
+        dev.off()
+        """),
+    "matlab": ("figure.m", "octave", """\
+        plot([1 2 3], [1 4 9], 'r');
+        print('-dpng', 'figure.png');
+        """),
+    "latex": ("figure.tex", "xelatex", r"""\documentclass[tikz]{standalone}
+        \begin{document}
+        \begin{tikzpicture}\draw[red, thick] (0,0) -- (1,1) -- (2,4);\end{tikzpicture}
+        \end{document}
+        """),
+}
+
+
+@pytest.fixture
+def render_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, plugin_installer) -> Path:
+    """Install the ``recording`` renderer as a real distribution; return its job log."""
+    plugin_installer("refig_renderer_recording", "refig-renderer-recording", RECORDING_HOOKS)
+    log = tmp_path / "render.log"
+    log.write_text("")
+    monkeypatch.setenv("REFIG_RENDER_LOG", str(log))
+    return log
+
+
+def deck(path: Path, titles: list[str], hidden: int | None = None) -> Path:
+    prs = Presentation()
+    for title in titles:
+        slide = prs.slides.add_slide(prs.slide_layouts[5])
+        slide.shapes.title.text = title
+        slide.shapes.add_textbox(Inches(1), Inches(2), Inches(4), Inches(1)).text = "body"
+    if hidden is not None:
+        prs.slides[hidden]._element.set("show", "0")
+    prs.save(path)
+    return path
+
+
+def check_json(capsys, *args: str, code: int = 0) -> list[dict]:
+    assert refig(["check", "--json", "-q", *args]) == code
+    return json.loads(capsys.readouterr().out)
+
+
+def test_a_deck_gets_the_deck_gate_and_every_slide_rendered(tmp_path, render_log, capsys):
+    original = deck(tmp_path / "deck.pptx", ["One", "Two", "Three"], hidden=2)
+    edited = deck(tmp_path / "edited.pptx", ["One, edited", "Two", "Three"], hidden=2)
+    pages = tmp_path / "pages"
+    [report] = check_json(capsys, "--family", "deck-edit", str(edited), "--source",
+                          str(original), "--input", f"target={edited}", "--renderer",
+                          "recording", "--pages", str(pages))
+    assert report["gate"]["passed"], report["gate"]
+    assert (report["slides"], report["hidden_slides"]) == (3, 1)
+    assert report["edit_recall"] == 1.0  # the edit is the target, so all of it was made
+    files = [Path(f) for f in report["render"]["files"]]
+    assert len(files) == 3 and all(f.parent == pages for f in files)
+    for file in files:
+        with Image.open(file) as image:
+            assert image.size == (report["render"]["width"], report["render"]["height"])
+    assert len({f.read_bytes() for f in files}) == 3  # three different slides, hidden included
+    assert "deck-diff" in report["metrics"]  # the family's own metric, by default
+    jobs = [json.loads(line) for line in render_log.read_text().splitlines()]
+    assert jobs == [{"file": edited.name, "pages": "all", "hidden": True}]
+
+
+def test_figure_to_slide_stays_the_default_and_renders_its_one_page(tmp_path, render_log,
+                                                                    capsys):
+    slide = deck(tmp_path / "slide.pptx", ["Only"])
+    [report] = check_json(capsys, str(slide), "--renderer", "recording")
+    assert report["gate"]["passed"] and report["slides"] == 1
+    assert list(report) == ["file", "sha256", "gate", "slides", "objects",
+                            "raster_area_ratio", "flattened", "metrics", "render"]
+    assert "files" not in report["render"]  # only with --pages
+    jobs = [json.loads(line) for line in render_log.read_text().splitlines()]
+    assert jobs == [{"file": "slide.pptx", "pages": "first", "hidden": False}]
+
+
+def test_programs_run_in_the_sandbox_with_a_typed_verdict_and_the_image(tmp_path, capsys):
+    files, expected = [], []
+    for language, (name, binary, source) in PROGRAMS.items():
+        if shutil.which(binary) is None:
+            continue
+        folder = tmp_path / language
+        folder.mkdir()
+        (folder / name).write_text(textwrap.dedent(source))
+        files.append(str(folder / name))
+        expected.append(language)
+    broken = tmp_path / "broken" / "figure.py"
+    broken.parent.mkdir()
+    broken.write_text('raise ValueError("no figure today")\n')
+    silent = tmp_path / "silent" / "figure.py"
+    silent.parent.mkdir()
+    silent.write_text("x = 1\n")
+    pages = tmp_path / "pages"
+    reports = check_json(capsys, "--family", "figure-to-code", *files, str(broken), str(silent),
+                         "--pages", str(pages))
+    assert [r["file"] for r in reports] == [*files, str(broken), str(silent)]
+    for language, report in zip(expected, reports, strict=False):
+        assert report["gate"]["passed"], (language, report["gate"])
+        assert report["language"] == language
+        [image] = report["render"]["files"]
+        with Image.open(image) as png:
+            assert png.size == (report["render"]["width"], report["render"]["height"])
+            red = png.convert("RGB").getcolors(1 << 24)
+        assert any(r > 150 and g < 100 and b < 100 for _, (r, g, b) in red), language
+    failed, nothing = reports[-2], reports[-1]
+    assert failed["gate"]["reason"] == "runtime_error"
+    assert "no figure today" in failed["gate"]["detail"]
+    assert nothing["gate"]["reason"] == "no_image"
+    assert failed["render"]["files"] == [] and nothing["render"]["files"] == []
+
+
+def test_a_file_of_another_family_is_named_instead_of_gated_wrong(tmp_path, capsys):
+    program = tmp_path / "figure.py"
+    program.write_text("print('hi')\n")
+    assert refig(["check", "-q", str(program)]) == 2
+    said = " ".join(capsys.readouterr().err.split())
+    assert "figure.py is a .py file, an artifact of figure-to-code, not of figure-to-slide" in said
+    assert "--family figure-to-code" in said
+    slide = deck(tmp_path / "slide.pptx", ["Only"])
+    assert refig(["check", "-q", "--family", "figure-to-code", str(slide)]) == 2
+    said = " ".join(capsys.readouterr().err.split())
+    assert "an artifact of deck-edit or figure-to-slide, not of figure-to-code" in said
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--family", "no-such-family"], "figure-to-code"),
+    (["--family", "deck-edit", "--input", "answer=x.pptx"], "deck, target"),
+    (["--family", "deck-edit", "--input", "target"], "is not ROLE=PATH"),
+    (["--family", "deck-edit", "--input", "target=nowhere.pptx"], "nowhere.pptx does not exist"),
+])
+def test_usage_errors_exit_2_before_any_work(tmp_path, capsys, args, says):
+    slide = deck(tmp_path / "slide.pptx", ["Only"])
+    assert refig(["check", "-q", str(slide), *args]) == 2
+    assert says in " ".join(capsys.readouterr().err.split())
+
+
+def test_a_missing_program_exits_1_and_keeps_its_row(tmp_path, capsys):
+    program = tmp_path / "figure.py"
+    program.write_text("import matplotlib.pyplot as plt\nplt.plot([1, 2])\n"
+                       "plt.savefig('figure.png')\n")
+    gone = tmp_path / "gone.py"
+    assert refig(["check", "--json", "-q", "--family", "figure-to-code", str(gone),
+                  str(program)]) == 1
+    captured = capsys.readouterr()
+    assert [r["gate"]["reason"] for r in json.loads(captured.out)] == ["missing", None]
+    assert f"error: {gone}: no such file" in captured.err.replace("\n", "")
