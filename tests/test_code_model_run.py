@@ -2,8 +2,8 @@
 code-sample` in all four languages, `refig run --harness model` against an OpenAI-compatible
 stand-in on 127.0.0.1 that answers each figure with code (right, fenced in prose, a syntax
 error, a program that never ends, a 429 before the right answer), `refig evaluate` with the
-`code` metric and the `mmos` jury against a judge stand-in, then `refig report` and the task
-pages of `refig view` in headless Chromium."""
+`code` metric, the `mmos` jury and its position-bias probe against a judge stand-in, then
+`refig report` and the task pages of `refig view` in headless Chromium."""
 
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ SYNTAX_ERROR = "x <- c(1, 2\nplot(x))\n"
 PLAN = {"r-mathematical-0-0": ("syntax_error", SYNTAX_ERROR),
         "matlab-mathematical-0-0": ("timeout", NEVER_ENDS)}
 IN_PROSE = "python-statistical-0-0"
+JURY, PROBE = "mmos:openai/judge-a,openai/judge-b", "mmos-swapped:openai/judge-a,openai/judge-b"
 RATE_LIMITED = "python-mathematical-0-0"
 
 
@@ -111,7 +112,7 @@ def code_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CodeRun]:
                       "-q"]) == 0
     with JudgeStandIn(fraction=0.75) as judge:
         assert refig(["evaluate", str(run_dir), "--metric", "code", "--judge",
-                      "mmos:openai/judge-a,openai/judge-b", "--judge-opt",
+                      JURY, "--judge", PROBE, "--judge-opt",
                       f"api_base={judge.url}", "--judge-opt", "api_key=test", "-q"]) == 0
         judged = list(judge.bodies)
     yield CodeRun(suite, run_dir, tasks, list(model.served), judged)
@@ -138,18 +139,25 @@ def test_a_model_run_in_four_languages_is_executed_judged_and_reported(
 
     bodies, suite = code_run.judged, code_run.suite
     ran = len(tasks) - len(PLAN)
-    assert len(bodies) == 2 * ran  # both members, only for the programs that made an image
+    # both members of both juries, only for the programs that made an image
+    assert len(bodies) == 2 * 2 * ran
     figures = {pixels((suite / t.inputs["figure"].path).read_bytes()) for t in tasks.values()}
-    for body in bodies:  # the reference figure first, then the program's image
+    orders = []
+    for body in bodies:  # the reference figure first, then the program's image (or swapped)
         first, second = images_in(body)
         assert pixels(base64.b64decode(first.split(",", 1)[1])) in figures
         assert pixels(base64.b64decode(second.split(",", 1)[1])) in figures  # exact redraws
+        content = body["messages"][1]["content"]
+        orders.append(tuple(p["text"] for p in content if p["type"] == "text")[:2])
+    assert sorted(set(orders)) == [("1. generated image:", "2. reference image:"),
+                                   ("1. reference image:", "2. generated image:")]
 
     store = RunStore.open(run_dir)
     judgments = store.query(Judgment)
     store.close()
-    assert {j.judge for j in judgments} == {"mmos:openai/judge-a,openai/judge-b"}
-    assert sorted(j.total for j in judgments) == [75.0] * ran  # a failed run is scored 0 unjudged
+    assert {j.judge for j in judgments} == {JURY, PROBE}
+    # a failed run is scored 0 without a judgment
+    assert sorted(j.total for j in judgments if j.judge == JURY) == [75.0] * ran
 
     capsys.readouterr()
 
@@ -174,6 +182,8 @@ def test_a_model_run_in_four_languages_is_executed_judged_and_reported(
     assert "2 python reference program(s)" in notes and "trivial_k" in notes
     if by_language["python"]["lpips"] is None:  # LPIPS off here: failures get no worst value
         assert by_language["r"]["lpips_weighted"] is None and "LPIPS" in notes
+    [bias] = found["code_position_bias"]["rows"]  # the probe, found under its stored label
+    assert bias == {"n": ran, "shift": 0.0}
     [spent] = found["code_mmos_cost"]["rows"]  # one model: cost and tokens per task as served
     assert spent["cost"] == pytest.approx(cost / len(tasks))
     assert spent["tokens"] == pytest.approx(

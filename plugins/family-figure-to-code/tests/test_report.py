@@ -124,3 +124,17 @@ def test_friedman_kendall_cost_and_position_bias_match_scipy() -> None:
     assert cost[CONFIGS["m1"]]["cost"] < cost[CONFIGS["m2"]]["cost"]
     assert built["code_position_bias"].rows[0]["shift"] == pytest.approx(2.0)
     assert built["code_tasks"].detail and len(built["code_tasks"].rows) == 18
+
+
+def test_configurations_that_made_no_model_call_are_no_friedman_blocks() -> None:
+    import dataclasses
+    import warnings
+
+    data, _ = run_data()  # as the offline baselines: no tokens, no cost
+    data.outcomes = {key: dataclasses.replace(outcome, attempt=outcome.attempt.model_copy(
+        update={"usage": Usage(), "cost_usd": None})) for key, outcome in data.outcomes.items()}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # scipy warns on the all-tie blocks it was handed before
+        [table] = SECTIONS[3].build(Context(data=data))
+    assert table.key == "code_friedman" and table.insufficient is not None
+    assert all(row["chi2"] is None and row["configs"] == 0 for row in table.rows)

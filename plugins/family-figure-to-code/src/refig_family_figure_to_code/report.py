@@ -237,13 +237,15 @@ def friedman(ctx: Context) -> Iterator[Table]:
         for config in sorted({r.config for r in found}):
             cells = [_mean(getattr(r, quantity) for r in means.get((config, lang), []))
                      for lang in languages]
-            if all(c is not None for c in cells):
+            # a configuration that made no model call (a baseline) is no block: all ties
+            if all(c is not None for c in cells) and any(cells):
                 blocks.append(cells)
         row: dict[str, Any] = {"quantity": quantity, "configs": len(blocks),
                                "languages": len(languages), "chi2": None, "p": None}
         if len(blocks) >= 2 and len(languages) >= 3:
             result = friedmanchisquare(*zip(*blocks, strict=True))
-            row |= {"chi2": float(result.statistic), "p": float(result.pvalue)}
+            if math.isfinite(result.statistic):  # NaN when every block ties throughout
+                row |= {"chi2": float(result.statistic), "p": float(result.pvalue)}
         table.rows.append(row)
     if all(r["chi2"] is None for r in table.rows):
         table.insufficient = "needs at least two configurations and three languages with usage"
