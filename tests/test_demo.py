@@ -46,3 +46,58 @@ def _tables():
 
     return [("attempts", Attempt), ("renders", Render), ("metrics", MetricValue),
             ("judgments", Judgment)]
+
+
+def test_verdicts_count_attempts_not_distinct_artifacts(tmp_path):
+    """Two tasks whose attempts left byte-identical outputs share one artifact (and one
+    judgment): the verdict still counts two judged, two capped attempts."""
+    from refig.models import (
+        Asset,
+        Attempt,
+        AttemptStatus,
+        Configuration,
+        GateResult,
+        Inspection,
+        Judgment,
+        JudgmentStatus,
+        Task,
+    )
+
+    store = RunStore.create(tmp_path / "run")
+    figure = store.objects.put_bytes(b"figure")
+    slide = store.objects.put_bytes(b"the same slide for both tasks")
+    config = Configuration(model="none", harness="paste", workflow="direct")
+    records = [config]
+    for n in range(2):
+        records += [
+            Task(id=f"t{n}", family="figure-to-slide",
+                 inputs={"figure": Asset(path=f"{n}.png", sha256=figure)}),
+            Attempt(task_id=f"t{n}", config_id=config.id, status=AttemptStatus.SUCCEEDED,
+                    outputs={"slide": slide}),
+        ]
+    records += [
+        Inspection(artifact_sha256=slide, inspector="test", gate=GateResult(passed=True)),
+        Judgment(artifact_sha256=slide, judge="metrics", judge_key="k", rubric_sha256="r",
+                 rubric_version="1", repeat=0, status=JudgmentStatus.OK, total=10.0,
+                 capped=True),
+    ]
+    store.put_many(records)
+    (found,) = verdicts(store)
+    assert (found.judged, found.capped) == (2, 2)
+
+
+def test_the_verdict_table_prints_configuration_options_as_text(tmp_path, capsys):
+    """A configuration id's ``[key=value]`` options are printed, not read as rich markup."""
+    from refig.commands.demo import _verdict
+    from refig.demo import DEMOS, ConfigVerdict, DemoOutcome
+
+    deck = next(d for d in DEMOS if d.family == "deck-edit")
+    outcome = DemoOutcome(
+        demo=deck, suite=tmp_path / "suite", run=tmp_path / "run", html=tmp_path / "report",
+        verdicts=(ConfigVerdict("none@oracle/direct[suite=demo/deck-edit/suite]", 5.0,
+                                float("nan"), 0, 2),
+                  ConfigVerdict("none@identity/direct", 1.0, float("nan"), 0, 2)),
+        total_max=10)
+    assert _verdict(outcome)
+    assert "none@oracle/direct[suite=demo/deck-edit/suite]" in "".join(
+        capsys.readouterr().out.split())

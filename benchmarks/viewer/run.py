@@ -3,7 +3,7 @@ written by ``refig report --html`` and served as static files.
 
     uv run python benchmarks/viewer/run.py [--configs 4] [--tasks 2500] [--repeats 5] [--json FILE]
 
-A synthetic run (``refig.analysis.synthetic``: attempts, inspections, renders, metrics, two judges
+A synthetic run (``refig.testing.synthetic``: attempts, inspections, renders, metrics, two judges
 with two repeats each, votes) of ``configs x tasks`` artifacts is written once. Then, in the same
 process and the same headless Chromium:
 
@@ -31,9 +31,9 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from refig.analysis.synthetic import SyntheticSpec, synthetic_run
 from refig.models import Configuration
 from refig.testing import chromium_launch
+from refig.testing.synthetic import SyntheticSpec, synthetic_run
 from refig_reporter_html.server import ViewServer
 from refig_reporter_html.site import live_site
 from refig_reporter_html.slugs import slug

@@ -147,8 +147,10 @@ def run_family_demo(registry: Registry, demo: FamilyDemo, out: Path, *, tasks: i
     sample = registry.resolve(PluginKind.SUITE, demo.suite)
     evaluate_request = EvaluateRequest(run=out / "run", jobs=jobs, judges=(demo.judge,),
                                        repeats=demo.repeats, quiet=quiet)
+    # -q: only the verdicts, not every run's terminal tables
     report_request = ReportRequest(run=out / "run", targets=(("html", out / "report"),),
-                                   quiet=quiet, resamples=2000, elo_resamples=200)
+                                   terminal=not quiet, quiet=quiet, resamples=2000,
+                                   elo_resamples=200)
 
     _stage(1, f"build the {demo.suite} suite ({tasks} generated tasks, seed {seed})", quiet)
     sample.create()(out / "suite", n=tasks, seed=seed, quiet=quiet)
@@ -184,27 +186,32 @@ def _sight(store: RunStore, judge: str) -> str | None:
 
 def verdicts(store: RunStore, judge: str = "metrics") -> tuple[ConfigVerdict, ...]:
     """Each configuration's mean total and editability (NaN when the rubric has none) under
-    ``judge``, and its caps."""
+    ``judge``, and its caps: of its judged attempts, how many were capped (attempts, not
+    artifacts: identical outputs of two tasks are one artifact, and count twice)."""
+    from collections import defaultdict
+
     from refig.analysis.rundata import RunData
     from refig.analysis.scores import judge_labels, judge_scores
-    from refig.models import JudgmentStatus
+    from refig.models import Judgment, JudgmentStatus
 
     data = RunData.load(store)
     judgments = judge_labels(data).get(judge, [])
     scores = judge_scores(data, judge, judgments)
     editability = scores.axis_index("edit")
+    ok: dict[str, list[Judgment]] = defaultdict(list)
+    for j in judgments:
+        if j.status is JudgmentStatus.OK:
+            ok[j.artifact_sha256].append(j)
     found = []
     for c, config_id in enumerate(scores.configs):
-        artifacts = {o.artifact for (_, cid), o in data.outcomes.items()
-                     if cid == config_id and o.artifact}
-        mine = [j for j in judgments
-                if j.artifact_sha256 in artifacts and j.status is JudgmentStatus.OK]
+        judged = [ok[o.artifact] for (_, cid), o in data.outcomes.items()
+                  if cid == config_id and o.artifact and ok.get(o.artifact)]
         found.append(ConfigVerdict(
             config_id=config_id,
             total=float(np.nanmean(scores.total[c])),
             editability=float(np.nanmean(scores.axis_points[c, :, editability]))
             if editability is not None else float("nan"),
-            capped=sum(j.capped for j in mine),
-            judged=len(mine),
+            capped=sum(any(j.capped for j in js) for js in judged),
+            judged=len(judged),
         ))
     return tuple(found)

@@ -142,8 +142,13 @@ class ReportRequest:
 
 
 def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
-    """Analyse a run once and hand the analysis to each reporter; return what each wrote."""
+    """Analyse a run once and hand the analysis to each reporter; return what each wrote (a
+    folder of runs: see :func:`refig.collection.report_collection`)."""
     from refig.analysis import Options, analyse
+    from refig.collection import collection_runs, report_collection
+
+    if (runs := collection_runs(request.run)) is not None:
+        return report_collection(registry, request, runs)
 
     wanted: list[tuple[Selection, Path | None]] = []
     if request.terminal and not request.as_json:

@@ -1,32 +1,23 @@
-"""A run to view: real Claude Code attempts (one configuration succeeded, one ended by API
-errors) and real Codex attempts against the scripted model server, evaluated with LibreOffice
-and the offline judge, plus samples of the deck-edit and figure-to-code families, and a hostile
-string in every place the store shows."""
+"""Runs to view, all made by refig's own commands: ``refig demo`` (one run per family: cv and
+raster-paste, identity and oracle, reference, blank and smuggle, each evaluated with its family's
+proxy judge), then real Claude Code attempts (one configuration succeeds, one ends on HTTP 400)
+and real Codex attempts against the scripted model server added to the figure-to-slide run and
+evaluated with LibreOffice and the ``metrics`` judge. The agent's last words are hostile markup."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from refig.harness.install import locate
-from refig.plugin import (
-    Asset,
-    Attempt,
-    AttemptStatus,
-    ErrorInfo,
-    GateResult,
-    Inspection,
-    MetricValue,
-    Page,
-    Render,
-    Task,
-    Usage,
-)
+from refig.plugin import Attempt, AttemptStatus, Render
 from refig.plugin.analysis import RunStore
 from refig.plugins import Registry
 from refig.records import HarnessRecord, PluginKind
@@ -35,18 +26,27 @@ from refig.testing.scripted import DEFAULT_SCRIPT, Fault, Finish, ScriptedServer
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)> & "quoted"'
 MODEL, FAILING, CODEX = "claude-sonnet-4-5", "claude-haiku-4-5", "gpt-5.5"
 PRICE = {"input_cost_per_token": 2e-6, "output_cost_per_token": 8e-6}
-PROGRAM = "import matplotlib\nmatplotlib.use('Agg')\nprint('" + HOSTILE.replace("'", "") + "')\n"
+
+
+#: Tasks of each family's demo suite, and configurations of each run once the CLIs ran.
+TASKS = 2
+CONFIGS = {"run": 5, "deck-edit/run": 2, "figure-to-code/run": 3}
 
 
 @dataclass(frozen=True)
 class ViewedRun:
-    root: Path
+    folder: Path  # refig demo's output: one run per family
+    root: Path  # its figure-to-slide run, with the CLIs' attempts
     store: RunStore
     slide_sha: str  # the succeeded Claude Code attempt's slide.pptx
     tasks: int
-    samples: int
+    samples: int  # of the figure-to-slide run
     hostile: str = HOSTILE
     model: str = MODEL
+
+    @property
+    def all_samples(self) -> int:
+        return TASKS * sum(CONFIGS.values())
 
 
 def refig(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -67,55 +67,17 @@ def _harnesses_ready(*names: str) -> None:
             pytest.skip(f"the pinned {name} CLI is not installed: refig harness install {name}")
 
 
-def _other_families(store: RunStore, slide: Path, page: Path) -> int:
-    """A deck-edit and a figure-to-code sample, stored the way those families store them."""
-    deck = store.objects.put_bytes(slide.read_bytes() + b"\0")  # its own object, still a zip
-    png = store.objects.put_file(page)
-    program = store.objects.put_bytes(PROGRAM.encode())
-    transcript = store.objects.put_bytes(b'{"type":"progress","step":"' +
-                                         HOSTILE.replace('"', "'").encode() + b'"}\n')
-    records: list = [
-        Task(id="deck-000", family="deck-edit", instruction=f"Make the title blue. {HOSTILE}",
-             inputs={"deck": Asset(path="decks/deck-000.pptx", sha256=deck),
-                     "target": Asset(path="decks/deck-000.target.pptx", sha256=deck,
-                                     visible=False)},
-             meta={"category": "formatting", "tier": "hard"}),
-        Task(id="code-000", family="figure-to-code", params={"language": "python"},
-             inputs={"figure": Asset(path="figures/code-000.png", sha256=png)},
-             meta={"category": "bar", "tier": "easy"}),
-        Attempt(task_id="deck-000", config_id=f"{MODEL}@claude-code/direct",
-                status=AttemptStatus.SUCCEEDED, outputs={"slide": deck, "transcript": transcript},
-                turns=2, usage=Usage(input_tokens=100, output_tokens=20), cost_usd=0.002,
-                wall_seconds=3.0),
-        Inspection(artifact_sha256=deck, inspector="deck-test",
-                   gate=GateResult(passed=True, slides=1), structure={"slides": []}),
-        MetricValue(artifact_sha256=deck, metric="deck-diff", name="edit_recall", value=0.5,
-                    reference_sha256="r", detail={"achieved": [f"slide 1 Title 1 fill {HOSTILE}"],
-                                                  "missed": ["slide 2 Subtitle 2 size"]}),
-        Render(artifact_sha256=deck, renderer="libreoffice", settings="deck",
-               pages=(Page(index=0, png_sha256=png, width_px=100, height_px=60),
-                      Page(index=1, png_sha256=png, width_px=100, height_px=60))),
-        MetricValue(artifact_sha256=deck, metric="gate", name="passed", value=1.0),
-        Attempt(task_id="code-000", config_id=f"{MODEL}@claude-code/direct",
-                status=AttemptStatus.FAILED, outputs={"program": program},
-                error=ErrorInfo(kind="runtime_error", message=f"Traceback: {HOSTILE}"),
-                turns=1, wall_seconds=1.0),
-    ]
-    store.put_many(records)
-    return 2
-
-
 @pytest.fixture(scope="session")
 def viewed_run(tmp_path_factory: pytest.TempPathFactory) -> ViewedRun:
     _harnesses_ready("claude-code", "codex")
-    root = tmp_path_factory.mktemp("viewed")
+    folder = tmp_path_factory.mktemp("viewed") / "demo"
     env = dict(os.environ)
-    suite = root / "suite"
-    done = refig("suite", "build", "sample", "--out", str(suite), "-n", "2", "-q", env=env)
-    assert done.returncode == 0, done.stderr
-    prices = root / "prices.json"
+    done = refig("demo", "--out", str(folder), "-n", str(TASKS), "-q", env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"refig view {folder}" in " ".join(done.stdout.split())  # the one command to open it
+    suite, run = folder / "suite", folder / "run"
+    prices = folder / "prices.json"
     prices.write_text(json.dumps({MODEL: PRICE, FAILING: PRICE, CODEX: PRICE}))
-    run = root / "run"
     script = (*DEFAULT_SCRIPT[:-1], Finish(f"Done. {HOSTILE}"))
     for harness, model, faults, variable, suffix in (
         ("claude-code", MODEL, (), "ANTHROPIC_BASE_URL", ""),
@@ -127,13 +89,70 @@ def viewed_run(tmp_path_factory: pytest.TempPathFactory) -> ViewedRun:
             done = refig("run", "--suite", str(suite), "--harness", harness, "--model",
                          model, "--workflow", "direct", "--out", str(run), "-q", env=env_run)
         assert done.returncode in (0, 1), done.stdout + done.stderr
-    done = refig("evaluate", str(run), "--judge", "metrics", "--repeats", "2", "-q", env=env)
+    done = refig("evaluate", str(run), "--judge", "metrics", "-q", env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     store = RunStore.open(run)
     good = next(a for a in store.query(Attempt) if a.status == AttemptStatus.SUCCEEDED
                 and a.config_id.startswith(MODEL))
     render = next(r for r in store.query(Render, artifact_sha256=good.slide_sha256))
     assert render.png_sha256 is not None
-    extra = _other_families(store, store.objects.path(good.slide_sha256),
-                            store.objects.path(render.png_sha256))
-    return ViewedRun(run, store, good.slide_sha256 or "", 2 + extra, 6 + extra)
+    return ViewedRun(folder, run, store, good.slide_sha256 or "", TASKS,
+                     TASKS * CONFIGS["run"])
+
+
+class Browser:
+    """Headless Chromium on one viewer: every console error, page error, HTTP status >= 400,
+    dialog and request off the server is collected in ``problems``."""
+
+    def __init__(self, url: str):
+        self.url = url
+
+    def open(self, pw: Any) -> tuple[Any, Any, list[str]]:
+        from refig.testing import chromium_launch
+
+        browser = pw.chromium.launch(**(chromium_launch() or {}))
+        page = browser.new_page(viewport={"width": 1400, "height": 900}, accept_downloads=True)
+        problems: list[str] = []
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.on("response", lambda r: problems.append(f"{r.status} {r.url}")
+                if r.status >= 400 else None)
+        page.on("dialog", lambda d: (problems.append("dialog " + d.message), d.dismiss()))
+        page.on("request", lambda r: None if r.url.startswith((self.url, "data:"))
+                else problems.append("external " + r.url))
+        return browser, page, problems
+
+
+def column(page: Any, key: str) -> list[str]:
+    """The text of one column of the sample list, top to bottom."""
+    index = page.eval_on_selector_all(
+        "#samples thead th", f"ths => ths.findIndex(th => th.dataset.key === {key!r})")
+    assert index >= 0, f"no column {key}"
+    return page.eval_on_selector_all(
+        "#samples tbody tr", f"trs => trs.map(tr => tr.children[{index}].textContent)")
+
+
+def tree_state(root: Path) -> dict[str, str]:
+    """Every file below ``root`` with the hash of its bytes, but SQLite's WAL index and an empty
+    WAL: a reader of a WAL database (a read-only one too) makes ``-shm``, where it marks what it
+    reads, and an empty ``-wal`` when the last writer removed it; neither holds data."""
+    def kept(path: Path) -> bool:
+        return path.is_file() and not path.name.endswith(".db-shm") and not (
+            path.name.endswith(".db-wal") and path.stat().st_size == 0)
+
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if kept(p)}
+
+
+@pytest.fixture(scope="session")
+def browsing() -> Any:
+    """What the browser tests share: :class:`Browser`, :func:`column`, :func:`tree_state` and
+    the sync API (the test skips when Chromium or Playwright is missing)."""
+    from types import SimpleNamespace
+
+    from refig.testing import chromium_launch
+
+    if chromium_launch() is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    return SimpleNamespace(Browser=Browser, column=column, api=sync_api, tree_state=tree_state)

@@ -1,6 +1,7 @@
-"""``refig view`` for real: the server over HTTP (read-only, loopback, no escape from the run) and
-the pages in headless Chromium (sort, filter, a task page, a transcript, a download, live
-refresh), on a run of real Claude Code attempts plus deck-edit and figure-to-code samples."""
+"""``refig view RUN`` for real: the server over HTTP (read-only, loopback, no escape from the run)
+and the pages in headless Chromium (sort, filter, a task page, a transcript, a download, live
+refresh), on the demo's figure-to-slide run with real Claude Code and Codex attempts added (a
+folder of runs: test_collection.py)."""
 
 from __future__ import annotations
 
@@ -20,21 +21,11 @@ from typing import Any
 import pytest
 from refig.plugin import Attempt, AttemptStatus, ErrorInfo
 from refig.plugin.analysis import RunStore
-from refig.testing import chromium_launch
 from refig_reporter_html.server import ViewServer
 from refig_reporter_html.site import Site, live_site
 from refig_reporter_html.snapshot import LiveRun
 
-BROWSER = chromium_launch()
 pytestmark = pytest.mark.slow
-
-
-def _tree_state(root: Path) -> dict[str, str]:
-    """Every file of the run directory with the hash of its bytes. SQLite's ``-shm`` file is left
-    out: it is the WAL's shared-memory index, where every reader (read-only ones too) marks what
-    it reads; it holds no data and is rebuilt from the WAL when lost."""
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file() and p.name != "refig.db-shm"}
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +54,9 @@ def _get(server: ViewServer, path: str, method: str = "GET",
     return response.status, response.read()
 
 
-def test_the_viewer_never_writes_the_run(viewed_run: Any, tmp_path: Path) -> None:
+def test_the_viewer_never_writes_the_run(viewed_run: Any, tmp_path: Path,
+                                         browsing: Any) -> None:
+    _tree_state = browsing.tree_state
     run = tmp_path / "run"
     shutil.copytree(viewed_run.root, run)
     before = _tree_state(run)
@@ -109,34 +102,12 @@ def test_the_default_address_is_loopback_only(viewed_run: Any) -> None:
         assert running._httpd.server_address[0] == "127.0.0.1"
 
 
-def _browse(pw, server: ViewServer):  # type: ignore[no-untyped-def]
-    browser = pw.chromium.launch(**BROWSER)
-    page = browser.new_page(viewport={"width": 1400, "height": 900}, accept_downloads=True)
-    problems: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    page.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400
-            else None)
-    page.on("dialog", lambda d: (problems.append("dialog " + d.message), d.dismiss()))
-    page.on("request", lambda r: None if r.url.startswith((server.url, "data:"))
-            else problems.append("external " + r.url))
-    return browser, page, problems
-
-
-def _column(page, key: str) -> list[str]:  # type: ignore[no-untyped-def]
-    index = page.eval_on_selector_all(
-        "#samples thead th", f"ths => ths.findIndex(th => th.dataset.key === {key!r})")
-    return page.eval_on_selector_all(
-        "#samples tbody tr", f"trs => trs.map(tr => tr.children[{index}].textContent)")
-
-
-def test_the_viewer_in_headless_chromium(server: ViewServer, viewed_run: Any) -> None:
-    if BROWSER is None:
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api")
+def test_the_viewer_in_headless_chromium(server: ViewServer, viewed_run: Any,
+                                         browsing: Any) -> None:
+    sync_api, _column = browsing.api, browsing.column
     shots = os.environ.get("REFIG_SCREENSHOTS")
     with sync_api.sync_playwright() as pw:
-        browser, page, problems = _browse(pw, server)
+        browser, page, problems = browsing.Browser(server.url).open(pw)
         try:
             page.goto(server.url)
             page.wait_for_selector("#samples tbody tr")
@@ -152,13 +123,13 @@ def test_the_viewer_in_headless_chromium(server: ViewServer, viewed_run: Any) ->
             # filter: failed attempts only, each with its typed reason
             page.select_option("select[name=status]", ["failed"])
             statuses = _column(page, "status")
-            assert statuses and all(s.startswith("failed: ") for s in statuses)
-            assert "failed: bad_request" in statuses and "failed: runtime_error" in statuses
+            assert statuses == ["failed: bad_request"] * viewed_run.tasks
             page.click("button[type=reset]")
             sync_api.expect(rows).to_have_count(viewed_run.samples)
-            # filter by family and by score range
-            page.select_option("select[name=family]", ["deck-edit"])
-            assert _column(page, "task") == ["deck-000"]
+            # filter by configuration and by score range
+            cv = "none@cv/direct"
+            page.select_option("select[name=config]", [cv])
+            assert _column(page, "config") == [cv] * viewed_run.tasks
             page.click("button[type=reset]")
             document = json.loads(_get(server, "/api/rows.json")[1])
             totals = {(r["task"], r["config"]): r["scores"][document["primary"]]["total"]
@@ -178,6 +149,8 @@ def test_the_viewer_in_headless_chromium(server: ViewServer, viewed_run: Any) ->
             picks.nth(1).check()
             page.click("#pair")
             page.wait_for_selector(".samples-of-task.pair")
+            # a single run's pages have no link to a collection
+            assert page.locator("header nav a", has_text="all runs").count() == 0
             assert page.locator("section.sample:not(.off)").count() == 2
             if shots:
                 page.screenshot(path=f"{shots}/viewer-pair.png")
@@ -220,17 +193,6 @@ def test_the_viewer_in_headless_chromium(server: ViewServer, viewed_run: Any) ->
             # the failed attempt says why it ended
             failed = page.locator("section.sample[data-config^='claude-haiku']")
             assert "bad_request" in failed.locator(".transcript").text_content()
-            # the deck family's panel: its structural diff and the slides it rendered
-            page.goto(server.url)
-            page.locator("#samples tbody tr[data-task='deck-000'] a").first.click()
-            panel = page.locator("section.sample .panel")
-            panel.locator("details summary").first.click()
-            assert viewed_run.hostile in panel.locator("details table").first.text_content()
-            assert panel.locator(".thumbs img").count() == 2
-            # the code family's panel: the program the failed attempt left
-            page.goto(server.url)
-            page.locator("#samples tbody tr[data-task='code-000'] a").first.click()
-            assert "matplotlib.use('Agg')" in page.locator(".panel pre.code").first.text_content()
             page.goto(server.url + "summary.html")
             assert page.locator("svg.plot").count() >= 2
         finally:
@@ -238,13 +200,10 @@ def test_the_viewer_in_headless_chromium(server: ViewServer, viewed_run: Any) ->
     assert problems == []
 
 
-def test_the_list_follows_a_run_in_progress(server: ViewServer, copy: Path,
-                                            viewed_run: Any) -> None:
-    if BROWSER is None:
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api")
+def test_the_list_follows_new_records(server: ViewServer, copy: Path, browsing: Any) -> None:
+    sync_api, _column = browsing.api, browsing.column
     with sync_api.sync_playwright() as pw:
-        browser, page, problems = _browse(pw, server)
+        browser, page, problems = browsing.Browser(server.url).open(pw)
         try:
             page.goto(server.url)
             page.wait_for_selector("#samples tbody tr")
@@ -338,3 +297,26 @@ def test_pages_revalidate_and_stored_files_are_cached_for_good(server: ViewServe
     token = conn.getresponse()
     token.read()
     assert token.getheader("Cache-Control") == "no-store"
+
+
+def test_a_panel_picture_the_run_does_not_hold_is_left_out_not_broken(
+        viewed_run: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from refig.plugin import Render
+    from refig_reporter_html import pages
+    from refig_reporter_html.panels import FamilyView, Panels
+
+    page_sha = next(r for r in viewed_run.store.query(Render) if r.png_sha256).png_sha256
+    absent = "ab" * 32
+
+    def panel(found: Any) -> list[dict[str, Any]]:
+        return [{"kind": "images", "title": "pictures", "items": [
+            {"label": "stored", "sha256": page_sha}, {"label": "absent", "sha256": absent}]}]
+
+    monkeypatch.setattr(pages, "panels", lambda: Panels(
+        {"figure-to-slide": FamilyView("figure-to-slide", (), panel, "Test panel")}))
+    source = LiveRun(viewed_run.root, background=False)
+    site = Site(source.snapshot, live=False)
+    name = next(s for s, t in source.snapshot().tasks_by_slug.items() if t == "sample-000")
+    html = site.get(f"tasks/{name}.html").body.decode()  # type: ignore[union-attr]
+    assert f"files/{page_sha}" in html and absent not in html
+    assert "1 of these pictures are not stored in the run" in html

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from refig.console import format_duration, out, print_table
@@ -43,6 +44,9 @@ def register(app: typer.Typer, registry: Registry) -> None:
             held = _verdict(outcome) and held
         out.print(f"finished in {format_duration(time.monotonic() - started)}; next: "
                   "docs/running.md shows a real experiment with Claude Code and Codex")
+        # the one command that opens every family's run at once
+        out.print(f"browse all {len(outcomes)} runs: [bold]refig view {out_dir}[/]",
+                  soft_wrap=True)
         if not held:
             raise typer.Exit(1)
 
@@ -62,7 +66,8 @@ def _verdict(outcome: DemoOutcome) -> bool:
     for column in columns:
         table.add_column(column)
     for v in outcome.verdicts:
-        table.add_row(v.config_id, f"{v.total:.1f}",
+        # a configuration id's [key=value] options are text, not rich markup
+        table.add_row(escape(v.config_id), f"{v.total:.1f}",
                       *((f"{v.editability:.1f}",) if editable else ()), f"{v.capped}/{v.judged}")
     if outcome.sight:
         table.caption, table.caption_justify = f"a proxy: {outcome.sight}", "left"

@@ -17,7 +17,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("view")
     def view(
-        run: Path = typer.Argument(..., help="The run directory (it may still be running)."),
+        run: Path = typer.Argument(
+            ..., help="A run directory, or a folder of runs (such as refig demo's output) shown "
+            "as one collection; either may still be running."),
         host: str = typer.Option(
             "127.0.0.1", "--host", help="Address to bind; beyond loopback, others can read it."
         ),
@@ -33,16 +35,29 @@ def register(app: typer.Typer) -> None:
 
         Read-only (SQLite opened with mode=ro, nothing written), on one port of 127.0.0.1 by
         default; the pages follow the run as attempts, renders, metrics and judgments land.
+        Given a folder of runs, one sample list covers them all, with run and family columns.
         """
         from refig.plugin import RefigError, err, out
+        from refig.plugin.collection import collection_runs
 
+        from refig_reporter_html.collection import CollectionSite, LiveFolder
         from refig_reporter_html.server import LOOPBACK, ViewServer
-        from refig_reporter_html.site import live_site
+        from refig_reporter_html.site import Pages, live_site
         from refig_reporter_html.snapshot import LiveRun
 
-        source = LiveRun(run, judge=judge)
+        site: Pages
+        if collection_runs(run) is not None:
+            folder = LiveFolder(run, judge=judge)
+            site = CollectionSite(run.resolve().name, folder.members, live=True)
+            datas = [m.site.state().snap.data for m in folder.members()]
+            what = f"{run}: {len(datas)} runs,"
+        else:
+            source = LiveRun(run, judge=judge)
+            site = live_site(source)
+            datas = [source.snapshot().data]
+            what = f"{datas[0].root}:"
         try:
-            server = ViewServer(live_site(source), host, port)
+            server = ViewServer(site, host, port)
         except OSError as exc:
             if exc.errno == errno.EADDRINUSE:
                 raise RefigError(f"port {port} on {host} is in use",
@@ -55,9 +70,8 @@ def register(app: typer.Typer) -> None:
         out.print(f"serving {server.url}", soft_wrap=True)
         sys.stdout.flush()
         if not quiet:
-            data = source.snapshot().data
-            err.print(f"viewing {data.root}: {len(data.outcomes)} samples of "
-                      f"{len(data.task_order)} tasks; read-only; Ctrl-C stops")
+            err.print(f"viewing {what} {sum(len(d.outcomes) for d in datas)} samples of "
+                      f"{sum(len(d.task_order) for d in datas)} tasks; read-only; Ctrl-C stops")
         try:
             server.serve_forever()
         except KeyboardInterrupt:

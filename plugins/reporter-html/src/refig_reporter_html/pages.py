@@ -158,8 +158,15 @@ class PageBuilder:
         panel = view.panel(PanelInput(task, outcome, metrics, shown, log,
                                       self.objects.read_text))
         for block in panel:  # images a panel shows are files of the run like any other
-            for item in block.get("items", ()):
+            if "items" not in block:
+                continue
+            shown_items = [item for item in block["items"] if self.objects.is_picture(
+                item.get("sha256"))]
+            for item in shown_items:
                 item["href"] = self._link(f"files/{item['sha256']}")
+            if len(shown_items) < len(block["items"]):  # never a broken picture
+                block["missing"] = len(block["items"]) - len(shown_items)
+            block["items"] = shown_items
         status, reason = status_of(outcome)
         picture = self.objects.is_picture
         talk = conversation(

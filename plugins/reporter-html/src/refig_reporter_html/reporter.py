@@ -15,20 +15,37 @@ class HtmlReporter:
     ``data/rows.js``, ``files/`` (the stored files the pages link) and ``img/``."""
 
     def report(self, run_dir: Path, out: Path | None, options: Mapping[str, Any]) -> Path | None:
+        """Write the site of ``run_dir``, a run or a folder of runs (one collection)."""
         from refig.plugin import err, track
         from refig.plugin.analysis import analysis_for
+        from refig.plugin.collection import collection_runs
 
+        from refig_reporter_html.collection import HOME, CollectionSite, member, with_judge
         from refig_reporter_html.site import NotFound, Site
         from refig_reporter_html.snapshot import snapshot_of
 
         if out is None:
             raise UsageError("the html reporter needs a directory", fix="pass --html DIR")
-        snap = snapshot_of(analysis_for(run_dir, options))
-        site = Site(lambda: snap, live=False)
-        data = snap.data
         quiet = bool(options.get("quiet"))
+        runs = collection_runs(run_dir)
+
+        def static(run: Path, name: str | None = None) -> Site:
+            analysis = with_judge(lambda judge: analysis_for(run, {**options, "judge": judge}),
+                                  options.get("judge")) if name else analysis_for(run, options)
+            snap = snapshot_of(analysis)
+            return Site(lambda: snap, live=False, name=name, home=HOME if name else None)
+
+        site: Site | CollectionSite
+        if runs is None:
+            site = static(run_dir)
+            datas = [site.state().snap.data]
+        else:
+            members = [member(run_dir, run, lambda name, r=run: static(r, name)) for run in runs]
+            site = CollectionSite(run_dir.name, lambda: members, live=False)
+            datas = [m.site.state().snap.data for m in members]
         out.mkdir(parents=True, exist_ok=True)
-        pages = 5 + len(data.task_order) + len(data.config_order)
+        pages = sum(2 + len(d.task_order) + len(d.config_order) for d in datas)
+        pages += 2 if runs is not None else 0
         missing = []
         with track("html report", pages, quiet=quiet) as tracker:
             for path in site.paths():

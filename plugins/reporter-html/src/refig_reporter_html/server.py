@@ -18,7 +18,7 @@ from urllib.parse import unquote, urlsplit
 
 from refig.plugin import LOOPBACK, LoopbackServer
 
-from refig_reporter_html.site import NotFound, Resource, Site
+from refig_reporter_html.site import NotFound, Pages, Resource
 
 #: Seconds a connection may sit idle or send its request slowly before it is dropped.
 IDLE_SECONDS = 60.0
@@ -34,9 +34,9 @@ HEADERS = {
 
 
 class ViewServer(LoopbackServer):
-    """Serve a :class:`Site` on ``host:port`` (port 0: a free one, for tests)."""
+    """Serve a site (one run's or a folder's) on ``host:port`` (port 0: a free one, for tests)."""
 
-    def __init__(self, site: Site, host: str = "127.0.0.1", port: int = 0):
+    def __init__(self, site: Pages, host: str = "127.0.0.1", port: int = 0):
         self.site = site
         super().__init__(_handler(self), host, port)
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from refig_reporter_html.images import difference, thumbnail
 from refig_reporter_html.objects import ObjectError, VerifiedObjects, content_type
@@ -106,12 +106,43 @@ class _State:
         return self.rows_json, self.rows_js
 
 
-class Site:
-    """Answers paths from the current snapshot (``live`` adds the polling script's endpoints)."""
+def asset(name: str) -> Resource:
+    """The stylesheet or the script, from the package."""
+    body = resources.files("refig_reporter_html").joinpath(f"static/{name}").read_bytes()
+    return Resource(body, ASSETS[name])
 
-    def __init__(self, current: Callable[[], Snapshot], *, live: bool):
+
+class Pages(Protocol):
+    """What the server asks of a site: one run's (:class:`Site`) or a folder's."""
+
+    live: bool
+
+    def get(self, path: str) -> Resource: ...
+
+
+def render_page(env: Any, template: str, *, token: str, **context: Any) -> Resource:
+    """A page from its template; ``context`` holds what ``base.html`` reads (``root``, ``live``,
+    ``run_name``, ``primary``, ``home``) and the page's own data."""
+    html = env.get_template(template).render(
+        token=token, generated_at=datetime.now(UTC), slug=slug, digest=DIGEST, **context)
+    # The page's own digest (the run's token left out) lets a live page reload only when
+    # what it shows changed, not whenever anything in the run did.
+    digest = hashlib.sha256(html.replace(token, "").encode()).hexdigest()[:16]
+    return Resource(html.replace(DIGEST, digest, 1).encode(), HTML)
+
+
+class Site:
+    """Answers paths from the current snapshot (``live`` adds the polling script's endpoints).
+
+    In a collection, ``name`` is the run's name there and ``home`` the way from the run's pages
+    to the collection's (``../../``), which their navigation links to."""
+
+    def __init__(self, current: Callable[[], Snapshot], *, live: bool, name: str | None = None,
+                 home: str | None = None):
         self.current = current
         self.live = live
+        self.name = name
+        self.home = home
         self.env = environment()
         self._states: OrderedDict[int, _State] = OrderedDict()
         self._lock = threading.Lock()
@@ -185,19 +216,14 @@ class Site:
 
     def _render(self, state: _State, template: str, root: str, **context: Any) -> Resource:
         snap = state.snap
-        html = self.env.get_template(template).render(
-            root=root, live=self.live, token=snap.token, run_name=snap.data.root.name,
-            generated_at=datetime.now(UTC), primary=snap.context.primary, slug=slug, digest=DIGEST,
-            **context)
-        # The page's own digest (the run's token left out) lets a live page reload only when
-        # what it shows changed, not whenever anything in the run did.
-        digest = hashlib.sha256(html.replace(snap.token, "").encode()).hexdigest()[:16]
-        return Resource(html.replace(DIGEST, digest, 1).encode(), HTML)
+        return render_page(self.env, template, token=snap.token, root=root, live=self.live,
+                           run_name=self.name or snap.data.root.name, home=self.home,
+                           primary=snap.context.primary, **context)
 
     def _list(self, state: _State) -> Resource:
         data = state.snap.data
         return self._render(state, "list.html", "", tasks=len(data.task_order),
-                            configs=data.config_order, samples=len(data.outcomes))
+                            configs=data.config_order, samples=len(data.outcomes), runs=[])
 
     def _summary(self, state: _State) -> Resource:
         analysis = state.snap.analysis()
@@ -229,8 +255,7 @@ class Site:
         return held
 
     def _asset(self, state: _State, name: str) -> Resource:
-        body = resources.files("refig_reporter_html").joinpath(f"static/{name}").read_bytes()
-        return Resource(body, ASSETS[name])
+        return asset(name)
 
     # --- files and pictures ---------------------------------------------------------------------
 
@@ -276,10 +301,10 @@ class Site:
         return self._picture(state, f"diff-{source}-{result}", make)
 
 
-def live_site(source: LiveRun) -> Site:
+def live_site(source: LiveRun, *, name: str | None = None, home: str | None = None) -> Site:
     """The site of a live run: its first snapshot prepared now (the list's rows ready before the
     first visit), each later one prepared before it replaces the last."""
-    site = Site(source.snapshot, live=True)
+    site = Site(source.snapshot, live=True, name=name, home=home)
     source.prepare = site.prepare
     site.prepare(source.snapshot())
     return site

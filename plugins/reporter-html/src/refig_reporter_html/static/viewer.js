@@ -7,6 +7,8 @@ const body = document.body;
 const root = body.dataset.root || "";
 const live = body.dataset.live === "yes";
 const PAGE_SIZE = 100;
+// The list's filters; "run" only in a folder of runs.
+const FACETS = ["config", "status", "category", "tier", "family", "run"];
 
 function el(tag, attrs = {}, text) {
   const node = document.createElement(tag);
@@ -71,7 +73,11 @@ function samplesPage() {
     return response.json();
   }
 
-  function judge() { return form.elements.judge.value || state.doc.primary; }
+  // "" in a folder of runs whose main judges differ: each row's own run's main judge.
+  function judge() { return form.elements.judge.value || state.doc.primary || ""; }
+  function scoreOf(row) { return (row.scores[judge() || row.primary] || {}).total ?? null; }
+  function facet(key) { return state.doc.facets[key] || []; }
+  function sampleId(row) { return (row.run || "") + "\u0000" + row.task + "\u0000" + row.config; }
 
   function columns() {
     const doc = state.doc;
@@ -80,9 +86,17 @@ function samplesPage() {
       { key: "thumbs", label: "source · result", sortable: false },
       { key: "task", label: "task", get: r => r.task },
       { key: "config", label: "configuration", get: r => r.config },
-      { key: "status", label: "status", get: r => r.status + ":" + r.reason },
-      { key: "detail", label: "detail", get: r => r.detail },
     ];
+    if (doc.facets.run) cols.push({ key: "run", label: "run", get: r => r.run });
+    if (doc.facets.run || facet("family").length > 1) {
+      cols.push({ key: "family", label: "family", get: r => r.family });
+    }
+    cols.push(
+      { key: "status", label: "status", get: r => r.status + ":" + r.reason },
+      { key: "detail", label: "detail", get: r => r.detail });
+    if (!judge() && Object.keys(doc.judges).length) {
+      cols.push({ key: "score", label: "main judge total", num: true, get: scoreOf });
+    }
     for (const label of Object.keys(doc.judges)) {
       cols.push({ key: "j:" + label, label: label, num: true,
                   get: r => (r.scores[label] || {}).total ?? null });
@@ -104,37 +118,37 @@ function samplesPage() {
   }
 
   function fillFacets() {
-    for (const key of ["config", "status", "category", "tier", "family"]) {
+    for (const key of FACETS) {
       const select = form.elements[key];
       const keep = new Set([...select.selectedOptions].map(o => o.value));
-      select.replaceChildren(...state.doc.facets[key].map(v => {
+      select.replaceChildren(...facet(key).map(v => {
         const option = el("option", { value: v }, v);
         option.selected = keep.has(v);
         return option;
       }));
-      select.closest("label").hidden = state.doc.facets[key].length === 0;
+      select.closest("label").hidden = facet(key).length === 0;
     }
     const judgeSelect = form.elements.judge;
     const current = judgeSelect.value;
-    judgeSelect.replaceChildren(...Object.keys(state.doc.judges).map(j => el("option", { value: j }, j)));
+    const each = state.doc.primary === "" ? [el("option", { value: "" }, "each run's main judge")] : [];
+    judgeSelect.replaceChildren(...each, ...Object.keys(state.doc.judges).map(j => el("option", { value: j }, j)));
     judgeSelect.value = current || state.doc.primary || "";
   }
 
   function filtered() {
     const chosen = key => new Set([...form.elements[key].selectedOptions].map(o => o.value));
-    const sets = Object.fromEntries(["config", "status", "category", "tier", "family"].map(k => [k, chosen(k)]));
+    const sets = Object.fromEntries(FACETS.map(k => [k, chosen(k)]));
     const min = form.elements.min.value === "" ? null : Number(form.elements.min.value);
     const max = form.elements.max.value === "" ? null : Number(form.elements.max.value);
     const q = form.elements.q.value.trim().toLowerCase();
-    const shown = judge();
     return state.doc.rows.filter(r => {
       for (const [key, set] of Object.entries(sets)) {
         if (set.size && !set.has(String(r[key]))) return false;
       }
       if (q && !r.task.toLowerCase().includes(q)) return false;
       if (min !== null || max !== null) {
-        const total = (r.scores[shown] || {}).total;
-        if (total === undefined || total === null) return false;
+        const total = scoreOf(r);
+        if (total === null) return false;
         if (min !== null && total < min) return false;
         if (max !== null && total > max) return false;
       }
@@ -154,25 +168,25 @@ function samplesPage() {
     });
   }
 
-  function thumb(sha, alt) {
+  function thumb(row, sha, alt) {
     if (!sha) return el("span", { class: "description" }, "—");
-    return el("img", { src: root + "img/thumb/" + sha + ".png", alt: alt, loading: "lazy" });
+    return el("img", { src: root + (row.base || "") + "img/thumb/" + sha + ".png", alt: alt, loading: "lazy" });
   }
 
   function cell(row, col) {
     const td = el("td", col.num ? { class: "float" } : {});
     if (col.key === "pick") {
       const box = el("input", { type: "checkbox", "aria-label": "pick for pair view" });
-      box.checked = state.checked.has(row.task + "\u0000" + row.config);
+      box.checked = state.checked.has(sampleId(row));
       box.addEventListener("change", () => {
-        const id = row.task + "\u0000" + row.config;
+        const id = sampleId(row);
         box.checked ? state.checked.add(id) : state.checked.delete(id);
         pairButton();
       });
       td.append(box);
     } else if (col.key === "thumbs") {
       const wrap = el("a", { href: row.href, class: "thumbs" });
-      wrap.append(thumb(row.source, "source"), thumb(row.result, "result"));
+      wrap.append(thumb(row, row.source, "source"), thumb(row, row.result, "result"));
       td.append(wrap);
     } else if (col.key === "task") {
       td.append(el("a", { href: row.href }, row.task));
@@ -208,7 +222,8 @@ function samplesPage() {
     }));
     const start = state.page * PAGE_SIZE;
     table.tBodies[0].replaceChildren(...rows.slice(start, start + PAGE_SIZE).map(row => {
-      const tr = el("tr", { "data-task": row.task, "data-config": row.config, "data-status": row.status });
+      const tr = el("tr", { "data-task": row.task, "data-config": row.config, "data-status": row.status,
+                            "data-family": row.family, "data-run": row.run });
       tr.append(...cols.map(col => cell(row, col)));
       return tr;
     }));
@@ -220,9 +235,10 @@ function samplesPage() {
   }
 
   function pairButton() {
-    const picked = state.doc.rows.filter(r => state.checked.has(r.task + "\u0000" + r.config));
+    const picked = state.doc.rows.filter(r => state.checked.has(sampleId(r)));
     const button = document.getElementById("pair");
-    button.disabled = !(picked.length === 2 && picked[0].task === picked[1].task);
+    button.disabled = !(picked.length === 2 && picked[0].task === picked[1].task
+                        && picked[0].run === picked[1].run);
     button.onclick = () => {
       const page = picked[0].href.split("#")[0];
       location.href = page + "?a=" + encodeURIComponent(picked[0].anchor) + "&b=" + encodeURIComponent(picked[1].anchor);

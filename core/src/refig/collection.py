@@ -1,0 +1,104 @@
+"""A folder of runs read as one collection: ``refig demo`` writes one run per task family under
+its output folder (a run holds one family's suite), and a study keeps its runs side by side.
+``refig view DIR`` and ``refig report DIR --html OUT`` show such a folder as one sample list."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from refig.errors import UsageError
+from refig.store import DB_NAME
+
+if TYPE_CHECKING:
+    from refig.pipeline import ReportRequest
+    from refig.plugins import Registry
+
+#: Folder levels searched below the given folder (the demo's runs are one or two deep).
+MAX_DEPTH = 4
+#: Directories looked into at most, so a folder such as ``/`` is refused, not walked.
+MAX_DIRECTORIES = 20_000
+
+
+def is_run(path: Path) -> bool:
+    """True when ``path`` is a run directory (it holds the run's database)."""
+    return (path / DB_NAME).is_file()
+
+
+def find_runs(folder: Path, *, max_depth: int = MAX_DEPTH) -> list[Path]:
+    """Every run directory below ``folder`` (never inside a run, never through a symbolic link
+    or a hidden folder), in order of their path relative to ``folder``."""
+    found: list[Path] = []
+    level = [folder]
+    seen = 0
+    for _ in range(max_depth):
+        below: list[Path] = []
+        for directory in level:
+            try:
+                entries = sorted(os.scandir(directory), key=lambda e: e.name)
+            except OSError:
+                continue
+            for entry in entries:
+                if entry.name.startswith(".") or not entry.is_dir(follow_symlinks=False):
+                    continue
+                seen += 1
+                if seen > MAX_DIRECTORIES:
+                    raise UsageError(f"{folder} holds more than {MAX_DIRECTORIES:,} folders",
+                                     path=folder, fix="give the folder that holds the runs")
+                path = Path(entry.path)
+                (found if is_run(path) else below).append(path)
+        level = below
+    return sorted(found, key=lambda p: p.relative_to(folder).as_posix())
+
+
+def collection_runs(path: Path) -> list[Path] | None:
+    """The runs of a folder of runs, or None when ``path`` is itself a run or holds none (the
+    caller then opens it as one run and gets that error)."""
+    if not path.is_dir() or is_run(path):
+        return None
+    return find_runs(path) or None
+
+
+def run_name(folder: Path, run: Path) -> str:
+    """How a run of a collection is named in its pages: its path relative to the folder."""
+    return run.relative_to(folder).as_posix()
+
+
+def report_collection(registry: Registry, request: ReportRequest,
+                      runs: list[Path]) -> dict[str, Path]:
+    """``refig report DIR`` on a folder of runs: the terminal tables of each run in turn, and
+    each ``--html`` (or other collection-aware reporter) written once over the whole folder.
+    Reports that hold one run's tables (JSON, LaTeX, figures) need one run."""
+    from dataclasses import replace
+
+    from refig.console import err
+    from refig.pipeline import report
+    from refig.records import PluginKind
+
+    if request.as_json:
+        raise UsageError(f"{request.run} is a folder of {len(runs)} runs; --json reports one run",
+                         fix=f"give one of its runs, e.g. {runs[0]}")
+    wanted = [(registry.resolve(PluginKind.REPORTER, name), target)
+              for name, target in request.targets]
+    for selection, _ in wanted:
+        if selection.record.name != "html":
+            raise UsageError(
+                f"{request.run} is a folder of {len(runs)} runs; the {selection.record.name} "
+                "report holds one run's tables", fix=f"give one of its runs, e.g. {runs[0]}")
+    if request.terminal:
+        for run in runs:
+            if not request.quiet:
+                err.rule(f"[bold]{run_name(request.run, run)}[/]", align="left")
+            report(registry, replace(request, run=run, targets=()))
+    options = {"quiet": request.quiet, "judge": request.judge, "resamples": request.resamples,
+               "elo_resamples": request.elo_resamples, "seed": request.seed,
+               "zero_margin": request.zero_margin}
+    written: dict[str, Path] = {}
+    for selection, target in wanted:
+        path = selection.create().report(request.run, target, options)
+        if path is not None:
+            written[selection.record.name] = path
+            if not request.quiet:
+                err.print(f"{selection.record.name} report: {path}")
+    return written

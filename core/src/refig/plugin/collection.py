@@ -1,0 +1,8 @@
+"""The surface a reporter imports to read a folder of runs as one collection (``refig view
+DIR``, ``refig report DIR --html``): which folders are runs, and how each is named."""
+
+from __future__ import annotations
+
+from refig.collection import collection_runs, find_runs, is_run, run_name
+
+__all__ = ["collection_runs", "find_runs", "is_run", "run_name"]
