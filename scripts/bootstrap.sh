@@ -20,6 +20,8 @@ packages=()
 fonts="$(fc-list : family 2>/dev/null || true)"
 has_font() { [[ "${fonts,,}" == *"$1"* ]]; }
 command -v soffice >/dev/null || packages+=(libreoffice-impress)
+# LibreOffice's UNO bridge for the system Python: the renderer keeps one warm office per worker.
+/usr/bin/python3 -c 'import uno' 2>/dev/null || packages+=(python3-uno)
 has_font carlito || packages+=(fonts-crosextra-carlito)
 has_font caladea || packages+=(fonts-crosextra-caladea)
 has_font "noto sans cjk" || packages+=(fonts-noto-cjk)

@@ -144,7 +144,8 @@ def test_figure_to_slide_stays_the_default_and_renders_its_one_page(tmp_path, re
                             "raster_area_ratio", "flattened", "metrics", "render"]
     assert "files" not in report["render"]  # only with --pages
     jobs = [json.loads(line) for line in render_log.read_text().splitlines()]
-    assert jobs == [{"file": "slide.pptx", "pages": "first", "hidden": False}]
+    # the family asks for its one slide even when hidden (its gate renders a hidden only slide)
+    assert jobs == [{"file": "slide.pptx", "pages": "first", "hidden": True}]
 
 
 def test_programs_run_in_the_sandbox_with_a_typed_verdict_and_the_image(tmp_path, capsys):
@@ -200,9 +201,11 @@ def test_a_file_of_another_family_is_named_instead_of_gated_wrong(tmp_path, caps
     (["--family", "deck-edit", "--input", "answer=x.pptx"], "deck, target"),
     (["--family", "deck-edit", "--input", "target"], "is not ROLE=PATH"),
     (["--family", "deck-edit", "--input", "target=nowhere.pptx"], "nowhere.pptx does not exist"),
+    (["--pages", "slide.pptx/pages"], "cannot write the pages there"),
 ])
 def test_usage_errors_exit_2_before_any_work(tmp_path, capsys, args, says):
     slide = deck(tmp_path / "slide.pptx", ["Only"])
+    args = [str(tmp_path / a) if a.startswith("slide.pptx/") else a for a in args]
     assert refig(["check", "-q", str(slide), *args]) == 2
     assert says in " ".join(capsys.readouterr().err.split())
 
@@ -217,3 +220,61 @@ def test_a_missing_program_exits_1_and_keeps_its_row(tmp_path, capsys):
     captured = capsys.readouterr()
     assert [r["gate"]["reason"] for r in json.loads(captured.out)] == ["missing", None]
     assert f"error: {gone}: no such file" in captured.err.replace("\n", "")
+
+
+def test_check_and_evaluate_are_one_engine(tmp_path, capsys):
+    """The same slides, once as a run's attempts (`refig evaluate`), once as loose files
+    (`refig check`): the same verdicts, renderings and metric values."""
+    from PIL import ImageDraw
+    from refig.models import Asset, Attempt, AttemptStatus, Configuration, MetricValue, Render, Task
+    from refig.store import RunStore
+
+    figure = tmp_path / "figure.png"
+    image = Image.new("RGB", (640, 360), "white")
+    ImageDraw.Draw(image).rectangle((40, 140, 240, 220), outline="black", width=4)
+    image.save(figure)
+    slides = [deck(tmp_path / "one.pptx", ["One"]), deck(tmp_path / "two.pptx", ["A", "B"])]
+    store = RunStore.create(tmp_path / "run")
+    source = store.objects.put_bytes(figure.read_bytes())
+    config = Configuration(model="m", harness="h", workflow="direct")
+    store.put(config)
+    shas = []
+    for index, slide in enumerate(slides):
+        task = Task(id=f"t{index}", family="figure-to-slide",
+                    inputs={"figure": Asset(path="figure.png", sha256=source)})
+        shas.append(store.objects.put_bytes(slide.read_bytes()))
+        store.put_many([task, Attempt(task_id=task.id, config_id=config.id,
+                                      status=AttemptStatus.SUCCEEDED,
+                                      outputs={"slide": shas[-1]})])
+    metrics = ["--metric", "connector-audit", "--metric", "flattening"]
+    assert refig(["evaluate", str(store.root), "-q", *metrics]) == 0
+    reports = check_json(capsys, *map(str, slides), "--source", str(figure), *metrics)
+    renders = {r.artifact_sha256: r for r in store.iter(Render)}
+    for sha, report in zip(shas, reports, strict=True):
+        assert report["sha256"] == sha
+        [gate] = store.query(MetricValue, artifact_sha256=sha, metric="gate")
+        assert (report["gate"]["passed"], report["gate"]["reason"]) == (
+            gate.value == 1.0, gate.detail["reason"])
+        stored = {(v.metric, v.name): v.value for v in store.iter(MetricValue, artifact_sha256=sha)
+                  if v.metric != "gate"}
+        checked = {(m, n): v for m, found in report["metrics"].items() for n, v in found.items()}
+        assert checked == stored
+        render = renders.get(sha)
+        assert (report["render"] is None) == (render is None)
+        if render is not None:
+            assert (report["render"]["width"], report["render"]["height"]) == (
+                render.first.width_px, render.first.height_px)
+    assert [r["gate"]["reason"] for r in reports] == [None, "multiple_slides"]
+    assert reports[0]["metrics"]["connector-audit"]  # measured, not left out
+
+
+def test_a_text_file_given_as_a_deck_exits_1_and_each_name_keeps_its_row(tmp_path, capsys):
+    fake, same = tmp_path / "fake.pptx", tmp_path / "same.pptx"
+    fake.write_text("not a deck")
+    same.write_text("not a deck")  # the same bytes: inspected once, reported under each name
+    assert refig(["check", "--json", "-q", "--family", "deck-edit", str(fake), str(same)]) == 1
+    captured = capsys.readouterr()
+    reports = json.loads(captured.out)
+    assert [r["file"] for r in reports] == [str(fake), str(same)]
+    assert [r["gate"]["reason"] for r in reports] == ["not_a_zip", "not_a_zip"]
+    assert f"error: {same}: cannot be read: not_a_zip" in captured.err.replace("\n", "")

@@ -137,3 +137,26 @@ def test_repair_lists_what_cannot_be_made_again(made, tmp_path):
     assert repaired.returncode == 1
     assert f"log of attempt {attempt.task_id}" in repaired.stderr and "lost" in repaired.stderr
     assert attempt.outputs["log"] in (store.get_meta("damaged_objects") or "")
+
+
+def test_forget_lost_removes_the_attempt_and_a_rerun_makes_it_again(made, clean, tmp_path):
+    suite, _ = made
+    run = fresh(made, tmp_path)
+    store = RunStore.open(run)
+    slide = sorted(a.slide_sha256 for a in store.iter(Attempt) if a.slide_sha256)[0]
+    store.objects.path(slide).write_bytes(b"overwritten")
+    kept = refig("repair", str(run))
+    assert kept.returncode == 1 and "--forget-lost" in kept.stderr  # names the command
+    forgot = refig("repair", str(run), "--forget-lost")
+    assert forgot.returncode == 0, forgot.stderr
+    assert "forgotten: attempt" in forgot.stderr and "refig run" in forgot.stderr
+    assert not [a for a in store.iter(Attempt) if a.slide_sha256 == slide]
+    ok("run", "--suite", str(suite), "--harness", "cv", "--out", str(run), "--workspace-root",
+       str(tmp_path / "attempts"), "-q")
+    assert evaluate(run).returncode == 0
+    # the attempt was made again (cv's slide bytes differ run to run), gated and judged
+    slides = {a.slide_sha256 for a in store.iter(Attempt)}
+    assert len(slides) == len(clean[0]) and slide not in slides
+    made_gates = gates(store)
+    assert sorted(made_gates[s] for s in slides) == sorted(clean[0].values())
+    assert slides <= {sha for sha, _ in totals(store)}

@@ -129,6 +129,8 @@ class StoreSource:
     def keep_render(self, rendered: Rendered) -> None:
         for png in rendered.pngs:
             self.store.objects.put_bytes(png)
+        if rendered.log:  # the interpreter's output, which the task pages show
+            self.store.objects.put_bytes(rendered.log)
         self.store.put(rendered.render, replace=True)
 
     def keep_gates(self, values: Sequence[MetricValue]) -> None:

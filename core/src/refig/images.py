@@ -8,7 +8,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageChops
 
 from refig.errors import RefigError
 
@@ -110,20 +110,23 @@ def content_box(
 
     A pixel differs when one channel is more than ``tolerance`` away from :func:`border_colour`.
     The box is exact (comparisons such as SSIM need the same crop on both sides to the pixel);
-    the image is scanned in bands of about ``band_pixels`` pixels so memory stays small. None when
-    no pixel differs.
+    the image is scanned in bands of about ``band_pixels`` pixels so memory stays small, each
+    band with Pillow's own operations (difference, threshold, channel maximum, bounding box),
+    several times faster than the same test in NumPy. None when no pixel differs.
     """
     rgb = image.convert("RGB")
-    background = np.array(border_colour(rgb), dtype=np.int16)
-    rows_hit = np.zeros(rgb.height, dtype=bool)
-    cols_hit = np.zeros(rgb.width, dtype=bool)
+    background = Image.new("RGB", (rgb.width, 1), border_colour(rgb))
+    threshold = [255 if level > tolerance else 0 for level in range(256)] * 3
     band_rows = max(1, band_pixels // rgb.width)
+    box: tuple[int, int, int, int] | None = None
     for top in range(0, rgb.height, band_rows):
-        band = np.asarray(rgb.crop((0, top, rgb.width, min(rgb.height, top + band_rows))))
-        differs = np.abs(band.astype(np.int16) - background).max(axis=2) > tolerance
-        rows_hit[top : top + band.shape[0]] = differs.any(axis=1)
-        cols_hit |= differs.any(axis=0)
-    rows, cols = np.flatnonzero(rows_hit), np.flatnonzero(cols_hit)
-    if rows.size == 0:
-        return None
-    return int(cols[0]), int(rows[0]), int(cols[-1]) + 1, int(rows[-1]) + 1
+        band = rgb.crop((0, top, rgb.width, min(rgb.height, top + band_rows)))
+        plain = background.resize(band.size, Image.Resampling.NEAREST)
+        red, green, blue = ImageChops.difference(band, plain).point(threshold).split()
+        hit = ImageChops.lighter(ImageChops.lighter(red, green), blue).getbbox()
+        if hit is not None:
+            left, upper, right, lower = hit
+            hit = (left, upper + top, right, lower + top)
+            box = hit if box is None else (min(box[0], hit[0]), min(box[1], hit[1]),
+                                           max(box[2], hit[2]), max(box[3], hit[3]))
+    return box

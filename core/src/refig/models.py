@@ -390,3 +390,30 @@ class Preference(Record):
     def active(self) -> bool:
         """True unless the annotator took the vote back."""
         return self.retracted_at is None
+
+
+class Rating(Record):
+    """A blinded expert rating of one task x configuration: an integer per rubric axis.
+
+    ``scores`` maps the family rubric's axis ids to whole points in ``0..axis max``; ``rubric``
+    names the rubric (``name@version``) the page took the axes from. Undo stores the same rating
+    again with ``retracted_at`` set, exactly as for :class:`Preference`.
+    """
+
+    id: str
+    annotator: str
+    task_id: str
+    config_id: str
+    #: Hash of the artifact rated (the result the judges scored).
+    artifact: str
+    rubric: str
+    scores: dict[str, int]
+    created_at: datetime = Field(default_factory=utcnow)
+    session: str | None = None
+    seconds: float | None = None
+    retracted_at: datetime | None = None
+
+    @property
+    def active(self) -> bool:
+        """True unless the annotator took the rating back."""
+        return self.retracted_at is None

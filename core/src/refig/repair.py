@@ -5,7 +5,9 @@ the same slide gives the same PNG bytes, so judgments stored against it stay val
 source figure or annotation is restored from the suite folder when one is given and holds the
 same bytes. An agent's outputs (slide, program, transcript, calls, log) cannot be re-made: they
 are listed in the run's ``damaged_objects`` entry and the command exits 1 until they are put
-back. Once an object is whole, the next ``refig evaluate`` does the work that was left out.
+back, or until ``--forget-lost`` removes the attempts that made them, so the next ``refig run``
+with the same options makes those attempts again. Once an object is whole, the next
+``refig evaluate`` does the work that was left out.
 """
 
 from __future__ import annotations
@@ -36,10 +38,12 @@ class RepairReport:
     restored: list[str] = field(default_factory=list)
     renders_remade: int = 0
     lost: list[DamagedObject] = field(default_factory=list)
+    #: Attempts removed because an output of theirs was lost (``forget_lost``).
+    forgotten: list[str] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         return {"checked": self.checked, "restored": self.restored,
-                "renders_remade": self.renders_remade,
+                "renders_remade": self.renders_remade, "forgotten": self.forgotten,
                 "lost": [{"sha256": d.sha256, "what": d.what, "missing": d.missing}
                          for d in self.lost]}
 
@@ -69,9 +73,25 @@ def _restore(store: RunStore, suite: Suite, tasks: dict[str, Task], sha: str) ->
     return False
 
 
+def _forget(store: RunStore, damage: Damage) -> list[str]:
+    """Remove each attempt with a lost output (a re-run makes it again); return which."""
+    forgotten = []
+    for attempt in store.query(Attempt):
+        lost = [sha for sha in attempt.outputs.values() if sha in damage.found]
+        if lost:
+            store.delete(Attempt, task_id=attempt.task_id, config_id=attempt.config_id,
+                         try_index=attempt.try_index)
+            forgotten.append(f"attempt {attempt.task_id} / {attempt.config_id} / "
+                             f"{attempt.try_index}")
+            for sha in lost:
+                damage.found.pop(sha, None)
+    return forgotten
+
+
 def repair(registry: Registry, run: Path, *, suite: Path | None = None, jobs: int = 2,
-           quiet: bool = False) -> RepairReport:
-    """Check, restore and re-make; record what stays lost in the run."""
+           quiet: bool = False, forget_lost: bool = False) -> RepairReport:
+    """Check, restore and re-make; with ``forget_lost`` remove the attempts whose outputs are
+    lost; record what stays lost in the run."""
     from refig.engine.plugins import close_plugins, use_registry
     from refig.evaluation import Evaluation
 
@@ -106,6 +126,8 @@ def repair(registry: Registry, run: Path, *, suite: Path | None = None, jobs: in
     for render in store.iter(Render):
         for page in render.pages:
             damage.check(page.png_sha256, f"rendering of {render.artifact_sha256[:12]}")
+    if forget_lost:
+        report.forgotten = _forget(store, damage)
     report.lost = sorted(damage.found.values(), key=lambda d: d.what)
     store.set_meta(DAMAGED_META, json.dumps(report.as_json()["lost"]))
     return report

@@ -13,7 +13,6 @@ import csv
 import hashlib
 import json
 import os
-import shutil
 import sqlite3
 import tempfile
 import threading
@@ -32,19 +31,23 @@ from refig.models import (
     Judgment,
     MetricValue,
     Preference,
+    Rating,
     Record,
     Render,
     SuiteManifest,
     Task,
     utcnow,
 )
+from refig.objects import ObjectStore as ObjectStore
+from refig.objects import sha256_file as sha256_file
 from refig.store_marks import MARKER, check_database, mark, write_marker
 
 M = TypeVar("M", bound=Record)
 
 DB_NAME = "refig.db"
+#: What SQLite keeps beside a database (journal, write-ahead log, shared memory).
+_SIDE_FILES = ("-journal", "-wal", "-shm")
 OBJECTS_DIR = "objects"
-_CHUNK = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,7 @@ TABLES: dict[type[Record], Table] = {
         Table("judgments", Judgment,
               ("artifact_sha256", "judge_key", "rubric_sha256", "inputs_sha256", "repeat")),
         Table("preferences", Preference, ("id",)),
+        Table("ratings", Rating, ("id",)),
     )
 }
 TABLES_BY_NAME: dict[str, Table] = {t.name: t for t in TABLES.values()}
@@ -76,68 +80,6 @@ TABLES_BY_NAME: dict[str, Table] = {t.name: t for t in TABLES.values()}
 def _key_value(record: Record, field: str) -> Any:
     value = getattr(record, field)
     return "" if value is None else value
-
-
-def sha256_file(path: Path) -> str:
-    """Stream a file through sha256."""
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(_CHUNK), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
-class ObjectStore:
-    """Files addressed by the sha256 of their bytes, under ``objects/ab/<sha>``."""
-
-    def __init__(self, root: Path):
-        self.root = root
-
-    def path(self, sha256: str) -> Path:
-        """Where the object with this hash lives (it may not exist)."""
-        return self.root / sha256[:2] / sha256
-
-    def exists(self, sha256: str) -> bool:
-        return self.path(sha256).is_file()
-
-    def _whole(self, sha256: str) -> bool:
-        """The object is there with the right bytes (a damaged one is written again)."""
-        try:
-            return sha256_file(self.path(sha256)) == sha256
-        except OSError:
-            return False
-
-    def put_bytes(self, data: bytes) -> str:
-        """Store bytes; return their hash. Storing the same bytes twice writes once."""
-        sha = hashlib.sha256(data).hexdigest()
-        if not self._whole(sha):
-            self._commit(sha, lambda handle: handle.write(data))
-        return sha
-
-    def put_file(self, source: Path) -> str:
-        """Copy a file in; return its hash."""
-        sha = sha256_file(source)
-        if not self._whole(sha):
-            with source.open("rb") as src:
-                self._commit(sha, lambda handle: shutil.copyfileobj(src, handle, _CHUNK))
-        return sha
-
-    def read_bytes(self, sha256: str) -> bytes:
-        return self.path(sha256).read_bytes()
-
-    def _commit(self, sha: str, write: Any) -> None:
-        target = self.path(sha)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                write(handle)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
 
 
 class RunStore:
@@ -152,13 +94,42 @@ class RunStore:
 
     @classmethod
     def create(cls, root: Path | str) -> RunStore:
-        """Open a run directory, creating it when it does not exist."""
+        """Open a run directory, creating it when it does not exist.
+
+        A new database is made whole under a temporary name and linked into place, so every
+        other process sees no database or a complete one; of creators racing on one new run,
+        the first link wins and the rest open the winner's.
+        """
         store = cls(Path(root))
         store.root.mkdir(parents=True, exist_ok=True)
-        check_database(store.root, store.db_path, store.objects.root, creating=True)
+        new = check_database(store.root, store.db_path, store.objects.root, creating=True)
+        if new and not store.db_path.exists() and not store._publish_new():
+            check_database(store.root, store.db_path, store.objects.root, creating=True)
         store.objects.root.mkdir(exist_ok=True)
         store._migrate()
         return store
+
+    def _publish_new(self) -> bool:
+        """Build a marked database with the schema beside the run and link it in as
+        ``refig.db``; False when another process linked its own first."""
+        fd, name = tempfile.mkstemp(dir=self.root, prefix=f".{DB_NAME}.new-")
+        os.close(fd)
+        built = Path(name)
+        try:
+            conn = sqlite3.connect(built, isolation_level=None)
+            try:
+                self._write_schema(conn)
+                conn.execute("PRAGMA journal_mode=WAL")  # in the header: every opener agrees
+            finally:
+                conn.close()  # the last connection: its log is checkpointed into the file
+            try:
+                os.link(built, self.db_path)
+            except FileExistsError:
+                return False
+            return True
+        finally:
+            for leftover in (built, *(built.with_name(built.name + s) for s in _SIDE_FILES)):
+                leftover.unlink(missing_ok=True)
 
     @classmethod
     def open(cls, root: Path | str, *, readonly: bool = False) -> RunStore:
@@ -225,7 +196,11 @@ class RunStore:
             )
 
     def _create_schema(self) -> None:
-        db = self.db
+        self._write_schema(self.db)
+        write_marker(self.root)
+
+    def _write_schema(self, db: sqlite3.Connection) -> None:
+        """Make or migrate the tables and mark the database, in one transaction."""
         db.execute("BEGIN IMMEDIATE")
         try:
             db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
@@ -244,7 +219,6 @@ class RunStore:
         except BaseException:
             db.execute("ROLLBACK")
             raise
-        write_marker(self.root)
 
     @staticmethod
     def _create_table(db: sqlite3.Connection, table: Table) -> None:
@@ -310,6 +284,15 @@ class RunStore:
             (*key, record.model_dump_json(), utcnow().isoformat()),
         )
         return cursor.rowcount == 1
+
+    def delete(self, model: type[Record], **key: Any) -> int:
+        """Remove the records whose key fields equal the given values; return how many."""
+        table = self._table(model)
+        if not key or set(key) - set(table.key):
+            raise KeyError(f"{table.name} rows are deleted by {table.key}, not {sorted(key)}")
+        clause = " AND ".join(f'"{k}" = ?' for k in key)
+        params = ["" if v is None else v for v in key.values()]
+        return self.db.execute(f'DELETE FROM "{table.name}" WHERE {clause}', params).rowcount
 
     def get(self, model: type[M], **key: Any) -> M | None:
         """The record with exactly this key, or None."""

@@ -42,13 +42,16 @@ def check_database(root: Path, db_path: Path, objects: Path, *, creating: bool) 
     """
     fix_damage = (f"restore {db_path.name} from a backup (the objects are kept), or move "
                   f"{root} aside and start a new run")
+    # the signs of a run first, then the database: a creator links the database before it makes
+    # either sign, so a run seen here with no database is damage, not a creator half-way
+    run_dir = _is_run_dir(root, objects)
     exists = db_path.is_file()
     wal = db_path.with_name(db_path.name + "-wal")
     # In WAL mode a new database's pages sit in the -wal file until a checkpoint: not empty.
     size = (db_path.stat().st_size if exists else 0) or (
         wal.stat().st_size if exists and wal.is_file() else 0)
     if size == 0:
-        if _is_run_dir(root, objects):
+        if run_dir:
             state = "is empty" if exists else "is missing"
             raise StoreDamaged(f"the run store's database {state}, but {root} holds a refig "
                                "run (its objects or marker): the run is damaged, not new",
@@ -64,7 +67,7 @@ def check_database(root: Path, db_path: Path, objects: Path, *, creating: bool) 
         raise StoreDamaged("cannot open the run store: file is not a database (not SQLite: "
                            "overwritten, or truncated)",
                            path=db_path, fix=fix_damage)
-    with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as conn:
+    with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=60) as conn:
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         legacy = "meta" in tables and conn.execute(

@@ -60,10 +60,13 @@ def test_page_state_and_images(served, owners) -> None:
     status, headers, page = _request(server, "GET", "/")
     assert status == 200 and headers["Content-Type"].startswith("text/html")
     assert "script-src 'self'" in headers["Content-Security-Policy"]
-    assert b'src="/static/app.js"' in page
-    for name, kind in (("app.js", "text/javascript"), ("style.css", "text/css")):
-        status, headers, _ = _request(server, "GET", f"/static/{name}")
+    assert b'src="/static/common.js"' in page and b'src="/static/page.js"' in page
+    for name, kind in (("page.js", "text/javascript"), ("common.js", "text/javascript"),
+                       ("style.css", "text/css")):
+        status, headers, body = _request(server, "GET", f"/static/{name}")
         assert status == 200 and headers["Content-Type"].startswith(kind)
+        if name == "page.js":  # the comparison session's own script
+            assert body == _request(server, "GET", "/static/app.js")[2] and b"/api/vote" in body
     planned = len(server.session.plan.items)
     assert planned > 20
     status, state = _json(server, "GET", "/api/state?annotator=alice")

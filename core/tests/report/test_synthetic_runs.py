@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -28,21 +29,17 @@ A = Configuration(model="m", harness="h1", workflow="direct")
 B = Configuration(model="m", harness="h1", workflow="specialized")
 
 
+def plain_spec(**spec: Any) -> SyntheticSpec:
+    """A synthetic run with one judge, one repeat, no votes, images, or failures."""
+    return SyntheticSpec(judges=("solo",), repeats=1, votes=0, images=False, gate_failures=0.0,
+                         failed_judgments=0.0, **spec)
+
+
 def test_small_runs_say_too_little_data(
     tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(console, "width", 220)
-    spec = SyntheticSpec(
-        configs=[A],
-        quality=[[0.5] * 5],
-        tasks=3,
-        judges=("solo",),
-        repeats=1,
-        votes=0,
-        images=False,
-        gate_failures=0.0,
-        failed_judgments=0.0,
-    )
+    spec = plain_spec(configs=[A], quality=[[0.5] * 5], tasks=3)
     store = synthetic_run(tmp_path / "small", spec)
     analysis = analyse(store, Options(resamples=200))
     for key in (
@@ -67,17 +64,7 @@ def test_small_runs_say_too_little_data(
 
 
 def test_judgments_of_older_inputs_are_not_further_repeats(tmp_path: Path) -> None:
-    spec = SyntheticSpec(
-        configs=[A, B],
-        quality=[[0.5] * 5, [0.6] * 5],
-        tasks=6,
-        judges=("solo",),
-        repeats=1,
-        votes=0,
-        images=False,
-        gate_failures=0.0,
-        failed_judgments=0.0,
-    )
+    spec = plain_spec(configs=[A, B], quality=[[0.5] * 5, [0.6] * 5], tasks=6)
     store = synthetic_run(tmp_path / "run", spec)
     before = analyse(store, Options(resamples=200))
     # The same judge and repeat, a day earlier, on another rendering: stored under its own key.

@@ -98,13 +98,16 @@ def test_baselines_and_broken_programs_get_their_verdicts(suite, language: str, 
                                                                  f"source{figure.suffix}",
                                                                  width, height))
     assert cheat_artifact.gate.passed, cheat_artifact.gate.detail
-    assert cheat["code.smuggling"] == 1.0 and cheat["code.fcf"] == 0.0
+    assert cheat["code.smuggling"] == 1.0
+    assert cheat["code.fcf"] > 0.0  # FCF is the formula and does not see smuggling...
     assert cheat["code.ssim"] > empty["code.ssim"]  # it did reproduce the figure...
-    assert cheat_scored.capped and cheat_scored.total == 0.0  # ...and is caught
+    assert cheat_scored.capped and cheat_scored.total == 0.0  # ...the rubric's cap does
 
     broken, broken_artifact, _ = run("broken", BROKEN[language])
     assert not broken_artifact.gate.passed
     assert broken_artifact.gate.reason == "syntax_error"
     assert broken["code.execution"] == 0.0 and broken["code.psnr"] is None
-    assert broken["code.psnr_weighted"] == 0.0 and broken["code.lpips_weighted"] == 1.0
+    assert broken["code.psnr_weighted"] == 0.0
+    # the worst LPIPS when LPIPS can run here; unknown, not the worst, when it cannot
+    assert broken["code.lpips_weighted"] == (None if ref["code.lpips"] is None else 1.0)
     assert broken["code.ciede2000_weighted"] == 100.0 and broken["code.fcf"] == 0.0

@@ -86,3 +86,16 @@ def test_a_failing_member_fails_the_jury_and_only_it_is_asked_again(artifact) ->
         second = jury.judge(request(artifact))  # as the engine's retry would
         assert second.status is JudgmentStatus.OK
         assert a.calls == 1 and b.calls == 2
+
+
+def test_the_proxy_is_marked_deterministic_and_proxy_with_what_it_sees(artifact) -> None:  # type: ignore[no-untyped-def]
+    from refig_judge_mmos.proxy import CodeMetricsProxy
+
+    proxy = CodeMetricsProxy()
+    failed = Artifact(**{**artifact.__dict__, "gate": GateResult(passed=False,
+                                                                 reason="timeout"), "pages": ()})
+    assert proxy.deterministic  # scored once whatever --repeats says
+    for judged in (proxy.judge(request(artifact)), proxy.judge(request(failed))):
+        assert judged.status is JudgmentStatus.OK
+        assert judged.proxy and judged.deterministic and judged.cost_usd == 0.0
+        assert judged.sight is not None and "cannot see" in judged.sight

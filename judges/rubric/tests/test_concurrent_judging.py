@@ -40,9 +40,7 @@ def test_two_evaluations_split_the_judgments_and_replace_none(tmp_path: Path) ->
     script = tmp_path / "racer.py"
     script.write_text(RACER)
     run = tmp_path / "run"
-    # the run exists before the racers start: this test is about judging, not about two
-    # processes creating one new run at the same instant (an open race, see issue 20)
-    RunStore.create(run).close()
+    # the racers create the run themselves, at once: one wins, the other opens the winner's
     with JudgeStandIn(latency=0.4) as server:
         racers = [subprocess.Popen([sys.executable, str(script), server.url, str(run),
                                     str(tmp_path / f"art-{name}"), name],

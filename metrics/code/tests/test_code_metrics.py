@@ -12,8 +12,9 @@ from crystalbleu import corpus_bleu
 from nltk.translate.bleu_score import sentence_bleu
 from nltk.util import ngrams
 from refig_metric_code.calls import api_f1, plotting_calls
-from refig_metric_code.crystal import crystal_bleu, trivial_ngrams
+from refig_metric_code.crystal import covered_orders, crystal_bleu, trivial_ngrams
 from refig_metric_code.fcf import fcf, q_delta_e
+from refig_metric_code.scoring import score_code
 from refig_metric_code.smuggling import detect
 from refig_metric_code.syntax_tree import ast_similarity, dice, syntax_tree
 from refig_metric_code.tokens import code_tokens, token_count
@@ -56,6 +57,25 @@ def test_crystal_bleu_equals_the_reference_package() -> None:
     assert crystal_bleu(ref, cand, trivial) == pytest.approx(expected)
     assert 0 < crystal_bleu(ref, cand, trivial) < 1
     assert crystal_bleu(ref, ref, trivial) == pytest.approx(1.0)
+
+
+def test_an_ignore_list_covering_the_reference_is_not_meaningful_rather_than_zero() -> None:
+    streams = [code_tokens(r, "python") for r in REFERENCES]
+    ref = streams[0]
+    everything = trivial_ngrams(streams, k=500)  # three short programs: 500 is all of them
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert corpus_bleu([[ref]], [ref], ignoring=everything) == 0.0  # even the reference
+    assert covered_orders(ref, everything) == (1, 2, 3, 4)
+    assert score_code(REFERENCES[0], REFERENCES[0], "python", everything).crystalbleu is None
+    assert score_code(REFERENCES[0], CANDIDATE, "python", everything).crystalbleu is None
+    some = trivial_ngrams(streams, k=10)  # the paper's definition wherever a value exists
+    assert covered_orders(ref, some) == ()
+    scored = score_code(REFERENCES[0], CANDIDATE, "python", some)
+    assert scored.covered == () and scored.crystalbleu == pytest.approx(
+        crystal_bleu(ref, code_tokens(CANDIDATE, "python"), some))
+    only_unigrams = {(t,): 1 for t in ref}  # one order covered is enough to void the score
+    assert covered_orders(ref, only_unigrams) == (1,)
 
 
 def test_crystal_bleu_without_trivial_ngrams_is_nltk_bleu() -> None:
@@ -136,19 +156,39 @@ def test_fcf_by_hand() -> None:
     assert q_delta_e(1.5) == pytest.approx(0.8)
 
 
+PAYLOAD = "iVBORw0KGgoAAAANSUhEUgAA" * 12  # a base64 run of 288 characters
+PIXELS = [str(i * 37 % 256) for i in range(4500)]
+#: Every smuggling form in every language: (reads an image file, a base64 payload, a data URI,
+#: the pixels written out as numbers).
+SMUGGLED = {
+    "python": ("import matplotlib.pyplot as plt\nplt.imshow(plt.imread('chart.png'))\n",
+               f"import base64, io\nblob = '{PAYLOAD}'\n",
+               "import matplotlib.pyplot as plt\nsrc = 'data:image/png;base64,iVBORw0KGgo='\n",
+               "import numpy as np\nimport matplotlib.pyplot as plt\n"
+               f"p = np.array([{', '.join(PIXELS)}])\nplt.imshow(p.reshape(45, 100))\n"),
+    "r": ("library(png)\nimg <- readPNG('chart.png')\nplot.new()\nrasterImage(img, 0, 0, 1, 1)\n",
+          f"blob <- '{PAYLOAD}'\n",
+          "src <- 'data:image/png;base64,iVBORw0KGgo='\n",
+          f"p <- c({', '.join(PIXELS)})\nimage(matrix(p, 45))\n"),
+    "matlab": ("img = imread('chart.png');\nimshow(img);\n",
+               f"blob = '{PAYLOAD}';\n",
+               "src = 'data:image/png;base64,iVBORw0KGgo=';\n",
+               f"img = [{' '.join(PIXELS)}];\nimage(reshape(img, 45, 100));\n"),
+    "latex": ("\\documentclass{standalone}\\usepackage{graphicx}\\begin{document}"
+              "\\includegraphics{chart}\\end{document}",
+              f"\\def\\blob{{{PAYLOAD}}}\n",
+              "\\def\\src{data:image/png;base64,iVBORw0KGgo=}\n",
+              "\\begin{tikzpicture}\\begin{axis}\\addplot[matrix plot*, point meta=explicit] "
+              "coordinates {" + " ".join(f"({i % 100},{i // 100}) [{v}]"
+                                         for i, v in enumerate(PIXELS)) +
+              "};\\end{axis}\\end{tikzpicture}"),
+}
+REASONS = ("reads_image", "embedded_payload", "embedded_payload", "pixel_array")
+
+
 @pytest.mark.parametrize(("language", "source", "reason"), [
-    ("python", "import matplotlib.pyplot as plt\nplt.imshow(plt.imread('figure.png'))\n",
-     "reads_image"),
-    ("r", "library(png)\nimg <- readPNG('chart.png')\nplot.new()\nrasterImage(img, 0, 0, 1, 1)\n",
-     "reads_image"),
-    ("matlab", "img = imread('chart.png');\nimshow(img);\n", "reads_image"),
-    ("latex", "\\documentclass{standalone}\\usepackage{graphicx}\\begin{document}"
-              "\\includegraphics{chart}\\end{document}", "reads_image"),
-    ("python", "DATA = 'data:image/png;base64,iVBORw0KGgo='\n", "embedded_payload"),
-    ("r", "p <- '" + "QUJD" * 80 + "'\n", "embedded_payload"),
-    ("matlab", "img = [" + " ".join(str(i % 256) for i in range(5000)) + "];\nimage(img);\n",
-     "pixel_array"),
-])
+    (language, source, reason) for language, sources in SMUGGLED.items()
+    for source, reason in zip(sources, REASONS, strict=True)])
 def test_smuggling_is_flagged_in_every_language(language: str, source: str, reason: str) -> None:
     finding = detect(source, language)
     assert finding.flagged and reason in finding.reasons
@@ -169,3 +209,36 @@ def test_naming_the_figure_is_flagged() -> None:
     assert "names_figure" in detect("open('source.png')", "python",
                                     figure_names=("figure.png", "source.png")).reasons
     assert not detect("open('data.csv')", "python", figure_names=("source.png",)).flagged
+
+
+def test_a_run_s_references_are_its_suite_when_evaluate_scores_the_run(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from refig.plugin import Asset, Task
+    from refig.plugin.analysis import RunStore
+    from refig_metric_code.corpus import suite_trivial_ngrams
+    from refig_metric_code.languages import Language
+
+    store = RunStore.create(tmp_path / "run")
+    shas = []
+    for index, (language, source) in enumerate([*(("python", r) for r in REFERENCES),
+                                               ("r", "plot(1:3)\n")]):
+        sha = store.objects.put_bytes(source.encode())
+        shas.append(sha)
+        store.put(Task(id=f"t{index}", family="figure-to-code", params={"language": language},
+                       inputs={"reference_code": Asset(path=f"ref{index}", sha256=sha)}))
+    store.close()
+    # `refig evaluate` hands the metric the object's path inside the run, as here
+    ignored = suite_trivial_ngrams(store.objects.path(shas[0]), Language.PYTHON, 40)
+    assert ignored.references == 3  # the run's three Python references, not the R one
+    assert ignored.ngrams == trivial_ngrams([code_tokens(r, "python") for r in REFERENCES], 40)
+
+
+def test_latex_literals_are_its_words_and_numbers_not_its_commands() -> None:
+    from refig_metric_code.tokens import literals
+
+    source = ("\\documentclass[tikz]{standalone}\\usepackage{pgfplots}\\begin{document}"
+              "\\begin{axis}[title=Growth, xlabel={Year}] % a comment 42\n"
+              "\\addplot[red] coordinates {(1,1) (2,4) (3,9.5)};\\end{axis}\\end{document}")
+    words, numbers = literals(source, "latex")
+    assert {"Growth", "Year", "red"} <= set(words)
+    assert not {"standalone", "pgfplots", "axis", "document", "comment"} & set(words)
+    assert numbers == Counter({"1": 2, "2": 1, "4": 1, "3": 1, "9.5": 1})  # not the comment's

@@ -125,6 +125,47 @@ def test_a_blank_render_is_compared_whole(kit: ModuleType) -> None:
 # --- the metric on files --------------------------------------------------------------------------
 
 
+def uncached(source: Path, render: Path, width: int = 1024) -> dict[str, float]:
+    """Every value computed afresh from the definitions, with no per-source cache."""
+    figure, slide = Image.open(source).convert("RGB"), Image.open(render).convert("RGB")
+    empty = Image.new("RGB", slide.size, "white")
+    images, blank = pair(figure, slide, width), pair(figure, empty, width)
+    coarse, coarse_blank = pair(figure, slide, 64), pair(figure, empty, 64)
+    return {"ssim": ssim(images.source, images.render),
+            "psnr": psnr(images.source, images.render),
+            "ciede2000": ciede2000(images.source, images.render),
+            "ssim_blank": ssim(blank.source, blank.render),
+            "ciede2000_blank": ciede2000(blank.source, blank.render),
+            "layout_ssim": ssim(coarse.source, coarse.render),
+            "layout_ssim_blank": ssim(coarse_blank.source, coarse_blank.render)}
+
+
+def test_values_shared_per_source_are_bit_for_bit_those_computed_afresh(
+    kit: ModuleType, tmp_path: Path
+) -> None:
+    """The source's colours and the empty slide's scores are computed once per source and
+    render size; every artifact of the source must get exactly the values it would alone."""
+    figure = kit.draw_figure(seed=3)
+    source = tmp_path / "figure.png"
+    figure.save(source)
+    renders = []
+    for index, (size, box) in enumerate([((1600, 900), (100, 75, 1500, 775)),
+                                         ((1600, 900), (0, 200, 1200, 800)),
+                                         ((1200, 900), (50, 50, 1150, 600)),
+                                         ((1600, 900), (300, 100, 1300, 600))]):
+        path = tmp_path / f"render{index}.png"
+        on_slide(figure.filter(ImageFilter.GaussianBlur(index)), size, box).save(path)
+        renders.append(path)
+    metric = ImageSimilarity()
+    for render in renders * 2:  # the second round hits every cache
+        artifact = Artifact(path=Path("slide.pptx"), sha256="2" * 64,
+                            gate=GateResult(passed=True), pages=(render,),
+                            references={"figure": source})
+        values = {v.name: v.value for v in metric.compute(artifact)}
+        assert {name: values[name] for name in uncached(source, render)} == uncached(source,
+                                                                                    render)
+
+
 def test_missing_inputs_give_none_with_reasons(source_png: Path, tmp_path: Path) -> None:
     no_render = compare(source_png, None)
     assert all(v.value is None for v in no_render.values())

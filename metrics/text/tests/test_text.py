@@ -73,6 +73,17 @@ def test_half_native_half_picture_of_text(
     assert skipped["recall"].value == values["recall"].value
 
 
+def test_without_a_source_the_slide_images_are_not_read(kit: ModuleType, source_png: Path,
+                                                         slides) -> None:
+    prs, slide = kit.new_slide()
+    slide.shapes.add_picture(str(source_png), 0, 0, kit.SLIDE_W)
+    values = run(kit.inspect(kit.save(prs, slides("paste-alone"))))
+    assert values["recall"].value is None and values["image_only_share"].value is None
+    assert values["image_words"].value is None
+    assert "no source figure" in values["image_words"].detail["reason"]
+    assert "images_read" not in values["image_words"].detail
+
+
 def test_text_in_tables_and_groups_counts(kit: ModuleType, source_png: Path, slides) -> None:
     prs, slide = kit.new_slide()
     table = slide.shapes.add_table(

@@ -51,24 +51,3 @@ def test_rank_agreement_of_two_judges():
     spearman, kendall = rank_agreement([10, 40, 30, 90], [20, 50, 10, 95])
     assert spearman == pytest.approx(0.8) and kendall == pytest.approx(2 / 3)
     assert all(math.isnan(v) for v in rank_agreement([1, 2], [2, 1]))
-
-
-def test_expert_ratings_are_read_validated_and_averaged(tmp_path):
-    from refig.plugin import RefigError
-    from refig_family_deck_edit.report.ratings import RATINGS_FILE, load_ratings, mean_ratings
-    from refig_family_deck_edit.report.scores import pearson
-
-    assert load_ratings(tmp_path) == []
-    lines = [{"annotator": "a", "task": "t1", "config": "c", "if": 4, "vq": 5},
-             {"annotator": "b", "task": "t1", "config": "c", "if": 2, "vq": 5},
-             {"annotator": "a", "task": "t2", "config": "c", "if": 0, "vq": 1}]
-    import json
-
-    (tmp_path / RATINGS_FILE).write_text("\n".join(json.dumps(x) for x in lines) + "\n")
-    assert mean_ratings(load_ratings(tmp_path)) == {("c", "t1"): (3.0, 5.0),
-                                                    ("c", "t2"): (0.0, 1.0)}
-    (tmp_path / RATINGS_FILE).write_text(json.dumps({**lines[0], "if": 6}) + "\n")
-    with pytest.raises(RefigError, match="line 1 is not a deck rating"):
-        load_ratings(tmp_path)
-    assert pearson([1, 2, 3, 4], [2, 4, 6, 8]) == pytest.approx(1.0)
-    assert math.isnan(pearson([1, 1, 1], [1, 2, 3]))

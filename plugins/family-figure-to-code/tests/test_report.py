@@ -24,7 +24,12 @@ from refig_family_figure_to_code.report import SECTIONS
 from scipy.stats import friedmanchisquare, kendalltau
 
 LANGUAGES = ("python", "r", "latex")
+#: Two configurations of one model (as the offline baselines are: model `none`), told apart by
+#: harness: every table keeps them apart.
 MODELS = ("m1", "m2")
+CONFIGS = {m: Configuration(model="none", harness=m, workflow="direct").id for m in MODELS}
+#: The judge labels `--judge mmos:M1,M2` and `--judge mmos-swapped:M1,M2` store.
+JURY, PROBE = "mmos:openai/j1,openai/j2", "mmos-swapped:openai/j1,openai/j2"
 
 
 def run_data() -> tuple[RunData, dict]:  # type: ignore[type-arg]
@@ -32,7 +37,7 @@ def run_data() -> tuple[RunData, dict]:  # type: ignore[type-arg]
     inspections: dict[str, Inspection] = {}
     truth: dict = {"tokens": {}, "ssim": [], "mmos": []}
     for m, model in enumerate(MODELS):
-        config = Configuration(model=model, harness="model", workflow="answer")
+        config = Configuration(model="none", harness=model, workflow="direct")
         configs[config.id] = config
         for index, language in enumerate(LANGUAGES):
             for k in range(3):
@@ -67,7 +72,7 @@ def run_data() -> tuple[RunData, dict]:  # type: ignore[type-arg]
                     Judgment(artifact_sha256=artifact, judge=name, judge_key=name,
                              rubric_sha256="r", rubric_version="1", repeat=0,
                              status=JudgmentStatus.OK, total=total + shift)
-                    for name, shift in (("mmos", 0.0), ("mmos-swapped", 2.0))] if ran else []
+                    for name, shift in ((JURY, 0.0), (PROBE, 2.0))] if ran else []
                 truth["tokens"][(model, language)] = truth["tokens"].get((model, language), [])
                 truth["tokens"][(model, language)].append(tokens)
                 if ran:
@@ -89,16 +94,19 @@ def tables() -> tuple[dict, dict]:  # type: ignore[type-arg]
 
 def test_language_table_counts_failures_in_weighted_values_only() -> None:
     built, _ = tables()
-    rows = {(r["language"], r["model"]): r for r in built["code_by_language"].rows}
+    rows = {(r["language"], r["config"]): r for r in built["code_by_language"].rows}
     assert len(rows) == 6
-    latex = rows[("latex", "m2")]
+    latex = rows[("latex", CONFIGS["m2"])]
     assert latex["n"] == 3 and latex["execution"] == pytest.approx(2 / 3)
     ran = [0.5 + 0.1 * k + 0.05 for k in (1, 2)]
     assert latex["ssim"] == pytest.approx(sum(ran) / 2)
     assert latex["ssim_weighted"] == pytest.approx(sum(ran) / 3)
     assert latex["mmos"] == pytest.approx((0 + 67 + 87) / 3)  # failed run scores 0
-    tiers = {(r["tier"], r["model"]) for r in built["code_by_tier"].rows}
-    assert ("hard", "m1") in tiers and len(built["code_by_category"].rows) == 4
+    tiers = {(r["tier"], r["config"]) for r in built["code_by_tier"].rows}
+    assert ("hard", CONFIGS["m1"]) in tiers and len(built["code_by_category"].rows) == 4
+    # by category: 3 tasks per language and category split 2/1 (k % 2), counted as tasks
+    by_category = {(r["category"], r["config"]): r["n"] for r in built["code_by_category"].rows}
+    assert by_category[("statistical", CONFIGS["m1"])] == 6
 
 
 def test_friedman_kendall_cost_and_position_bias_match_scipy() -> None:
@@ -111,7 +119,22 @@ def test_friedman_kendall_cost_and_position_bias_match_scipy() -> None:
         expected.pvalue)
     tau = next(r for r in built["code_kendall"].rows if r["metric"] == "ssim")
     assert tau["tau"] == pytest.approx(kendalltau(truth["ssim"], truth["mmos"]).statistic)
-    cost = {r["model"]: r for r in built["code_mmos_cost"].rows}
-    assert set(cost) == set(MODELS) and cost["m1"]["cost"] < cost["m2"]["cost"]
+    cost = {r["config"]: r for r in built["code_mmos_cost"].rows}
+    assert set(cost) == set(CONFIGS.values())
+    assert cost[CONFIGS["m1"]]["cost"] < cost[CONFIGS["m2"]]["cost"]
     assert built["code_position_bias"].rows[0]["shift"] == pytest.approx(2.0)
     assert built["code_tasks"].detail and len(built["code_tasks"].rows) == 18
+
+
+def test_configurations_that_made_no_model_call_are_no_friedman_blocks() -> None:
+    import dataclasses
+    import warnings
+
+    data, _ = run_data()  # as the offline baselines: no tokens, no cost
+    data.outcomes = {key: dataclasses.replace(outcome, attempt=outcome.attempt.model_copy(
+        update={"usage": Usage(), "cost_usd": None})) for key, outcome in data.outcomes.items()}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # scipy warns on the all-tie blocks it was handed before
+        [table] = SECTIONS[3].build(Context(data=data))
+    assert table.key == "code_friedman" and table.insufficient is not None
+    assert all(row["chi2"] is None and row["configs"] == 0 for row in table.rows)

@@ -21,6 +21,8 @@ def test_auxinfo_fields_are_read_and_the_text_kept() -> None:
                         "Seed: 7\nImage size: 800 x 600\nfree text\n")
     assert aux.packages == ("ggplot2", "dplyr") and aux.data_files == ("a.csv", "b.csv")
     assert aux.seed == 7 and aux.size == (800, 600) and "free text" in aux.text
+    libraries = parse_auxinfo("Packages: tikz (positioning, arrows.meta), pgfplots\n")
+    assert libraries.packages == ("tikz (positioning, arrows.meta)", "pgfplots")
 
 
 def test_figcodebench_release_is_imported_with_provenance(tmp_path: Path, kit: ModuleType) -> None:
@@ -35,6 +37,8 @@ def test_figcodebench_release_is_imported_with_provenance(tmp_path: Path, kit: M
     assert task.params["width"] == 320 and task.params["height"] == 240
     assert task.params["seed"] == 42 and task.params["packages"] == ["matplotlib", "numpy"]
     assert "bars are sorted" in task.params["auxiliary_info"]
+    silent = [t for t in loaded.tasks if "auxiliary_info" not in t.params]
+    assert silent and all("seed" not in t.params for t in silent)  # no seed made up
     assert task.inputs["figure"].visible and not task.inputs["reference_code"].visible
     assert task.inputs["data/0001_data.csv"].visible
     code = loaded.input_path(task, "reference_code")

@@ -24,22 +24,6 @@ from refig_renderer_libreoffice.scratch import OWNER_FILE, PREFIX, abandoned, re
 REFIG = Path(sys.executable).with_name("refig")
 
 
-def converters(tmp: Path) -> set[int]:
-    """Live ``soffice.bin`` processes whose profile lies under ``tmp``."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes()
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if b"soffice.bin" in cmdline and str(tmp).encode() in cmdline and state not in {"Z", "X"}:
-            found.add(int(entry.name))
-    return found
-
-
 def wait_for(condition, seconds: float) -> bool:
     """Poll ``condition`` until it holds or ``seconds`` pass (a bound, not a measurement)."""
     deadline = time.monotonic() + seconds
@@ -70,7 +54,7 @@ def slides(folder: Path, count: int) -> list[Path]:
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
 @pytest.mark.skipif(not REFIG.exists(), reason="the refig command is not installed")
-def test_sigkill_of_refig_check_takes_its_converters_along(tmp_path: Path) -> None:
+def test_sigkill_of_refig_check_takes_its_converters_along(tmp_path: Path, converters) -> None:
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     env = dict(os.environ, TMPDIR=str(tmp))

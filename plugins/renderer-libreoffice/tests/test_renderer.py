@@ -1,5 +1,6 @@
 """The LibreOffice renderer against a real LibreOffice: sizes, pixels, batches with bad files,
-hidden slides, timeouts that kill the whole process group, and the registry entry."""
+hidden slides, timeouts that kill the whole process group, the registry entry, the warm office
+(one per profile for every call, a dead one replaced) and the batch way without ``uno``."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import hashlib
 import io
 import os
 import shutil
+import signal
 import zipfile
 from pathlib import Path
 
@@ -18,12 +20,15 @@ from pptx.enum.shapes import MSO_SHAPE
 from pptx.util import Emu
 from refig.plugins import Registry
 from refig.protocols import Renderer, RenderJob
+from refig_renderer_libreoffice import renderer as renderer_module
 from refig_renderer_libreoffice.renderer import LibreOfficeRenderer
+from refig_renderer_libreoffice.warm import uno_python
 
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed"),
 ]
+needs_uno = pytest.mark.skipif(uno_python() is None, reason="python3-uno is not installed")
 
 
 @pytest.fixture(scope="session")
@@ -79,10 +84,40 @@ def test_the_png_is_the_same_every_time(renderer, tmp_path: Path) -> None:
     assert digest[0] == digest[1]
 
 
-def test_a_hidden_only_slide_is_rendered(renderer, tmp_path: Path) -> None:
+def test_a_hidden_only_slide_is_rendered_when_the_job_asks(renderer, tmp_path: Path) -> None:
     hidden = deck(tmp_path / "hidden.pptx", hidden=True)
-    [output] = renderer.render(jobs([hidden]), tmp_path / "out")
-    assert output.png is not None and pixel(output.png, 0.25, 0.5)[0] > 200
+    asked, not_asked = renderer.render([RenderJob(hidden, hidden=True), RenderJob(hidden)],
+                                       tmp_path / "out")
+    assert asked.png is not None and pixel(asked.png, 0.25, 0.5)[0] > 200
+    assert not_asked.png is None and not_asked.error is not None  # nothing LibreOffice exports
+    assert not_asked.error.kind == "render_failed"
+
+
+def _hide(deck_path: Path, slide: int, out: Path) -> Path:
+    """A copy of ``deck_path`` with slide number ``slide`` (1-based, by part name) hidden."""
+    name = f"ppt/slides/slide{slide}.xml"
+    with zipfile.ZipFile(deck_path) as source, zipfile.ZipFile(out, "w") as copy:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename == name:
+                data = data.replace(b"<p:sld ", b'<p:sld show="0" ', 1)
+            copy.writestr(info, data)
+    return out
+
+
+def test_hidden_slides_of_a_real_deck_only_when_the_job_asks(renderer, tmp_path: Path) -> None:
+    real = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "pptx-real"
+    if not (real / "shapes.pptx").is_file():
+        pytest.skip("the shared real decks are not here")
+    shown = renderer.render(jobs([real / "shapes.pptx"], "all"), tmp_path / "shown")[0]
+    hidden = _hide(real / "shapes.pptx", 2, tmp_path / "hidden.pptx")
+    asked, skipped = renderer.render([RenderJob(hidden, pages="all", hidden=True),
+                                      RenderJob(hidden, pages="all")], tmp_path / "out")
+    assert len(shown.pages) == 6 and len(asked.pages) == 6 and len(skipped.pages) == 5
+    digests = [hashlib.sha256(page.read_bytes()).hexdigest() for page in shown.pages]
+    assert [hashlib.sha256(p.read_bytes()).hexdigest() for p in asked.pages] == digests
+    assert [hashlib.sha256(p.read_bytes()).hexdigest() for p in skipped.pages] == (
+        digests[:1] + digests[2:])  # the hidden slide (2, in presentation order here) is left out
 
 
 def test_a_batch_with_bad_files_keeps_the_good_ones_and_order(renderer, tmp_path: Path) -> None:
@@ -194,3 +229,39 @@ def test_every_page_when_the_job_asks_and_the_first_otherwise(renderer, tmp_path
     assert len({p.read_bytes() for p in every.pages}) == 1  # the same slide three times
     for page in every.pages:
         assert pixel(page, 0.25, 0.5) == (255, 0, 0) or pixel(page, 0.25, 0.5)[0] > 200
+
+
+def red_left_half(outputs) -> bool:
+    return all(o.png is not None and pixel(o.png, 0.25, 0.5)[0] > 200 for o in outputs)
+
+
+@needs_uno
+def test_one_office_serves_every_call_and_a_killed_one_is_replaced(tmp_path: Path,
+                                                                    converters) -> None:
+    files = [deck(tmp_path / f"d{i}.pptx") for i in range(3)]
+    with LibreOfficeRenderer(width=200) as renderer:
+        workdir = renderer._workdir
+        assert red_left_half(renderer.render([RenderJob(f) for f in files], tmp_path / "a"))
+        first = converters(workdir)
+        assert len(first) == 1  # started once, still running between calls
+        assert red_left_half(renderer.render([RenderJob(files[0])], tmp_path / "b"))
+        assert converters(workdir) == first  # the same process converted the second call
+        os.kill(first.pop(), signal.SIGKILL)
+        assert red_left_half(renderer.render([RenderJob(f) for f in files], tmp_path / "c"))
+        assert len(converters(workdir)) == 1
+    assert converters(workdir) == set()  # close() ends it
+
+
+def test_without_uno_the_batch_converter_gives_the_same_verdicts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(renderer_module, "uno_python", lambda: None)
+    hidden = deck(tmp_path / "hidden.pptx", hidden=True)
+    shown = deck(tmp_path / "shown.pptx")
+    with LibreOfficeRenderer(width=200) as renderer:
+        assert renderer._warm is None
+        asked, not_asked, plain = renderer.render(
+            [RenderJob(hidden, hidden=True), RenderJob(hidden), RenderJob(shown)], tmp_path / "o")
+    assert red_left_half([asked, plain])
+    assert not_asked.png is None and not_asked.error is not None
+    assert not_asked.error.kind == "render_failed"

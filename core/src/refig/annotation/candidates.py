@@ -9,10 +9,10 @@ evaluated without the standard inspector falls back to any stored rendering of t
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from refig.analysis.rundata import RunData
+from refig.analysis.rundata import Outcome, RunData
 from refig.engine.plugins import family_for
 from refig.errors import RefigError
 from refig.evaluation import load_artifacts
@@ -101,56 +101,75 @@ def annotation_audit(family: TaskFamily, artifact: Artifact, *, verdicts: bool) 
     return family.evidence(artifact).text
 
 
+def shown_artifact(store: RunStore, data: RunData, judged: dict[tuple[str, str], Artifact],
+                   task_id: str, outcome: Outcome) -> Artifact:
+    """The artifact as its judges saw it (``load_artifacts``), else rebuilt from the run's records
+    (a run evaluated without the standard inspector): its gate, tree, metrics, first rendering."""
+    sha = outcome.artifact or ""
+    artifact = judged.get((sha, task_id))
+    if artifact is not None and artifact.render is not None:
+        return artifact
+    render = data.render(sha)
+    pages = (store.objects.path(render.png_sha256),) if render and render.png_sha256 else ()
+    if artifact is not None:
+        return replace(artifact, pages=pages)
+    inspection = outcome.inspection
+    task = data.tasks.get(task_id)
+    figure = task.input("figure") if task is not None else None
+    return Artifact(
+        path=store.objects.path(sha), sha256=sha, family=task.family if task else FIGURE_TO_SLIDE,
+        gate=inspection.gate if inspection else GateResult(passed=True),
+        structure=inspection.parsed(ObjectTree) if inspection else None,
+        pages=pages, task=task,
+        references={"figure": store.objects.path(figure.sha256)} if figure else {},
+        metrics={f"{metric}.{name}": value.value
+                 for (metric, name), value in data.metrics.get(sha, {}).items()},
+    )
+
+
+def showable(store: RunStore, skipped: Counter[str]
+             ) -> tuple[RunData, list[tuple[str, str, Artifact]]]:
+    """The run's data and, per gate-passing task x configuration (sorted), the artifact as its
+    judges saw it; the others are counted in ``skipped`` by reason."""
+    data = RunData.load(store)
+    judged = {(a.sha256, a.task.id): a for a in load_artifacts(store) if a.task is not None}
+    shown = []
+    for (task_id, config_id), outcome in sorted(data.outcomes.items()):
+        if not outcome.evaluated:
+            skipped["not evaluated yet"] += 1
+        elif not outcome.passed or outcome.artifact is None:
+            skipped["failed the gate"] += 1
+        else:
+            shown.append((task_id, config_id,
+                          shown_artifact(store, data, judged, task_id, outcome)))
+    return data, shown
+
+
 def load_candidates(store: RunStore, *, verdicts: bool = False) -> Candidates:
     """Read a run and collect every showable side, with the reasons others were left out.
 
     Audits are counts by kind; ``verdicts`` adds the derived ones (pasted, flattened, recall).
     """
-    data = RunData.load(store)
-    judged = {(a.sha256, a.task.id): a for a in load_artifacts(store) if a.task is not None}
     found = Candidates(
         sides=defaultdict(list),
         sources={},
         clusters={},
-        configs=list(data.config_order),
-        results=len(data.outcomes),
+        configs=[],
         verdicts=verdicts,
     )
-    for (task_id, config_id), outcome in sorted(data.outcomes.items()):
-        if not outcome.evaluated:
-            found.skipped["not evaluated yet"] += 1
-            continue
-        if not outcome.passed or outcome.artifact is None:
-            found.skipped["failed the gate"] += 1
-            continue
-        artifact = judged.get((outcome.artifact, task_id))
-        png: str | None = None
-        if artifact is not None and artifact.render is not None:
-            png = artifact.render.name
-        else:
-            render = data.render(outcome.artifact)
-            png = render.png_sha256 if render is not None else None
+    data, shown = showable(store, found.skipped)
+    found.configs, found.results = list(data.config_order), len(data.outcomes)
+    for task_id, config_id, artifact in shown:
+        png = artifact.render.name if artifact.render is not None else None
         kind = image_type(store.objects.path(png)) if png else None
         if png is None or kind is None:
             found.skipped["have no rendering"] += 1
             continue
-        if artifact is None:
-            inspection = outcome.inspection
-            metrics = {
-                f"{metric}.{name}": value.value
-                for (metric, name), value in data.metrics.get(outcome.artifact, {}).items()
-            }
-            artifact = Artifact(
-                path=store.objects.path(outcome.artifact), sha256=outcome.artifact,
-                gate=inspection.gate if inspection else GateResult(passed=True),
-                structure=inspection.parsed(ObjectTree) if inspection else None,
-                metrics=metrics,
-            )
         found.images[png] = kind
         task = data.tasks.get(task_id)
         audit = annotation_audit(family_for(task.family if task else FIGURE_TO_SLIDE), artifact,
                                  verdicts=verdicts)
-        found.sides[task_id].append(Side(config_id, outcome.artifact, png, audit))
+        found.sides[task_id].append(Side(config_id, artifact.sha256, png, audit))
     for task_id in found.sides:
         task = data.tasks.get(task_id)
         figure = task.input("figure") if task is not None else None

@@ -18,15 +18,18 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import TypeVar
 
 from refig.annotation.candidates import Candidates, Side
 from refig.annotation.votes import ItemKey, vote_key
 from refig.models import Preference
 
 DEFAULT_REPLICATION = 2
+T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
 
 
 @dataclass(frozen=True)
@@ -80,10 +83,38 @@ class Plan:
         )
 
 
+def balanced_rounds(pools: Mapping[Hashable, list[T]], rng: random.Random,
+                    cluster: Callable[[T], str], task: Callable[[T], str]) -> list[T]:
+    """Order the pools' items in rounds: each round gives every pool with items left one more,
+    each taking the cluster it has used least, then the cluster and the task least used overall
+    (ties by the pools' seeded order)."""
+    for pool in pools.values():
+        rng.shuffle(pool)  # seeded tie-breaks between equally used tasks
+    task_use: Counter[str] = Counter()
+    cluster_use: Counter[str] = Counter()
+    pool_cluster_use: dict[Hashable, Counter[str]] = defaultdict(Counter)
+    order: list[T] = []
+    names = sorted(pools)  # type: ignore[type-var]
+    while True:
+        round_pools = [p for p in names if pools[p]]
+        if not round_pools:
+            break
+        rng.shuffle(round_pools)
+        for name in round_pools:
+            pool, used = pools[name], pool_cluster_use[name]
+            best = min(range(len(pool)), key=lambda i: (
+                used[cluster(pool[i])], cluster_use[cluster(pool[i])], task_use[task(pool[i])], i))
+            item = pool.pop(best)
+            used[cluster(item)] += 1
+            cluster_use[cluster(item)] += 1
+            task_use[task(item)] += 1
+            order.append(item)
+    return order
+
+
 def build_plan(candidates: Candidates, seed: int = 0) -> Plan:
     """Order every comparable item in balanced rounds over configuration pairs (see the module)."""
-    rng = random.Random(seed)
-    pools: dict[tuple[str, str], list[Item]] = defaultdict(list)
+    pools: dict[Hashable, list[Item]] = defaultdict(list)
     for task_id in sorted(candidates.sides):
         sides = sorted(candidates.sides[task_id], key=lambda s: s.config_id)
         for first, second in combinations(sides, 2):
@@ -96,35 +127,25 @@ def build_plan(candidates: Candidates, seed: int = 0) -> Plan:
                     second,
                 )
             )
-    for pool in pools.values():
-        rng.shuffle(pool)  # seeded tie-breaks between equally used tasks
-    task_use: Counter[str] = Counter()
-    cluster_use: Counter[str] = Counter()
-    pair_cluster_use: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
-    order: list[Item] = []
-    pairs = sorted(pools)
-    while True:
-        round_pairs = [p for p in pairs if pools[p]]
-        if not round_pairs:
-            break
-        rng.shuffle(round_pairs)
-        for pair in round_pairs:
-            pool, used = pools[pair], pair_cluster_use[pair]
-            best = min(
-                range(len(pool)),
-                key=lambda i: (
-                    used[pool[i].cluster],
-                    cluster_use[pool[i].cluster],
-                    task_use[pool[i].task_id],
-                    i,
-                ),
-            )
-            item = pool.pop(best)
-            used[item.cluster] += 1
-            cluster_use[item.cluster] += 1
-            task_use[item.task_id] += 1
-            order.append(item)
+    order = balanced_rounds(pools, random.Random(seed), lambda i: i.cluster, lambda i: i.task_id)
     return Plan(tuple(order), seed)
+
+
+def first_open(order: Sequence[T], key: Callable[[T], K], seen: set[K], load: Counter[K],
+               replication: int) -> T | None:
+    """The first item not in ``seen`` whose ``load`` (others' answers and screens) is below
+    ``replication``; when every such item is taken, the least-loaded one (None: all seen)."""
+    best: tuple[int, int] | None = None
+    chosen: T | None = None
+    for index, item in enumerate(order):
+        k = key(item)
+        if k in seen:
+            continue
+        if load[k] < replication:
+            return item
+        if best is None or (load[k], index) < best:
+            best, chosen = (load[k], index), item
+    return chosen
 
 
 def _coin(seed: int, annotator: str, key: ItemKey) -> bool:
@@ -189,16 +210,7 @@ def next_assignment(
     )
     others = [a for who, a in (pending or {}).items() if who != annotator]
     load.update(a.item.key for a in others)
-    best: tuple[int, int] | None = None
-    chosen: Item | None = None
-    for index, item in enumerate(plan.items):
-        if item.key in seen:
-            continue
-        if load[item.key] < replication:
-            chosen = item
-            break
-        if best is None or (load[item.key], index) < best:
-            best, chosen = (load[item.key], index), item
+    chosen = first_open(plan.items, lambda item: item.key, seen, load, replication)
     if chosen is None:
         return None
     lefts = [v.left for key, v in keyed if key == chosen.key]

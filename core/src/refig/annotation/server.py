@@ -1,8 +1,10 @@
 """The annotation page's HTTP server: the static page, JSON actions and the run's images.
 
-A threaded ``http.server``: ``GET /`` the page, ``GET /static/<file>`` its script and style,
+A threaded ``http.server``: ``GET /`` the page, ``GET /static/<file>`` its scripts and style
+(``page.js`` is the session's own: votes or ratings),
 ``GET /api/session`` and ``GET /api/state?annotator=NAME``, ``POST /api/vote`` and
-``POST /api/undo`` (JSON bodies), ``GET /img/<sha256>`` an image of the plan (source figures and
+``POST /api/undo`` (JSON bodies; in rating mode ``POST /api/rate`` instead of votes and the
+rating page at ``/``), ``GET /img/<sha256>`` an image of the plan (source figures and
 renderings only, with the content type read from the file). Bodies are capped; POSTs must be JSON
 (a cross-site form cannot send that without a CORS preflight, which is never granted); on a
 loopback address the ``Host`` header must name the loopback too (no DNS rebinding).
@@ -18,6 +20,7 @@ from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from refig.annotation.rating_session import RatingSession
 from refig.annotation.session import ActionError, Session
 from refig.console import err
 from refig.loopback import LOOPBACK, LoopbackServer
@@ -29,6 +32,8 @@ IDLE_SECONDS = 60.0
 PAGE_FILES = {
     "index.html": "text/html; charset=utf-8",
     "app.js": "text/javascript; charset=utf-8",
+    "rate.js": "text/javascript; charset=utf-8",
+    "common.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
 }
 SECURITY_HEADERS = {
@@ -45,9 +50,10 @@ def _page(name: str) -> bytes:
 
 
 class AnnotationServer(LoopbackServer):
-    """Serve a :class:`Session` on ``host:port`` (port 0: any free port)."""
+    """Serve a :class:`Session` (votes) or :class:`RatingSession` (ratings) on ``host:port``
+    (port 0: any free port)."""
 
-    def __init__(self, session: Session, host: str = "127.0.0.1", port: int = 0):
+    def __init__(self, session: Session | RatingSession, host: str = "127.0.0.1", port: int = 0):
         self.session = session
         self.pages = {name: _page(name) for name in PAGE_FILES}
         super().__init__(_handler(self), host, port)
@@ -98,8 +104,8 @@ def _handler(server: AnnotationServer) -> type[BaseHTTPRequestHandler]:
             path = url.path
             if path in ("/", "/index.html"):
                 self._bytes(server.pages["index.html"], PAGE_FILES["index.html"], cache=False)
-            elif path.startswith("/static/") and path[8:] in PAGE_FILES:
-                name = path[8:]
+            elif path.startswith("/static/") and (path[8:] in PAGE_FILES or path[8:] == "page.js"):
+                name = session.script if path[8:] == "page.js" else path[8:]
                 self._bytes(server.pages[name], PAGE_FILES[name], cache=False)
             elif path == "/api/session":
                 self._json(session.info())
@@ -114,17 +120,15 @@ def _handler(server: AnnotationServer) -> type[BaseHTTPRequestHandler]:
         def _post(self, url: Any) -> None:
             body = self._body()
             annotator = str(body.get("annotator") or "")
-            if url.path == "/api/vote":
-                seconds = body.get("seconds")
-                self._json(
-                    session.vote(
-                        annotator,
-                        str(body.get("token") or ""),
-                        str(body.get("choice") or ""),
-                        body.get("id") if isinstance(body.get("id"), str) else None,
-                        seconds if isinstance(seconds, int | float) else None,
-                    )
-                )
+            given_id = body.get("id") if isinstance(body.get("id"), str) else None
+            seconds = body.get("seconds")
+            seconds = seconds if isinstance(seconds, int | float) else None
+            if url.path == "/api/rate" and isinstance(session, RatingSession):
+                self._json(session.rate(annotator, str(body.get("token") or ""),
+                                        body.get("scores"), given_id, seconds))
+            elif url.path == "/api/vote" and isinstance(session, Session):
+                self._json(session.vote(annotator, str(body.get("token") or ""),
+                                        str(body.get("choice") or ""), given_id, seconds))
             elif url.path == "/api/undo":
                 self._json(session.undo(annotator))
             else:
@@ -151,9 +155,9 @@ def _handler(server: AnnotationServer) -> type[BaseHTTPRequestHandler]:
             return body
 
         def _image(self, sha: str) -> None:
-            kind = session.images.get(sha)
-            path = session.store.objects.path(sha) if kind else None
-            if kind is None or path is None or not path.is_file():
+            found = session.image(sha)
+            path, kind = found if found is not None else (None, "")
+            if path is None or not path.is_file():
                 self._json({"error": "no such image in this plan"}, HTTPStatus.NOT_FOUND)
                 return
             with path.open("rb") as handle:

@@ -13,6 +13,7 @@ import secrets
 import threading
 import uuid
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 from refig.annotation.candidates import Candidates
@@ -70,10 +71,18 @@ class Session:
         self._current: dict[str, Current] = {}
         self._lock = threading.Lock()
 
+    #: The page script this session is driven by (served as ``/static/page.js``).
+    script = "app.js"
+
     @property
     def images(self) -> dict[str, str]:
         """Content type of every image the page may ask for, by hash."""
         return self.candidates.images
+
+    def image(self, sha: str) -> tuple[Path, str] | None:
+        """The file and content type of an image the plan shows, by hash."""
+        kind = self.candidates.images.get(sha)
+        return None if kind is None else (self.store.objects.path(sha), kind)
 
     def info(self) -> dict[str, Any]:
         """What the page needs before it knows the annotator (never a configuration name)."""
@@ -132,7 +141,7 @@ class Session:
                 left_artifact=left.artifact,
                 right_artifact=right.artifact,
                 session=self.id,
-                seconds=_seconds(seconds),
+                seconds=clamp_seconds(seconds),
                 audit_verdicts=self.candidates.verdicts,
             )
             self.store.put(vote)
@@ -211,7 +220,8 @@ def _voted(votes: list[Preference], annotator: str, key: ItemKey) -> bool:
     return any(v.annotator == annotator and v.active and vote_key(v) == key for v in votes)
 
 
-def _seconds(value: float | None) -> float | None:
+def clamp_seconds(value: float | None) -> float | None:
+    """A decision time as the page measured it, within 0 to a day (None when not a number)."""
     if value is None or not isinstance(value, int | float) or not math.isfinite(value):
         return None
     return round(min(max(float(value), 0.0), MAX_SECONDS), 3)

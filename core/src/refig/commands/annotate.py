@@ -20,7 +20,13 @@ from refig.errors import RefigError, UsageError
 from refig.plugins import Registry
 
 if TYPE_CHECKING:  # typer vendors click; only annotations use it here
+    from collections import Counter
+
     from typer._click import Context
+
+    from refig.annotation.rating_session import RatingSession
+    from refig.annotation.session import Session
+    from refig.store import RunStore
 
 DEFAULT_PORT = 8765
 
@@ -45,8 +51,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
     annotate = typer.Typer(
         cls=_ServeByDefault,
         no_args_is_help=True,
-        help="Blinded pairwise human comparisons: `refig annotate RUN` serves the page; "
-        "`export` and `import` move votes between machines.",
+        help="Blinded human judgments: `refig annotate RUN` serves the pairwise page, "
+        "`--rate` the rating page; `export` and `import` move votes and ratings.",
     )
     app.add_typer(annotate, name="annotate")
 
@@ -70,16 +76,19 @@ def register(app: typer.Typer, registry: Registry) -> None:
             True, "--open/--no-open", help="Open the page in a browser (when there is a desktop)."
         ),
         quiet: bool = typer.Option(False, "-q", "--quiet", help="Only print the page's address."),
+        rate: bool = typer.Option(
+            False, "--rate", help="Absolute ratings on the task family's rubric axes (whole "
+            "points per axis) instead of pairwise votes.",
+        ),
         audit_verdicts: bool = typer.Option(
             False, "--audit-verdicts", help="Add derived verdicts (source pasted, flattened, text "
             "recall) to the object counts under each slide; recorded with every vote.",
         ),
     ) -> None:
-        """Serve the comparison page for RUN (`refig annotate RUN`): A / B / tie, undo, progress."""
-        from refig.annotation.candidates import load_candidates
-        from refig.annotation.planner import build_plan
+        """Serve the comparison page for RUN (`refig annotate RUN`): A / B / tie, undo, progress;
+        with --rate, the rating page (points per rubric axis)."""
         from refig.annotation.server import LOOPBACK, AnnotationServer
-        from refig.annotation.session import ActionError, Session, check_annotator
+        from refig.annotation.session import ActionError, check_annotator
         from refig.store import RunStore
 
         store = RunStore.open(run)
@@ -88,13 +97,9 @@ def register(app: typer.Typer, registry: Registry) -> None:
                 check_annotator(annotator)
             except ActionError as exc:
                 raise UsageError(f"--annotator {annotator!r}: {exc}") from exc
-        candidates = load_candidates(store, verdicts=audit_verdicts)
-        plan = build_plan(candidates, seed)
-        if not plan.items:
-            raise candidates.why_empty()
-        session = Session(
-            store, candidates, plan, replication=replication, default_annotator=annotator
-        )
+        session, described, skipped = (
+            _rating_session(store, seed, replication, annotator, quiet) if rate
+            else _vote_session(store, seed, replication, annotator, audit_verdicts))
         try:
             server = AnnotationServer(session, host, port)
         except OSError as exc:
@@ -104,9 +109,9 @@ def register(app: typer.Typer, registry: Registry) -> None:
                 ) from exc
             raise RefigError(f"cannot listen on {host}:{port}: {exc.strerror}") from exc
         if not quiet:
-            err.print(f"[bold]annotating[/] {store.root}: {plan.describe()}")
-            if candidates.skipped:
-                left_out = ", ".join(f"{n} {why}" for why, n in sorted(candidates.skipped.items()))
+            err.print(f"[bold]annotating[/] {store.root}: {described}")
+            if skipped:
+                left_out = ", ".join(f"{n} {why}" for why, n in sorted(skipped.items()))
                 err.print(f"left out (task x configuration): {left_out}")
         if host not in LOOPBACK:
             err.print(
@@ -129,7 +134,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
         finally:
             server.stop()
             if not quiet:
-                err.print(f"stopped: {session.stored} votes stored in this session")
+                noun = "ratings" if rate else "votes"
+                err.print(f"stopped: {session.stored} {noun} stored in this session")
 
     @annotate.command("export")
     def export(
@@ -137,38 +143,80 @@ def register(app: typer.Typer, registry: Registry) -> None:
         output: Path | None = typer.Option(
             None, "--out", "-o", help="JSONL file to write (default: stdout)."
         ),
+        ratings: bool = typer.Option(False, "--ratings", help="Export ratings, not votes."),
     ) -> None:
-        """Write every vote (undone ones included, as retractions) as JSON lines."""
+        """Write every vote (or rating; undone ones included, as retractions) as JSON lines."""
+        from refig.annotation.ratings import export_ratings
         from refig.annotation.votes import export_votes
         from refig.store import RunStore
 
         store = RunStore.open(run)
+        write = export_ratings if ratings else export_votes
         if output is None:
-            n = export_votes(store, sys.stdout)
+            n = write(store, sys.stdout)
         else:
             try:
                 with output.open("w", encoding="utf-8") as handle:
-                    n = export_votes(store, handle)
+                    n = write(store, handle)
             except OSError as exc:
                 raise RefigError(
                     f"cannot write the votes: {exc.strerror or exc}",
                     path=output,
                     fix="give --out a file in a directory that exists and you can write",
                 ) from exc
-        err.print(f"exported {n} votes" + (f" to {output}" if output else ""))
+        noun = "ratings" if ratings else "votes"
+        err.print(f"exported {n} {noun}" + (f" to {output}" if output else ""))
 
     @annotate.command("import")
     def import_(
         run: Path = typer.Argument(..., help="The run directory to merge into."),
         file: Path = typer.Argument(..., help="A JSONL file from `refig annotate export`."),
+        ratings: bool = typer.Option(False, "--ratings", help="The file holds ratings."),
     ) -> None:
-        """Merge votes exported elsewhere (by vote id: importing twice adds nothing)."""
+        """Merge votes (or ratings) exported elsewhere (by id: importing twice adds nothing)."""
+        from refig.annotation.ratings import import_ratings
         from refig.annotation.votes import import_votes
         from refig.store import RunStore
 
         store = RunStore.open(run)
-        result = import_votes(store, file)
+        result = (import_ratings if ratings else import_votes)(store, file)
+        noun = "ratings" if ratings else "votes"
         err.print(
-            f"imported {file}: {result.added} new votes, {result.retracted} retractions, "
+            f"imported {file}: {result.added} new {noun}, {result.retracted} retractions, "
             f"{result.unchanged} already in the run"
         )
+
+
+def _vote_session(store: RunStore, seed: int, replication: int, annotator: str | None,
+                  verdicts: bool) -> tuple[Session, str, Counter[str]]:
+    """The pairwise page's session, its one-line description and what was left out."""
+    from refig.annotation.candidates import load_candidates
+    from refig.annotation.planner import build_plan
+    from refig.annotation.session import Session
+
+    candidates = load_candidates(store, verdicts=verdicts)
+    plan = build_plan(candidates, seed)
+    if not plan.items:
+        raise candidates.why_empty()
+    session = Session(store, candidates, plan, replication=replication,
+                      default_annotator=annotator)
+    return session, plan.describe(), candidates.skipped
+
+
+def _rating_session(store: RunStore, seed: int, replication: int, annotator: str | None,
+                    quiet: bool) -> tuple[RatingSession, str, Counter[str]]:
+    """The rating page's session, its one-line description and what was left out."""
+    from refig.annotation.rating_items import load_rating_items
+    from refig.annotation.rating_session import RatingSession
+
+    found = load_rating_items(store, quiet=quiet)
+    if not found.items:
+        raise found.why_empty()
+    session = RatingSession(store, found, seed=seed, replication=replication,
+                            default_annotator=annotator)
+    configs = {item.config_id for item in found.items}
+    tasks = {item.task_id for item in found.items}
+    axes = "; ".join(sorted({", ".join(f"{a.id} 0-{a.max}" for a in item.axes)
+                             for item in found.items}))
+    return session, (f"{len(found.items)} ratings planned: {len(configs)} configurations over "
+                     f"{len(tasks)} tasks, axes {axes}"), found.skipped

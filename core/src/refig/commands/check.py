@@ -29,8 +29,9 @@ if TYPE_CHECKING:
 #: Gate reasons that say the input is not a file of the family at all, when a family names none.
 UNREADABLE_REASONS = frozenset({"missing"})
 #: The keys core puts in every ``--json`` row; the family's own fields sit between them.
-CORE_KEYS = frozenset({"file", "sha256", "gate", "metrics", "render", "passed", "reason",
-                       "detail"})
+OWN_KEYS = frozenset({"file", "sha256", "gate", "metrics", "render"})
+#: Keys the table does not show as a family's columns (the gate is its own column).
+CORE_KEYS = OWN_KEYS | {"passed", "reason", "detail"}
 
 
 def unreadable(
@@ -87,11 +88,13 @@ def reports_of(source: FileSource, family: TaskFamily, *, pages: bool) -> list[d
         }
         if rendering is not None and pages:
             rendering["files"] = [str(page) for page in artifact.pages]
+        # core's keys win: a file given twice under two names keeps its own name
+        own = {k: v for k, v in family.check_row(artifact).items() if k not in OWN_KEYS}
         rows.append({
             "file": name,
             "sha256": sha,
             "gate": {"passed": gate.passed, "reason": gate.reason, "detail": gate.detail},
-            **family.check_row(artifact),
+            **own,
             "metrics": metrics,
             "render": rendering,
         })
@@ -274,6 +277,13 @@ def register(app: typer.Typer, registry: Registry) -> None:
         selected_executor = registry.resolve(PluginKind.EXECUTOR, executor)
         given = check_inputs(record, source, inputs)
         check_suffixes(registry, record, files)
+        if pages is not None:
+            try:
+                pages.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise UsageError(f"--pages {pages}: cannot write the pages there: "
+                                 f"{exc.strerror or exc}", path=pages,
+                                 fix="give a folder that can be made or written") from exc
         visible = {spec.role: spec.visible for spec in record.inputs}
         use_registry(registry)
         reports = check_files(
@@ -292,6 +302,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
             typer.echo(json.dumps(reports, indent=2))
         else:
             _table(reports, family)
+            if pages is not None:
+                out.print(f"rendered pages kept in {pages}", soft_wrap=True, highlight=False)
         problems = unreadable(files, reports, family)
         for name, why in problems:
             err.print(f"[red]error:[/] {name}: {why}", soft_wrap=True, highlight=False)

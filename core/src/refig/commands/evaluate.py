@@ -62,11 +62,18 @@ def register(app: typer.Typer, registry: Registry) -> None:
         from refig.pipeline import EvaluateRequest
         from refig.pipeline import evaluate as evaluate_run
 
-        outcome = evaluate_run(registry, EvaluateRequest(
+        request = EvaluateRequest(
             run=run, metrics=metric, renderer=renderer, executor=executor, jobs=jobs,
             judges=judge, judge_options=judge_opt, repeats=repeats, budget=budget, rubric=rubric,
             judge_jobs=judge_jobs, rejudge_failed=rejudge_failed, quiet=quiet or as_json,
-        ))
+        )
+        try:
+            outcome = evaluate_run(registry, request)
+        except KeyboardInterrupt:
+            # typer would end with a silent exit 130; say what was kept and how to go on
+            err.print(f"interrupted: the work finished is stored in {run}, the work in flight "
+                      "is not; run the same command again to resume", highlight=False)
+            raise typer.Exit(130) from None
         if as_json:
             typer.echo(json.dumps(outcome.as_json(), indent=2))
         if outcome.failures:

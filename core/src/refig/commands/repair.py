@@ -20,6 +20,10 @@ def register(app: typer.Typer, registry: Registry) -> None:
             "figures and annotations when their objects are missing or damaged."
         ),
         jobs: int = typer.Option(2, "--jobs", "-j", min=1, help="Renderings at once."),
+        forget_lost: bool = typer.Option(
+            False, "--forget-lost", help="Remove the attempts whose outputs are lost, so the "
+            "next `refig run` with the same options makes them again."
+        ),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress output."),
         as_json: bool = typer.Option(False, "--json", help="Print the outcome as JSON."),
     ) -> None:
@@ -27,18 +31,26 @@ def register(app: typer.Typer, registry: Registry) -> None:
         suite's inputs (--suite), and list what cannot be re-made (exit 1 while any remains)."""
         from refig.repair import repair
 
-        report = repair(registry, run, suite=suite, jobs=jobs, quiet=quiet or as_json)
+        report = repair(registry, run, suite=suite, jobs=jobs, quiet=quiet or as_json,
+                        forget_lost=forget_lost)
         if as_json:
             typer.echo(json.dumps(report.as_json(), indent=2))
         elif not quiet:
             err.print(f"checked {report.checked} objects: {len(report.restored)} restored from "
                       f"the suite, {report.renders_remade} renderings re-made, "
                       f"{len(report.lost)} lost", highlight=False)
+            for forgotten in report.forgotten:
+                err.print(f"  forgotten: {forgotten} (its outputs were lost)", markup=False,
+                          highlight=False)
             for lost in report.lost:
                 err.print(f"  lost: {lost.line()}", markup=False, highlight=False)
+            if report.forgotten:
+                err.print("run `refig run` again with the same options to make the forgotten "
+                          "attempts again", highlight=False)
             if report.lost:
                 err.print("put the lost objects back from a backup (objects/ab/<sha256>); "
-                          "an attempt whose slide is lost can be made again by deleting it "
-                          "from the run", highlight=False)
+                          f"`refig repair {run} --forget-lost` removes the attempts whose "
+                          "outputs are lost, so the next `refig run` makes them again",
+                          highlight=False)
         if report.lost:
             raise typer.Exit(1)

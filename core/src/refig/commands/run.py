@@ -9,8 +9,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
-from refig.console import format_duration, out, print_table
+from refig.console import err, format_duration, out, print_table
 from refig.errors import UsageError
 from refig.plugins import Registry
 
@@ -94,14 +95,21 @@ def register(app: typer.Typer, registry: Registry) -> None:
             retry_failed=retry_failed, max_tries=max_tries, sandbox=sandbox, network=network,
             workspace_root=workspace_root, keep_workspaces=keep_workspaces,
         )
-        with _sigterm_interrupts():
-            summary = execute(request, quiet=quiet or as_json)
+        try:
+            with _sigterm_interrupts():
+                summary = execute(request, quiet=quiet or as_json)
+        except KeyboardInterrupt:
+            # typer would end with a silent exit 130; say what was kept and how to go on
+            err.print(f"interrupted: finished attempts are kept in {escape(str(out_dir))}, "
+                      "attempts in flight are discarded; run the same command again to resume")
+            raise typer.Exit(130) from None
         if as_json:
             typer.echo(json.dumps(summary.as_json(), indent=2))
             return
         from rich.table import Table
 
-        table = Table(title=f"refig run: {summary.config_id}", title_justify="left",
+        # escape: an id's options suffix ``[key=value]`` would otherwise be read as rich markup
+        table = Table(title=f"refig run: {escape(summary.config_id)}", title_justify="left",
                       show_header=False)
         table.add_column(style="bold")
         table.add_column(overflow="fold")

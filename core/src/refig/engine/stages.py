@@ -72,6 +72,8 @@ class Rendered:
 
     render: Render
     pngs: tuple[bytes, ...]
+    #: What the renderer printed (an interpreter's stdout and stderr), stored as an object.
+    log: bytes | None = None
 
 
 def _rendered(item: Item, output: RenderOutput, renderer: Renderer, name: str) -> Rendered:
@@ -101,8 +103,9 @@ def _rendered(item: Item, output: RenderOutput, renderer: Renderer, name: str) -
         fonts=tuple(renderer.fonts),
         seconds=output.seconds,
         error=error,
+        log_sha256=hashlib.sha256(output.log).hexdigest() if output.log else None,
     )
-    return Rendered(render, tuple(pngs))
+    return Rendered(render, tuple(pngs), output.log or None)
 
 
 def _render_job(item: Item) -> RenderJob:

@@ -78,6 +78,7 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("Registry",), "refig.plugins"),
     **dict.fromkeys(("LOOPBACK", "LoopbackServer"), "refig.loopback"),
     **dict.fromkeys(("RunStore",), "refig.store"),
+    **dict.fromkeys(("RatingPage", "RatingView"), "refig.annotation.rating_items"),
     **dict.fromkeys(("ModelCall",), "refig.gateway.calls"),
 }
 
@@ -138,6 +139,8 @@ __all__ = [
     "PluginRecord",
     "Preference",
     "Prompt",
+    "RatingPage",
+    "RatingView",
     "Redactor",
     "RefigError",
     "Registry",
@@ -207,6 +210,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
+    from refig.annotation.rating_items import RatingPage, RatingView
     from refig.console import err, out, track
     from refig.doctor import Check, Status, apt_fix, tool
     from refig.errors import FamilyMismatchError, RefigError, UsageError

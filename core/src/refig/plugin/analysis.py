@@ -33,6 +33,11 @@ from refig.analysis.context import (
 from refig.analysis.effects import PAIR_COLUMNS, EffectPair
 from refig.analysis.registry import SectionBuilder
 from refig.analysis.scores import TOTAL, judge_labels
+from refig.annotation.rating_report import (
+    expert_agreement_table,
+    judge_human_table,
+    raters_table,
+)
 from refig.store import ObjectStore, RunStore
 
 
@@ -72,6 +77,9 @@ __all__ = [
     "analyse",
     "analysis_for",
     "effect_pairs",
+    "expert_agreement_table",
     "format_cell",
+    "judge_human_table",
     "judge_labels",
+    "raters_table",
 ]

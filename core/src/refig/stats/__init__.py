@@ -2,7 +2,8 @@
 
 One module per topic: :mod:`.bootstrap` (plain, paired and cluster intervals), :mod:`.elo`
 (Bradley-Terry on the Elo scale), :mod:`.icc` (judge repeatability), :mod:`.agreement` (rank and
-judge-human direction agreement), :mod:`.kappa` (agreement between annotators) and
+judge-human direction agreement), :mod:`.kappa` (agreement between annotators),
+:mod:`.correlation` (Pearson with a bootstrap interval, Krippendorff's alpha) and
 :mod:`.sensitivity` (rubric weight sweeps); :mod:`.intervals` holds what they share. Resampling
 draws whole matrices of indices from a seeded :class:`numpy.random.Generator` and turns them into
 count matrices, so a bootstrap of a mean is one matrix product instead of a Python loop;
@@ -25,6 +26,7 @@ from refig.stats.bootstrap import (
     paired_bootstrap_ci,
     resample_indices,
 )
+from refig.stats.correlation import Alpha, Correlation, krippendorff_alpha, pearson_ci
 from refig.stats.elo import (
     ELO_MEAN,
     ELO_SCALE,
@@ -54,7 +56,9 @@ __all__ = [
     "ELO_SCALE",
     "TIE_MARGIN",
     "AgreementBucket",
+    "Alpha",
     "Comparison",
+    "Correlation",
     "DirectionAgreement",
     "EloResult",
     "FloatArray",
@@ -74,7 +78,9 @@ __all__ = [
     "direction_agreement",
     "fleiss_kappa",
     "icc_2_1",
+    "krippendorff_alpha",
     "paired_bootstrap_ci",
+    "pearson_ci",
     "rank_agreement",
     "resample_indices",
     "reweighted_points",

@@ -26,6 +26,12 @@ from refig_judge_mmos.jury import failed_execution
 
 VERSION = "1"
 KEY = f"code-metrics-proxy/{VERSION}"
+#: What the proxy can and cannot see, printed under every table of its scores.
+SIGHT = ("code-metrics is a proxy judge: it reads the code metrics (plotting-API F1, SSIM, "
+         "CIEDE2000) and the programs' literals; it cannot see what a chart shows, so its "
+         "agreement with those metrics is true by construction.")
+#: Every judgment's markers: a proxy, deterministic, with what it can see, free.
+MARKS = {"proxy": True, "deterministic": True, "sight": SIGHT, "cost_usd": 0.0}
 
 
 def multiset_f1(reference: Counter[str], generated: Counter[str]) -> float:
@@ -43,12 +49,12 @@ class CodeMetricsProxy:
     """Deterministic MMOS-shaped scores; never calls a model."""
 
     key = KEY
+    deterministic = True
 
     def judge(self, request: JudgeRequest) -> Judgment:
         artifact = request.artifact
         if not artifact.gate.passed:
-            return failed_execution(request, KEY, "code-metrics").model_copy(
-                update={"proxy": True})
+            return failed_execution(request, KEY, "code-metrics").model_copy(update=MARKS)
         rubric = load_rubric(request.rubric_path, family="figure-to-code")
         metrics = artifact.metrics
         language = Language.parse(str(artifact.task.params["language"])) if artifact.task \
@@ -80,4 +86,4 @@ class CodeMetricsProxy:
         return Judgment(artifact_sha256=artifact.sha256, judge="code-metrics", judge_key=KEY,
                         rubric_sha256=rubric.sha256, rubric_version=rubric.version,
                         repeat=request.repeat, status=JudgmentStatus.OK, scores=scores,
-                        total=total, raw_total=total, proxy=True, calls=0)
+                        total=total, raw_total=total, calls=0, **MARKS)

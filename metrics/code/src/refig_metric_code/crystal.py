@@ -5,6 +5,10 @@ reference programs, counted over their concatenated token stream exactly as the 
 README does, from the reference code only (never a generated program). The score of a program
 is ``crystalbleu.sentence_bleu([reference], candidate, ignoring=trivial)`` with uniform 1-4-gram
 weights; the smoothing is an option and defaults to none, as the package does.
+
+On a small suite the ignore list can cover every n-gram of some order of a reference (500
+n-grams from six programs is most of them): then no program can score above 0 and the value is
+not a finding, so :func:`covered_orders` lets the metric report it as not meaningful instead.
 """
 
 from __future__ import annotations
@@ -27,6 +31,15 @@ def trivial_ngrams(references: Iterable[Sequence[str]], k: int = TRIVIAL_K) -> d
     for n in range(1, MAX_N + 1):
         counts.update(ngrams(stream, n))
     return dict(counts.most_common(k))
+
+
+def covered_orders(reference: Sequence[str], trivial: dict[tuple, int]) -> tuple[int, ...]:
+    """The n-gram orders (1-4) at which the ignore list leaves ``reference`` nothing: at such an
+    order no program can match, so CrystalBLEU reads 0 for every program, the reference too."""
+    from nltk.util import ngrams
+
+    return tuple(n for n in range(1, MAX_N + 1)
+                 if all(gram in trivial for gram in ngrams(reference, n)))
 
 
 def smoothing(name: str | None) -> Any:

@@ -3,7 +3,8 @@
     FCF = E x (q_PSNR x q_SSIM x q_LPIPS x q_dE)^(1/4) x min(1, L_ref / L_gen)
 
 * ``E`` is 1 only when both the image and the code exist (the program ran and made an image),
-  else 0; a program flagged for raster smuggling has ``E = 0`` too.
+  else 0. Raster smuggling does not enter FCF (the issue's definition): it is its own value,
+  ``smuggling``, which caps the program's judgments through the rubric.
 * ``q_PSNR = 1 - 10^(-PSNR/20)`` (PSNR in dB, capped at 100); ``q_SSIM = clip(SSIM, 0, 1)``;
   ``q_LPIPS = 1 / (1 + LPIPS)``.
 * ``q_dE`` maps mean CIEDE2000 through just-noticeable-difference breakpoints, linearly between

@@ -3,8 +3,8 @@
 Names (all in ``docs/figure-to-code.md``): ``execution`` (1 when the program ran and made an
 image); ``psnr``, ``ssim``, ``lpips``, ``ciede2000`` (raw: None when it did not run) and each
 ``<name>_weighted`` (the worst value on failure); ``crystalbleu``, ``ast``, ``api_f1``;
-``tokens`` and ``reference_tokens`` (L); ``smuggling`` (1 when flagged, reasons in detail) and
-``fcf`` (0 when smuggling is flagged).
+``tokens`` and ``reference_tokens`` (L); ``smuggling`` (1 when flagged, reasons in detail; it
+caps the judgments through the rubric) and ``fcf`` (exactly the issue's definition).
 """
 
 from __future__ import annotations
@@ -14,17 +14,28 @@ from collections.abc import Iterator
 from refig.plugin import Artifact, MetricValue, ValueMaker
 from refig_metric_image.perceptual import Lpips
 
-from refig_metric_code.corpus import suite_trivial_ngrams
+from refig_metric_code.corpus import Ignored, suite_trivial_ngrams
 from refig_metric_code.fcf import fcf
 from refig_metric_code.languages import Language
 from refig_metric_code.pixels import WORST, pixel_scores
 from refig_metric_code.scoring import score_code
 from refig_metric_code.smuggling import detect
 
-VERSION = "1"
+VERSION = "2"
 IMAGE_NAMES = tuple(WORST)
 NAMES = ("execution", *IMAGE_NAMES, *(f"{n}_weighted" for n in IMAGE_NAMES), "crystalbleu",
          "ast", "api_f1", "tokens", "reference_tokens", "smuggling", "fcf")
+
+
+def _not_meaningful(covered: tuple[int, ...], ignored: Ignored,
+                    language: Language) -> str | None:
+    """Why CrystalBLEU is not reported for this program, or None when it is."""
+    if not covered:
+        return None
+    orders = ", ".join(str(n) for n in covered)
+    return (f"the {len(ignored.ngrams)} ignored n-grams learned from the suite's "
+            f"{ignored.references} {language.value} reference program(s) cover every n-gram "
+            f"of order {orders} of the reference, so every program would read 0")
 
 
 def _language(artifact: Artifact) -> Language | None:
@@ -63,13 +74,14 @@ class CodeMetrics:
         for name in IMAGE_NAMES:
             note = scores.lpips_note if name == "lpips" and scores.lpips_note else None
             yield make.value(name, getattr(scores, name), note=note)
-            # A failure weighs the worst value; a run whose LPIPS could not be measured, None.
-            measured = not executed or getattr(scores, name) is not None
-            yield make.value(f"{name}_weighted", scores.weighted(name) if measured else None)
-        trivial = suite_trivial_ngrams(reference_code, language, self.trivial_k)
-        code = score_code(reference, source, language, trivial, smooth=self.smoothing)
+            # A failure weighs the worst value; LPIPS that cannot run here is None either way.
+            off = name == "lpips" and bool(scores.lpips_note)
+            yield make.value(f"{name}_weighted", None if off else scores.weighted(name), note=note)
+        ignored = suite_trivial_ngrams(reference_code, language, self.trivial_k)
+        code = score_code(reference, source, language, ignored.ngrams, smooth=self.smoothing)
         yield make.value("crystalbleu", code.crystalbleu, smoothing=self.smoothing,
-                         trivial_ngrams=len(trivial))
+                         trivial_ngrams=len(ignored.ngrams), references=ignored.references,
+                         not_meaningful=_not_meaningful(code.covered, ignored, language))
         yield make.value("ast", code.ast)
         yield make.value("api_f1", code.api_f1)
         yield make.value("tokens", float(code.tokens))
@@ -77,8 +89,8 @@ class CodeMetrics:
         names = (figure.name, f"source{figure.suffix}")  # its name in the agent's workspace
         finding = detect(source, language, figure_names=names)
         yield make.value("smuggling", float(finding.flagged), reasons=list(finding.reasons))
-        value = fcf(executed=executed and not finding.flagged, psnr=scores.psnr,
+        value = fcf(executed=executed, psnr=scores.psnr,
                     ssim=scores.ssim, lpips=scores.lpips, delta_e=scores.ciede2000,
                     ref_tokens=code.reference_tokens, gen_tokens=code.tokens)
-        yield make.value("fcf", value, capped=finding.flagged or None,
+        yield make.value("fcf", value, smuggling=finding.flagged or None,
                          lpips="missing" if scores.lpips is None and executed else None)

@@ -44,13 +44,20 @@ class PixelScores:
 
 def pixel_scores(reference: Path, generated: Path | None, lpips: Lpips | None = None
                  ) -> PixelScores:
-    """The metrics of ``generated`` against ``reference``; all None when there is no image."""
+    """The metrics of ``generated`` against ``reference``; all None when there is no image.
+    ``lpips_note`` says why LPIPS is off here, for a failed run too (its weighted LPIPS is then
+    unknown, not the worst value)."""
+    lpips = lpips or Lpips()
     if generated is None:
+        try:
+            lpips.model()
+        except LpipsUnavailable as exc:
+            return PixelScores(None, None, None, None, str(exc))
         return PixelScores(None, None, None, None)
     a, b = preprocess(reference), preprocess(generated)
     distance, note = None, ""
     try:
-        distance = (lpips or Lpips()).distance(a, b)
+        distance = lpips.distance(a, b)
     except LpipsUnavailable as exc:
         note = str(exc)
     return PixelScores(psnr(a, b), ssim(a, b), distance, ciede2000(a, b), note)

@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from refig_metric_code.calls import api_f1, plotting_calls
-from refig_metric_code.crystal import crystal_bleu
+from refig_metric_code.crystal import covered_orders, crystal_bleu
 from refig_metric_code.languages import Language
 from refig_metric_code.syntax_tree import ParseFailure, dice, syntax_tree
 from refig_metric_code.tokens import code_tokens
@@ -42,13 +42,15 @@ def reference_facts(source: str, language: Language) -> Facts:
 
 @dataclass(frozen=True)
 class CodeScores:
-    """CrystalBLEU, AST similarity and plotting-API F1 of one generated program."""
+    """CrystalBLEU, AST similarity and plotting-API F1 of one generated program; CrystalBLEU
+    is None when the ignore list covers an n-gram order of the reference (``covered``)."""
 
-    crystalbleu: float
+    crystalbleu: float | None
     ast: float
     api_f1: float
     tokens: int
     reference_tokens: int
+    covered: tuple[int, ...] = ()
 
 
 def score_code(reference: str, generated: str, language: Language, trivial: dict[tuple, int],
@@ -57,5 +59,7 @@ def score_code(reference: str, generated: str, language: Language, trivial: dict
     ref = reference_facts(reference, language)
     gen = facts(generated, language)
     ast = 0.0 if gen.bag is None or ref.bag is None else dice(ref.bag, gen.bag)
-    return CodeScores(crystal_bleu(ref.tokens, gen.tokens, trivial, smooth=smooth), ast,
-                      api_f1(set(ref.calls), set(gen.calls)), len(gen.tokens), len(ref.tokens))
+    covered = covered_orders(ref.tokens, trivial)
+    bleu = None if covered else crystal_bleu(ref.tokens, gen.tokens, trivial, smooth=smooth)
+    return CodeScores(bleu, ast, api_f1(set(ref.calls), set(gen.calls)), len(gen.tokens),
+                      len(ref.tokens), covered)

@@ -14,7 +14,8 @@ An image equal to the figure is no evidence by itself: the reference program, re
 deterministic toolchain, reproduces its figure to the pixel.
 
 Drawing calls that show arrays (``imshow``, ``imagesc``, ``geom_raster``) are not flagged alone:
-heatmaps are legitimate. A flagged program's FCF is 0 and judges cap its total at 0.
+heatmaps are legitimate. Judges cap a flagged program's total at 0 (the rubric's cap); FCF,
+defined without smuggling, does not see it.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from pygments.token import Number
 
 from refig_metric_code.languages import Language
-from refig_metric_code.tokens import code_tokens, lexer
+from refig_metric_code.tokens import code_tokens, latex_literals, lexer
 
 PIXEL_NUMBERS = 4096
 BASE64_RUN = 256
@@ -59,7 +60,10 @@ class Finding:
 
 
 def numeric_literals(source: str, language: Language) -> int:
-    """How many number tokens ``source`` holds."""
+    """How many number literals ``source`` holds (Pygments' number tokens; LaTeX's by pattern,
+    its lexer having none)."""
+    if language is Language.LATEX:
+        return sum(latex_literals(source)[1].values())
     return sum(1 for kind, _ in lexer(language).get_tokens(source) if kind in Number)
 
 

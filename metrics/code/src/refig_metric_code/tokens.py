@@ -7,6 +7,7 @@ each (Pygments may split a string into delimiters and body; those parts are join
 from __future__ import annotations
 
 import functools
+import re
 from collections import Counter
 
 from pygments.lexer import Lexer
@@ -49,12 +50,30 @@ def token_count(source: str, language: Language | str) -> int:
     return len(code_tokens(source, language))
 
 
+#: LaTeX has no string or number tokens in Pygments' TeX lexer: its literals are read by pattern.
+_LATEX_NUMBER = re.compile(r"(?<![\w\\.])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_LATEX_WORD = re.compile(r"(?<![\\\w])[A-Za-z][A-Za-z'-]+")
+_LATEX_STRUCTURE = re.compile(
+    r"\\(?:begin|end|usepackage|documentclass|usetikzlibrary|usepgfplotslibrary|pgfplotsset)"
+    r"\*?(?:\[[^\]]*\])?\{[^}]*\}|%[^\n]*|\\[A-Za-z@]+\*?")
+
+
+def latex_literals(source: str) -> tuple[Counter[str], Counter[str]]:
+    """A LaTeX program's words (its text and option values, once the commands, environment and
+    package names and comments are removed) and its numbers, as multisets."""
+    body = _LATEX_STRUCTURE.sub(" ", source)
+    return Counter(_LATEX_WORD.findall(body)), Counter(_LATEX_NUMBER.findall(body))
+
+
 def literals(source: str, language: Language | str) -> tuple[Counter[str], Counter[str]]:
     """The string literals (quotes stripped) and number literals of ``source``, as multisets:
     the text and the data a plotting program puts in its figure."""
+    language = Language.parse(str(language))
+    if language is Language.LATEX:
+        return latex_literals(source)
     strings: Counter[str] = Counter()
     numbers: Counter[str] = Counter()
-    for kind, value in lexer(Language.parse(str(language))).get_tokens(source):
+    for kind, value in lexer(language).get_tokens(source):
         text = value.strip()
         if not text:
             continue

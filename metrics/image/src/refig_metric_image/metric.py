@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
 from PIL import Image
 from refig.plugin import (
     Artifact,
@@ -19,7 +21,7 @@ from refig.plugin import (
 
 from refig_metric_image.pairing import WORK_WIDTH, Prepared, pair_with, prepare
 from refig_metric_image.perceptual import Lpips, LpipsUnavailable
-from refig_metric_image.similarity import ciede2000, psnr, ssim
+from refig_metric_image.similarity import ciede2000, lab, psnr, ssim
 
 METRIC = "image"
 NAMES = ("ssim", "psnr", "ciede2000", "lpips", "ssim_blank", "ciede2000_blank", "layout_ssim",
@@ -36,6 +38,33 @@ def prepared_source(key: str | None, path: Path, width: int) -> Prepared:
     """The source figure cut and resized once per source per process (the evaluation hands a
     worker all the artifacts of one source together), not once per artifact."""
     return prepare(open_image(path), width)
+
+
+@lru_cache(maxsize=4)  # about 14 MB each at the working width
+def source_lab(key: str | None, path: Path, width: int) -> np.ndarray:
+    """The prepared source in CIELAB, once per source per process."""
+    return lab(prepared_source(key, path, width).image)
+
+
+@dataclass(frozen=True)
+class Blank:
+    """What an empty slide of one size scores against one source (the ``*_blank`` values)."""
+
+    ssim: float
+    ciede2000: float
+    layout_ssim: float
+
+
+@lru_cache(maxsize=64)
+def blank_scores(key: str | None, path: Path, width: int, size: tuple[int, int]) -> Blank:
+    """The empty slide of ``size`` against the source, once per source and render size: it
+    does not depend on the artifact, and costs as much as the artifact's own values."""
+    empty = Image.new("RGB", size, BLANK)
+    blank = pair_with(prepared_source(key, path, width), empty)
+    coarse = pair_with(prepared_source(key, path, LAYOUT_WIDTH), empty)
+    return Blank(ssim(blank.source, blank.render),
+                 ciede2000(source_lab(key, path, width), blank.render),
+                 ssim(coarse.source, coarse.render))
 
 
 class ImageSimilarity:
@@ -75,19 +104,18 @@ class ImageSimilarity:
         detail = {"size": size, "source_box": images.source_box, "render_box": images.render_box}
         yield make.value("ssim", ssim(images.source, images.render), **detail)
         yield make.value("psnr", psnr(images.source, images.render), size=size)
-        yield make.value("ciede2000", ciede2000(images.source, images.render), size=size)
+        source_colours = source_lab(make.reference_sha256, artifact.source, self.width)
+        yield make.value("ciede2000", ciede2000(source_colours, images.render), size=size)
         try:
             yield make.value("lpips", self.lpips.distance(images.source, images.render), size=size)
         except LpipsUnavailable as exc:
             yield make.value("lpips", None, reason=str(exc))
-        empty = Image.new("RGB", render.size, BLANK)
-        blank = pair_with(source, empty)
+        blank = blank_scores(make.reference_sha256, artifact.source, self.width, render.size)
         detail = {"size": size, "blank": list(render.size)}
-        yield make.value("ssim_blank", ssim(blank.source, blank.render), **detail)
-        yield make.value("ciede2000_blank", ciede2000(blank.source, blank.render), **detail)
+        yield make.value("ssim_blank", blank.ssim, **detail)
+        yield make.value("ciede2000_blank", blank.ciede2000, **detail)
         layout = prepared_source(make.reference_sha256, artifact.source, LAYOUT_WIDTH)
-        coarse, coarse_blank = pair_with(layout, render), pair_with(layout, empty)
+        coarse = pair_with(layout, render)
         small = {"size": list(coarse.source.size)}
         yield make.value("layout_ssim", ssim(coarse.source, coarse.render), **small)
-        yield make.value("layout_ssim_blank", ssim(coarse_blank.source, coarse_blank.render),
-                         **small)
+        yield make.value("layout_ssim_blank", blank.layout_ssim, **small)

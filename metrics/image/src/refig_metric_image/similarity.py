@@ -45,10 +45,20 @@ def psnr(a: Image.Image, b: Image.Image) -> float:
     return min(PSNR_CAP, float(peak_signal_noise_ratio(x, y, data_range=255)))
 
 
-def ciede2000(a: Image.Image, b: Image.Image) -> float:
-    """Mean CIEDE2000 colour difference (0 for identical images; about 2.3 is just noticeable)."""
-    from skimage.color import deltaE_ciede2000, rgb2lab
+def lab(image: Image.Image) -> np.ndarray:
+    """``image`` in CIELAB (D65), read-only: a source's is computed once and shared."""
+    from skimage.color import rgb2lab
 
-    lab_a = rgb2lab(np.asarray(a.convert("RGB"), dtype=np.float64) / 255.0)
-    lab_b = rgb2lab(np.asarray(b.convert("RGB"), dtype=np.float64) / 255.0)
+    converted = rgb2lab(np.asarray(image.convert("RGB"), dtype=np.float64) / 255.0)
+    converted.flags.writeable = False
+    return converted
+
+
+def ciede2000(a: Image.Image | np.ndarray, b: Image.Image | np.ndarray) -> float:
+    """Mean CIEDE2000 colour difference (0 for identical images; about 2.3 is just noticeable)
+    of two images, or of their :func:`lab` arrays."""
+    from skimage.color import deltaE_ciede2000
+
+    lab_a = a if isinstance(a, np.ndarray) else lab(a)
+    lab_b = b if isinstance(b, np.ndarray) else lab(b)
     return float(deltaE_ciede2000(lab_a, lab_b).mean())

@@ -39,6 +39,8 @@ class DeckEdit:
     """The :class:`refig.plugin.TaskFamily` of PPTArena."""
 
     inspector = INSPECTOR
+    #: Gate reasons meaning "not a deck at all" (`refig check` exits 1 on them).
+    unreadable_reasons = frozenset({"missing", "not_a_zip"})
     #: Rendered once per content and stored in the run, for the metric, judges and task pages.
     rendered_inputs = (DECK, TARGET)
 
@@ -71,6 +73,12 @@ class DeckEdit:
         images = slide_images(context, selected(context), ("original", "target", "prediction"))
         return Evidence(images=images, text=readable(context.comparison),
                         text_label="Structural diffs, read from the decks' XML")
+
+    def rating_page(self, artifact: Artifact) -> Any:
+        """What an expert rating the edit sees (``refig annotate --rate``)."""
+        from refig_family_deck_edit.rating_page import rating_page
+
+        return rating_page(artifact)
 
     def check_row(self, artifact: Artifact) -> dict[str, Any]:
         """``refig check --json``: the gate, the deck's shape and, with references, the diff."""

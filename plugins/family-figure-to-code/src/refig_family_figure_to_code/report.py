@@ -1,10 +1,12 @@
 """The figure-to-code report sections: FigCodeBench's tables from a run.
 
-Per language and model: execution rate, PSNR/SSIM/LPIPS/CIEDE2000 raw (over programs that ran)
-and weighted (failures at the worst value), CrystalBLEU, AST, API F1, FCF, smuggling and MMOS;
-the same per category and per tier; the Friedman test of tokens and of cost across languages
-(blocks: the models); Kendall's tau between each image metric and MMOS; MMOS against cost per
-model (FigCodeBench's Figure 1); and the MMOS jury's position bias when `mmos-swapped` judged.
+Per language and configuration (the baselines, all of model ``none``, kept apart): execution
+rate, PSNR/SSIM/LPIPS/CIEDE2000 raw (over programs that ran) and weighted (failures at the
+worst value), CrystalBLEU, AST, API F1, FCF, smuggling and MMOS; the same per category and per
+tier; the Friedman test of tokens and of cost across languages (blocks: the configurations);
+Kendall's tau between each image metric and MMOS; MMOS against cost per configuration
+(FigCodeBench's Figure 1); the MMOS jury's position bias when `mmos-swapped` judged; and MMOS
+against expert ratings with the experts' agreement when `refig annotate --rate` collected any.
 """
 
 from __future__ import annotations
@@ -16,7 +18,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from refig import stats
-from refig.plugin.analysis import Column, Context, Section, Table
+from refig.plugin import FIGURE_TO_CODE
+from refig.plugin.analysis import (
+    Column,
+    Context,
+    Section,
+    Table,
+    expert_agreement_table,
+    judge_human_table,
+    raters_table,
+)
 
 #: The judge whose totals are MMOS; without it, the run's primary judge (e.g. the proxy).
 JURY, PROBE = "mmos", "mmos-swapped"
@@ -32,7 +43,6 @@ class Row:
     config: str
     reason: str | None
     language: str
-    model: str
     category: str
     tier: str
     values: dict[str, float | None] = field(default_factory=dict)
@@ -40,6 +50,10 @@ class Row:
     probe: float | None = None
     tokens: float | None = None
     cost: float | None = None
+    #: Why CrystalBLEU is not meaningful for this program (the ignore list covers its reference).
+    bleu_void: str | None = None
+    #: Why LPIPS is off (no torch or no weights), when it is.
+    lpips_off: str | None = None
 
 
 def _judge_total(ctx: Context, artifact: str | None, judge: str | None) -> float | None:
@@ -50,21 +64,47 @@ def _judge_total(ctx: Context, artifact: str | None, judge: str | None) -> float
     return sum(totals) / len(totals) if totals else None
 
 
+def _label(ctx: Context, name: str) -> str | None:
+    """The run's label of judge ``name``: ``mmos`` or, as `--judge mmos:M1,M2` stores it,
+    ``mmos:M1,M2`` (the first in order when several juries judged)."""
+    labels = sorted({j.judge for found in ctx.data.judgments.values() for j in found})
+    return next((label for label in labels if label.split(":", 1)[0] == name), None)
+
+
+def _proxy(ctx: Context, label: str | None) -> bool:
+    return any(j.proxy for found in ctx.data.judgments.values() for j in found
+               if j.judge == label)
+
+
+def score_label(ctx: Context) -> str:
+    """The name of the score column: MMOS when the jury judged, else the judge that did, marked
+    when it is a proxy (the offline `code-metrics` is no MMOS)."""
+    judge = mmos_judge(ctx)
+    if judge is None or judge.split(":", 1)[0] == JURY:
+        return "MMOS"
+    return f"{judge} (proxy)" if _proxy(ctx, judge) else judge
+
+
+def _score(ctx: Context, best: bool = True) -> Column:
+    return Column("mmos", score_label(ctx), "float", 1, "max" if best else None)
+
+
 def mmos_judge(ctx: Context) -> str | None:
     """The judge the MMOS column reads: the jury when it judged, else the primary judge."""
-    labels = {j.judge for found in ctx.data.judgments.values() for j in found}
-    return JURY if JURY in labels else ctx.primary
+    primary = ctx.primary
+    if primary is not None and primary.split(":", 1)[0] == JURY:
+        return primary
+    return _label(ctx, JURY) or primary
 
 
 def rows(ctx: Context) -> list[Row]:
     """Every figure-to-code outcome of the run as a :class:`Row`."""
-    judge = mmos_judge(ctx)
+    judge, probe = mmos_judge(ctx), _label(ctx, PROBE)
     found = []
     for (task_id, config_id), outcome in ctx.data.outcomes.items():
         task = ctx.data.tasks.get(task_id)
         if task is None or task.family != "figure-to-code":
             continue
-        config = ctx.data.configs.get(config_id)
         artifact = outcome.artifact if outcome.passed else None
         values: dict[str, float | None] = {}
         for name in ("execution", *IMAGE, *(f"{n}_weighted" for n in IMAGE), *CODE,
@@ -75,15 +115,22 @@ def rows(ctx: Context) -> list[Row]:
                        **{f"{n}_weighted": w for n, w in
                           zip(IMAGE, (0.0, 0.0, 1.0, 100.0), strict=True)}}
         usage = outcome.attempt.usage
+        stored = ctx.data.metrics.get(outcome.artifact or "", {})
+        bleu, lpips = stored.get(("code", "crystalbleu")), stored.get(("code", "lpips_weighted"))
         found.append(Row(
             task=task_id, config=config_id, reason=outcome.gate_reason,
             language=str(task.params.get("language", "?")),
-            model=config.model if config else config_id, category=str(task.meta.get(
+            category=str(task.meta.get(
                 "category", "?")), tier=str(task.meta.get("tier", "?")), values=values,
             mmos=0.0 if outcome.gated else _judge_total(ctx, artifact, judge),
-            probe=_judge_total(ctx, artifact, PROBE),
+            probe=_judge_total(ctx, artifact, probe),
             tokens=float(usage.input_tokens + usage.output_tokens),
-            cost=outcome.attempt.cost_usd))
+            cost=outcome.attempt.cost_usd,
+            bleu_void=bleu.detail.get("not_meaningful") if bleu is not None else None,
+            lpips_off=lpips.detail.get("note") if lpips is not None else None))
+    if any(r.lpips_off for r in found):  # LPIPS is off here: no worst value for failures either
+        for row in found:
+            row.values["lpips_weighted"] = None
     return found
 
 
@@ -99,12 +146,33 @@ def _grouped(found: list[Row], key: Callable[[Row], tuple[str, ...]]) -> dict[tu
     return dict(sorted(groups.items()))
 
 
+NOT_MEANINGFUL = "not meaningful"
+
+
 def _summary(group: list[Row], names: Iterable[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {"n": len(group)}
+    out: dict[str, Any] = {"n": len({r.task for r in group})}
     for name in names:
         out[name] = _mean(r.values.get(name) for r in group)
+    if "crystalbleu" in out and out["crystalbleu"] is None and any(r.bleu_void for r in group):
+        out["crystalbleu"] = NOT_MEANINGFUL
     out["mmos"] = _mean(r.mmos for r in group)
     return out
+
+
+def bleu_notes(found: list[Row]) -> list[str]:
+    """One note per language whose CrystalBLEU is not meaningful, with the reason: on a small
+    suite the ignore list covers the references, and 0 would look like a finding; and why LPIPS
+    is off, when it is (its columns are then empty, failures included)."""
+    off = next((r.lpips_off for r in found if r.lpips_off), None)
+    notes = [f"LPIPS —: {off.rstrip('. ')}"] if off else []
+    for (language,), group in _grouped(found, lambda r: (r.language,)).items():
+        void = [r for r in group if r.bleu_void]
+        if void:
+            notes.append(f"CrystalBLEU {NOT_MEANINGFUL} for {len(void)} of {len(group)} "
+                         f"{language} programs: {void[0].bleu_void}; a real suite (hundreds of "
+                         "references per language) gives a value, and so does a smaller ignore "
+                         "list (`--metric-opt trivial_k=N`)")
+    return notes
 
 
 def _image_columns() -> list[Column]:
@@ -121,8 +189,7 @@ _MAIN = [Column("n", "Tasks", "int"), Column("execution", "Exec", "pct", best="m
          *_image_columns(),
          Column("crystalbleu", "CrystalBLEU", "float", 3, "max"),
          Column("ast", "AST", "float", 3, "max"), Column("api_f1", "API F1", "float", 3, "max"),
-         Column("fcf", "FCF", "float", 3, "max"), Column("smuggling", "Smuggled", "pct"),
-         Column("mmos", "MMOS", "float", 1, "max")]
+         Column("fcf", "FCF", "float", 3, "max"), Column("smuggling", "Smuggled", "pct")]
 _NAMES = ["execution", *IMAGE, *(f"{n}_weighted" for n in IMAGE), *CODE, "smuggling"]
 
 
@@ -130,13 +197,14 @@ def by_language(ctx: Context) -> Iterator[Table]:
     found = rows(ctx)
     if not found:
         return
-    table = Table("code_by_language", "figure-to-code by language and model",
-                  [Column("language", "Language"), Column("model", "Model"), *_MAIN],
+    table = Table("code_by_language", "figure-to-code by language and configuration",
+                  [Column("language", "Language"), Column("config", "Configuration"), *_MAIN,
+                   _score(ctx)],
                   description="raw: over programs that ran; w(eighted): failures count PSNR 0, "
-                  "SSIM 0, LPIPS 1, ΔE00 100. MMOS from judge "
-                  f"{mmos_judge(ctx) or 'none'} (failed runs 0).")
-    for (language, model), group in _grouped(found, lambda r: (r.language, r.model)).items():
-        table.rows.append({"language": language, "model": model, **_summary(group, _NAMES)})
+                  "SSIM 0, LPIPS 1, ΔE00 100. The score column is from judge "
+                  f"{mmos_judge(ctx) or 'none'} (failed runs 0).", notes=bleu_notes(found))
+    for (language, config), group in _grouped(found, lambda r: (r.language, r.config)).items():
+        table.rows.append({"language": language, "config": config, **_summary(group, _NAMES)})
     yield table
 
 
@@ -145,60 +213,68 @@ def _by(attribute: str, title: str) -> Callable[[Context], Iterator[Table]]:
         found = rows(ctx)
         if not found:
             return
-        columns = [Column(attribute, attribute.capitalize()), Column("model", "Model"),
+        columns = [Column(attribute, attribute.capitalize()), Column("config", "Configuration"),
                    Column("n", "Tasks", "int"), Column("execution", "Exec", "pct", best="max"),
                    Column("ssim_weighted", "SSIM w", "float", 2, "max"),
                    Column("lpips_weighted", "LPIPS w", "float", 2, "min"),
-                   Column("fcf", "FCF", "float", 3, "max"), Column("mmos", "MMOS", "float", 1,
-                                                                   "max")]
+                   Column("fcf", "FCF", "float", 3, "max"), _score(ctx)]
         table = Table(f"code_by_{attribute}", title, columns)
-        for (value, model), group in _grouped(
-                found, lambda r: (getattr(r, attribute), r.model)).items():
-            table.rows.append({attribute: value, "model": model, **_summary(group, _NAMES)})
+        for (value, config), group in _grouped(
+                found, lambda r: (getattr(r, attribute), r.config)).items():
+            table.rows.append({attribute: value, "config": config, **_summary(group, _NAMES)})
         yield table
 
     return build
 
 
 def friedman(ctx: Context) -> Iterator[Table]:
-    """Tokens and cost across languages, blocked by model (Friedman's chi-square)."""
+    """Tokens and cost across languages, blocked by configuration (Friedman's chi-square)."""
     from scipy.stats import friedmanchisquare
 
     found = rows(ctx)
     if not found:
         return
     table = Table("code_friedman", "Tokens and cost across languages (Friedman test)",
-                  [Column("quantity", "Quantity"), Column("models", "Models", "int"),
+                  [Column("quantity", "Quantity"), Column("configs", "Configurations", "int"),
                    Column("languages", "Languages", "int"), Column("chi2", "χ²", "float", 2),
                    Column("p", "p", "float", 4)],
-                  description="Each model is a block; its mean per task in each language is "
-                  "one treatment.")
+                  description="Each configuration is a block; its mean per task in each "
+                  "language is one treatment.")
     languages = sorted({r.language for r in found})
     for quantity in ("tokens", "cost"):
-        means = _grouped(found, lambda r: (r.model, r.language))
+        means = _grouped(found, lambda r: (r.config, r.language))
         blocks = []
-        for model in sorted({r.model for r in found}):
-            cells = [_mean(getattr(r, quantity) for r in means.get((model, lang), []))
+        for config in sorted({r.config for r in found}):
+            cells = [_mean(getattr(r, quantity) for r in means.get((config, lang), []))
                      for lang in languages]
-            if all(c is not None for c in cells):
+            # a configuration that made no model call (a baseline) is no block: all ties
+            if all(c is not None for c in cells) and any(cells):
                 blocks.append(cells)
-        row: dict[str, Any] = {"quantity": quantity, "models": len(blocks),
+        row: dict[str, Any] = {"quantity": quantity, "configs": len(blocks),
                                "languages": len(languages), "chi2": None, "p": None}
         if len(blocks) >= 2 and len(languages) >= 3:
             result = friedmanchisquare(*zip(*blocks, strict=True))
-            row |= {"chi2": float(result.statistic), "p": float(result.pvalue)}
+            if math.isfinite(result.statistic):  # NaN when every block ties throughout
+                row |= {"chi2": float(result.statistic), "p": float(result.pvalue)}
         table.rows.append(row)
     if all(r["chi2"] is None for r in table.rows):
-        table.insufficient = "needs at least two models and three languages with usage"
+        table.insufficient = "needs at least two configurations and three languages with usage"
     yield table
 
 
 def kendall(ctx: Context) -> Iterator[Table]:
     """Kendall's tau-b between each image metric (raw, programs that ran) and MMOS."""
     found = [r for r in rows(ctx) if r.mmos is not None and r.values.get("execution")]
-    table = Table("code_kendall", "Image metrics against MMOS (Kendall's tau-b)",
+    table = Table("code_kendall", f"Image metrics against {score_label(ctx)} (Kendall's tau-b)",
                   [Column("metric", "Metric"), Column("n", "Pairs", "int"),
                    Column("tau", "τ", "float", 3), Column("p", "p", "float", 4)])
+    judge = mmos_judge(ctx)
+    if _proxy(ctx, judge):
+        table.not_applicable = (f"the scores are those of the proxy {judge}, computed from these "
+                                "image metrics: their agreement is true by construction (judge "
+                                "with `--judge mmos:M1,M2,M3`)")
+        yield table
+        return
     for name in IMAGE:
         pairs = [(r.values[name], r.mmos) for r in found if r.values.get(name) is not None]
         agreement = stats.rank_agreement([a for a, _ in pairs], [b for _, b in pairs]) \
@@ -212,17 +288,17 @@ def kendall(ctx: Context) -> Iterator[Table]:
 
 
 def mmos_cost(ctx: Context) -> Iterator[Table]:
-    """MMOS against mean cost per task, per model (FigCodeBench's Figure 1), and the jury's
-    position bias when the probe judged."""
+    """MMOS against mean cost per task, per configuration (FigCodeBench's Figure 1), and the
+    jury's position bias when the probe judged."""
     found = rows(ctx)
     if not found:
         return
-    table = Table("code_mmos_cost", "MMOS against cost per model",
-                  [Column("model", "Model"), Column("mmos", "MMOS", "float", 1, "max"),
+    table = Table("code_mmos_cost", f"{score_label(ctx)} against cost per configuration",
+                  [Column("config", "Configuration"), _score(ctx),
                    Column("cost", "Cost / task", "usd", 4, "min"),
                    Column("tokens", "Tokens / task", "float", 0)])
-    for (model,), group in _grouped(found, lambda r: (r.model,)).items():
-        table.rows.append({"model": model, "mmos": _mean(r.mmos for r in group),
+    for (config,), group in _grouped(found, lambda r: (r.config,)).items():
+        table.rows.append({"config": config, "mmos": _mean(r.mmos for r in group),
                            "cost": _mean(r.cost for r in group),
                            "tokens": _mean(r.tokens for r in group)})
     yield table
@@ -245,16 +321,35 @@ def per_task(ctx: Context) -> Iterator[Table]:
                Column("ssim", "SSIM", "float", 3), Column("crystalbleu", "CrystalBLEU", "float", 3),
                Column("ast", "AST", "float", 3), Column("api_f1", "API F1", "float", 3),
                Column("fcf", "FCF", "float", 3), Column("smuggling", "Smuggled", "int"),
-               Column("mmos", "MMOS", "float", 1)]
-    table = Table("code_tasks", "figure-to-code per task", columns, detail=True)
+               _score(ctx, best=False)]
+    table = Table("code_tasks", "figure-to-code per task", columns, detail=True,
+                  notes=bleu_notes(found))
     for row in sorted(found, key=lambda r: (r.task, r.config)):
         table.rows.append({"task": row.task, "config": row.config, "language": row.language,
                            "category": row.category, "tier": row.tier, "reason": row.reason,
                            **{k: row.values.get(k) for k in ("ssim", "crystalbleu", "ast",
                                                              "api_f1", "fcf")},
+                           **({"crystalbleu": NOT_MEANINGFUL} if row.bleu_void else {}),
                            "smuggling": None if row.values.get("smuggling") is None
                            else int(row.values["smuggling"] or 0), "mmos": row.mmos})
     yield table
+
+
+def judge_human(ctx: Context) -> Iterator[Table]:
+    """MMOS (or the primary judge) against the experts' 0-20 ratings, overall and per criterion,
+    and the experts' agreement; nothing when no program is rated."""
+    judge = mmos_judge(ctx)
+    table = judge_human_table(ctx, FIGURE_TO_CODE, key="code_judge_human",
+                              title="MMOS against expert ratings (Pearson)",
+                              judges=[judge] if judge else [],
+                              reference="FigCodeBench reports r = 0.826 overall.")
+    if table.insufficient is not None:
+        return
+    yield table
+    yield expert_agreement_table(ctx, FIGURE_TO_CODE, key="code_expert_agreement",
+                                 title="Agreement between experts (Krippendorff's alpha)",
+                                 reference="FigCodeBench reports alpha = 0.766.")
+    yield raters_table(ctx, FIGURE_TO_CODE, key="code_raters", title="Expert ratings per annotator")
 
 
 SECTIONS: list[Section] = [
@@ -264,5 +359,6 @@ SECTIONS: list[Section] = [
     Section("code-friedman", friedman),
     Section("code-kendall", kendall),
     Section("code-mmos-cost", mmos_cost),
+    Section("code-judge-human", judge_human),
     Section("code-tasks", per_task),
 ]

@@ -44,7 +44,7 @@ class FigureToSlide:
 
     def render_job(self, artifact_path: Path, task: Task | None) -> RenderJob:
         """The slide's one page (rendered even when the slide is hidden)."""
-        return RenderJob(artifact_path, pages="first", task=task)
+        return RenderJob(artifact_path, pages="first", task=task, hidden=True)
 
     def fold_gate(self, gate: GateResult, render: Render | None) -> GateResult:
         """A structural pass fails when the rendering timed out or failed."""

@@ -1,4 +1,5 @@
-"""Batched .pptx to PDF conversion with LibreOffice headless, and isolation of a file that hangs.
+"""Batched .pptx to PDF conversion with LibreOffice headless (the renderer's way when no warm
+office can run: no ``uno`` module), and isolation of a file that hangs.
 
 Starting LibreOffice costs about a second while converting one slide costs a few hundredths, so
 one ``soffice --convert-to pdf a.pptx b.pptx ...`` converts a batch. LibreOffice converts files
@@ -28,8 +29,12 @@ from refig.pptx.gate import RENDER_TIMEOUT_KIND
 
 from refig_renderer_libreoffice.guard import spawn
 
-# Hidden slides are not exported by default; the gate renders the only slide even when hidden.
-PDF_FILTER = 'pdf:impress_pdf_Export:{"ExportHiddenSlides":{"type":"boolean","value":"true"}}'
+
+def pdf_filter(hidden: bool) -> str:
+    """The ``--convert-to`` filter; hidden slides are exported only when ``RenderJob.hidden``."""
+    flag = "true" if hidden else "false"
+    return f'pdf:impress_pdf_Export:{{"ExportHiddenSlides":{{"type":"boolean","value":"{flag}"}}}}'
+
 _POLL = 0.05
 _STDERR_TAIL = 600
 
@@ -58,7 +63,7 @@ class Profile:
         self.poisoned = False
 
 
-def _valid_pdf(path: Path) -> bool:
+def valid_pdf(path: Path) -> bool:
     """A complete PDF: the header and, near the end, the ``%%EOF`` marker."""
     try:
         size = path.stat().st_size
@@ -73,7 +78,7 @@ def _valid_pdf(path: Path) -> bool:
         return False
 
 
-def _kill_group(process: subprocess.Popen[bytes], grace: float = 5.0) -> None:
+def kill_group(process: subprocess.Popen[bytes], grace: float = 5.0) -> None:
     """SIGKILL the process group (soffice, oosplash and soffice.bin), reap the leader, and wait
     (briefly) until no member is left, so the profile is free when the next batch starts."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -115,7 +120,9 @@ class Converter:
     timeout: float
     memory_bytes: int | None = None
 
-    def run_batch(self, items: Sequence[tuple[int, Path]], profile: Profile) -> BatchOutcome:
+    def run_batch(
+        self, items: Sequence[tuple[int, Path]], profile: Profile, *, hidden: bool = False
+    ) -> BatchOutcome:
         """Convert ``items`` (index, .pptx) in one soffice process; never raises, never hangs."""
         started = time.monotonic()
         batch = Path(tempfile.mkdtemp(prefix="batch-", dir=self.workdir))
@@ -141,7 +148,7 @@ class Converter:
                 "--nodefault",
                 "--nolockcheck",
                 "--convert-to",
-                PDF_FILTER,
+                pdf_filter(hidden),
                 "--outdir",
                 str(outdir),
                 *names,
@@ -158,14 +165,14 @@ class Converter:
                 finally:
                     # Also after a normal exit (helpers left behind) or an interrupt: its own
                     # session means Ctrl-C never reaches it, so nothing else would stop it.
-                    _kill_group(process)
+                    kill_group(process)
                     guarded.release()
             if timed_out or process.returncode not in (0, None):
                 profile.poisoned = True
             pdfs: dict[int, Path] = {}
             for index, _ in items:
                 pdf = outdir / f"{index}.pdf"
-                if _valid_pdf(pdf):
+                if valid_pdf(pdf):
                     kept = self.workdir / f"{batch.name}-{index}.pdf"
                     pdf.replace(kept)
                     pdfs[index] = kept
@@ -197,13 +204,13 @@ class Converter:
         return False
 
     def convert(
-        self, items: Sequence[tuple[int, Path]], profile: Profile
+        self, items: Sequence[tuple[int, Path]], profile: Profile, *, hidden: bool = False
     ) -> dict[int, Path | ErrorInfo]:
         """PDFs (or typed failures) for every item, isolating the files that hang or crash."""
         results: dict[int, Path | ErrorInfo] = {}
         pending = list(items)
         while pending:
-            outcome = self._run(pending, profile)
+            outcome = self._run(pending, profile, hidden)
             results.update(outcome.pdfs)
             missing = [item for item in pending if item[0] not in outcome.pdfs]
             if not missing:
@@ -216,16 +223,18 @@ class Converter:
                 break
             # The first file without a PDF is the suspect: it alone decides its own verdict.
             suspect = missing[0]
-            alone = self._run([suspect], profile)
+            alone = self._run([suspect], profile, hidden)
             results[suspect[0]] = alone.pdfs.get(suspect[0]) or _failure(alone, self.timeout)
             pending = missing[1:]
         return results
 
-    def _run(self, items: Sequence[tuple[int, Path]], profile: Profile) -> BatchOutcome:
+    def _run(
+        self, items: Sequence[tuple[int, Path]], profile: Profile, hidden: bool
+    ) -> BatchOutcome:
         """One batch, on a fresh profile when the last run with this one was killed or crashed."""
         if profile.poisoned:
             profile.reset()
-        return self.run_batch(items, profile)
+        return self.run_batch(items, profile, hidden=hidden)
 
 
 def _failure(outcome: BatchOutcome, timeout: float) -> ErrorInfo:

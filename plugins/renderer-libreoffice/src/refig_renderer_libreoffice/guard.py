@@ -35,14 +35,18 @@ class Guarded:
             os.close(self.lifeline)
 
 
-def spawn(command: Sequence[str], *, env: dict[str, str], stderr: IO[bytes]) -> Guarded:
-    """Start ``command`` under a guard in a new session; the caller must :meth:`Guarded.release`."""
+def spawn(
+    command: Sequence[str], *, env: dict[str, str], stderr: IO[bytes],
+    stdin: int = subprocess.DEVNULL, stdout: int = subprocess.DEVNULL,
+) -> Guarded:
+    """Start ``command`` under a guard in a new session, ``stdin``/``stdout`` passed through to
+    it; the caller must :meth:`Guarded.release`."""
     read_end, write_end = os.pipe()  # both ends non-inheritable: no other child holds them
     try:
         process = subprocess.Popen(
             [sys.executable, "-I", "-S", __file__, str(read_end), "--", *command],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
+            stdin=stdin,
+            stdout=stdout,
             stderr=stderr,
             env=env,
             pass_fds=(read_end,),
@@ -58,7 +62,7 @@ def spawn(command: Sequence[str], *, env: dict[str, str], stderr: IO[bytes]) -> 
 
 def _guard(lifeline: int, command: list[str]) -> int:
     """Run ``command``; return its exit code, or kill the group when ``lifeline`` closes."""
-    child = subprocess.Popen(command, stdin=subprocess.DEVNULL)
+    child = subprocess.Popen(command)  # the guard's stdin and stdout, which it never uses
     exited = os.pidfd_open(child.pid)
     while True:
         ready, _, _ = select.select([lifeline, exited], [], [])

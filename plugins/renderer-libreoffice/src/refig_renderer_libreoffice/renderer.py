@@ -29,10 +29,15 @@ from refig.pptx import Package
 from refig_renderer_libreoffice.convert import Converter, Profile
 from refig_renderer_libreoffice.raster import RasterError, pdf_to_pngs
 from refig_renderer_libreoffice.scratch import make_workdir, reap_abandoned
+from refig_renderer_libreoffice.warm import WarmConverter, uno_python
+
+#: (input index, .pptx) pairs, converted together in one profile.
+Chunk = list[tuple[int, Path]]
 
 INSTALL_FIX = (
     "install LibreOffice Impress and the metric-compatible fonts: apt-get install "
-    "libreoffice-impress fonts-crosextra-carlito fonts-crosextra-caladea fonts-noto-cjk "
+    "libreoffice-impress python3-uno fonts-crosextra-carlito fonts-crosextra-caladea "
+    "fonts-noto-cjk "
     "(or point REFIG_SOFFICE at a soffice binary)"
 )
 
@@ -95,6 +100,12 @@ def machine_checks() -> Iterator[Check]:
                     apt_fix(*missing.values()), required=True)
     else:
         yield Check("fonts", Status.OK, ", ".join(REQUIRED_FONTS))
+    if python := uno_python():
+        yield Check("warm LibreOffice", Status.OK, f"UNO through {python}")
+    else:
+        yield Check("warm LibreOffice", Status.MISSING,
+                    "no Python with LibreOffice's uno module: one cold start per batch",
+                    apt_fix("python3-uno"))
 
 
 def slide_aspect(path: Path) -> float | None:
@@ -108,7 +119,11 @@ def slide_aspect(path: Path) -> float | None:
 
 
 class LibreOfficeRenderer:
-    """Renders .pptx files to PNG; profiles (and their warm caches) live until :meth:`close`.
+    """Renders .pptx files to PNG; profiles and their warm offices live until :meth:`close`.
+
+    With LibreOffice's ``uno`` module (``python3-uno``) each profile keeps one office running for
+    the renderer's life (:mod:`~refig_renderer_libreoffice.warm`); without it each call's chunk
+    is one batch ``soffice --convert-to`` (:mod:`~refig_renderer_libreoffice.convert`).
 
     ``width`` is the PNG width in pixels (the height follows the slide's aspect ratio);
     ``timeout`` the seconds a single file may take; ``workers`` how many soffice processes one
@@ -140,12 +155,13 @@ class LibreOfficeRenderer:
         self.batch_size = max(1, int(batch_size))
         reap_abandoned()  # what a killed renderer left: its converters and profiles
         self._workdir = make_workdir()
-        self._converter = Converter(
-            soffice=self.soffice,
-            workdir=self._workdir,
-            timeout=float(timeout),
-            memory_bytes=int(memory_mb) << 20 if memory_mb else None,
-        )
+        memory_bytes = int(memory_mb) << 20 if memory_mb else None
+        self._converter = Converter(soffice=self.soffice, workdir=self._workdir,
+                                    timeout=float(timeout), memory_bytes=memory_bytes)
+        python = uno_python()
+        self._warm = WarmConverter(python=python, soffice=self.soffice, workdir=self._workdir,
+                                   timeout=float(timeout),
+                                   memory_bytes=memory_bytes) if python else None
         self._idle: list[Profile] = []
         self._made = 0
         self._lock = threading.Lock()
@@ -170,57 +186,79 @@ class LibreOfficeRenderer:
         out_dir = Path(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
         every = frozenset(index for index, job in enumerate(jobs) if job.pages == "all")
-        items = [(index, Path(job.path)) for index, job in enumerate(jobs)]
-        if not items:
+        if not jobs:
             return []
-        size = min(self.batch_size, max(1, math.ceil(len(items) / self.workers)))
-        chunks = [items[i : i + size] for i in range(0, len(items), size)]
+        chunks: list[tuple[Chunk, bool]] = []
+        for hidden in (False, True):  # one export filter per chunk
+            items = [(index, Path(job.path)) for index, job in enumerate(jobs)
+                     if job.hidden is hidden]
+            size = min(self.batch_size, max(1, math.ceil(len(items) / self.workers)))
+            chunks += [(items[i : i + size], hidden) for i in range(0, len(items), size)]
         results: dict[int, RenderOutput] = {}
         if len(chunks) == 1:
-            results.update(self._render_chunk(chunks[0], out_dir, every))
+            results.update(self._render_chunk(*chunks[0], out_dir, every))
         else:
             with ThreadPoolExecutor(min(self.workers, len(chunks))) as pool:
-                def run(chunk: list[tuple[int, Path]]) -> dict[int, RenderOutput]:
-                    return self._render_chunk(chunk, out_dir, every)
+                def run(chunk: tuple[Chunk, bool]) -> dict[int, RenderOutput]:
+                    return self._render_chunk(*chunk, out_dir, every)
 
                 for done in pool.map(run, chunks):
                     results.update(done)
-        return [results[index] for index, _ in items]
+        return [results[index] for index in range(len(jobs))]
+
+    def _converted(
+        self, chunk: Chunk, profile: Profile, hidden: bool
+    ) -> Iterator[tuple[int, Path | ErrorInfo, float]]:
+        """Each item's PDF or failure, with the conversion's seconds, as soon as it is ready."""
+        started = time.monotonic()
+        if self._warm is not None:
+            for index, result in self._warm.convert(chunk, profile, hidden=hidden):
+                yield index, result, time.monotonic() - started
+                started = time.monotonic()
+            return
+        converted = self._converter.convert(chunk, profile, hidden=hidden)
+        share = (time.monotonic() - started) / len(chunk)
+        for index, _ in chunk:
+            yield index, converted[index], share
 
     def _render_chunk(
-        self, chunk: list[tuple[int, Path]], out_dir: Path, every: frozenset[int]
+        self, chunk: Chunk, hidden: bool, out_dir: Path, every: frozenset[int]
     ) -> dict[int, RenderOutput]:
-        started = time.monotonic()
+        sources = dict(chunk)
+        outputs: dict[int, RenderOutput] = {}
         profile = self._acquire()
         try:
-            converted = self._converter.convert(chunk, profile)
+            # Rasterised as each PDF arrives: the warm office converts the next file meanwhile.
+            for index, result, seconds in self._converted(chunk, profile, hidden):
+                outputs[index] = self._rasterise(sources[index], result, seconds, out_dir,
+                                                 all_pages=index in every)
         finally:
             self._release(profile)
-        share = (time.monotonic() - started) / len(chunk)
-        outputs: dict[int, RenderOutput] = {}
-        for index, source in chunk:
-            result = converted[index]
-            if isinstance(result, ErrorInfo):
-                outputs[index] = RenderOutput(error=result, seconds=share)
-                continue
-            raster_started = time.monotonic()
-            stem = tempfile.mkdtemp(prefix=f"{source.stem}-", dir=out_dir)
-            try:
-                pages = pdf_to_pngs(result, Path(stem), width=self.width,
-                                    aspect=slide_aspect(source),
-                                    all_pages=index in every)
-                seconds = share + time.monotonic() - raster_started
-                outputs[index] = RenderOutput(pages=tuple(pages), seconds=seconds)
-            except (RasterError, OSError, ValueError) as exc:
-                shutil.rmtree(stem, ignore_errors=True)
-                error = ErrorInfo(kind="render_failed", message=f"PDF to PNG failed: {exc}")
-                outputs[index] = RenderOutput(error=error, seconds=share)
-            finally:
-                result.unlink(missing_ok=True)
         return outputs
 
+    def _rasterise(self, source: Path, result: Path | ErrorInfo, seconds: float, out_dir: Path,
+                   *, all_pages: bool) -> RenderOutput:
+        """The PNG pages of one converted PDF (removed after), or the conversion's failure."""
+        if isinstance(result, ErrorInfo):
+            return RenderOutput(error=result, seconds=seconds)
+        started = time.monotonic()
+        stem = tempfile.mkdtemp(prefix=f"{source.stem}-", dir=out_dir)
+        try:
+            pages = pdf_to_pngs(result, Path(stem), width=self.width,
+                                aspect=slide_aspect(source), all_pages=all_pages)
+            return RenderOutput(pages=tuple(pages),
+                                seconds=seconds + time.monotonic() - started)
+        except (RasterError, OSError, ValueError) as exc:
+            shutil.rmtree(stem, ignore_errors=True)
+            error = ErrorInfo(kind="render_failed", message=f"PDF to PNG failed: {exc}")
+            return RenderOutput(error=error, seconds=seconds)
+        finally:
+            result.unlink(missing_ok=True)
+
     def close(self) -> None:
-        """Remove the profiles and scratch files."""
+        """Stop the warm offices; remove the profiles and scratch files."""
+        if self._warm is not None:
+            self._warm.close()
         shutil.rmtree(self._workdir, ignore_errors=True)
 
     def __enter__(self) -> LibreOfficeRenderer:

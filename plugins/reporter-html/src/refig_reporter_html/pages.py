@@ -147,12 +147,15 @@ class PageBuilder:
             for role, sha in sorted(attempt.outputs.items())
             if (size := self._size(sha)) is not None
         ]
-        if (log := render_log(render)) and (size := self._size(log)) is not None:
+        # a failed rendering has no page but may have a log (the interpreter's error)
+        log = render_log(render) or next((r.log_sha256 for r in data.renders.get(
+            outcome.artifact or "", []) if r.log_sha256), None)
+        if log and (size := self._size(log)) is not None:
             files.append(FileLink("render-log", download_name("render-log", stem),
                                   self._link(f"files/{log}"), size))
         view = panels().view(family_of(task))
         metrics = data.metrics.get(outcome.artifact or "", {})
-        panel = view.panel(PanelInput(task, outcome, metrics, shown, render_log(render),
+        panel = view.panel(PanelInput(task, outcome, metrics, shown, log,
                                       self.objects.read_text))
         for block in panel:  # images a panel shows are files of the run like any other
             if "items" not in block:

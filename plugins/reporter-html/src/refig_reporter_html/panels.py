@@ -5,9 +5,10 @@ A panel is a function from :class:`PanelInput` to a list of blocks, plain dicts 
 draws (and escapes): ``{"kind": "pairs", "title", "rows": [[label, value], ...]}``, ``{"kind":
 "table", "title", "columns", "rows"}``, ``{"kind": "code", "title", "text"}``, ``{"kind":
 "images", "title", "items": [{"label", "sha256"}]}``, ``{"kind": "note", "text"}``. The built-in
-families are registered here; another family's plugin contributes one without importing this
-package, by an entry point in group ``refig.viewer`` naming an object with the attributes of
-:class:`FamilyView` (``family``, ``key_metrics``, ``panel``).
+family (figure-to-slide) is registered here; another family's plugin (deck-edit and
+figure-to-code do) contributes one without importing this package, by an entry point in
+group ``refig.viewer`` naming an object with the attributes of :class:`FamilyView`
+(``family``, ``key_metrics``, ``panel``).
 """
 
 from __future__ import annotations
@@ -24,8 +25,6 @@ from refig.plugin.analysis import Outcome
 from refig_reporter_html.fields import PageImage, object_tree
 
 ENTRY_POINT_GROUP = "refig.viewer"
-#: Characters of a program or an interpreter's output shown inline (the file is a download).
-MAX_CODE = 60_000
 
 
 @dataclass(frozen=True)
@@ -94,24 +93,6 @@ def _slide_panel(found: PanelInput) -> list[Block]:
     ]
 
 
-def _code_panel(found: PanelInput) -> list[Block]:
-    """The program, what its interpreter printed, and the code metrics."""
-    attempt = found.outcome.attempt
-    program = found.read_text(attempt.outputs.get("program"))
-    blocks: list[Block] = [
-        {"kind": "code", "title": "Program", "text": program[:MAX_CODE]}
-        if program is not None else {"kind": "note", "text": "no program stored"},
-    ]
-    output = found.read_text(found.log_sha256)
-    if output is not None:
-        blocks.append({"kind": "code", "title": "Interpreter output", "text": output[:MAX_CODE]})
-    rows = _metric_rows(found, ("code", "execution", "crystalbleu", "ast", "api", "fcf",
-                                "smuggling"))
-    if rows:
-        blocks.append({"kind": "pairs", "title": "Code metrics", "rows": rows})
-    return blocks
-
-
 BUILTIN: tuple[FamilyView, ...] = (
     FamilyView("figure-to-slide", (
         ("connector-audit", "connector_count", "connectors"),
@@ -119,12 +100,6 @@ BUILTIN: tuple[FamilyView, ...] = (
         ("text", "recall", "text recall"),
         ("image", "ssim", "SSIM"),
     ), _slide_panel, "Slide"),
-    FamilyView("figure-to-code", (
-        ("code", "execution", "ran"),
-        ("code", "ssim_weighted", "SSIM (weighted)"),
-        ("code", "crystalbleu", "CrystalBLEU"),
-        ("code", "fcf", "FCF"),
-    ), _code_panel, "Program"),
 )
 
 

@@ -143,12 +143,3 @@ def rank_agreement(one: Sequence[float], two: Sequence[float]) -> tuple[float, f
     if len(one) < 3:
         return math.nan, math.nan
     return float(spearmanr(one, two).statistic), float(kendalltau(one, two).statistic)
-
-
-def pearson(judge: Sequence[float], human: Sequence[float]) -> float:
-    """Judge-human Pearson correlation of one axis over rated cases."""
-    from scipy.stats import pearsonr
-
-    if len(judge) < 3 or len(set(judge)) < 2 or len(set(human)) < 2:
-        return math.nan
-    return float(pearsonr(judge, human).statistic)

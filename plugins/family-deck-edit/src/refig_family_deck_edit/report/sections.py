@@ -12,14 +12,21 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from refig.plugin.analysis import Column, Section, Table, judge_labels
+from refig.plugin import DECK_EDIT
+from refig.plugin.analysis import (
+    Column,
+    Section,
+    Table,
+    expert_agreement_table,
+    judge_human_table,
+    judge_labels,
+    raters_table,
+)
 
 from refig_family_deck_edit.report.cases import collect, label, oracle_configs, task_labels
-from refig_family_deck_edit.report.ratings import load_ratings, mean_ratings
 from refig_family_deck_edit.report.scores import (
     by_label,
     majority_agreement,
-    pearson,
     rank_agreement,
     summarise,
 )
@@ -154,24 +161,17 @@ def judge_stability(ctx: Any) -> Iterator[Table]:
 
 
 def judge_human(ctx: Any) -> Iterator[Table]:
-    """Pearson correlation of each judge with the expert ratings, per axis, when there are any."""
-    rated = mean_ratings(load_ratings(ctx.data.root))
-    if not rated:
+    """Each judge against the experts' ratings (`refig annotate RUN --rate`) per axis, and the
+    experts' agreement; nothing when no case is rated."""
+    table = judge_human_table(ctx, DECK_EDIT, key="deck-judge-human",
+                              title="Judges against expert ratings (Pearson)",
+                              reference="PPTArena reports 0.72 (IF) and 0.81 (VQ).")
+    if table.insufficient is not None:
         return
-    table = Table(key="deck-judge-human", title="Judges against expert ratings (Pearson)",
-                  columns=[Column("judge", "judge"), Column("cases", "rated cases", "int"),
-                           Column("if", "IF", "float", 2), Column("vq", "VQ", "float", 2)],
-                  description="Each judge's case means against the raters' means; PPTArena "
-                  "reports 0.72 (IF) and 0.81 (VQ).")
-    for judge, judgments in sorted(judge_labels(ctx.data).items()):
-        cases = collect(ctx.data, judgments)
-        both = [(cases[key], human) for key, human in rated.items()
-                if key in cases and cases[key].ok]
-        table.rows.append({
-            "judge": judge, "cases": len(both),
-            "if": _finite(pearson([c.instruction for c, _ in both], [h[0] for _, h in both])),
-            "vq": _finite(pearson([c.visual for c, _ in both], [h[1] for _, h in both]))})
     yield table
+    yield expert_agreement_table(ctx, DECK_EDIT, key="deck-expert-agreement",
+                                 title="Agreement between experts (Krippendorff's alpha)")
+    yield raters_table(ctx, DECK_EDIT, key="deck-raters", title="Expert ratings per annotator")
 
 
 SECTIONS = (

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 _LINE = re.compile(r"^\s*[-*]?\s*([A-Za-z][A-Za-z _-]*?)\s*[:=]\s*(.+?)\s*$")
 _SIZE = re.compile(r"(\d{2,5})\s*[x×,]\s*(\d{2,5})")
 _SEED = re.compile(r"-?\d+")
-_LIST = re.compile(r"[,;\s]+")
+#: List separators: commas, semicolons or spaces outside parentheses ("tikz (positioning,
+#: arrows.meta)" is one package with its libraries).
+_LIST = re.compile(r"[,;\s]+(?![^()]*\))(?!\()")
 
 
 @dataclass(frozen=True)

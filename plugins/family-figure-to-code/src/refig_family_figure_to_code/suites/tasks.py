@@ -3,7 +3,7 @@ builder.
 
 A task's inputs: ``figure`` (visible), ``reference_code`` (hidden) and each data file as the
 visible role ``data/<name>`` (copied beside the program under ``<name>``). Its params:
-``language``, ``width``, ``height``, ``seed``, and ``packages``/``auxiliary_info`` when known;
+``language``, ``width``, ``height``, and ``seed``/``packages``/``auxiliary_info`` when known;
 its meta: ``category``, ``tier`` (with ``tier_score``) and provenance.
 """
 
@@ -74,7 +74,8 @@ def write_task(writer: SuiteWriter, draft: TaskDraft) -> None:
     for name, data in sorted(draft.data.items()):
         inputs[DATA_PREFIX + name] = writer.asset(f"{base}/data/{name}", data)
     width, height = draft.size()
+    # No seed unless the source gives one: a release program without one seeds itself or not.
     params = {"language": draft.language.value, "width": width, "height": height,
-              "seed": 0, **draft.params}
+              **draft.params}
     writer.add_task(draft.id, inputs, cluster=draft.cluster, params=params,
                     meta={"category": draft.category, **draft.meta})

@@ -32,7 +32,8 @@ def render(slide: Path, target: Path) -> str | None:
     renderer = Registry.load(warn=lambda _line: None).resolve("renderer", "libreoffice").create()
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            [result] = renderer.render([RenderJob(slide.resolve())], Path(tmp))
+            # hidden=True: as the evaluation renders it (the gate renders a hidden only slide)
+            [result] = renderer.render([RenderJob(slide.resolve(), hidden=True)], Path(tmp))
             if result.png is None:
                 error = result.error
                 return f"rendering failed: {error.kind}: {error.message}" if error else "failed"
