@@ -136,3 +136,18 @@ def plot(stats: Sequence[ImageStat], path: Path, title: str) -> Path:
     finally:
         plt.close(figure)
     return path
+
+
+def inputs_by_role(suite: Suite) -> dict[str, dict[str, Any]]:
+    """Per input role: how many tasks have it, whether the agent sees it, and its files' bytes
+    (median, min and max); the description of a suite whose sources are not images (decks)."""
+    sizes: dict[str, list[int]] = {}
+    visible: dict[str, bool] = {}
+    for task in suite.tasks:
+        for role, asset in task.inputs.items():
+            path = suite.input_path(task, role)
+            sizes.setdefault(role, []).append(path.stat().st_size
+                                              if path is not None and path.is_file() else 0)
+            visible[role] = asset.visible
+    return {role: {"tasks": len(values), "visible": visible[role], "bytes": _quantiles(values)}
+            for role, values in sorted(sizes.items())}

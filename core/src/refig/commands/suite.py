@@ -92,14 +92,14 @@ def _validate(root: Path, as_json: bool, quiet: bool, max_pixels: int | None) ->
         raise typer.Exit(1)
 
 
+def spread(q: dict[str, float], fmt: str, scale: float = 1.0) -> str:
+    """A quantile summary as ``median (min–max)``."""
+    return f"{q['median'] / scale:{fmt}} ({q['min'] / scale:{fmt}}–{q['max'] / scale:{fmt}})"
+
+
 def _stat_row(label: str, summary: dict[str, Any]) -> list[str]:
     if not summary.get("count"):
         return [label, "0", "", "", "", "", ""]
-
-    def spread(q: dict[str, float], fmt: str, scale: float = 1.0) -> str:
-        return (f"{q['median'] / scale:{fmt}} "
-                f"({q['min'] / scale:{fmt}}–{q['max'] / scale:{fmt}})")
-
     return [
         label,
         str(summary["count"]),
@@ -118,6 +118,7 @@ def _info(root: Path, plot: Path | None, as_json: bool) -> None:
     suite = Suite.load(root)
     stats = suite_stats.collect(suite)
     report = suite_stats.describe(stats)
+    inputs = suite_stats.inputs_by_role(suite)
     manifest = suite.manifest
     if plot is not None:
         if not stats:
@@ -134,7 +135,8 @@ def _info(root: Path, plot: Path | None, as_json: bool) -> None:
                              fix="give a writable path ending in .png, .pdf or .svg") from exc
     if as_json:
         payload = {"name": manifest.name, "version": manifest.version, "family": manifest.family,
-                   "builder": manifest.builder, "tasks": len(suite.tasks), **report}
+                   "builder": manifest.builder, "tasks": len(suite.tasks), "inputs": inputs,
+                   **report}
         if plot is not None:
             payload["plot"] = str(plot)
         typer.echo(json.dumps(payload, indent=2))
@@ -143,14 +145,25 @@ def _info(root: Path, plot: Path | None, as_json: bool) -> None:
               f"{manifest.builder} at {manifest.created_at:%Y-%m-%d %H:%M} UTC; "
               f"{len(suite.tasks)} tasks, "
               f"{sum(1 for t in suite.tasks if t.input('annotation'))} annotated")
-    table = Table(title="source images", title_justify="left")
-    for column in ("field", "images", "sizes", "width px", "megapixels", "aspect", "KiB"):
-        table.add_column(column, justify="left" if column == "field" else "right")
-    table.add_row(*_stat_row("all", report["all"]))
-    for name, summary in report.get("by_field", {}).items():
-        table.add_row(*_stat_row(name, summary))
-    table.caption = "median (min–max); `--json` adds quartiles and formats"
-    print_table(out, table)
+    roles = Table(title="inputs by role", title_justify="left")
+    for column in ("role", "tasks", "seen by the agent", "KiB"):
+        roles.add_column(column, justify="left" if column == "role" else "right")
+    for role, summary in inputs.items():
+        roles.add_row(role, str(summary["tasks"]), "yes" if summary["visible"] else "no (hidden)",
+                      spread(summary["bytes"], ".0f", 1024))
+    roles.caption = "median (min–max)"
+    print_table(out, roles)
+    if not stats:
+        out.print(f"no image sources: the inputs of a {manifest.family} suite are not images")
+    else:
+        table = Table(title="source images", title_justify="left")
+        for column in ("field", "images", "sizes", "width px", "megapixels", "aspect", "KiB"):
+            table.add_column(column, justify="left" if column == "field" else "right")
+        table.add_row(*_stat_row("all", report["all"]))
+        for name, summary in report.get("by_field", {}).items():
+            table.add_row(*_stat_row(name, summary))
+        table.caption = "median (min–max); `--json` adds quartiles and formats"
+        print_table(out, table)
     if plot is not None:
         out.print(f"plot written to {plot}")
 
