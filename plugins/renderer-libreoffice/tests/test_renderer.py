@@ -252,6 +252,14 @@ def test_one_office_serves_every_call_and_a_killed_one_is_replaced(tmp_path: Pat
     assert converters(workdir) == set()  # close() ends it
 
 
+def test_relative_paths_are_rendered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `refig demo` keeps its run under a relative folder; the office needs absolute file URLs
+    deck(tmp_path / "d.pptx")
+    monkeypatch.chdir(tmp_path)
+    with LibreOfficeRenderer(width=200) as renderer:
+        assert red_left_half(renderer.render([RenderJob(Path("d.pptx"))], Path("out")))
+
+
 def test_without_uno_the_batch_converter_gives_the_same_verdicts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

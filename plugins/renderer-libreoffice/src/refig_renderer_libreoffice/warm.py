@@ -69,7 +69,9 @@ class Office:
 
     def send(self, source: Path, pdf: Path, hidden: bool) -> bool:
         """Queue one conversion; False when the bridge is gone."""
-        line = json.dumps({"source": str(source), "pdf": str(pdf), "hidden": hidden})
+        # the office runs in another directory and takes only absolute file URLs
+        line = json.dumps({"source": str(source.absolute()), "pdf": str(pdf.absolute()),
+                           "hidden": hidden})
         try:
             self.stdin.write(line.encode() + b"\n")
             self.stdin.flush()
