@@ -151,7 +151,9 @@ def test_a_folder_of_runs_in_headless_chromium(server: ViewServer, folder: Path,
             assert panel.locator("h4", has_text=re.compile("^Structural diff$")).count() == 1
             assert panel.locator(".thumbs img").count() >= 1
             for image in panel.locator(".thumbs img").all():
-                assert image.evaluate("e => e.decode().then(() => e.naturalWidth)")
+                # eager first: a lazy thumbnail below the fold never loads, and decode() waits
+                assert image.evaluate(
+                    "e => { e.loading = 'eager'; return e.decode().then(() => e.naturalWidth); }")
             with page.expect_download() as download:
                 deck.locator("a.download[data-role=deck]").click()
             assert download.value.suggested_filename.endswith(".pptx")

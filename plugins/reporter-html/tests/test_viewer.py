@@ -178,7 +178,8 @@ def test_the_viewer_in_headless_chromium(server: ViewServer, viewed_run: Any,
             assert compare.locator(".zoom-level").text_content() != before
             compare.locator("button[data-mode=diff]").click()
             diff = compare.locator(".pic-diff")
-            assert diff.evaluate("e => e.decode().then(() => e.naturalWidth)")
+            assert diff.evaluate(  # eager: a lazy image out of view never loads
+                "e => { e.loading = 'eager'; return e.decode().then(() => e.naturalWidth); }")
             # a download: the slide's bytes, exactly the stored object
             with page.expect_download() as download:
                 section.locator("a.download[data-role=slide]").click()
