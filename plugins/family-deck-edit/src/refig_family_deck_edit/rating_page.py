@@ -6,10 +6,10 @@ from __future__ import annotations
 from refig.plugin import Artifact, RatingPage, RatingView
 
 from refig_family_deck_edit.cases import style_target
-from refig_family_deck_edit.context import ContextError, DeckContext, build_context
+from refig_family_deck_edit.context import ContextError, DeckContext, artifact_context
 from refig_family_deck_edit.judges.evidence import header, selected, slide_images
 from refig_family_deck_edit.matching import match_slides
-from refig_family_deck_edit.references import RenderError, reference_pages
+from refig_family_deck_edit.references import RenderError
 from refig_family_deck_edit.selection import SelectedSlide
 
 ROLES = ("original", "target", "prediction")
@@ -42,8 +42,7 @@ def rating_page(artifact: Artifact) -> RatingPage:
     instruction = (artifact.task.instruction if artifact.task else None) or ""
     brief = header(instruction, style_target(artifact.references))
     try:
-        context = build_context(artifact.structure, artifact.references, artifact.pages,
-                                reference_pages=reference_pages)
+        context = artifact_context(artifact)
     except (ContextError, RenderError, OSError, ValueError):
         edited = tuple((f"edited slide {k}", page) for k, page in enumerate(artifact.pages, 1))
         return RatingPage(brief, (RatingView("edited deck (no comparison)", edited, True),))
