@@ -102,8 +102,8 @@ def _note_proxy(context: Context, tables: list[Table]) -> None:
         return
     note = f"{primary} is a proxy judge computed from deterministic metrics"
     note += f": {scores.sight}" if scores.sight else ""
-    references = [values[("text", "reference")].value
-                  for values in context.data.metrics.values() if ("text", "reference") in values]
+    references = [o.metric("text", "reference") for o in context.data.outcomes.values()
+                  if ("text", "reference") in o.values]
     ocr = sum(1 for value in references if value == 0)
     if ocr:
         note += (f"; text recall of {ocr} of {len(references)} artifacts is against OCR of the "

@@ -158,7 +158,7 @@ class Site:
                 return found
         state = _State(snap)
         state.rows()
-        _ = snap.judgments, snap.votes, snap.tasks_by_slug, snap.configs_by_slug
+        _ = snap.current_ids, snap.votes, snap.tasks_by_slug, snap.configs_by_slug
         with self._lock:
             self._states[id(snap)] = state
             while len(self._states) > 2:  # the one served and the one being made
