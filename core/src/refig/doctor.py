@@ -107,6 +107,7 @@ def core_checks(registry: Registry) -> Iterator[Check]:
     yield tool("node", ("node", "--version"), apt_fix("nodejs", "npm"),
                purpose="the harness CLIs run on Node.js 20 or newer")
     yield sandbox_check()
+    yield process_cap_check()
     yield from harness_checks(registry)
     for name, use in KEYS.items():
         if os.environ.get(name):
@@ -137,6 +138,18 @@ def sandbox_check() -> Check:
                      "Docker, --security-opt seccomp=unconfined), or pass --sandbox none "
                      "knowingly")
     return found
+
+
+def process_cap_check() -> Check:
+    """How the processes of a sandboxed program (figure-to-code) are capped here."""
+    from refig.running.process_cap import describe, resolve
+
+    mechanism = resolve()
+    if mechanism == "none":
+        return Check("process cap", Status.WARN, f"none: {describe(mechanism)}",
+                     apt_fix("util-linux") + " (prlimit, setpriv), or run refig where a pids "
+                     "cgroup is writable")
+    return Check("process cap", Status.OK, f"{mechanism}: {describe(mechanism)}")
 
 
 def harness_checks(registry: Registry) -> Iterator[Check]:

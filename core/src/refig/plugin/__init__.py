@@ -57,6 +57,8 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("STAGE_OPTIONS",), "refig.judging"),
     # the sandbox call for programs run during evaluation
     **dict.fromkeys(("run_sandboxed", "SandboxResult"), "refig.running.programs"),
+    **dict.fromkeys(("DEFAULT_MAX_PROCESSES", "ProcessCap", "process_cap"),
+                    "refig.running.process_cap"),
     **dict.fromkeys(("SandboxPolicy",), "refig.running.sandbox"),
     **dict.fromkeys(("Redactor", "find_secrets"), "refig.running.redact"),
     # model calls
@@ -84,6 +86,7 @@ _LAZY: dict[str, str] = {
 
 __all__ = [
     "DECK_EDIT",
+    "DEFAULT_MAX_PROCESSES",
     "FIELD_KEYS",
     "FIGURE_TO_CODE",
     "FIGURE_TO_SLIDE",
@@ -138,6 +141,7 @@ __all__ = [
     "PluginKind",
     "PluginRecord",
     "Preference",
+    "ProcessCap",
     "Prompt",
     "RatingPage",
     "RatingView",
@@ -184,6 +188,7 @@ __all__ = [
     "open_image",
     "out",
     "png_bytes",
+    "process_cap",
     "read_text",
     "render_pages",
     "run_sandboxed",
@@ -282,6 +287,7 @@ if TYPE_CHECKING:
         Workflow,
     )
     from refig.rubric import AnswerError, Rubric, load_rubric
+    from refig.running.process_cap import DEFAULT_MAX_PROCESSES, ProcessCap, process_cap
     from refig.running.programs import SandboxResult, run_sandboxed
     from refig.running.redact import Redactor, find_secrets
     from refig.running.sandbox import SandboxPolicy
