@@ -14,7 +14,7 @@ from refig.running import process_cap as caps
 from refig.running.programs import run_sandboxed
 
 PYTHON_BOMB = "import os\nwhile True:\n    os.fork()\n"
-SHELL_BOMB = "b() { b | b & }; b\n"
+SHELL_BOMB = "b() { b | b & }; b; sleep 3\n"  # the parent stays while the bomb grows
 CAP = 24
 
 
@@ -50,8 +50,8 @@ def test_a_fork_bomb_fails_inside_its_cap(mechanism: str, bomb: str, tmp_path: P
     if bomb == "python":  # the interpreter's own fork was refused: a traceback, not a deadline
         assert not result.timed_out and result.exit_code != 0
         assert b"Resource temporarily unavailable" in result.stderr
-    else:  # the shell's children keep failing to fork until the deadline or exhaustion
-        assert result.timed_out or b"fork" in result.stderr.lower()
+    else:  # the shell says each refused fork
+        assert b"fork" in result.stderr.lower()
     if mechanism == "cgroup":
         assert result.process_limit_reached is True
     assert _refig_groups() == []
