@@ -53,7 +53,7 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("RefigError", "UsageError", "FamilyMismatchError"), "refig.errors"),
     **dict.fromkeys(("Suite", "SuiteWriter", "SuiteError"), "refig.suite"),
     **dict.fromkeys(("ValueMaker", "source_sha256", "unavailable"), "refig.metric_values"),
-    **dict.fromkeys(("AnswerError", "Rubric", "load_rubric"), "refig.rubric"),
+    **dict.fromkeys(("AnswerError", "Rubric", "counted_total", "load_rubric"), "refig.rubric"),
     **dict.fromkeys(("STAGE_OPTIONS",), "refig.judging"),
     # the sandbox call for programs run during evaluation
     **dict.fromkeys(("run_sandboxed", "SandboxResult"), "refig.running.programs"),
@@ -177,6 +177,7 @@ __all__ = [
     "apt_fix",
     "border_colour",
     "content_box",
+    "counted_total",
     "data_url",
     "dpi_within",
     "err",
@@ -286,7 +287,7 @@ if TYPE_CHECKING:
         TaskFamily,
         Workflow,
     )
-    from refig.rubric import AnswerError, Rubric, load_rubric
+    from refig.rubric import AnswerError, Rubric, counted_total, load_rubric
     from refig.running.process_cap import DEFAULT_MAX_PROCESSES, ProcessCap, process_cap
     from refig.running.programs import SandboxResult, run_sandboxed
     from refig.running.redact import Redactor, find_secrets
