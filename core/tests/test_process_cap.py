@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from refig.errors import UsageError
 from refig.running import process_cap as caps
-from refig.running.programs import run_sandboxed
+from refig.running.programs import cap_holds, run_sandboxed
 
 PYTHON_BOMB = "import os\nwhile True:\n    os.fork()\n"
 SHELL_BOMB = "b() { b | b & }; b; sleep 3\n"  # the parent stays while the bomb grows
@@ -31,6 +31,8 @@ def _usable(mechanism: str) -> None:
         pytest.skip("the uid mechanism is for root (with setpriv)")
     if mechanism == "rlimit" and os.geteuid() == 0:
         pytest.skip("RLIMIT_NPROC does not hold for root")
+    # proven on a harmless program (40 sleeps) before any bomb runs under it
+    assert cap_holds(mechanism), f"the {mechanism} cap does not hold here"
 
 
 @pytest.mark.parametrize("mechanism", ["cgroup", "uid", "rlimit"])
@@ -77,6 +79,11 @@ def test_the_uid_mechanism_can_write_its_workspace(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert result.stdout.strip() == str(caps.SANDBOX_UID).encode()
     assert (work / "new.txt").read_text() == "z\n"
+
+
+def test_the_probe_tells_a_cap_that_holds_from_none() -> None:
+    assert cap_holds("none") is False
+    assert cap_holds() is (caps.resolve() != "none")
 
 
 def test_an_unknown_or_powerless_mechanism_is_refused() -> None:

@@ -143,12 +143,16 @@ def sandbox_check() -> Check:
 def process_cap_check() -> Check:
     """How the processes of a sandboxed program (figure-to-code) are capped here."""
     from refig.running.process_cap import describe, resolve
+    from refig.running.programs import cap_holds
 
     mechanism = resolve()
+    fix = (apt_fix("util-linux") + " (prlimit, setpriv), or run refig where a pids cgroup "
+           "is writable")
     if mechanism == "none":
-        return Check("process cap", Status.WARN, f"none: {describe(mechanism)}",
-                     apt_fix("util-linux") + " (prlimit, setpriv), or run refig where a pids "
-                     "cgroup is writable")
+        return Check("process cap", Status.WARN, f"none: {describe(mechanism)}", fix)
+    if not cap_holds(mechanism):
+        return Check("process cap", Status.WARN, f"{mechanism}: {describe(mechanism)}, but a "
+                     "probe of 40 children under a cap of 16 started them all", fix)
     return Check("process cap", Status.OK, f"{mechanism}: {describe(mechanism)}")
 
 

@@ -9,6 +9,7 @@ from types import ModuleType
 
 import pytest
 from refig.running import process_cap as caps
+from refig.running.programs import cap_holds
 from refig_family_figure_to_code.execution import Limits, execute
 from refig_family_figure_to_code.warm import WarmInterpreter
 
@@ -39,6 +40,7 @@ def test_a_fork_bomb_is_a_typed_failure_within_its_deadline(language: str) -> No
     mechanism = caps.resolve()
     if mechanism == "none":
         pytest.skip("no process cap is available here (refig doctor says why)")
+    assert cap_holds(), "the process cap does not hold: no bomb is run"
     nobody_before = caps.tasks_of(caps.SANDBOX_UID)
     result = execute(BOMBS[language], language, limits=LIMITS)
     log = result.log.decode(errors="replace")
@@ -67,6 +69,7 @@ def test_a_fork_bomb_in_the_warm_interpreter_is_typed_and_the_next_program_runs(
         kit: ModuleType) -> None:
     if caps.resolve() == "none":
         pytest.skip("no process cap is available here (refig doctor says why)")
+    assert cap_holds(), "the process cap does not hold: no bomb is run"
     with WarmInterpreter("python", limits=LIMITS) as warm:
         bombed = warm.execute(BOMBS["python"])
         assert bombed.error is not None and bombed.error.kind in {

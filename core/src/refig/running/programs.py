@@ -93,3 +93,13 @@ def run_sandboxed(
                              seconds=result.seconds, process_cap=cap.record,
                              process_limit_reached=cap.reached())
 
+
+
+def cap_holds(mechanism: str = "auto", limit: int = 16) -> bool:
+    """True when ``mechanism`` really caps a program at ``limit`` tasks here: a harmless program
+    starts 40 sleeping children under the cap and counts those that started."""
+    with tempfile.TemporaryDirectory(prefix="refig-cap-probe-") as work:
+        probe = "for i in $(seq 40); do (echo s; sleep 2) & done 2>/dev/null; sleep 1"
+        result = run_sandboxed(["/bin/sh", "-c", probe], workdir=Path(work), deadline_s=20,
+                               max_processes=limit, cap_mechanism=mechanism)
+    return result.stdout.count(b"s") < limit
