@@ -14,8 +14,9 @@ from refig.running import process_cap as caps
 from refig.running.programs import cap_holds, run_sandboxed
 
 PYTHON_BOMB = "import os\nwhile True:\n    os.fork()\n"
-SHELL_BOMB = "b() { b | b & }; b; sleep 3\n"  # the parent stays while the bomb grows
-CAP = 24
+SHELL_BOMB = "b() { b | b & }; b; sleep 1\n"  # the parent stays while the bomb grows
+#: Small, so a bomb under the cap loads the host's two cores little, and briefly.
+CAP = 16
 
 
 def _refig_groups() -> list[str]:
