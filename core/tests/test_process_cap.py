@@ -93,3 +93,30 @@ def test_an_unknown_or_powerless_mechanism_is_refused() -> None:
     if os.geteuid() == 0:
         with pytest.raises(UsageError, match="root"):
             caps.resolve("rlimit")
+
+
+def test_an_attempt_command_is_capped_by_a_pids_cgroup(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a harness CLI runs through ``run_command`` (an agent's tools) is capped too, when a
+    pids cgroup is writable; the cap is lowered here so the bomb stays small."""
+    import time
+
+    from refig.models import Task
+    from refig.protocols import AttemptContext, Prompt
+    from refig.running import sandbox
+    from refig.running.workspace import AttemptDirs, attempt_env
+
+    _usable("cgroup")
+    monkeypatch.setattr(sandbox, "AGENT_MAX_PROCESSES", CAP)
+    dirs = AttemptDirs.create(tmp_path / "attempts", "bomb")
+    (dirs.workspace / "bomb.py").write_text(PYTHON_BOMB)
+    ctx = AttemptContext(
+        task=Task(id="t0", family="figure-to-slide"), workspace=dirs.workspace,
+        source=None, prompt=Prompt("p"), model="none", deadline=time.monotonic() + 15,
+        env=attempt_env(dirs, "bomb.attempt"), log=dirs.log, attempt_id="bomb.attempt",
+        home=dirs.home, outputs_dir=dirs.outputs, sandbox=sandbox.SandboxPolicy.create("auto"))
+    result = sandbox.run_command(ctx, [sys.executable, "-I", "bomb.py"])
+    assert not result.timed_out and result.exit_code != 0
+    log = dirs.log.read_text()
+    assert f"processes: cgroup:{CAP}]" in log and "process cap reached" in log
+    assert _refig_groups() == []

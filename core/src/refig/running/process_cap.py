@@ -30,6 +30,10 @@ from refig.errors import UsageError
 MECHANISMS = ("auto", "cgroup", "uid", "rlimit", "none")
 #: Tasks a program may hold at once: a plotting program needs a handful (LaTeX a few more).
 DEFAULT_MAX_PROCESSES = 256
+#: Tasks an attempt's command (a harness CLI, its tools and their threads) may hold at once.
+#: Attempts are capped only by a pids cgroup: the ``uid`` mechanism would take the harness's own
+#: home and caches from it, and RLIMIT_NPROC would count every process of refig's user.
+AGENT_MAX_PROCESSES = 2048
 #: The unprivileged uid and gid a program runs as under the ``uid`` mechanism.
 SANDBOX_UID = 65534
 _PROBE_NAME = "refig-probe"
@@ -90,6 +94,11 @@ def resolve(requested: str = "auto") -> str:
     if os.geteuid() == 0:
         return "uid" if shutil.which("setpriv") else "none"
     return "rlimit"
+
+
+def agent_mechanism() -> str:
+    """How attempts' commands are capped here: ``cgroup``, or ``none``."""
+    return "cgroup" if resolve() == "cgroup" else "none"
 
 
 def describe(mechanism: str) -> str:
