@@ -35,6 +35,9 @@ def test_the_static_pages_say_which_run_the_judge_did_not_judge(
         assert 'class="note judge-fallback"' in text, page
         assert NOTICE.replace("'", "&#39;") in text, page
         assert "a/run: judge" not in text
+    flagged = {page.parent.name for page in (out / "runs").glob("*/summary.html")
+               if 'class="note judge-fallback"' in page.read_text()}
+    assert len(flagged) == 1 and "b" in next(iter(flagged))  # the run's own pages say so too
 
 
 def test_a_judge_that_judged_none_is_refused_by_the_pages_and_the_viewer(

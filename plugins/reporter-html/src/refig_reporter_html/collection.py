@@ -83,7 +83,9 @@ def member(folder: Path, run: Path, site_of: Callable[[str, str | None], Site],
                 raise
     note = judge_notice(judge, name)
     err.print(note, style="yellow", markup=False, highlight=False)
-    return Member(name, slug(name), site_of(name, None), note)
+    site = site_of(name, None)
+    site.note = note  # atop each of the run's own pages too
+    return Member(name, slug(name), site, note)
 
 
 def merged_rows(members: list[Member]) -> dict[str, Any]:
