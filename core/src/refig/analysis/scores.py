@@ -8,7 +8,7 @@ axis. A cell with neither is NaN (unscored) and drops out of every mean and pair
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -48,6 +48,9 @@ class JudgeScores:
     proxy: bool = False
     deterministic: bool = False
     sight: str | None = None
+    #: Axis -> what it was measured against when some judgment's reference was inexact
+    #: (``ocr``); such an axis is out of every total (see ``refig.rubric.counted_total``).
+    inexact: dict[str, str] = field(default_factory=dict)
 
     @property
     def total(self) -> NDArray[np.float64]:
@@ -155,5 +158,7 @@ def judge_scores(data: RunData, judge: str, judgments: list[Judgment]) -> JudgeS
     proxy = any(j.proxy for j in judgments)
     deterministic = bool(judgments) and all(j.deterministic for j in judgments)
     sight = next((j.sight for j in judgments if j.sight), None)
+    inexact = {s.axis: s.reference for j in judgments if j.status == JudgmentStatus.OK
+               for s in j.scores if s.reference}
     return JudgeScores(judge, configs, tasks, axes, max_points, mean, repeats, gated, failed, proxy,
-                       deterministic, sight)
+                       deterministic, sight, inexact)
