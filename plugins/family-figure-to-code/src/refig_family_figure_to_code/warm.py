@@ -41,6 +41,9 @@ from refig_family_figure_to_code.languages import Language
 
 WARM_LANGUAGES = (Language.PYTHON, Language.R, Language.MATLAB)
 DONE = b"REFIG-DONE\t"
+READY = b"REFIG-READY"
+#: How long a fresh interpreter may take to load (its time is not the first program's).
+START_TIMEOUT_S = 120.0
 LOG = "refig-output.log"
 QUEUE = "refig-queue.job"
 
@@ -97,6 +100,10 @@ class WarmInterpreter:
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=stderr, start_new_session=True)
         stderr.close()
+        if self._await(self._proc, READY, time.monotonic() + START_TIMEOUT_S) is None:
+            self._kill()
+            raise RuntimeError(f"the warm {self.language.value} interpreter did not start within "
+                               f"{START_TIMEOUT_S:g} s (see interpreter.log in its workspace)")
         return self._proc
 
     def _kill(self) -> None:
@@ -127,8 +134,10 @@ class WarmInterpreter:
                 self._kill()
         raise RuntimeError(f"the warm {self.language.value} interpreter does not start")
 
-    def _wait_done(self, proc: subprocess.Popen[bytes], deadline: float) -> int | None:
-        """The status the interpreter answers, or None at the deadline or when it dies."""
+    def _await(self, proc: subprocess.Popen[bytes], prefix: bytes,
+               deadline: float) -> bytes | None:
+        """The rest of the first line the interpreter answers that starts with ``prefix``, or
+        None at the deadline or when it dies."""
         assert proc.stdout is not None
         buffer = b""
         while True:
@@ -144,8 +153,8 @@ class WarmInterpreter:
             buffer += chunk
             complete, _, buffer = buffer.rpartition(b"\n")
             for line in complete.splitlines():
-                if line.startswith(DONE):
-                    return int(line[len(DONE):].strip())
+                if line.startswith(prefix):
+                    return line[len(prefix):]
 
     def execute(self, program: str | bytes, *, inputs: Mapping[str, Path] | None = None,
                 width: int = 640, height: int = 480) -> Execution:
@@ -163,13 +172,14 @@ class WarmInterpreter:
             fields = [str(job), program_name, toolchains.CAPTURE, str(width), str(height)]
             if self.language is Language.PYTHON:
                 fields += [str(toolchains.DPI), f"{self.limits.deadline_s:g}"]
-            started = time.monotonic()
-            self._start()
+            self._start()  # waits for a fresh interpreter to load: that is not the program's time
             if self._cap is not None:
                 self._cap.hand_over(job)
+            started = time.monotonic()
             proc = self._send("\t".join(fields))
             # Python's server enforces the deadline itself; a little slack for its answer.
-            status = self._wait_done(proc, started + self.limits.deadline_s + 2)
+            answer = self._await(proc, DONE, started + self.limits.deadline_s + 2)
+            status = None if answer is None else int(answer.strip())
             seconds = time.monotonic() - started
             timed_out = status is None or status == 124
             log = job / LOG
