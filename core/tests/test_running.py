@@ -247,6 +247,21 @@ def test_bwrap_shows_only_the_workspace_and_home(tmp_path: Path) -> None:
 
 
 @needs_bwrap
+def test_an_import_path_holding_tmp_does_not_make_tmp_read_only(tmp_path: Path,
+                                                                monkeypatch) -> None:
+    # A script run from /tmp puts /tmp on sys.path; bound read-only, it hid the sandbox's own
+    # /tmp, and R then died with "cannot create 'R_TempDir'".
+    monkeypatch.setattr(sys, "path", ["/tmp", *sys.path])
+    dirs = AttemptDirs.create(tmp_path / "attempts", "a")
+    policy = SandboxPolicy.create("bwrap")
+    out = dirs.outputs / "probe.txt"
+    probe = "import tempfile; tempfile.mkdtemp(dir='/tmp'); print('tmp writable')"
+    result = run_command(context(dirs, policy), [sys.executable, "-c", probe], stdout=out,
+                         network=False)
+    assert result.exit_code == 0 and "tmp writable" in out.read_text(), dirs.log.read_text()
+
+
+@needs_bwrap
 def test_sandbox_refuses_to_expose_protected_paths(tmp_path: Path) -> None:
     suite = tmp_path / "suite"
     suite.mkdir()

@@ -172,8 +172,12 @@ class SandboxPolicy:
         if shielded:
             raise UsageError(f"refusing to expose {shielded[0]} to an attempt: it holds the "
                              "suite, the run store or other attempts")
+        # An import path that holds /tmp or a writable directory (a script run from /tmp puts
+        # /tmp on sys.path) would be bound read-only over them: the interpreter needs none.
+        scratch = [Path("/tmp"), *(Path(w).absolute() for w in writable)]
         python = [p for p in _python_paths()
-                  if not any(_under(p.resolve(), s) for s in self.protected)]
+                  if not any(_under(p.resolve(), s) for s in self.protected)
+                  and not any(_under(w, p) for w in scratch)]
         bound = _outermost(p for p in [*python, *self.readable, *extra]
                            if not _under(p, Path("/usr")))
         for path in bound:
