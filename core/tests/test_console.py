@@ -45,3 +45,17 @@ def test_a_table_that_fits_is_printed_as_rich_lays_it_out() -> None:
 def test_a_table_too_wide_for_whole_words_gets_the_width_it_needs() -> None:
     text = _printed(40)
     assert max(len(line) for line in text.splitlines()) > 40
+
+
+def test_the_column_that_names_the_row_keeps_its_whole_line() -> None:
+    # The terminal report keeps the configuration on one line (no_wrap); squeezed to its longest
+    # word it was cut: "none@oracle/direct (ora".
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=60, force_terminal=False, color_system=None)
+    table = Table()
+    table.add_column("configuration", overflow="fold", no_wrap=True)
+    for header in HEADERS[1:5]:
+        table.add_column(header, overflow="fold")
+    table.add_row("none@oracle/direct (oracle)", *ROW[1:5])
+    print_table(console, table)
+    assert "none@oracle/direct (oracle)" in buffer.getvalue(), buffer.getvalue()

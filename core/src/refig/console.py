@@ -50,10 +50,12 @@ def print_table(console: Console, table: Table) -> None:
         console.print(table)
         return
     texts = [[_plain(column.header), *map(_plain, column.cells)] for column in table.columns]
-    least = [min(WHOLE_WORD, max(len(w) for text in col for w in text.split() or [""]))
-             for col in texts]
     most = [max(max(len(line) for line in text.splitlines() or [""]) for text in col)
             for col in texts]
+    # a column that must not wrap (the configuration that names the row) keeps its whole line
+    least = [whole if column.no_wrap else
+             min(WHOLE_WORD, max(len(w) for text in col for w in text.split() or [""]))
+             for column, col, whole in zip(table.columns, texts, most, strict=True)]
     frame = len(table.columns) + 1 + sum(table.padding[1] + table.padding[3]
                                          for _ in table.columns)
     spare = console.width - frame - sum(least)
