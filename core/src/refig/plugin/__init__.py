@@ -67,7 +67,8 @@ _LAZY: dict[str, str] = {
     ),
     # images, PDFs, OCR, progress, doctor checks
     **dict.fromkeys(
-        ("ImageError", "MAX_PIXELS", "border_colour", "content_box", "open_image", "png_bytes"),
+        ("ImageError", "MAX_PIXELS", "as_rgb", "border_colour", "content_box", "open_image",
+         "png_bytes"),
         "refig.images",
     ),
     **dict.fromkeys(("PdfError", "dpi_within", "first_page", "render_pages"), "refig.pdf"),
@@ -171,6 +172,7 @@ __all__ = [
     "Workflow",
     "WorkflowRecord",
     "apt_fix",
+    "as_rgb",
     "border_colour",
     "content_box",
     "data_url",
@@ -218,6 +220,7 @@ if TYPE_CHECKING:
     from refig.images import (
         MAX_PIXELS,
         ImageError,
+        as_rgb,
         border_colour,
         content_box,
         open_image,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 from PIL import Image
+from refig.plugin import as_rgb
 
 PSNR_CAP = 100.0
 
@@ -44,8 +45,8 @@ def psnr(a: Image.Image, b: Image.Image) -> float:
     The squared error is summed in integers: exact, and the same float ``peak_signal_noise_ratio``
     computes (its float64 sum of integer squares is exact too), without its float copies.
     """
-    x = np.asarray(a.convert("RGB"), dtype=np.int32)
-    y = np.asarray(b.convert("RGB"), dtype=np.int32)
+    x = np.asarray(as_rgb(a), dtype=np.int32)
+    y = np.asarray(as_rgb(b), dtype=np.int32)
     if x.shape != y.shape:
         raise ValueError(f"images of different sizes: {x.shape} and {y.shape}")
     difference = x - y
@@ -56,7 +57,7 @@ def psnr(a: Image.Image, b: Image.Image) -> float:
     return min(PSNR_CAP, float(10 * np.log10(255.0**2 / error)))
 
 
-def _rgb(colours: np.ndarray) -> np.ndarray:
+def _colours(colours: np.ndarray) -> np.ndarray:
     """Packed 24-bit colours as a ``(1, n, 3)`` RGB image in 0..1, as ``rgb2lab`` takes."""
     channels = np.stack([(colours >> 16) & 255, (colours >> 8) & 255, colours & 255], axis=-1)
     return (channels.astype(np.float64) / 255.0)[None]
@@ -64,7 +65,7 @@ def _rgb(colours: np.ndarray) -> np.ndarray:
 
 def _packed(image: Image.Image) -> np.ndarray:
     """Each pixel's RGB as one integer ``r << 16 | g << 8 | b``."""
-    pixels = np.asarray(image.convert("RGB")).reshape(-1, 3).astype(np.int64)
+    pixels = np.asarray(as_rgb(image)).reshape(-1, 3).astype(np.int64)
     return (pixels[:, 0] << 16) | (pixels[:, 1] << 8) | pixels[:, 2]
 
 
@@ -76,5 +77,6 @@ def ciede2000(a: Image.Image, b: Image.Image) -> float:
     if a.size != b.size:
         raise ValueError(f"images of different sizes: {a.size} and {b.size}")
     pairs, counts = np.unique((_packed(a) << 24) | _packed(b), return_counts=True)
-    differences = deltaE_ciede2000(rgb2lab(_rgb(pairs >> 24)), rgb2lab(_rgb(pairs & 0xFFFFFF)))
+    differences = deltaE_ciede2000(rgb2lab(_colours(pairs >> 24)),
+                                   rgb2lab(_colours(pairs & 0xFFFFFF)))
     return float(np.dot(differences[0], counts) / counts.sum())
