@@ -18,7 +18,7 @@ from refig.plugin import (
     unavailable,
 )
 
-from refig_metric_image.pairing import WORK_WIDTH, Prepared, pair_with, prepare
+from refig_metric_image.pairing import WORK_WIDTH, Prepared, content, pair_with, prepare
 from refig_metric_image.perceptual import Lpips, LpipsUnavailable
 from refig_metric_image.similarity import ciede2000, psnr, ssim
 
@@ -94,7 +94,8 @@ class ImageSimilarity:
         except RefigError as exc:
             yield from make.missing(NAMES, f"cannot read the rendering: {exc.message}")
             return
-        images = pair_with(source, render)
+        cut = content(render)  # the render's content box, for both sizes
+        images = pair_with(source, render, cut)
         size = list(images.source.size)
         detail = {"size": size, "source_box": images.source_box, "render_box": images.render_box}
         yield make.value("ssim", ssim(images.source, images.render), **detail)
@@ -109,7 +110,7 @@ class ImageSimilarity:
         yield make.value("ssim_blank", blank.ssim, **detail)
         yield make.value("ciede2000_blank", blank.ciede2000, **detail)
         layout = prepared_source(make.reference_sha256, artifact.source, LAYOUT_WIDTH)
-        coarse = pair_with(layout, render)
+        coarse = pair_with(layout, render, cut)
         small = {"size": list(coarse.source.size)}
         yield make.value("layout_ssim", ssim(coarse.source, coarse.render), **small)
         yield make.value("layout_ssim_blank", blank.layout_ssim, **small)
