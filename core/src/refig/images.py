@@ -91,9 +91,14 @@ def flatten_alpha(
     return Image.alpha_composite(canvas, rgba).convert("RGB")
 
 
+def as_rgb(image: Image.Image) -> Image.Image:
+    """``image`` in RGB: itself when it already is (``convert`` would copy every pixel)."""
+    return image if image.mode == "RGB" else image.convert("RGB")
+
+
 def border_colour(image: Image.Image) -> tuple[int, int, int]:
     """The median RGB colour of the outermost pixel ring: the background a figure sits on."""
-    rgb = image.convert("RGB")
+    rgb = as_rgb(image)
     w, h = rgb.size
     edges = [
         rgb.crop(box) for box in ((0, 0, w, 1), (0, h - 1, w, h), (0, 0, 1, h), (w - 1, 0, w, h))
@@ -114,7 +119,7 @@ def content_box(
     band with Pillow's own operations (difference, threshold, channel maximum, bounding box),
     several times faster than the same test in NumPy. None when no pixel differs.
     """
-    rgb = image.convert("RGB")
+    rgb = as_rgb(image)
     background = Image.new("RGB", (rgb.width, 1), border_colour(rgb))
     threshold = [255 if level > tolerance else 0 for level in range(256)] * 3
     band_rows = max(1, band_pixels // rgb.width)

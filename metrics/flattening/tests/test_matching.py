@@ -3,8 +3,15 @@ test_flattening.py)."""
 
 from __future__ import annotations
 
+import numpy as np
 from PIL import Image
-from refig_metric_flattening.matching import SEARCH_WIDTH, match, signature
+from refig_metric_flattening.matching import (
+    SEARCH_WIDTH,
+    SummedAreas,
+    match,
+    signature,
+    window_std,
+)
 
 
 def test_degenerate_images_never_match_and_stay_small() -> None:
@@ -26,3 +33,16 @@ def test_blank_and_gradient_images_are_featureless_and_a_figure_is_not() -> None
     assert signature(Image.new("RGB", (640, 360), "white")).featureless
     assert signature(ramp).featureless
     assert not signature(Image.effect_mandelbrot((400, 200), (-2, -1, 1, 1), 60)).featureless
+
+
+def test_window_spread_from_shared_tables_is_the_direct_one() -> None:
+    """The tables made once per haystack give each window size exactly what fresh tables give,
+    and that is the windows' standard deviation."""
+    image = np.random.default_rng(3).random((40, 60), dtype=np.float32)
+    tables = SummedAreas.of(image)
+    for height, width in ((1, 1), (5, 7), (12, 3), (40, 60)):
+        shared = window_std(tables, height, width)
+        assert np.array_equal(shared, window_std(image, height, width))
+        direct = np.lib.stride_tricks.sliding_window_view(image.astype(np.float64),
+                                                          (height, width)).std(axis=(2, 3))
+        assert np.allclose(shared, direct, atol=1e-6)

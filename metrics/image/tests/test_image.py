@@ -143,7 +143,7 @@ def uncached(source: Path, render: Path, width: int = 1024) -> dict[str, float]:
 def test_values_shared_per_source_are_bit_for_bit_those_computed_afresh(
     kit: ModuleType, tmp_path: Path
 ) -> None:
-    """The source's colours and the empty slide's scores are computed once per source and
+    """The prepared source and the empty slide's scores are computed once per source and
     render size; every artifact of the source must get exactly the values it would alone."""
     figure = kit.draw_figure(seed=3)
     source = tmp_path / "figure.png"
@@ -268,3 +268,55 @@ def test_extreme_aspects_stay_bounded(kit: ModuleType) -> None:
     flat = pair(Image.new("RGB", (5000, 2), "navy"), figure, 64)
     assert flat.source.size == (64, 16)
     assert 0 <= ciede2000(flat.source, flat.render) < 200
+
+
+# --- the cheaper computations against their definitions -------------------------------------------
+
+
+def pairs_to_compare(kit: ModuleType) -> list[tuple[Image.Image, Image.Image]]:
+    """A figure against itself blurred, tinted, shifted, and two random-noise images (every pixel
+    a distinct colour pair: the case the per-pair CIEDE2000 gains nothing on)."""
+    figure = kit.draw_figure(seed=5, width=640, height=320)
+    rng = np.random.default_rng(7)
+    noise = [Image.fromarray(rng.integers(0, 256, (200, 300, 3), dtype=np.uint8)) for _ in "ab"]
+    tinted = Image.fromarray((np.asarray(figure) * [0.9, 1.0, 0.8]).astype(np.uint8))
+    return [(figure, figure.filter(ImageFilter.GaussianBlur(2))), (figure, tinted),
+            (figure, figure.transform(figure.size, Image.Transform.AFFINE, (1, 0, 7, 0, 1, 3))),
+            (noise[0], noise[1])]
+
+
+def test_ciede2000_per_colour_pair_is_the_per_pixel_mean(kit: ModuleType) -> None:
+    from skimage.color import deltaE_ciede2000, rgb2lab
+
+    for a, b in pairs_to_compare(kit):
+        lab_a, lab_b = (rgb2lab(np.asarray(x, dtype=np.float64) / 255.0) for x in (a, b))
+        per_pixel = float(deltaE_ciede2000(lab_a, lab_b).mean())
+        assert ciede2000(a, b) == pytest.approx(per_pixel, rel=1e-12, abs=1e-12)
+
+
+def test_psnr_is_scikit_images_bit_for_bit(kit: ModuleType) -> None:
+    from skimage.metrics import peak_signal_noise_ratio
+
+    for a, b in pairs_to_compare(kit):
+        expected = peak_signal_noise_ratio(np.asarray(a), np.asarray(b), data_range=255)
+        assert psnr(a, b) == min(PSNR_CAP, float(expected))
+
+
+def test_ssim_in_float32_is_within_1e_5_of_float64(kit: ModuleType) -> None:
+    from skimage.metrics import structural_similarity
+
+    for a, b in pairs_to_compare(kit):
+        luma_a, luma_b = (np.asarray(x.convert("L"), dtype=np.float64) for x in (a, b))
+        exact = structural_similarity(
+            luma_a, luma_b,
+            gaussian_weights=True, sigma=1.5, K1=0.01, K2=0.03, use_sample_covariance=False,
+            data_range=255.0)
+        assert abs(ssim(a, b) - exact) < 1e-5
+
+
+def test_images_of_different_sizes_are_refused(kit: ModuleType) -> None:
+    figure = kit.draw_figure(width=200, height=100)
+    with pytest.raises(ValueError, match="different sizes"):
+        ciede2000(figure, figure.resize((100, 100)))
+    with pytest.raises(ValueError, match="different sizes"):
+        psnr(figure, figure.resize((100, 100)))

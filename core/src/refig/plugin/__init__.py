@@ -69,7 +69,8 @@ _LAZY: dict[str, str] = {
     ),
     # images, PDFs, OCR, progress, doctor checks
     **dict.fromkeys(
-        ("ImageError", "MAX_PIXELS", "border_colour", "content_box", "open_image", "png_bytes"),
+        ("ImageError", "MAX_PIXELS", "as_rgb", "border_colour", "content_box", "open_image",
+         "png_bytes"),
         "refig.images",
     ),
     **dict.fromkeys(("PdfError", "dpi_within", "first_page", "render_pages"), "refig.pdf"),
@@ -175,6 +176,7 @@ __all__ = [
     "Workflow",
     "WorkflowRecord",
     "apt_fix",
+    "as_rgb",
     "border_colour",
     "content_box",
     "counted_total",
@@ -224,6 +226,7 @@ if TYPE_CHECKING:
     from refig.images import (
         MAX_PIXELS,
         ImageError,
+        as_rgb,
         border_colour,
         content_box,
         open_image,

@@ -154,11 +154,24 @@ def _crop(image: Image.Image, region: tuple[float, float, float, float]) -> Imag
     return image.crop((round(left * w), round(top * h), round(right * w), round(bottom * h)))
 
 
-def window_std(image: np.ndarray, height: int, width: int) -> np.ndarray:
-    """Standard deviation of every ``height`` x ``width`` window (summed-area tables), laid out
-    like ``match_template``'s result."""
-    padded = np.pad(image.astype(np.float64), ((1, 0), (1, 0)))
-    sums, squares = padded.cumsum(0).cumsum(1), (padded**2).cumsum(0).cumsum(1)
+@dataclass(frozen=True)
+class SummedAreas:
+    """Summed-area tables of an image and of its square: every window's mean and spread."""
+
+    sums: np.ndarray
+    squares: np.ndarray
+
+    @classmethod
+    def of(cls, image: np.ndarray) -> SummedAreas:
+        padded = np.pad(image.astype(np.float64), ((1, 0), (1, 0)))
+        return cls(padded.cumsum(0).cumsum(1), (padded**2).cumsum(0).cumsum(1))
+
+
+def window_std(image: np.ndarray | SummedAreas, height: int, width: int) -> np.ndarray:
+    """Standard deviation of every ``height`` x ``width`` window of an image (or of its tables,
+    made once for many window sizes), laid out like ``match_template``'s result."""
+    tables = image if isinstance(image, SummedAreas) else SummedAreas.of(image)
+    sums, squares = tables.sums, tables.squares
 
     def windows(table: np.ndarray) -> np.ndarray:
         return (
@@ -189,6 +202,8 @@ def _best(piece: Image.Image, haystack: np.ndarray, widths: list[int]) -> Hit | 
     from skimage.feature import match_template  # here: it imports scipy
 
     height, width = haystack.shape
+    tables = SummedAreas.of(haystack)
+    piece = piece.convert("L")  # what grey() does to it at every width, done once
     best: Hit | None = None
     for piece_width in widths:
         if not 8 <= piece_width <= width:
@@ -200,7 +215,7 @@ def _best(piece: Image.Image, haystack: np.ndarray, widths: list[int]) -> Hit | 
         # Where the haystack window is almost flat the correlation's denominator vanishes and
         # match_template returns numerical noise (values far above 1): a true match has about
         # the template's contrast, so windows whose contrast differs twofold are ruled out.
-        contrast = window_std(haystack, *template.shape) / float(template.std())
+        contrast = window_std(tables, *template.shape) / float(template.std())
         result[(contrast < 0.5) | (contrast > 2.0)] = -1.0
         y, x = np.unravel_index(int(np.argmax(result)), result.shape)
         hit = Hit(float(result[y, x]), int(x), int(y), template.shape[1], template.shape[0])

@@ -12,7 +12,9 @@
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -64,6 +66,35 @@ def source_signature(sha256: str, path: Path) -> Signature:
     return signature(open_image(path))
 
 
+@lru_cache(maxsize=64)  # a signature keeps at most a 1024 px copy: a few MB each
+def image_signature(sha256: str, data: bytes) -> Signature:
+    """An embedded image's signature, once per content per process: configurations of one
+    source often paste the same picture (the source itself, most of all)."""
+    return signature(open_image(data))
+
+
+#: How each (image, source) pair of hashes matched; matching is the metric's dearest step.
+MAX_MATCHES = 1024
+_matches: OrderedDict[tuple[str, str], Match | None] = OrderedDict()
+_matches_lock = threading.Lock()
+
+
+def cached_match(image_sha: str, candidate: Signature, source_sha: str,
+                 source: Signature) -> Match | None:
+    """:func:`match` of two signatures, once per pair of image hashes per process."""
+    key = (image_sha, source_sha)
+    with _matches_lock:
+        if key in _matches:
+            _matches.move_to_end(key)
+            return _matches[key]
+    found = match(candidate, source)
+    with _matches_lock:
+        _matches[key] = found
+        while len(_matches) > MAX_MATCHES:
+            _matches.popitem(last=False)
+    return found
+
+
 @dataclass
 class ImageReport:
     """What is known about one embedded image: where it paints, and how it matched."""
@@ -108,7 +139,7 @@ class Flattening:
             yield from make.missing(NAMES, unavailable("no object tree", artifact))
             return
         shown = [p for p in raster_placements(tree) if not p.hidden]
-        reports, unreadable = self._images(artifact.path, tree)
+        reports, unreadable = self._images(artifact, reference, tree)
         featureless = {sha for sha, report in reports.items() if report.featureless}
         content = [p for p in shown if p.sha256 not in featureless]
         ratio = covered_share(shown, tree.slide_width, tree.slide_height)
@@ -152,16 +183,23 @@ class Flattening:
             seconds=round(time.perf_counter() - started, 3),
         )
 
-    def _images(self, path: Path, tree: ObjectTree) -> tuple[dict[str, ImageReport], str | None]:
-        """One report per distinct embedded image, the first ``MAX_IMAGES`` decoded."""
+    def _images(
+        self, artifact: Artifact, reference: str | None, tree: ObjectTree
+    ) -> tuple[dict[str, ImageReport], str | None]:
+        """One report per distinct embedded image, the first ``MAX_IMAGES`` decoded (an image
+        with the source's bytes shares the source's signature)."""
         try:
-            images = slide_images(path, tree)
+            images = slide_images(artifact.path, tree)
         except RefigError as exc:
             return {}, f"cannot read the images of the package: {exc.message}"
         reports = {image.sha256: ImageReport(image) for image in images}
         for report in list(reports.values())[:MAX_IMAGES]:
+            sha = report.image.sha256
             try:
-                report.signature = signature(open_image(report.image.data))
+                report.signature = (
+                    source_signature(reference, artifact.source)
+                    if sha == reference and artifact.source is not None
+                    else image_signature(sha, report.image.data))
             except RefigError as exc:  # EMF/WMF/SVG, corrupt or oversized: counted as content
                 report.error = exc.message
         return reports, None
@@ -178,7 +216,8 @@ class Flattening:
             return None, {"reason": f"cannot read the source figure: {exc.message}"}
         for report in reports.values():
             if report.signature is not None:
-                report.match = match(report.signature, source)
+                report.match = cached_match(report.image.sha256, report.signature, reference,
+                                            source)
         found = [(r, r.match) for r in reports.values() if r.match is not None]
         shown = [(r, m) for r, m in found if r.image.shown]
         whole = [r for r, m in shown if m.kind in ("whole", "contains")]

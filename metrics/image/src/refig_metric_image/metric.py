@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import numpy as np
 from PIL import Image
 from refig.plugin import (
     Artifact,
@@ -19,9 +18,9 @@ from refig.plugin import (
     unavailable,
 )
 
-from refig_metric_image.pairing import WORK_WIDTH, Prepared, pair_with, prepare
+from refig_metric_image.pairing import WORK_WIDTH, Prepared, content, pair_with, prepare
 from refig_metric_image.perceptual import Lpips, LpipsUnavailable
-from refig_metric_image.similarity import ciede2000, lab, psnr, ssim
+from refig_metric_image.similarity import ciede2000, psnr, ssim
 
 METRIC = "image"
 NAMES = ("ssim", "psnr", "ciede2000", "lpips", "ssim_blank", "ciede2000_blank", "layout_ssim",
@@ -38,12 +37,6 @@ def prepared_source(key: str | None, path: Path, width: int) -> Prepared:
     """The source figure cut and resized once per source per process (the evaluation hands a
     worker all the artifacts of one source together), not once per artifact."""
     return prepare(open_image(path), width)
-
-
-@lru_cache(maxsize=4)  # about 14 MB each at the working width
-def source_lab(key: str | None, path: Path, width: int) -> np.ndarray:
-    """The prepared source in CIELAB, once per source per process."""
-    return lab(prepared_source(key, path, width).image)
 
 
 @dataclass(frozen=True)
@@ -63,7 +56,7 @@ def blank_scores(key: str | None, path: Path, width: int, size: tuple[int, int])
     blank = pair_with(prepared_source(key, path, width), empty)
     coarse = pair_with(prepared_source(key, path, LAYOUT_WIDTH), empty)
     return Blank(ssim(blank.source, blank.render),
-                 ciede2000(source_lab(key, path, width), blank.render),
+                 ciede2000(blank.source, blank.render),
                  ssim(coarse.source, coarse.render))
 
 
@@ -75,7 +68,9 @@ class ImageSimilarity:
     measured from, since on a mostly white figure an empty slide already reaches an SSIM near 0.9.
     """
 
-    version = "2"  # 2: the empty-slide baselines
+    # 3: SSIM in float32, CIEDE2000 per distinct colour pair (within 4e-6 of 2; docs/metrics.md);
+    # 2: the empty-slide baselines
+    version = "3"
 
     def __init__(self, width: int = WORK_WIDTH, lpips_weights: str | Path | None = None):
         self.width = int(width)
@@ -99,13 +94,13 @@ class ImageSimilarity:
         except RefigError as exc:
             yield from make.missing(NAMES, f"cannot read the rendering: {exc.message}")
             return
-        images = pair_with(source, render)
+        cut = content(render)  # the render's content box, for both sizes
+        images = pair_with(source, render, cut)
         size = list(images.source.size)
         detail = {"size": size, "source_box": images.source_box, "render_box": images.render_box}
         yield make.value("ssim", ssim(images.source, images.render), **detail)
         yield make.value("psnr", psnr(images.source, images.render), size=size)
-        source_colours = source_lab(make.reference_sha256, artifact.source, self.width)
-        yield make.value("ciede2000", ciede2000(source_colours, images.render), size=size)
+        yield make.value("ciede2000", ciede2000(images.source, images.render), size=size)
         try:
             yield make.value("lpips", self.lpips.distance(images.source, images.render), size=size)
         except LpipsUnavailable as exc:
@@ -115,7 +110,7 @@ class ImageSimilarity:
         yield make.value("ssim_blank", blank.ssim, **detail)
         yield make.value("ciede2000_blank", blank.ciede2000, **detail)
         layout = prepared_source(make.reference_sha256, artifact.source, LAYOUT_WIDTH)
-        coarse = pair_with(layout, render)
+        coarse = pair_with(layout, render, cut)
         small = {"size": list(coarse.source.size)}
         yield make.value("layout_ssim", ssim(coarse.source, coarse.render), **small)
         yield make.value("layout_ssim_blank", blank.layout_ssim, **small)

@@ -80,9 +80,13 @@ def prepare(source: Image.Image, width: int = WORK_WIDTH) -> Prepared:
     return Prepared(source_content.resize(size, Image.Resampling.LANCZOS), source_box)
 
 
-def pair_with(source: Prepared, render: Image.Image) -> Pair:
-    """A prepared source and ``render`` (RGB) at the source's size."""
-    render_content, render_box = content(render)
+Cut = tuple[Image.Image, tuple[int, int, int, int]]
+
+
+def pair_with(source: Prepared, render: Image.Image, cut: Cut | None = None) -> Pair:
+    """A prepared source and ``render`` (RGB) at the source's size; ``cut`` is
+    ``content(render)`` when the caller pairs one render at several sizes."""
+    render_content, render_box = cut or content(render)
     return Pair(source.image, letterbox(render_content, source.image.size), source.box,
                 render_box)
 
