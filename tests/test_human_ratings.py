@@ -21,7 +21,8 @@ import numpy as np
 import pytest
 from PIL import Image
 from refig.cli import run as refig
-from refig.models import Configuration, Judgment, Rating
+from refig.judging import inputs_key
+from refig.models import Configuration, Judgment, Rating, Render, Task
 from refig.plugin.analysis import analysis_for
 from refig.store import RunStore
 from refig.testing import chromium_launch
@@ -259,6 +260,14 @@ def test_two_experts_rate_in_chromium_and_the_report_agrees(rated_run, server) -
         by_case[(rating.task_id, rating.config_id)][rating.annotator] = rating
     axes = list(active[0].scores)
     judgments = list(store.iter(Judgment))
+    # A judgment belongs to one task's inputs (its rendering and that task's source): the same
+    # program handed in for two tasks is judged once per task.
+    tasks = {t.id: t for t in store.iter(Task)}
+    page = {r.artifact_sha256: r.png_sha256 for r in store.iter(Render) if r.png_sha256}
+    inputs = {case: inputs_key(page.get(sha), tasks[case[0]].input("figure").sha256
+                               if tasks[case[0]].input("figure") else
+                               tasks[case[0]].input("deck").sha256)
+              for case, sha in artifact.items()}
     rows = {(row["judge"], row["axis"]): row for row in human.rows}
     assert rows, human.insufficient
     compared = 0
@@ -267,7 +276,8 @@ def test_two_experts_rate_in_chromium_and_the_report_agrees(rated_run, server) -
             mine, theirs = [], []
             for case, by in sorted(by_case.items()):
                 scored = [j for j in judgments if j.judge == judge and str(j.status) == "ok"
-                          and j.artifact_sha256 == artifact[case]]
+                          and j.artifact_sha256 == artifact[case]
+                          and j.inputs_sha256 == inputs[case]]
                 if not scored:
                     continue
                 if axis == "total":

@@ -204,9 +204,17 @@ def _with_scores(
     """Each outcome with its own task's metric values and judgments, and its final gate."""
     from refig.engine.plugins import family_for
 
-    sharing: dict[str, int] = defaultdict(int)
-    for outcome in outcomes.values():
-        sharing[outcome.artifact or ""] += 1
+    def expected(outcome: Outcome) -> str:
+        """The inputs key the judging stage gave this outcome: its rendering, its source."""
+        task = tasks.get(outcome.task_id)
+        page = next((r.png_sha256 for r in renders.get(outcome.artifact or "", [])
+                     if r.png_sha256), None)
+        return inputs_key(page, task_source_sha256(task) if task else None)
+
+    inputs = {cell: expected(o) for cell, o in outcomes.items() if o.artifact is not None}
+    keys_of: dict[str, set[str]] = defaultdict(set)
+    for cell, key in inputs.items():
+        keys_of[outcomes[cell].artifact or ""].add(key)
     scored = {}
     for cell, outcome in outcomes.items():
         if outcome.artifact is None:
@@ -224,19 +232,20 @@ def _with_scores(
         elif final is None and inspection is not None and not inspection.gate.passed:
             reason = str(inspection.gate.reason or GateReason.CORRUPT.value)
             detail = inspection.gate.detail
-        page = next((r.png_sha256 for r in renders.get(sha, []) if r.png_sha256), None)
-        own = _own_judgments(judgments.get(sha, []), inputs_key(
-            page, task_source_sha256(task) if task else None), alone=sharing[sha] == 1)
+        own = _own_judgments(judgments.get(sha, []), inputs[cell],
+                             unambiguous=len(keys_of[sha]) == 1)
         scored[cell] = replace(outcome, gate_reason=reason, gate_detail=detail, values=values,
                                judgments=own)
     return scored
 
 
-def _own_judgments(found: list[Judgment], inputs: str, *, alone: bool) -> tuple[Judgment, ...]:
-    """The judgments made on an outcome's own inputs; when none match (an older rendering) and
-    no other task shares the artifact, those made on its most recently judged inputs."""
+def _own_judgments(found: list[Judgment], inputs: str, *,
+                   unambiguous: bool) -> tuple[Judgment, ...]:
+    """The judgments made on an outcome's own inputs. When none match (an older rendering, a
+    record without the key) and every task given this artifact has the same inputs, those made
+    on its most recently judged inputs: no other task's judgment can be among them."""
     own = [j for j in found if j.inputs_sha256 == inputs]
-    if not own and alone and found:
+    if not own and unambiguous and found:
         latest = max(found, key=lambda j: j.created_at).inputs_sha256
         own = [j for j in found if j.inputs_sha256 == latest]
     return tuple(own)
