@@ -38,3 +38,17 @@ def test_warm_interpreter_gives_cold_verdicts_resets_and_survives_a_timeout(
         assert warm.execute(kit.LOOP_FOREVER[language]).error.kind == "timeout"
         again = warm.execute(kit.REFERENCE[language])  # restarted (or, Python, never stopped)
         assert again.ok, again.log.decode()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["python", "r", "matlab"])
+def test_a_fresh_interpreters_loading_is_not_its_first_programs_time(
+        language: str, kit: ModuleType) -> None:
+    # The interpreter says when it has loaded (matplotlib, R's graphics, Octave) and only then
+    # does the first program's deadline start: loading took 2 to 10 s here under load, and with
+    # it counted, a 1 s deadline failed every first program as a timeout.
+    if language != "python" and shutil.which(TOOL[language]) is None:
+        pytest.skip(f"{TOOL[language]} is not installed")
+    with WarmInterpreter(language, Limits(deadline_s=1)) as warm:
+        first = warm.execute(kit.NO_IMAGE[language])  # quick: it ends with no_image, not timeout
+        assert first.error is not None and first.error.kind == "no_image", first.log.decode()

@@ -45,6 +45,8 @@ end
 % place (refig-queue.job in the starting directory) and removed once read.
 home = pwd();
 queue = fullfile(home, 'refig-queue.job');
+fprintf(1, 'REFIG-READY\n');  % loaded: the first program's time starts now
+fflush(stdout);
 while true
   if ~exist(queue, 'file')
     pause(0.002);

@@ -1,9 +1,10 @@
 """refig's warm Python server: matplotlib imported once, each program in a fresh fork.
 
-Reads one job per line on stdin (tab-separated: directory, program, image, width, height, dpi,
-deadline seconds) and answers ``REFIG-DONE<TAB>status`` on the original stdout. The fork is the
-reset: nothing a program does survives it. Its output goes to ``refig-output.log`` in its
-directory; a fork past its deadline is killed and reported as status 124.
+Says ``REFIG-READY`` once loaded, then reads one job per line on stdin (tab-separated:
+directory, program, image, width, height, dpi, deadline seconds) and answers
+``REFIG-DONE<TAB>status`` on the original stdout. The fork is the reset: nothing a program
+does survives it. Its output goes to ``refig-output.log`` in its directory; a fork past its
+deadline is killed and reported as status 124.
 """
 
 import os
@@ -16,6 +17,7 @@ import numpy  # noqa: F401  (imported once, shared by every fork)
 import run_python
 
 control = os.fdopen(os.dup(1), "w", buffering=1)
+control.write("REFIG-READY\n")  # loaded: the first program's time starts now
 for line in sys.stdin:
     if not line.strip():
         continue
