@@ -38,6 +38,11 @@ command -v xelatex >/dev/null || packages+=(texlive-xetex)
 kpsewhich pgfplots.sty >/dev/null 2>&1 || packages+=(texlive-pictures)
 kpsewhich standalone.cls >/dev/null 2>&1 || packages+=(texlive-latex-extra)
 command -v prlimit >/dev/null || packages+=(util-linux)
+# uv comes from PyPI through pip (below), which Debian's python3 does not include
+if ! command -v uv >/dev/null && [[ ! -x "$HOME/.local/bin/uv" ]] \
+    && ! python3 -m pip --version >/dev/null 2>&1; then
+  packages+=(python3-pip)
+fi
 if ((WITH_TESTS)); then
   command -v chromium >/dev/null || packages+=(chromium)
   command -v bwrap >/dev/null || packages+=(bubblewrap)

@@ -31,11 +31,19 @@ RACER = textwrap.dedent('''
 
     suite, out, roots, log, name = map(Path, sys.argv[1:6])
 
+    def other_started():
+        return any(not line.startswith(f"{name} ") for line in log.read_text().splitlines())
+
     class Slow:
         def run(self, ctx):
             with log.open("a") as handle:
                 handle.write(f"{name} {ctx.task.id}\\n")
-            time.sleep(0.7)
+            # Hold the attempt until the other racer has made one too: which process the
+            # scheduler starts first must not decide the split (bounded, so a racer that never
+            # gets an attempt fails the test's split check rather than hanging it)
+            while not other_started() and time.monotonic() < give_up:
+                time.sleep(0.05)
+            time.sleep(0.2)
             (ctx.workspace / "slide.pptx").write_bytes(b"slide of " + ctx.task.id.encode())
             return HarnessResult(exit_code=0)
 
@@ -55,6 +63,7 @@ RACER = textwrap.dedent('''
     (out.parent / f"ready-{name}").write_text("")
     while not (out.parent / "go").exists():
         time.sleep(0.01)
+    give_up = time.monotonic() + 120
     summary = execute(request, quiet=name.name != "b")  # b shows its progress on stderr
     print(summary.succeeded, summary.skipped_claimed)
 ''')

@@ -141,11 +141,11 @@ def test_a_call_in_flight_when_the_gateway_stops_is_recorded_as_aborted() -> Non
 
     path, body = BODIES[Api.OPENAI_CHAT]
     with ScriptedServer(faults=[Fault("hang")]) as upstream:
-        gateway = Gateway(Upstream(upstream.url), read_timeout=5).start()
+        gateway = Gateway(Upstream(upstream.url), read_timeout=60).start()
         client = threading.Thread(target=lambda: _quiet_post(gateway.url + path, body),
                                   daemon=True)
         client.start()
-        for _ in range(100):
+        for _ in range(1200):  # up to 60 s for the call to reach the upstream (a bound on waiting)
             if upstream.served:
                 break
             threading.Event().wait(0.05)

@@ -143,7 +143,9 @@ time.sleep(300)
 
 
 def survivors(token: str) -> list[int]:
-    until = time.monotonic() + 5
+    """Live processes carrying ``token``, after up to 60 s for killed ones to go (a bound, not a
+    measurement: a loaded machine can take seconds to schedule a killed process)."""
+    until = time.monotonic() + 60
     while True:
         alive = []
         for entry in Path("/proc").iterdir():

@@ -29,6 +29,19 @@ RACER = textwrap.dedent('''
     Path(run).parent.joinpath(f"ready-{name}").write_text("")
     while not Path(run).parent.joinpath("go").exists():
         time.sleep(0.01)
+    give_up, ask = time.monotonic() + 120, judge.judge
+
+    def held(request):
+        # A call waits until both racers have made one: which process the scheduler starts
+        # first must not decide the split (bounded: a racer that never gets a judgment fails
+        # the split check rather than hanging the test)
+        Path(run).parent.joinpath(f"called-{name}").write_text("")
+        while time.monotonic() < give_up and not all(
+                Path(run).parent.joinpath(f"called-{n}").exists() for n in "ab"):
+            time.sleep(0.05)
+        return ask(request)
+
+    judge.judge = held
     summary = judge_artifacts(store, artifacts, [SelectedJudge(judge.label, judge)], repeats=2,
                               jobs=2, quiet=True)
     ledger = summary.ledgers[0]

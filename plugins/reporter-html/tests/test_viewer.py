@@ -212,8 +212,9 @@ def test_the_list_follows_new_records(server: ViewServer, copy: Path, browsing: 
             RunStore.open(copy).put(Attempt(
                 task_id="sample-000", config_id="late@claude-code/direct",
                 status=AttemptStatus.FAILED, error=ErrorInfo(kind="timeout")))
+            # a bound on waiting for the live snapshot and the page's poll, not a measurement
             sync_api.expect(page.locator("#samples tbody tr")).to_have_count(count + 1,
-                                                                             timeout=20_000)
+                                                                             timeout=120_000)
             assert "failed: timeout" in _column(page, "status")
             # a task page reloads itself when one of its samples lands
             page.locator("#samples tbody tr[data-task='sample-001'] a").first.click()
@@ -222,7 +223,7 @@ def test_the_list_follows_new_records(server: ViewServer, copy: Path, browsing: 
             RunStore.open(copy).put(Attempt(
                 task_id="sample-001", config_id="late@claude-code/direct",
                 status=AttemptStatus.FAILED, error=ErrorInfo(kind="timeout")))
-            sync_api.expect(sections).to_have_count(shown + 1, timeout=20_000)
+            sync_api.expect(sections).to_have_count(shown + 1, timeout=120_000)
         finally:
             browser.close()
     assert problems == []
