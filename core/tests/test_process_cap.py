@@ -120,3 +120,13 @@ def test_an_attempt_command_is_capped_by_a_pids_cgroup(tmp_path: Path,
     log = dirs.log.read_text()
     assert f"processes: cgroup:{CAP}]" in log and "process cap reached" in log
     assert _refig_groups() == []
+
+
+@pytest.mark.parametrize("mechanism", ["cgroup", "uid"])
+def test_a_capped_program_can_write_its_temp_dir(mechanism: str, tmp_path: Path) -> None:
+    # As nobody (the uid mechanism), a private /tmp owned by root with mode 755 was read-only
+    # to the program, and R died at start with "cannot create 'R_TempDir'".
+    _usable(mechanism)
+    result = run_sandboxed(["/bin/sh", "-c", "mktemp -p /tmp && echo wrote"], workdir=tmp_path,
+                           deadline_s=20, max_processes=CAP, cap_mechanism=mechanism)
+    assert result.exit_code == 0 and b"wrote" in result.stdout, result.stderr

@@ -165,8 +165,10 @@ class SandboxPolicy:
                 args += ["--ro-bind", link, link]
         for item in _ETC:
             args += ["--ro-bind-try", item, item]
+        # /tmp is private and open to whatever uid the command runs as (the process cap's
+        # ``uid`` mechanism runs it as nobody: R cannot start without a writable temp dir)
         args += ["--ro-bind-try", "/sys", "/sys", "--proc", "/proc", "--dev", "/dev",
-                 "--tmpfs", "/tmp"]
+                 "--perms", "1777", "--tmpfs", "/tmp"]
         extra = [Path(p).absolute() for p in readable]
         shielded = [p for p in extra if any(_under(p.resolve(), s) for s in self.protected)]
         if shielded:
