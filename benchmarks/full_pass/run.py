@@ -6,6 +6,7 @@ source once) through ``refig evaluate`` as a user runs it, against the naive way
 
 1. Corpus: ``refig suite build sample`` (medium figures) and a run of ``--per-source`` slides of
    each, drawn from the exact annotations in ten styles (:mod:`slides`). Not timed.
+   Before it, how much two workers gain over one here (:mod:`cores`): threads and processes.
 2. Start-up: ``python -X importtime`` of ``refig --help``, ``list-plugins`` and ``check FILE``,
    with the bytecode cached and with every module compiled (a fresh clone's first command).
 3. OCR: recall against the exact labels at several longest sides (always the text metric's),
@@ -40,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from baselines import import_time, naive_ocr, naive_render, user_env, warm_floor
+from cores import measure as two_workers
 from corpus import build_suite, make_run
 from ocr_knee import measure as ocr_knee
 from ocr_knee import real_agreement
@@ -112,7 +114,8 @@ def main() -> None:
 
     results: dict[str, Any] = {"args": vars(args) | {"json": str(args.json)},
                                "cores": os.cpu_count(), "machine": platform.platform(),
-                               "load_average_before": os.getloadavg()}
+                               "load_average_before": os.getloadavg(),
+                               "two_workers": two_workers()}
     with tempfile.TemporaryDirectory(prefix="refig-bench-full-") as tmp:
         work = Path(tmp)
         suite, run = work / "suite", work / "run"
@@ -205,7 +208,7 @@ def summarise(r: dict[str, Any]) -> dict[str, Any]:
 
 def report(r: dict[str, Any]) -> str:
     s, stages = r["summary"], r["evaluate"]["stages"]
-    lines = [f"corpus: {r['corpus']}",
+    lines = [f"corpus: {r['corpus']}", f"two workers on this machine: {r['two_workers']}",
              f"load average before {r['load_average_before']}, after {r['load_average_after']}"
              f" on {r['cores']} cores", "", "| stage | wall s | CPU s | wall s per artifact |",
              "| --- | --- | --- | --- |"]
