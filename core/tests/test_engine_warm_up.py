@@ -95,19 +95,20 @@ def check(tmp_path: Path, make_dist, files: int, executor, jobs: int) -> list[tu
 
 
 def test_the_renderer_warms_up_what_the_render_stage_uses_before_it(tmp_path, make_dist):
-    calls = check(tmp_path, make_dist, files=5, executor=LocalExecutor(), jobs=2)
-    assert calls[0] == ("warm_up", 2)  # two batches of 3 and 2 files, one office each
-    assert sorted(calls[1:3]) == [("render", 2), ("render", 3)] and calls[3:] == [("close", 0)]
+    calls = check(tmp_path, make_dist, files=17, executor=LocalExecutor(), jobs=2)
+    assert calls[0] == ("warm_up", 2)  # two batches of 9 and 8 files, one office each
+    assert sorted(calls[1:3]) == [("render", 8), ("render", 9)] and calls[3:] == [("close", 0)]
 
 
-def test_one_file_warms_one_office(tmp_path, make_dist):
-    calls = check(tmp_path, make_dist, files=1, executor=LocalExecutor(), jobs=2)
-    assert calls == [("warm_up", 1), ("render", 1), ("close", 0)]
+@pytest.mark.parametrize("files", [1, 7, 15])
+def test_too_few_files_for_a_second_office_warm_one(tmp_path, make_dist, files):
+    calls = check(tmp_path, make_dist, files=files, executor=LocalExecutor(), jobs=2)
+    assert calls == [("warm_up", 1), ("render", files), ("close", 0)]
 
 
 def test_no_warm_up_when_the_stages_run_elsewhere(tmp_path, make_dist):
-    calls = check(tmp_path, make_dist, files=3, executor=Elsewhere(), jobs=2)
-    assert [name for name, _ in calls] == ["render", "render", "close"]
+    calls = check(tmp_path, make_dist, files=16, executor=Elsewhere(), jobs=2)
+    assert calls == [("render", 8), ("render", 8), ("close", 0)]
 
 
 def test_making_one_plugin_does_not_hold_up_another(monkeypatch: pytest.MonkeyPatch) -> None:
