@@ -65,7 +65,7 @@ def timed(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, fl
     done = subprocess.run(argv, capture_output=True, text=True, env=env or user_env(),
                           check=False)
     wall = time.perf_counter() - started
-    if done.returncode not in (0, 1):
+    if done.returncode not in (0, 1) or not done.stdout.strip():
         raise SystemExit(f"{' '.join(argv[:3])} failed ({done.returncode}): {done.stderr[-2000:]}")
     return wall, children_cpu() - cpu, done.stdout
 
@@ -143,10 +143,13 @@ def main() -> None:
         results["naive"]["ocr_seconds_per_artifact"] = naive_ocr(sources, max_side=2048)
         results["floor"] = warm_floor(files, args.jobs)
         if args.ray:
-            with LocalCluster(nodes=2, cpus_per_node=1) as cluster:
-                env = user_env(REFIG_RAY_ADDRESS=cluster.address)
-                results["ray"] = evaluate(work / "run-ray", 2, "--executor", "ray", env=env)
-                results["ray"]["spread"] = cluster.spread()
+            try:
+                with LocalCluster(nodes=2, cpus_per_node=1) as cluster:
+                    env = user_env(REFIG_RAY_ADDRESS=cluster.address)
+                    results["ray"] = evaluate(work / "run-ray", 2, "--executor", "ray", env=env)
+                    results["ray"]["spread"] = cluster.spread()
+            except (Exception, SystemExit) as exc:  # the pass's own results are kept
+                results["ray"] = {"error": f"{type(exc).__name__}: {exc}"}
     results["load_average_after"] = os.getloadavg()
     results["summary"] = summarise(results)
     print(report(results))
@@ -240,7 +243,9 @@ def report(r: dict[str, Any]) -> str:
               f"{r['ocr']['knee']} px: {json.dumps(r['ocr']['sides'])}"]
     lines += [f"startup ({x['bytecode']}): {x['command'][:40]}: {x['import_seconds']:.2f} s "
               f"import, heavy {x['heavy']}" for x in r["startup"]]
-    if "ray" in r:
+    if "error" in r.get("ray", {}):
+        lines.append(f"ray: failed: {r['ray']['error']}")
+    elif "ray" in r:
         ray = r["ray"]
         lines += [f"ray (2 nodes x 1 CPU): {ray['wall_seconds']:.1f} s wall, driver CPU "
                   f"{ray['cpu_seconds']:.1f} s, stages {ray['stages']['seconds']}, "
