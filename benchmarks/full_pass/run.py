@@ -145,7 +145,10 @@ def main() -> None:
         if args.ray:
             try:
                 with LocalCluster(nodes=2, cpus_per_node=1) as cluster:
-                    env = user_env(REFIG_RAY_ADDRESS=cluster.address)
+                    # the nodes run this very environment: no uv runtime env to ship to them
+                    # (under `uv run` Ray would otherwise package the project for its workers)
+                    env = user_env(REFIG_RAY_ADDRESS=cluster.address,
+                                   RAY_ENABLE_UV_RUN_RUNTIME_ENV="0")
                     results["ray"] = evaluate(work / "run-ray", 2, "--executor", "ray", env=env)
                     results["ray"]["spread"] = cluster.spread()
             except (Exception, SystemExit) as exc:  # the pass's own results are kept
