@@ -212,4 +212,14 @@ def test_proxy_tables_say_what_it_sees_and_when_ocr_is_the_only_reference(run_di
     [note] = [n for n in tables["means"]["notes"] if "proxy judge" in n]
     assert "it cannot see" in note
     assert "text recall of 2 of 2 artifacts is against OCR of the source" in note
+    # the proxy's text axis against that OCR is marked where it is stored, in the table and the
+    # note, and left out of the total and of the best-per-column marks
+    assert "text measured against OCR of the source, not exact labels" in note
+    text_column = next(c for c in tables["means"]["columns"] if c["key"] == "text")
+    assert "vs OCR, not in total" in text_column["label"] and text_column["best"] is None
+    proxied = [j for j in judgments if j.judge == "metrics" and j.status is JudgmentStatus.OK]
+    assert proxied and all(next(s for s in j.scores if s.axis == "text").reference == "ocr"
+                           for j in proxied)
+    assert all(j.total == pytest.approx(sum(s.score for s in j.scores if s.axis != "text")
+                                        * 100 / 80) for j in proxied)
     assert tables["repeatability"]["not_applicable"] == "deterministic judge (metrics)"

@@ -55,7 +55,7 @@ RACER = textwrap.dedent('''
     (out.parent / f"ready-{name}").write_text("")
     while not (out.parent / "go").exists():
         time.sleep(0.01)
-    summary = execute(request, quiet=True)
+    summary = execute(request, quiet=name.name != "b")  # b shows its progress on stderr
     print(summary.succeeded, summary.skipped_claimed)
 ''')
 
@@ -91,6 +91,9 @@ def test_two_runs_of_one_configuration_split_the_attempts(tmp_path: Path) -> Non
     assert by["a"] > 0 and by["b"] > 0, by  # split between the two, not one doing all
     succeeded = sum(int(out.split()[0]) for out, _ in outputs)
     assert succeeded == ATTEMPTS
+    # b's progress counts what a did as done elsewhere, rather than dropping it from the bar
+    assert int(outputs[1][0].split()[1]) == by["a"]
+    assert f"{by['a']} done elsewhere" in " ".join(outputs[1][1].split()), outputs[1][1]
     store = RunStore.open(tmp_path / "run")
     assert store.count(Attempt) == ATTEMPTS
     assert store.db.execute("SELECT count(*) FROM claims").fetchone()[0] == 0  # all released

@@ -61,3 +61,41 @@ def test_tables_of_one_run_are_refused_for_a_folder(
     _runs(tmp_path, "a/run", "b/run")
     assert cli(["report", str(tmp_path), "--json"]) == 2
     assert "folder of 2 runs" in " ".join(capsys.readouterr().err.split())
+
+
+def _judged(root: Path, name: str, judges: tuple[str, ...]) -> Path:
+    from refig.models import Configuration
+    from refig.testing.synthetic import SyntheticSpec, synthetic_run
+
+    spec = SyntheticSpec(configs=[Configuration(model="m", harness="h", workflow="direct")],
+                         quality=[[0.5] * 5], tasks=3, judges=judges, repeats=1, votes=0,
+                         images=False, gate_failures=0.0, failed_judgments=0.0)
+    return synthetic_run(root / name, spec).root
+
+
+def test_a_judge_that_judged_some_runs_is_used_there_and_the_others_say_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from refig.collection import judges_of, runs_without
+
+    both = _judged(tmp_path, "a/run", ("judge-a", "judge-b"))
+    other = _judged(tmp_path, "b/run", ("judge-b",))
+    assert judges_of(both) == {"judge-a", "judge-b"} and judges_of(other) == {"judge-b"}
+    assert runs_without(tmp_path, [both, other], "judge-a") == [other]
+    assert cli(["report", str(tmp_path), "--judge", "judge-a", "--resamples", "100"]) == 0
+    output = capsys.readouterr()
+    notices = " ".join(output.err.split())
+    assert "b/run: judge 'judge-a' did not judge this run, so its tables use the run's own main " \
+           "judge" in notices
+    assert "a/run: judge" not in notices
+    tables = " ".join(output.out.split())
+    assert "(judge judge-a)" in tables and "(judge judge-b)" in tables
+
+
+def test_a_judge_that_judged_none_of_the_runs_exits_2_naming_theirs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _judged(tmp_path, "a/run", ("judge-a",))
+    _judged(tmp_path, "b/run", ("judge-b",))
+    assert cli(["report", str(tmp_path), "--judge", "judge-x", "-q"]) == 2
+    message = " ".join(capsys.readouterr().err.split())
+    assert "judge 'judge-x' judged none of the 2 runs" in message
+    assert "a/run: judge-a" in message and "b/run: judge-b" in message

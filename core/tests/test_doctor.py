@@ -74,3 +74,13 @@ def test_an_unset_qwen_server_is_not_configured_and_a_set_one_is_ok(capsys, monk
     _, checks = _doctor(capsys)
     assert checks["REFIG_QWEN_API_BASE"]["status"] == "ok"
     assert checks["OPENAI_BASE_URL"]["status"] == "ok"  # it has a default
+
+
+def test_doctor_says_how_program_processes_are_capped(capsys):
+    from refig.running.process_cap import resolve
+
+    _, checks = _doctor(capsys)
+    cap = checks["process cap"]
+    mechanism = resolve()
+    assert cap["status"] == ("warn" if mechanism == "none" else "ok")
+    assert cap["detail"].startswith(mechanism)

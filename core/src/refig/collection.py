@@ -5,6 +5,8 @@ its output folder (a run holds one family's suite), and a study keeps its runs s
 from __future__ import annotations
 
 import os
+import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -65,6 +67,42 @@ def run_name(folder: Path, run: Path) -> str:
     return run.relative_to(folder).as_posix()
 
 
+def judges_of(run: Path) -> set[str]:
+    """The labels of the judges with judgments in ``run`` (a name, or ``name~key`` when one name
+    ran with several settings, as the report labels them), read without loading the run."""
+    try:
+        with sqlite3.connect(f"file:{run / DB_NAME}?mode=ro", uri=True) as db:
+            rows = db.execute("SELECT DISTINCT json_extract(data, '$.judge'), judge_key "
+                              "FROM judgments").fetchall()
+    except sqlite3.Error:
+        return set()
+    keys: dict[str, set[str]] = {}
+    for name, key in rows:
+        keys.setdefault(name, set()).add(key)
+    return {name if len(held) == 1 else f"{name}~{key[:6]}"
+            for name, held in keys.items() for key in held}
+
+
+def judge_notice(judge: str, name: str) -> str:
+    """What a collection says of a run ``--judge`` did not judge (on stderr and in its pages)."""
+    return (f"{name}: judge {judge!r} did not judge this run, so its tables use the run's own "
+            "main judge")
+
+
+def runs_without(folder: Path, runs: Sequence[Path], judge: str | None) -> list[Path]:
+    """The runs of a collection ``judge`` did not judge; a usage error (exit 2) when it judged
+    none of them, naming each run's judges."""
+    if judge is None:
+        return []
+    missing = [run for run in runs if judge not in judges_of(run)]
+    if missing and len(missing) == len(runs):
+        held = "; ".join(f"{run_name(folder, r)}: {', '.join(sorted(judges_of(r))) or 'none'}"
+                         for r in runs)
+        raise UsageError(f"judge {judge!r} judged none of the {len(runs)} runs in {folder}",
+                         path=folder, fix=f"choose a judge one of them has ({held})")
+    return missing
+
+
 def report_collection(registry: Registry, request: ReportRequest,
                       runs: list[Path]) -> dict[str, Path]:
     """``refig report DIR`` on a folder of runs: the terminal tables of each run in turn, and
@@ -86,11 +124,18 @@ def report_collection(registry: Registry, request: ReportRequest,
             raise UsageError(
                 f"{request.run} is a folder of {len(runs)} runs; the {selection.record.name} "
                 "report holds one run's tables", fix=f"give one of its runs, e.g. {runs[0]}")
+    unjudged = runs_without(request.run, runs, request.judge)
     if request.terminal:
         for run in runs:
+            name = run_name(request.run, run)
             if not request.quiet:
-                err.rule(f"[bold]{run_name(request.run, run)}[/]", align="left")
-            report(registry, replace(request, run=run, targets=()))
+                err.rule(f"[bold]{name}[/]", align="left")
+            judge = request.judge
+            if run in unjudged and judge is not None:
+                err.print(judge_notice(judge, name), style="yellow", markup=False,
+                          highlight=False)
+                judge = None
+            report(registry, replace(request, run=run, targets=(), judge=judge))
     options = {"quiet": request.quiet, "judge": request.judge, "resamples": request.resamples,
                "elo_resamples": request.elo_resamples, "seed": request.seed,
                "zero_margin": request.zero_margin}

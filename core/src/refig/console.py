@@ -88,26 +88,31 @@ class _CountsColumn(ProgressColumn):
         text.append(f"✓{f.get('ok', 0)}", style="green")
         text.append(f" ✗{f.get('failed', 0)}", style="red" if f.get("failed") else "dim")
         text.append(f" ▶{f.get('running', 0)}", style="cyan")
+        if f.get("elsewhere"):
+            text.append(f" {f['elsewhere']} done elsewhere", style="yellow")
         return text
 
 
 class _RateColumn(ProgressColumn):
     def render(self, task: Task) -> Text:
         elapsed = task.elapsed or 0.0
-        if task.completed == 0 or elapsed <= 0:
+        here = task.completed - task.fields.get("elsewhere", 0)  # the rate is this process's
+        if here <= 0 or elapsed <= 0:
             return Text("-/min", style="dim")
-        return Text(f"{task.completed / elapsed * 60:.1f}/min", style="magenta")
+        return Text(f"{here / elapsed * 60:.1f}/min", style="magenta")
 
 
 @dataclass
 class Tracker:
-    """Counts of long work: started, succeeded, failed; safe to update from threads."""
+    """Counts of long work: started, succeeded, failed, done by another process working on the
+    same run (its leases, see :mod:`refig.claims`); safe to update from threads."""
 
     total: int
     description: str
     ok: int = 0
     failed: int = 0
     running: int = 0
+    elsewhere: int = 0
     started_at: float = field(default_factory=time.monotonic)
     _progress: Progress | None = None
     _task: int | None = None
@@ -130,16 +135,26 @@ class Tracker:
             self._refresh(1)
 
     def skip(self, n: int = 1) -> None:
-        """Items already done in an earlier run: counted as done, not in the rate."""
+        """Items already done in an earlier run: left out of the bar."""
         with self._lock:
             self.total -= n
             if self._progress is not None and self._task is not None:
                 self._progress.update(self._task, total=self.total)
 
+    def done_elsewhere(self, n: int = 1) -> None:
+        """Items another process did meanwhile: shown as done (``N done elsewhere``), not in
+        this process's rate."""
+        if n <= 0:
+            return
+        with self._lock:
+            self.elsewhere += n
+            self._refresh(n)
+
     def _refresh(self, advance: int) -> None:
         if self._progress is not None and self._task is not None:
             self._progress.update(
-                self._task, advance=advance, ok=self.ok, failed=self.failed, running=self.running
+                self._task, advance=advance, ok=self.ok, failed=self.failed, running=self.running,
+                elsewhere=self.elsewhere,
             )
 
     @property
@@ -150,8 +165,9 @@ class Tracker:
         """``12 done, 1 failed in 3m02s (4.3/min)``."""
         n = self.ok + self.failed
         rate = n / self.elapsed * 60 if self.elapsed > 0 else 0.0
+        elsewhere = f", {self.elsewhere} done elsewhere" if self.elsewhere else ""
         return (
-            f"{self.description}: {self.ok} done, {self.failed} failed "
+            f"{self.description}: {self.ok} done, {self.failed} failed{elsewhere} "
             f"in {format_duration(self.elapsed)} ({rate:.1f}/min)"
         )
 
@@ -177,6 +193,7 @@ def track(description: str, total: int, *, quiet: bool = False) -> Iterator[Trac
     )
     with progress:
         tracker._progress = progress
-        tracker._task = progress.add_task(description, total=total, ok=0, failed=0, running=0)
+        tracker._task = progress.add_task(description, total=total, ok=0, failed=0, running=0,
+                                          elsewhere=0)
         yield tracker
     err.print(tracker.summary())

@@ -107,6 +107,7 @@ def core_checks(registry: Registry) -> Iterator[Check]:
     yield tool("node", ("node", "--version"), apt_fix("nodejs", "npm"),
                purpose="the harness CLIs run on Node.js 20 or newer")
     yield sandbox_check()
+    yield process_cap_check()
     yield from harness_checks(registry)
     for name, use in KEYS.items():
         if os.environ.get(name):
@@ -137,6 +138,22 @@ def sandbox_check() -> Check:
                      "Docker, --security-opt seccomp=unconfined), or pass --sandbox none "
                      "knowingly")
     return found
+
+
+def process_cap_check() -> Check:
+    """How the processes of a sandboxed program (figure-to-code) are capped here."""
+    from refig.running.process_cap import describe, resolve
+    from refig.running.programs import cap_holds
+
+    mechanism = resolve()
+    fix = (apt_fix("util-linux") + " (prlimit, setpriv), or run refig where a pids cgroup "
+           "is writable")
+    if mechanism == "none":
+        return Check("process cap", Status.WARN, f"none: {describe(mechanism)}", fix)
+    if not cap_holds(mechanism):
+        return Check("process cap", Status.WARN, f"{mechanism}: {describe(mechanism)}, but a "
+                     "probe of 40 children under a cap of 16 started them all", fix)
+    return Check("process cap", Status.OK, f"{mechanism}: {describe(mechanism)}")
 
 
 def harness_checks(registry: Registry) -> Iterator[Check]:

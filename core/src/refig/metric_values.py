@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from refig.models import MetricValue
+from refig.models import MetricValue, Task
 from refig.protocols import Artifact
 
 
@@ -47,11 +47,16 @@ def unavailable(what: str, artifact: Artifact) -> str:
     return what if artifact.gate.passed else f"{what} (gate failed)"
 
 
+def task_source_sha256(task: Task) -> str | None:
+    """The hash of a task's source: its figure, else its deck."""
+    asset = task.input("figure") or task.input("deck")
+    return asset.sha256 if asset is not None else None
+
+
 def source_sha256(artifact: Artifact) -> str | None:
     """The hash of the artifact's source (its figure or deck): the task's, else computed."""
     if artifact.task is not None:
-        asset = artifact.task.input("figure") or artifact.task.input("deck")
-        return asset.sha256 if asset is not None else None
+        return task_source_sha256(artifact.task)
     if artifact.source is None or not artifact.source.is_file():
         return None
     with artifact.source.open("rb") as handle:

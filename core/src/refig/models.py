@@ -315,6 +315,9 @@ class AxisScore(Record):
     score: float
     max_score: float
     rationale: str = ""
+    #: Set when the axis was measured against something other than an exact reference:
+    #: ``ocr``, the source's words as OCR read them. Such an axis stays out of the total.
+    reference: str | None = None
 
 
 class JudgmentStatus(StrEnum):

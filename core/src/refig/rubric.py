@@ -14,7 +14,7 @@ import json
 import math
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -246,7 +246,7 @@ class Rubric:
         return scores
 
     def check(self, scores: tuple[AxisScore, ...], total: float | None) -> None:
-        """Every axis present once and within range, and ``total`` equal to their sum."""
+        """Every axis present once and within range, and ``total`` their :func:`counted_total`."""
         by_axis = {s.axis: s for s in scores}
         expected = [axis.id for axis in self.axes]
         if sorted(by_axis) != sorted(expected) or len(scores) != len(expected):
@@ -258,7 +258,7 @@ class Rubric:
                 raise AnswerError(f"{axis.id}.score {score:g} is outside 0..{axis.max:g}")
             if self.spec.score_type == "integer" and not float(score).is_integer():
                 raise AnswerError(f"{axis.id}.score {score:g} is not a whole number")
-        axes_sum = sum(s.score for s in scores)
+        axes_sum = counted_total(scores)
         if total is None or not math.isclose(total, axes_sum, abs_tol=1e-6):
             raise AnswerError(
                 f"{TOTAL} {total:g} is not the sum of the axis scores ({axes_sum:g})"
@@ -279,7 +279,7 @@ class Rubric:
         """Apply the cap to checked scores: the stored axis scores, total and raw total."""
         position = {axis.id: k for k, axis in enumerate(self.axes)}
         ordered = tuple(sorted(scores, key=lambda s: position[s.axis]))
-        raw_total = sum(s.score for s in ordered)
+        raw_total = counted_total(ordered)
         cap = self.spec.cap
         if not flattened or cap is None:
             return Scored(ordered, raw_total, raw_total, capped=False)
@@ -290,8 +290,22 @@ class Rubric:
             else s
             for s in ordered
         )
-        total = min(sum(s.score for s in capped), cap.max_total)
+        total = min(counted_total(capped), cap.max_total)
         return Scored(capped, total, raw_total, capped=True)
+
+
+def counted_total(scores: Sequence[AxisScore]) -> float:
+    """The sum of the axis scores, leaving out axes measured against an inexact reference.
+
+    An axis with ``reference`` set (``ocr``: the source's words as OCR read them) is near full
+    marks by construction for a configuration that read the figure with the same OCR, so it moves
+    no total: the other axes' points are scaled to the rubric's full range instead (when every
+    axis is inexact, nothing is left out).
+    """
+    exact = [s for s in scores if s.reference is None] or list(scores)
+    full, held = sum(s.max_score for s in scores), sum(s.max_score for s in exact)
+    points = sum(s.score for s in exact)
+    return points if held == full else points * full / held
 
 
 MAX_RUBRIC_BYTES = 1_000_000

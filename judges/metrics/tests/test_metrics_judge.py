@@ -27,7 +27,8 @@ def honest():
     links = [SlideObject(id=10 + i, kind=ObjectKind.CONNECTOR, end_arrow="triangle",
                          start=Endpoint(shape_id=i, site=3), end=Endpoint(shape_id=i + 1, site=1))
              for i in range(1, 5)]
-    metrics = {"text.recall": 0.85, "image.ssim": 0.55, "image.ciede2000": 9.0,
+    metrics = {"text.recall": 0.85, "text.reference": 1.0, "image.ssim": 0.55,
+               "image.ciede2000": 9.0,
                "image.ssim_blank": 0.4, "image.ciede2000_blank": 12.0,
                "flattening.flattened": 0, "flattening.raster_area_ratio": 0.0,
                "connector-audit.connector_count": 4, "connector-audit.bound_connectors": 4,
@@ -75,6 +76,36 @@ def test_each_axis_follows_its_documented_formula():
     }
     assert judgment.total == 58
     assert all(s.rationale.startswith("proxy: ") for s in judgment.scores)
+
+
+def test_text_against_ocr_is_marked_and_moves_no_total(tmp_path):
+    """Without labels the source's words come from OCR, which a rebuild that read the figure with
+    the same OCR matches by construction: the axis is stored as ``reference="ocr"``, the total
+    leaves it out (scaled to the full range), and no other axis credits OCR recall."""
+    base = honest()
+    read_by_ocr = _artifact(base.tree, {**base.metrics, "text.reference": 0.0})
+    parrot = _artifact(base.tree, {**base.metrics, "text.reference": 0.0, "text.recall": 1.0},
+                       "d" * 64)
+    judgment = MetricsJudge().judge(judge_request(read_by_ocr, "", 0))
+    by_axis = {s.axis: s for s in judgment.scores}
+    assert by_axis["text"].reference == "ocr" and by_axis["text"].score == 17
+    assert "measured against OCR" in by_axis["text"].rationale
+    assert {s.axis for s in judgment.scores if s.reference} == {"text"}
+    # structure and editability count native words (20 of 30), not OCR recall
+    assert by_axis["semantic_structure"].score == 10  # 30 x 0.5 x 20/30 x 1
+    assert by_axis["editability"].score == 17         # 25 x 20/30 x 1 x 1
+    exact = sum(s.score for s in judgment.scores if s.reference is None)
+    assert judgment.total == exact * 100 / 80
+    # a perfect OCR match earns the same total: the circular number moves nothing
+    assert MetricsJudge().judge(judge_request(parrot, "", 0)).total == judgment.total
+    # and the stored judgment keeps the mark (the core accepts the total it was given)
+    store = RunStore.create(tmp_path / "run")
+    judge = Registry.load(warn=lambda line: None).resolve("judge", "metrics").create()
+    judge_artifacts(store, [read_by_ocr], [SelectedJudge("metrics", judge)], quiet=True)
+    stored = store.query(Judgment)[0]
+    assert stored.status is JudgmentStatus.OK, stored.error
+    assert stored.total == judgment.total
+    assert next(s for s in stored.scores if s.axis == "text").reference == "ocr"
 
 
 def test_missing_metrics_fall_back_and_say_so():

@@ -57,22 +57,23 @@ def run_data() -> tuple[RunData, dict]:  # type: ignore[type-arg]
                 attempts.append(attempt)
                 inspections[artifact] = Inspection(artifact_sha256=artifact, inspector="t",
                                                    gate=GateResult(passed=True))
-                outcomes[(task_id, config.id)] = Outcome(
-                    task_id, config.id, attempt, artifact, inspections[artifact],
-                    gate_reason=None if ran else "runtime_error")
                 ssim = 0.5 + 0.1 * k + 0.05 * m
                 values = {"execution": 1.0 if ran else 0.0, "ssim": ssim if ran else None,
                           "ssim_weighted": ssim if ran else 0.0, "fcf": ssim / 2 if ran else 0.0,
                           "psnr": 20.0 + k if ran else None, "smuggling": 0.0}
-                metrics[artifact] = {("code", n): MetricValue(
+                metrics[artifact] = {"": {("code", n): MetricValue(
                     artifact_sha256=artifact, metric="code", name=n, value=v)
-                    for n, v in values.items()}
+                    for n, v in values.items()}}
                 total = 40 + 20 * k + 5 * m + index if ran else 0.0
                 judgments[artifact] = [
                     Judgment(artifact_sha256=artifact, judge=name, judge_key=name,
                              rubric_sha256="r", rubric_version="1", repeat=0,
                              status=JudgmentStatus.OK, total=total + shift)
                     for name, shift in ((JURY, 0.0), (PROBE, 2.0))] if ran else []
+                outcomes[(task_id, config.id)] = Outcome(
+                    task_id, config.id, attempt, artifact, inspections[artifact],
+                    gate_reason=None if ran else "runtime_error", values=metrics[artifact][""],
+                    judgments=tuple(judgments[artifact]))
                 truth["tokens"][(model, language)] = truth["tokens"].get((model, language), [])
                 truth["tokens"][(model, language)].append(tokens)
                 if ran:

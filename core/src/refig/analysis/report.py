@@ -102,12 +102,17 @@ def _note_proxy(context: Context, tables: list[Table]) -> None:
         return
     note = f"{primary} is a proxy judge computed from deterministic metrics"
     note += f": {scores.sight}" if scores.sight else ""
-    references = [values[("text", "reference")].value
-                  for values in context.data.metrics.values() if ("text", "reference") in values]
+    references = [o.metric("text", "reference") for o in context.data.outcomes.values()
+                  if ("text", "reference") in o.values]
     ocr = sum(1 for value in references if value == 0)
     if ocr:
         note += (f"; text recall of {ocr} of {len(references)} artifacts is against OCR of the "
                  "source, the only reference their suite has")
+    if scores.inexact:
+        axes = ", ".join(sorted(scores.inexact))
+        note += (f"; {axes} measured against OCR of the source, not exact labels, is marked and "
+                 "left out of the total (the other axes scaled to the full range): a rebuild "
+                 "that read the figure with the same OCR would match it by construction")
     for table in tables:
         if table.key in PRIMARY_TABLES and note not in table.notes:
             table.notes.append(note)

@@ -6,14 +6,21 @@ failure with reason ``missing`` (the attempt's error kind kept as detail). Other
 gate that ``refig evaluate`` stores as metric ``gate/passed`` (structure and rendering) decides,
 falling back to the inspection's structural gate; a failure keeps its reason. Gate failures score
 zero on every axis. An artifact not evaluated yet is unscored: counted, never silently scored.
+
+An outcome's metric values are those measured against its own task's reference (the family's
+reference key) and its judgments those made on its own inputs (its rendering and its task's
+source), so two tasks that received the same artifact each keep their own scores.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from refig.judging.stage import inputs_key
+from refig.metric_values import task_source_sha256
 from refig.models import (
     Attempt,
     AttemptStatus,
@@ -29,6 +36,9 @@ from refig.models import (
 )
 from refig.store import RunStore
 
+#: Metric values of one artifact by reference key, then by (metric, name).
+Values = dict[str, dict[tuple[str, str], MetricValue]]
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -41,6 +51,13 @@ class Outcome:
     inspection: Inspection | None
     gate_reason: str | None = None
     gate_detail: str = ""
+    values: Mapping[tuple[str, str], MetricValue] = field(default_factory=dict)
+    judgments: tuple[Judgment, ...] = ()
+
+    def metric(self, metric: str, name: str) -> float | None:
+        """One metric value measured for this outcome's task, or None when not measured."""
+        value = self.values.get((metric, name))
+        return None if value is None else value.value
 
     @property
     def gated(self) -> bool:
@@ -71,7 +88,7 @@ class RunData:
     attempts: list[Attempt]
     inspections: dict[str, Inspection]
     renders: dict[str, list[Render]]
-    metrics: dict[str, dict[tuple[str, str], MetricValue]]
+    metrics: dict[str, Values]
     judgments: dict[str, list[Judgment]]
     preferences: list[Preference]
     task_order: list[str] = field(default_factory=list)
@@ -89,12 +106,13 @@ class RunData:
         renders: dict[str, list[Render]] = defaultdict(list)
         for render in store.iter(Render):
             renders[render.artifact_sha256].append(render)
-        metrics: dict[str, dict[tuple[str, str], MetricValue]] = defaultdict(dict)
+        metrics: dict[str, Values] = defaultdict(lambda: defaultdict(dict))
         for value in store.iter(MetricValue):
             key = (value.metric, value.name)
-            held = metrics[value.artifact_sha256].get(key)
+            found = metrics[value.artifact_sha256][value.reference_sha256 or ""]
+            held = found.get(key)
             if held is None or (held.value is None and value.value is not None):
-                metrics[value.artifact_sha256][key] = value
+                found[key] = value
         judgments: dict[str, list[Judgment]] = defaultdict(list)
         for judgment in store.iter(Judgment):
             judgments[judgment.artifact_sha256].append(judgment)
@@ -104,7 +122,8 @@ class RunData:
                 configs[attempt.config_id] = _config_from_id(attempt.config_id)
         from refig.engine.runs import primary_role
 
-        outcomes = _outcomes(attempts, inspections, metrics, primary_role(store))
+        outcomes = _outcomes(attempts, inspections, primary_role(store))
+        outcomes = _with_scores(outcomes, tasks, metrics, judgments, renders)
         task_ids = sorted({t for t, _ in outcomes} | set(tasks))
         return cls(
             root=store.root,
@@ -116,7 +135,7 @@ class RunData:
             attempts=attempts,
             inspections=inspections,
             renders=dict(renders),
-            metrics=dict(metrics),
+            metrics={sha: dict(found) for sha, found in metrics.items()},
             judgments=dict(judgments),
             preferences=preferences,
             task_order=task_ids,
@@ -127,13 +146,6 @@ class RunData:
         """The source-figure cluster of a task (the task id when the task is unknown)."""
         task = self.tasks.get(task_id)
         return task.cluster_id if task is not None else task_id
-
-    def metric(self, artifact: str | None, metric: str, name: str) -> float | None:
-        """One metric value of an artifact, or None when not measured."""
-        if artifact is None:
-            return None
-        value = self.metrics.get(artifact, {}).get((metric, name))
-        return None if value is None else value.value
 
     def render(self, artifact: str | None) -> Render | None:
         """The artifact's successful rendering (the first renderer setting that has one)."""
@@ -159,11 +171,9 @@ GATE_METRIC = ("gate", "passed")
 
 
 def _outcomes(
-    attempts: list[Attempt],
-    inspections: dict[str, Inspection],
-    metrics: dict[str, dict[tuple[str, str], MetricValue]],
-    role: str,
+    attempts: list[Attempt], inspections: dict[str, Inspection], role: str,
 ) -> dict[tuple[str, str], Outcome]:
+    """Each cell's chosen attempt and artifact, with the inspection's structural gate."""
     by_cell: dict[tuple[str, str], list[Attempt]] = defaultdict(list)
     for attempt in attempts:
         by_cell[(attempt.task_id, attempt.config_id)].append(attempt)
@@ -178,15 +188,55 @@ def _outcomes(
         if artifact is None:
             reason = GateReason.MISSING.value
             detail = attempt.error.kind if attempt.error else "no slide produced"
-        else:
-            final = metrics.get(artifact, {}).get(GATE_METRIC)
-            if final is not None and final.value is not None and final.value < 1:
-                reason = str(final.detail.get("reason") or GateReason.RENDER_FAILED.value)
-                detail = str(final.detail.get("detail") or "")
-            elif final is None and inspection is not None and not inspection.gate.passed:
-                reason = str(inspection.gate.reason or GateReason.CORRUPT.value)
-                detail = inspection.gate.detail
         outcomes[(task_id, config_id)] = Outcome(
             task_id, config_id, attempt, artifact, inspection, reason, detail
         )
     return outcomes
+
+
+def _with_scores(
+    outcomes: dict[tuple[str, str], Outcome],
+    tasks: dict[str, Task],
+    metrics: dict[str, Values],
+    judgments: dict[str, list[Judgment]],
+    renders: dict[str, list[Render]],
+) -> dict[tuple[str, str], Outcome]:
+    """Each outcome with its own task's metric values and judgments, and its final gate."""
+    from refig.engine.plugins import family_for
+
+    sharing: dict[str, int] = defaultdict(int)
+    for outcome in outcomes.values():
+        sharing[outcome.artifact or ""] += 1
+    scored = {}
+    for cell, outcome in outcomes.items():
+        if outcome.artifact is None:
+            scored[cell] = outcome
+            continue
+        sha, task = outcome.artifact, tasks.get(outcome.task_id)
+        reference = family_for(task.family).reference_key(task) if task else ""
+        found = metrics.get(sha, {})
+        values = {**found.get("", {}), **found.get(reference, {})}  # "": valid for every task
+        reason, detail = outcome.gate_reason, outcome.gate_detail
+        final, inspection = values.get(GATE_METRIC), outcome.inspection
+        if final is not None and final.value is not None and final.value < 1:
+            reason = str(final.detail.get("reason") or GateReason.RENDER_FAILED.value)
+            detail = str(final.detail.get("detail") or "")
+        elif final is None and inspection is not None and not inspection.gate.passed:
+            reason = str(inspection.gate.reason or GateReason.CORRUPT.value)
+            detail = inspection.gate.detail
+        page = next((r.png_sha256 for r in renders.get(sha, []) if r.png_sha256), None)
+        own = _own_judgments(judgments.get(sha, []), inputs_key(
+            page, task_source_sha256(task) if task else None), alone=sharing[sha] == 1)
+        scored[cell] = replace(outcome, gate_reason=reason, gate_detail=detail, values=values,
+                               judgments=own)
+    return scored
+
+
+def _own_judgments(found: list[Judgment], inputs: str, *, alone: bool) -> tuple[Judgment, ...]:
+    """The judgments made on an outcome's own inputs; when none match (an older rendering) and
+    no other task shares the artifact, those made on its most recently judged inputs."""
+    own = [j for j in found if j.inputs_sha256 == inputs]
+    if not own and alone and found:
+        latest = max(found, key=lambda j: j.created_at).inputs_sha256
+        own = [j for j in found if j.inputs_sha256 == latest]
+    return tuple(own)

@@ -1,14 +1,14 @@
 """Judge scores as arrays: configuration x task x axis, per judge, from the chosen outcomes.
 
-A cell is the mean over the judge's successful repeats of that artifact (failed judgments are
-counted, never averaged in as zeros). A gate failure is zero on every axis. A cell with neither is
-NaN (unscored) and drops out of every mean and pairing.
+A cell is the mean over the judge's successful repeats of that artifact on that task's inputs
+(failed judgments are counted, never averaged in as zeros). A gate failure is zero on every
+axis. A cell with neither is NaN (unscored) and drops out of every mean and pairing.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -48,6 +48,9 @@ class JudgeScores:
     proxy: bool = False
     deterministic: bool = False
     sight: str | None = None
+    #: Axis -> what it was measured against when some judgment's reference was inexact
+    #: (``ocr``); such an axis is out of every total (see ``refig.rubric.counted_total``).
+    inexact: dict[str, str] = field(default_factory=dict)
 
     @property
     def total(self) -> NDArray[np.float64]:
@@ -82,26 +85,25 @@ class JudgeScores:
 
 
 def judge_labels(data: RunData) -> dict[str, list[Judgment]]:
-    """The current judgments of the run's chosen artifacts, grouped by judge label.
+    """The current judgments of the run's chosen outcomes, grouped by judge label.
 
-    Current: per label, artifact and repeat the latest judgment. An earlier one with the same
-    judge and repeat was made on other inputs (an older rendering or source) or another rubric,
-    and must not be averaged in as if it were a further repeat.
+    An outcome's judgments are those made on its own inputs (:class:`Outcome`). Current: per
+    label, artifact, inputs and repeat the latest judgment. An earlier one with the same judge
+    and repeat was made under another rubric, and must not be averaged in as if it were a
+    further repeat.
     """
-    wanted = sorted({o.artifact for o in data.outcomes.values() if o.artifact})
+    own = {id(j): j for o in data.outcomes.values() for j in o.judgments}.values()
     keys: dict[str, set[str]] = defaultdict(set)
-    for artifact in wanted:
-        for j in data.judgments.get(artifact, ()):
-            keys[j.judge].add(j.judge_key)
-    latest: dict[tuple[str, str, int], Judgment] = {}
-    for artifact in wanted:
-        for j in data.judgments.get(artifact, ()):
-            slot = (judge_label(j, keys), artifact, j.repeat)
-            held = latest.get(slot)
-            if held is None or j.created_at > held.created_at:
-                latest[slot] = j
+    for j in own:
+        keys[j.judge].add(j.judge_key)
+    latest: dict[tuple[str, str, str, int], Judgment] = {}
+    for j in own:
+        slot = (judge_label(j, keys), j.artifact_sha256, j.inputs_sha256, j.repeat)
+        held = latest.get(slot)
+        if held is None or j.created_at > held.created_at:
+            latest[slot] = j
     grouped: dict[str, list[Judgment]] = defaultdict(list)
-    for (label, _, _), j in sorted(latest.items(), key=lambda item: item[0]):
+    for (label, *_), j in sorted(latest.items(), key=lambda item: item[0]):
         grouped[label].append(j)
     return dict(sorted(grouped.items()))
 
@@ -120,11 +122,12 @@ def judge_scores(data: RunData, judge: str, judgments: list[Judgment]) -> JudgeS
     """Build one judge's arrays over the run's configurations and tasks."""
     axes, max_points = _axes(judgments)
     configs, tasks = tuple(data.config_order), tuple(data.task_order)
-    by_artifact: dict[str, list[Judgment]] = defaultdict(list)
+    label_ids = {id(j) for j in judgments}
+    by_inputs: dict[tuple[str, str], set[int]] = defaultdict(set)
     for j in judgments:
-        by_artifact[j.artifact_sha256].append(j)
+        by_inputs[(j.artifact_sha256, j.inputs_sha256)].add(j.repeat)
     width = len(axes) + 1
-    n_rep = max((len({j.repeat for j in js}) for js in by_artifact.values()), default=1)
+    n_rep = max(map(len, by_inputs.values()), default=1)
     mean = np.full((len(configs), len(tasks), width), np.nan)
     repeats = np.full((len(configs), len(tasks), max(n_rep, 1)), np.nan)
     gated = np.zeros((len(configs), len(tasks)), dtype=bool)
@@ -140,7 +143,7 @@ def judge_scores(data: RunData, judge: str, judgments: list[Judgment]) -> JudgeS
                 gated[c, t] = True
                 mean[c, t] = 0.0
                 continue
-            found = by_artifact.get(outcome.artifact or "", [])
+            found = [j for j in outcome.judgments if id(j) in label_ids]
             ok = sorted((j for j in found if j.status == JudgmentStatus.OK), key=lambda j: j.repeat)
             failed[c, t] = len(found) - len(ok)
             if not ok:
@@ -155,5 +158,7 @@ def judge_scores(data: RunData, judge: str, judgments: list[Judgment]) -> JudgeS
     proxy = any(j.proxy for j in judgments)
     deterministic = bool(judgments) and all(j.deterministic for j in judgments)
     sight = next((j.sight for j in judgments if j.sight), None)
+    inexact = {s.axis: s.reference for j in judgments if j.status == JudgmentStatus.OK
+               for s in j.scores if s.reference}
     return JudgeScores(judge, configs, tasks, axes, max_points, mean, repeats, gated, failed, proxy,
-                       deterministic, sight)
+                       deterministic, sight, inexact)

@@ -123,7 +123,7 @@ def shown_artifact(store: RunStore, data: RunData, judged: dict[tuple[str, str],
         pages=pages, task=task,
         references={"figure": store.objects.path(figure.sha256)} if figure else {},
         metrics={f"{metric}.{name}": value.value
-                 for (metric, name), value in data.metrics.get(sha, {}).items()},
+                 for (metric, name), value in outcome.values.items()},
     )
 
 

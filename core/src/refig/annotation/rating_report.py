@@ -87,13 +87,10 @@ def judge_human_table(ctx: Context, family: str, *, key: str, title: str,
         for judgment in found:
             labels[judgment.judge].append(judgment)
     for judge in judges if judges is not None else sorted(labels):
-        by_artifact: dict[str, list[Judgment]] = defaultdict(list)
-        for judgment in labels.get(judge, []):
-            by_artifact[judgment.artifact_sha256].append(judgment)
         pairs = []
         for (task, config), by in sorted(rated.items()):
             outcome = ctx.data.outcomes.get((task, config))
-            machine = judge_scores(by_artifact.get(outcome.artifact or "", []), axes) \
+            machine = judge_scores([j for j in outcome.judgments if j.judge == judge], axes) \
                 if outcome is not None else None
             if machine is not None:
                 pairs.append((ctx.data.cluster(task), machine, human_scores(by, axes)))

@@ -248,15 +248,20 @@ def run_stage(
                 for _ in range(weight(item)):
                     tracker.start()
 
+        def count_elsewhere() -> None:  # what a claimed stage found done by another process
+            tracker.done_elsewhere(getattr(executor, "elsewhere", 0) - tracker.elsewhere)
+
         for _ in range(min(max(1, jobs), len(items))):
             begin()
         for item, result in executor.map(fn, items, jobs=jobs):
             ok = not isinstance(result, BaseException)
             for _ in range(weight(item)):
                 tracker.finish(ok)
+            count_elsewhere()
             begin()
             if not ok and not quiet:
                 err.print(f"[red]{description} failed:[/] {type(result).__name__}: {result}")
             yield item, result
+        count_elsewhere()
 
 

@@ -226,7 +226,7 @@ class JudgeRun:
             self.claims.release(item)
         with self._lock:
             self.ledger.elsewhere += 1
-        self.tracker.skip()
+        self.tracker.done_elsewhere()
         self.queue.done()
         return False
 

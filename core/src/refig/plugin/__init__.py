@@ -53,10 +53,12 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("RefigError", "UsageError", "FamilyMismatchError"), "refig.errors"),
     **dict.fromkeys(("Suite", "SuiteWriter", "SuiteError"), "refig.suite"),
     **dict.fromkeys(("ValueMaker", "source_sha256", "unavailable"), "refig.metric_values"),
-    **dict.fromkeys(("AnswerError", "Rubric", "load_rubric"), "refig.rubric"),
+    **dict.fromkeys(("AnswerError", "Rubric", "counted_total", "load_rubric"), "refig.rubric"),
     **dict.fromkeys(("STAGE_OPTIONS",), "refig.judging"),
     # the sandbox call for programs run during evaluation
     **dict.fromkeys(("run_sandboxed", "SandboxResult"), "refig.running.programs"),
+    **dict.fromkeys(("DEFAULT_MAX_PROCESSES", "ProcessCap", "process_cap"),
+                    "refig.running.process_cap"),
     **dict.fromkeys(("SandboxPolicy",), "refig.running.sandbox"),
     **dict.fromkeys(("Redactor", "find_secrets"), "refig.running.redact"),
     # model calls
@@ -84,6 +86,7 @@ _LAZY: dict[str, str] = {
 
 __all__ = [
     "DECK_EDIT",
+    "DEFAULT_MAX_PROCESSES",
     "FIELD_KEYS",
     "FIGURE_TO_CODE",
     "FIGURE_TO_SLIDE",
@@ -138,6 +141,7 @@ __all__ = [
     "PluginKind",
     "PluginRecord",
     "Preference",
+    "ProcessCap",
     "Prompt",
     "RatingPage",
     "RatingView",
@@ -173,6 +177,7 @@ __all__ = [
     "apt_fix",
     "border_colour",
     "content_box",
+    "counted_total",
     "data_url",
     "dpi_within",
     "err",
@@ -184,6 +189,7 @@ __all__ = [
     "open_image",
     "out",
     "png_bytes",
+    "process_cap",
     "read_text",
     "render_pages",
     "run_sandboxed",
@@ -281,7 +287,8 @@ if TYPE_CHECKING:
         TaskFamily,
         Workflow,
     )
-    from refig.rubric import AnswerError, Rubric, load_rubric
+    from refig.rubric import AnswerError, Rubric, counted_total, load_rubric
+    from refig.running.process_cap import DEFAULT_MAX_PROCESSES, ProcessCap, process_cap
     from refig.running.programs import SandboxResult, run_sandboxed
     from refig.running.redact import Redactor, find_secrets
     from refig.running.sandbox import SandboxPolicy

@@ -3,6 +3,15 @@ DIR``, ``refig report DIR --html``): which folders are runs, and how each is nam
 
 from __future__ import annotations
 
-from refig.collection import collection_runs, find_runs, is_run, run_name
+from refig.collection import (
+    collection_runs,
+    find_runs,
+    is_run,
+    judge_notice,
+    judges_of,
+    run_name,
+    runs_without,
+)
 
-__all__ = ["collection_runs", "find_runs", "is_run", "run_name"]
+__all__ = ["collection_runs", "find_runs", "is_run", "judge_notice", "judges_of", "run_name",
+           "runs_without"]

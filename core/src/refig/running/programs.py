@@ -1,6 +1,7 @@
 """Running one program under the sandbox outside an attempt: what evaluation needs to execute
 a generated program (figure-to-code) or a converter, with no network, a private workspace, a
-memory cap and a deadline after which its whole process group is killed."""
+memory cap, a cap on its processes (:mod:`refig.running.process_cap`) and a deadline after which
+its whole process group is killed."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from refig.running.process_cap import DEFAULT_MAX_PROCESSES, process_cap
 from refig.running.processes import run_process
 from refig.running.sandbox import SandboxPolicy
 
@@ -32,6 +34,10 @@ class SandboxResult:
     stderr: bytes
     timed_out: bool
     seconds: float
+    #: How the process cap held (``cgroup:256``, ``uid:256``, ``rlimit:256``, ``none``).
+    process_cap: str = "none"
+    #: True when the cap refused the program a process; None when the mechanism cannot tell.
+    process_limit_reached: bool | None = None
 
 
 def _head(path: Path) -> bytes:
@@ -48,6 +54,8 @@ def run_sandboxed(
     policy: SandboxPolicy | None = None,
     env: Mapping[str, str] | None = None,
     binds: Sequence[Path] = (),
+    max_processes: int = DEFAULT_MAX_PROCESSES,
+    cap_mechanism: str = "auto",
 ) -> SandboxResult:
     """Run ``argv`` in ``workdir`` (writable; everything else read-only or absent) for at most
     ``deadline_s`` seconds and ``memory_mb`` of address space; return its exit and output.
@@ -55,7 +63,8 @@ def run_sandboxed(
     ``policy`` defaults to bubblewrap when it works here, with no network. ``binds`` are extra
     host paths the program may read (an interpreter's libraries). ``env`` is the program's whole
     environment beyond ``HOME``/``TMPDIR`` (pointing into ``workdir``) and a few locale
-    variables: refig's own (and its secrets) never reach it.
+    variables: refig's own (and its secrets) never reach it. At most ``max_processes`` tasks
+    may exist at once, capped by ``cap_mechanism`` (see :mod:`refig.running.process_cap`).
     """
     policy = policy or SandboxPolicy.create("auto", network=False)
     workdir = Path(workdir).absolute()
@@ -68,15 +77,29 @@ def run_sandboxed(
     if memory_mb is not None and (prlimit := shutil.which("prlimit")):
         command = [prlimit, f"--as={memory_mb << 20}", f"--fsize={MAX_FILE_BYTES}", "--",
                    *command]
-    wrapped = policy.wrap(command, cwd=workdir, writable=[workdir], readable=list(binds),
-                          network=False)
     marker = f"refig-program-{os.getpid()}-{time.monotonic_ns()}"
-    with tempfile.TemporaryDirectory(prefix="refig-program-") as tmp:
+    with (tempfile.TemporaryDirectory(prefix="refig-program-") as tmp,
+          process_cap(max_processes, cap_mechanism) as cap):
+        cap.hand_over(workdir)
+        wrapped = policy.wrap(cap.inner(command), cwd=workdir, writable=[workdir],
+                              readable=list(binds), network=False)
         out_path, err_path = Path(tmp) / "stdout", Path(tmp) / "stderr"
         with out_path.open("wb") as out, err_path.open("wb") as err:
-            result = run_process(wrapped, cwd=workdir, env=child_env,
+            result = run_process(cap.outer(wrapped), cwd=workdir, env=child_env,
                                  deadline=time.monotonic() + deadline_s, marker=marker,
                                  stdout=out, stderr=err)
         return SandboxResult(exit_code=result.exit_code, stdout=_head(out_path),
                              stderr=_head(err_path), timed_out=result.timed_out,
-                             seconds=result.seconds)
+                             seconds=result.seconds, process_cap=cap.record,
+                             process_limit_reached=cap.reached())
+
+
+
+def cap_holds(mechanism: str = "auto", limit: int = 16) -> bool:
+    """True when ``mechanism`` really caps a program at ``limit`` tasks here: a harmless program
+    starts 40 sleeping children under the cap and counts those that started."""
+    with tempfile.TemporaryDirectory(prefix="refig-cap-probe-") as work:
+        probe = "for i in $(seq 40); do (echo s; sleep 2) & done 2>/dev/null; sleep 1"
+        result = run_sandboxed(["/bin/sh", "-c", probe], workdir=Path(work), deadline_s=20,
+                               max_processes=limit, cap_mechanism=mechanism)
+    return result.stdout.count(b"s") < limit

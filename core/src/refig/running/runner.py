@@ -319,7 +319,7 @@ def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
 
         def skip() -> None:
             summary.skipped_claimed += 1
-            tracker.skip()
+            tracker.done_elsewhere()
 
         todo = _Jobs(plan.todo, make, claims, store, config.id, tracker.start, skip)
         results = executor.map(run_attempt, todo, jobs=jobs)

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from refig.errors import UsageError
+from refig.running.process_cap import AGENT_MAX_PROCESSES, agent_mechanism, process_cap
 from refig.running.processes import ProcessResult, run_process
 
 if TYPE_CHECKING:
@@ -210,7 +211,9 @@ def run_command(
     and ``writable`` add host paths to the sandbox (an npm prefix, a cache); paths holding the
     suite or run store are refused. ``network`` (default: the policy's, so none at all under bwrap
     with the ``gateway`` policy) False gives the command no network (under bwrap), True the
-    host's. Whatever happens, every process the command started is ended before this returns.
+    host's. At most ``AGENT_MAX_PROCESSES`` tasks may exist at once when a pids cgroup is
+    writable (see :mod:`refig.running.process_cap`; the log line says). Whatever happens, every
+    process the command started is ended before this returns.
     """
     policy = ctx.sandbox or SandboxPolicy()
     if network is None:
@@ -220,11 +223,13 @@ def run_command(
     command = policy.wrap(argv, cwd=workdir, writable=[*own, *writable], readable=readable,
                           network=network)
     with ExitStack() as stack:
+        cap = stack.enter_context(process_cap(AGENT_MAX_PROCESSES, agent_mechanism()))
+        command = cap.outer(command)
         log = stack.enter_context(ctx.log.open("ab")) if ctx.log is not None else None
         if log is not None:
             where = "host" if (network and policy.network) or policy.mode != "bwrap" else "none"
-            log.write(f"$ {' '.join(argv)}  [sandbox: {policy.mode}, network: {where}]\n"
-                      .encode())
+            log.write(f"$ {' '.join(argv)}  [sandbox: {policy.mode}, network: {where}, "
+                      f"processes: {cap.record}]\n".encode())
             log.flush()
 
         def sink(target: IO[bytes] | Path | None) -> IO[bytes] | None:
@@ -239,5 +244,6 @@ def run_command(
         )
         if log is not None:
             status = "deadline reached" if result.timed_out else f"exit {result.exit_code}"
-            log.write(f"# {status} after {result.seconds:.2f}s\n".encode())
+            reached = ", process cap reached" if cap.reached() else ""
+            log.write(f"# {status} after {result.seconds:.2f}s{reached}\n".encode())
     return result

@@ -20,6 +20,7 @@ from refig.plugin import (
     Judgment,
     JudgmentStatus,
     Rubric,
+    counted_total,
     load_rubric,
     stable_hash,
 )
@@ -27,7 +28,8 @@ from refig.pptx import ObjectKind
 from refig.pptx.slide_text import native_text, word_tokens
 
 #: Bumped whenever a formula changes, so cached proxy judgments are recomputed.
-FORMULA_VERSION = "3"  # 2: image axes above the empty slide; no editability without content
+FORMULA_VERSION = "4"  # 2: image axes above the empty slide; no editability without content
+# 4: text against OCR of the source marked and out of the total; structure/editability not by OCR
 #                         3: half the structure axis at most without an annotation
 
 CONNECTORS = "connector-audit.connector_count"
@@ -59,9 +61,9 @@ UNSEEN_STRUCTURE = 0.5
 #: What the proxy can and cannot see, printed under every table of its scores.
 SIGHT = (
     "it sees pixel similarity above an empty slide's, native text against the annotated labels "
-    "(else OCR of the source), nodes and edges against an annotation (when there is one), native "
-    "objects and bound links; it cannot see whether links join the right boxes without an "
-    "annotation, reading order, legibility or style"
+    "(against OCR of the source it is marked and left out of the total), nodes and edges "
+    "against an annotation (when there is one), native objects and bound links; it cannot see "
+    "whether links join the right boxes without an annotation, reading order, legibility or style"
 )
 
 
@@ -113,6 +115,11 @@ class Evidence:
         return self.metrics.get(key)
 
     @property
+    def against_ocr(self) -> bool:
+        """True when the source's words come only from OCR (no annotated labels)."""
+        return self.get(TEXT_RECALL) is not None and self.get(TEXT_REFERENCE) != 1
+
+    @property
     def binding(self) -> float | None:
         """Share of drawn links bound to shapes (a half-bound one counts half); None: no links."""
         if self.lines == 0:
@@ -125,12 +132,30 @@ Formula = Callable[[Evidence], tuple[float, str]]
 
 def text(e: Evidence) -> tuple[float, str]:
     recall = e.get(TEXT_RECALL)
+    if recall is not None and not e.against_ocr:
+        return _clip(recall), f"{recall:.0%} of the annotated labels are native text"
     if recall is not None:
-        against = ("the annotated labels" if e.get(TEXT_REFERENCE) == 1
-                   else "the source's words (read by OCR: the only reference)")
-        return _clip(recall), f"{recall:.0%} of {against} are native text"
+        return _clip(recall), (f"{recall:.0%} of the source's words as OCR read them are native "
+                               "text: measured against OCR, not exact labels, so out of the total")
     share = 0.5 * min(1.0, e.native_words / FALLBACK_WORDS)
     return share, f"no OCR recall; {e.native_words} native words earn half credit at most"
+
+
+def content(e: Evidence) -> tuple[float, str]:
+    """The share of the source's text the slide carries, for the axes that credit content.
+
+    Against OCR of the source that share would reward a rebuild that read the figure with the
+    same OCR (its misreadings included), so there only the native word count is used.
+    """
+    if not e.against_ocr:
+        return text(e)
+    share = min(1.0, e.native_words / FALLBACK_WORDS)
+    return share, (f"{e.native_words} native words (the source's words are known only by OCR, "
+                   "which is no fair reference)")
+
+
+#: Axes whose score a judgment marks as measured against OCR of the source (``reference``).
+OCR_AXES = frozenset({"text"})
 
 
 def semantic_structure(e: Evidence) -> tuple[float, str]:
@@ -140,7 +165,7 @@ def semantic_structure(e: Evidence) -> tuple[float, str]:
             return _clip(edges), f"edge recall {edges:.2f} against the annotation"
         f = 0.5 * _clip(nodes) + 0.5 * _clip(edges)
         return f, f"node recall {nodes:.2f}, edge recall {edges:.2f} against the annotation"
-    components, why = text(e)
+    components, why = content(e)
     links = 0.0 if e.lines == 0 else _clip(
         (e.bound + 0.5 * e.half_bound + 0.25 * (e.lines - e.bound - e.half_bound)) / e.lines
     )
@@ -172,10 +197,10 @@ def editability(e: Evidence) -> tuple[float, str]:
     raster = e.get(RASTER) if raster is None else raster
     raster = 0.0 if raster is None else _clip(raster)
     binding = e.binding
-    content, _ = text(e)  # editable objects earn credit only for the content they carry
-    f = content * (1 - raster) * (0.6 + 0.4 * (0.5 if binding is None else binding))
+    carried, _ = content(e)  # editable objects earn credit only for the content they carry
+    f = carried * (1 - raster) * (0.6 + 0.4 * (0.5 if binding is None else binding))
     links = "no links drawn" if binding is None else f"{binding:.0%} of links bound"
-    return f, (f"{e.native_objects} native objects carrying {content:.0%} of the text, images "
+    return f, (f"{e.native_objects} native objects carrying {carried:.0%} of the text, images "
                f"cover {raster:.0%}, {links}")
 
 
@@ -241,13 +266,14 @@ class MetricsJudge:
                 message=f"no proxy formula for axes {missing}; it knows {sorted(FORMULAS)}",
             ), **fields)
         scores = score(rubric, Evidence.of(request.artifact))
-        total = sum(s.score for s in scores)
+        total = counted_total(scores)
         return Judgment(status=JudgmentStatus.OK, scores=scores, total=total, raw_total=total,
                         **fields)
 
 
 def score(rubric: Rubric, evidence: Evidence) -> tuple[AxisScore, ...]:
     """Every axis of ``rubric`` from its formula, rounded to whole points for integer rubrics."""
+    ocr = "ocr" if evidence.against_ocr else None
     scores = []
     for axis in rubric.axes:
         fraction, why = FORMULAS[axis.id](evidence)
@@ -255,5 +281,6 @@ def score(rubric: Rubric, evidence: Evidence) -> tuple[AxisScore, ...]:
         if rubric.spec.score_type == "integer":
             points = float(int(points + 0.5))
         scores.append(AxisScore(axis=axis.id, score=points, max_score=axis.max,
-                                rationale=f"proxy: {why}"))
+                                rationale=f"proxy: {why}",
+                                reference=ocr if axis.id in OCR_AXES else None))
     return tuple(scores)

@@ -27,9 +27,9 @@ from refig_judge_mmos.jury import failed_execution
 VERSION = "1"
 KEY = f"code-metrics-proxy/{VERSION}"
 #: What the proxy can and cannot see, printed under every table of its scores.
-SIGHT = ("code-metrics is a proxy judge: it reads the code metrics (plotting-API F1, SSIM, "
-         "CIEDE2000) and the programs' literals; it cannot see what a chart shows, so its "
-         "agreement with those metrics is true by construction.")
+SIGHT = ("it reads the code metrics (plotting-API F1, SSIM, CIEDE2000) and the programs' "
+         "literals; it cannot see what a chart shows, so its agreement with those metrics is "
+         "true by construction")
 #: Every judgment's markers: a proxy, deterministic, with what it can see, free.
 MARKS = {"proxy": True, "deterministic": True, "sight": SIGHT, "cost_usd": 0.0}
 

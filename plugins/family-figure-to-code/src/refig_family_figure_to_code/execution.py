@@ -2,11 +2,13 @@
 
 The program runs in a fresh private workspace holding only itself and the task's visible
 inputs (data files, the figure), inside the sandbox (``refig.plugin.run_sandboxed``: no
-network, a deadline with a process-group kill, a memory cap), with package installations
-removed first (:mod:`.installs`). Its image is the newest PNG or JPEG it wrote
+network, a deadline with a process-group kill, a memory cap, a cap on its processes), with
+package installations removed first (:mod:`.installs`). Its image is the newest PNG or JPEG it wrote
 itself, else the figure its driver captured (Python, R, MATLAB), else page one of the PDF
 (LaTeX). Failures are typed: ``syntax_error``, ``runtime_error``, ``timeout``, ``no_image``,
-``too_large``, ``toolchain_missing``, each with the interpreter's message.
+``too_large``, ``toolchain_missing``, ``process_limit`` (a fork bomb: the program failed after
+the process cap refused it a process), each with the interpreter's message. The log's last line
+says how the process cap held.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pathlib import Path
 
 from PIL import Image
 from refig.plugin import (
+    DEFAULT_MAX_PROCESSES,
     ErrorInfo,
     ImageError,
     PdfError,
@@ -41,10 +44,11 @@ _IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg"}
 
 @dataclass(frozen=True)
 class Limits:
-    """What one program may use: wall seconds and address space."""
+    """What one program may use: wall seconds, address space and tasks at once."""
 
     deadline_s: float = 60.0
     memory_mb: int = 4096
+    max_processes: int = DEFAULT_MAX_PROCESSES
 
 
 @dataclass(frozen=True)
@@ -165,19 +169,31 @@ def prepare(workdir: Path, program: str | bytes, language: Language,
 
 
 def conclude(prepared: Prepared, *, exit_code: int | None, timed_out: bool, output: bytes,
-             seconds: float, toolchain: str, width: int, deadline_s: float) -> Execution:
-    """The :class:`Execution` of a finished run: typed failure, or the image it made."""
+             seconds: float, toolchain: str, width: int, deadline_s: float,
+             process_cap: str = "", process_limit_reached: bool | None = None) -> Execution:
+    """The :class:`Execution` of a finished run: typed failure, or the image it made.
+
+    ``process_cap`` says how the process cap held (``cgroup:256``); ``process_limit_reached``
+    whether it refused the program a process (None: the mechanism cannot tell).
+    """
     language = prepared.language
     notes = "".join(f"refig: removed package installation: {r}\n" for r in prepared.removed)
     log = notes.encode() + output
+    if process_cap:
+        reached = {True: ", reached", False: "", None: ""}[process_limit_reached]
+        log += f"refig: process cap {process_cap}{reached}\n".encode()
     text = log.decode("utf-8", errors="replace")
 
     def fail(kind: str, message: str) -> Execution:
         return _fail(language, kind, message, log, seconds, toolchain, prepared.removed)
 
+    kind = None if timed_out else toolchains.classify(language, exit_code, text)
+    if process_limit_reached and (timed_out or kind is not None):
+        limit = process_cap.rpartition(":")[2]
+        return fail("process_limit", f"the program tried to hold more than {limit} processes "
+                    f"at once ({process_cap}) and then failed")
     if timed_out:
         return fail("timeout", f"the program ran past its deadline of {deadline_s:g} s")
-    kind = toolchains.classify(language, exit_code, text)
     if kind is not None:
         return fail(kind, toolchains.message(language, text)
                     or f"{toolchain} exited with status {exit_code}")
@@ -221,10 +237,12 @@ def execute(
         result = run_sandboxed(launch.argv, workdir=prepared.workdir,
                                deadline_s=limits.deadline_s, memory_mb=limits.memory_mb,
                                env=program_env(prepared.workdir, launch.env),
-                               binds=launch.binds)
+                               binds=launch.binds, max_processes=limits.max_processes)
         return conclude(prepared, exit_code=result.exit_code, timed_out=result.timed_out,
                         output=result.stdout + result.stderr, seconds=result.seconds,
-                        toolchain=launch.toolchain, width=width, deadline_s=limits.deadline_s)
+                        toolchain=launch.toolchain, width=width, deadline_s=limits.deadline_s,
+                        process_cap=result.process_cap,
+                        process_limit_reached=result.process_limit_reached)
 
 
 def program_env(workdir: Path, extra: Mapping[str, str]) -> dict[str, str]:

@@ -3,7 +3,7 @@
 Each job's program runs in the sandbox (:mod:`.execution`) with the task's visible inputs
 beside it: the figure under its own file name and each ``data/<name>`` input as ``<name>``.
 The image becomes the one page; the interpreter's output becomes the log; a failure is typed
-(``syntax_error``, ``runtime_error``, ``timeout``, ``no_image``, ``too_large``,
+(``syntax_error``, ``runtime_error``, ``timeout``, ``no_image``, ``too_large``, ``process_limit``,
 ``toolchain_missing``).
 """
 

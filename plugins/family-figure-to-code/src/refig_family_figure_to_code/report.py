@@ -22,6 +22,7 @@ from refig.plugin import FIGURE_TO_CODE
 from refig.plugin.analysis import (
     Column,
     Context,
+    Outcome,
     Section,
     Table,
     expert_agreement_table,
@@ -56,11 +57,11 @@ class Row:
     lpips_off: str | None = None
 
 
-def _judge_total(ctx: Context, artifact: str | None, judge: str | None) -> float | None:
-    if artifact is None or judge is None:
+def _judge_total(outcome: Outcome, judge: str | None) -> float | None:
+    """The mean total of ``judge``'s judgments of this outcome (its own task's inputs)."""
+    if not outcome.passed or judge is None:
         return None
-    totals = [j.total for j in ctx.data.judgments.get(artifact, [])
-              if j.judge == judge and j.total is not None]
+    totals = [j.total for j in outcome.judgments if j.judge == judge and j.total is not None]
     return sum(totals) / len(totals) if totals else None
 
 
@@ -105,25 +106,24 @@ def rows(ctx: Context) -> list[Row]:
         task = ctx.data.tasks.get(task_id)
         if task is None or task.family != "figure-to-code":
             continue
-        artifact = outcome.artifact if outcome.passed else None
         values: dict[str, float | None] = {}
         for name in ("execution", *IMAGE, *(f"{n}_weighted" for n in IMAGE), *CODE,
                      "smuggling"):
-            values[name] = ctx.data.metric(outcome.artifact, "code", name)
+            values[name] = outcome.metric("code", name)
         if outcome.gated:  # a program that did not run or made no image
             values |= {"execution": 0.0, "fcf": 0.0,
                        **{f"{n}_weighted": w for n, w in
                           zip(IMAGE, (0.0, 0.0, 1.0, 100.0), strict=True)}}
         usage = outcome.attempt.usage
-        stored = ctx.data.metrics.get(outcome.artifact or "", {})
+        stored = outcome.values
         bleu, lpips = stored.get(("code", "crystalbleu")), stored.get(("code", "lpips_weighted"))
         found.append(Row(
             task=task_id, config=config_id, reason=outcome.gate_reason,
             language=str(task.params.get("language", "?")),
             category=str(task.meta.get(
                 "category", "?")), tier=str(task.meta.get("tier", "?")), values=values,
-            mmos=0.0 if outcome.gated else _judge_total(ctx, artifact, judge),
-            probe=_judge_total(ctx, artifact, probe),
+            mmos=0.0 if outcome.gated else _judge_total(outcome, judge),
+            probe=_judge_total(outcome, probe),
             tokens=float(usage.input_tokens + usage.output_tokens),
             cost=outcome.attempt.cost_usd,
             bleu_void=bleu.detail.get("not_meaningful") if bleu is not None else None,

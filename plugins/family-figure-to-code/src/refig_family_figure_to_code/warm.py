@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 
-from refig.plugin import SandboxPolicy
+from refig.plugin import ProcessCap, SandboxPolicy, process_cap
 
 from refig_family_figure_to_code import toolchains
 from refig_family_figure_to_code.execution import (
@@ -63,6 +63,9 @@ class WarmInterpreter:
             (self._drivers / name).write_bytes(
                 resources.files("refig_family_figure_to_code.drivers").joinpath(name).read_bytes())
         self._proc: subprocess.Popen[bytes] | None = None
+        #: The interpreter's process cap (one for its whole life), closed when it ends.
+        self._caps = contextlib.ExitStack()
+        self._cap: ProcessCap | None = None
         self._jobs = 0
 
     def _argv(self) -> tuple[list[str], dict[str, str], tuple[Path, ...]]:
@@ -83,9 +86,12 @@ class WarmInterpreter:
         if self._proc is not None and self._proc.poll() is None:
             return self._proc
         argv, extra, binds = self._argv()
+        self._cap = cap = self._caps.enter_context(process_cap(self.limits.max_processes))
+        cap.hand_over(self._root)
         capped = ["prlimit", f"--as={self.limits.memory_mb << 20}", "--", *argv]
-        command = self.policy.wrap(capped, cwd=self._root, writable=[self._root],
-                                   readable=list(binds), network=False)
+        command = cap.outer(self.policy.wrap(cap.inner(capped), cwd=self._root,
+                                             writable=[self._root], readable=list(binds),
+                                             network=False))
         stderr = (self._root / "interpreter.log").open("ab")
         self._proc = subprocess.Popen(command, cwd=self._root, env=program_env(self._root, extra),
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -100,6 +106,8 @@ class WarmInterpreter:
             os.killpg(self._proc.pid, signal.SIGKILL)
         self._proc.wait()
         self._proc = None
+        self._caps.close()
+        self._cap = None
 
     def _send(self, line: str) -> subprocess.Popen[bytes]:
         """Hand one job to the interpreter, restarting it if it died."""
@@ -150,25 +158,37 @@ class WarmInterpreter:
         job.mkdir()
         try:
             prepared = prepare(job, program, self.language, inputs or {})
+            refused_before = self._refusals()
             program_name = toolchains.RUN_NAMES[self.language]
             fields = [str(job), program_name, toolchains.CAPTURE, str(width), str(height)]
             if self.language is Language.PYTHON:
                 fields += [str(toolchains.DPI), f"{self.limits.deadline_s:g}"]
             started = time.monotonic()
+            self._start()
+            if self._cap is not None:
+                self._cap.hand_over(job)
             proc = self._send("\t".join(fields))
             # Python's server enforces the deadline itself; a little slack for its answer.
             status = self._wait_done(proc, started + self.limits.deadline_s + 2)
             seconds = time.monotonic() - started
             timed_out = status is None or status == 124
-            if status is None:
-                self._kill()
             log = job / LOG
             output = log.read_bytes()[:256 * 1024] if log.is_file() else b""
+            refused_after = self._refusals()
+            reached = (None if refused_before is None or refused_after is None
+                       else refused_after > refused_before)
+            record = self._cap.record if self._cap is not None else ""
+            if status is None:
+                self._kill()
             return conclude(prepared, exit_code=status, timed_out=timed_out, output=output,
                             seconds=seconds, toolchain=f"{self.language.value} (warm)",
-                            width=width, deadline_s=self.limits.deadline_s)
+                            width=width, deadline_s=self.limits.deadline_s,
+                            process_cap=record, process_limit_reached=reached)
         finally:
             shutil.rmtree(job, ignore_errors=True)
+
+    def _refusals(self) -> int | None:
+        return self._cap.refusals() if self._cap is not None else None
 
     def close(self) -> None:
         """End the interpreter and remove its workspace."""

@@ -118,7 +118,8 @@ def object_audit(tree: ObjectTree | None, metrics: Mapping[str, float | None], *
     recall = metrics.get(TEXT_RECALL)
     summary = f"text: {chars} characters of native text in {len(texts)} distinct strings"
     if recall is not None and verdicts:
-        summary += f"; {recall:.0%} of the source's words found"
+        against = "" if metrics.get("text.reference") == 1 else " (as OCR read them, not labels)"
+        summary += f"; {recall:.0%} of the source's words found{against}"
     if texts:
         shown_texts = texts[:SAMPLE_TEXTS]
         more = f" (+{len(texts) - len(shown_texts)} more)" if len(texts) > len(shown_texts) else ""

@@ -50,9 +50,9 @@ def structural(ctx: Context) -> Iterator[Table]:
     measured = 0
     for config_id in data.config_order:
         passed = [o for (_, cid), o in data.outcomes.items() if cid == config_id and o.passed]
-        has = [data.metric(o.artifact, CONNECTOR_AUDIT, "has_native_connector") for o in passed]
-        count = [data.metric(o.artifact, CONNECTOR_AUDIT, "connector_count") for o in passed]
-        flat = [data.metric(o.artifact, FLATTENING, "flattened") for o in passed]
+        has = [o.metric(CONNECTOR_AUDIT, "has_native_connector") for o in passed]
+        count = [o.metric(CONNECTOR_AUDIT, "connector_count") for o in passed]
+        flat = [o.metric(FLATTENING, "flattened") for o in passed]
         has_v = [v for v in has if v is not None]
         count_v = [v for v in count if v is not None]
         flat_v = [v for v in flat if v is not None]

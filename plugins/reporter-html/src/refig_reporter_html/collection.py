@@ -19,7 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from refig.plugin import RefigError, UsageError, err
-from refig.plugin.collection import find_runs, run_name
+from refig.plugin.collection import (
+    find_runs,
+    judge_notice,
+    judges_of,
+    run_name,
+    runs_without,
+)
 
 from refig_reporter_html.fields import family_of
 from refig_reporter_html.plots import plots
@@ -45,11 +51,13 @@ SCAN_EVERY = 5.0
 
 @dataclass(frozen=True)
 class Member:
-    """One run of the collection: its name (path in the folder), slug and site."""
+    """One run of the collection: its name (path in the folder), slug and site; ``note`` says
+    when ``--judge`` did not judge it (its pages then use its own main judge)."""
 
     name: str
     slug: str
     site: Site
+    note: str | None = None
 
     @property
     def base(self) -> str:
@@ -62,20 +70,22 @@ class Member:
         return ", ".join(found) or "no tasks yet"
 
 
-def member(folder: Path, run: Path, site_of: Callable[[str], Site]) -> Member:
+def member(folder: Path, run: Path, site_of: Callable[[str, str | None], Site],
+           judge: str | None = None) -> Member:
+    """The run's member: its site made with ``judge`` when ``judge`` judged the run, else with
+    the run's own main judge, and then a note saying so (printed on stderr too)."""
     name = run_name(folder, run)
-    return Member(name, slug(name), site_of(name))
-
-
-def with_judge(make: Callable[[str | None], Any], judge: str | None) -> Any:
-    """``make(judge)``, or ``make(None)`` for a run that has no such judge: in a collection the
-    runs of other families have other judges, so ``--judge`` picks the main judge where it can."""
-    if judge is None:
-        return make(None)
-    try:
-        return make(judge)
-    except UsageError:
-        return make(None)
+    if judge is None or judge in judges_of(run):
+        try:
+            return Member(name, slug(name), site_of(name, judge))
+        except UsageError:  # judged only artifacts the run no longer shows
+            if judge is None:
+                raise
+    note = judge_notice(judge, name)
+    err.print(note, style="yellow", markup=False, highlight=False)
+    site = site_of(name, None)
+    site.note = note  # atop each of the run's own pages too
+    return Member(name, slug(name), site, note)
 
 
 def merged_rows(members: list[Member]) -> dict[str, Any]:
@@ -177,8 +187,8 @@ class CollectionSite:
     def _list(self, members: list[Member], token: str) -> Resource:
         datas = [m.site.state().snap.data for m in members]
         configs = sorted({c for d in datas for c in d.config_order})
-        runs = [{"name": m.name, "href": m.base + "index.html", "family": m.family()}
-                for m in members]
+        runs = [{"name": m.name, "href": m.base + "index.html", "family": m.family(),
+                 "note": m.note} for m in members]
         return self._page("list.html", members, token,
                           tasks=sum(len(d.task_order) for d in datas), configs=configs,
                           samples=sum(len(d.outcomes) for d in datas), runs=runs)
@@ -190,6 +200,7 @@ class CollectionSite:
             analysis = snap.analysis()
             runs.append({
                 "name": m.name, "base": m.base, "family": m.family(), "analysis": analysis,
+                "note": m.note,
                 "means": analysis.table("means"), "plots": plots(analysis),
                 "configs": [(c, f"{m.base}configs/{slug(c)}.html")
                             for c in snap.data.config_order],
@@ -211,11 +222,12 @@ class LiveFolder:
         self._members: dict[Path, Member] = {}
         self._lock = threading.Lock()
         self._scanned = time.monotonic()
+        runs_without(folder, find_runs(folder), judge)  # exit 2 when judge judged none of them
         self._scan()
 
-    def _open(self, run: Path, name: str) -> Site:
-        source = with_judge(lambda judge: LiveRun(run, judge=judge, check_every=self.check_every,
-                                                  background=self.background), self.judge)
+    def _open(self, run: Path, name: str, judge: str | None) -> Site:
+        source = LiveRun(run, judge=judge, check_every=self.check_every,
+                         background=self.background)
         return live_site(source, name=name, home=HOME)
 
     def _scan(self) -> None:
@@ -223,7 +235,8 @@ class LiveFolder:
             if run in self._members:
                 continue
             try:
-                self._members[run] = member(self.folder, run, lambda n, r=run: self._open(r, n))
+                self._members[run] = member(self.folder, run,
+                                            lambda n, j, r=run: self._open(r, n, j), self.judge)
             except RefigError as exc:  # a run still being created: the next look retries
                 err.print(f"viewer: {run} is not readable yet: {exc}")
 

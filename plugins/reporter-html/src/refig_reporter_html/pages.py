@@ -154,7 +154,7 @@ class PageBuilder:
             files.append(FileLink("render-log", download_name("render-log", stem),
                                   self._link(f"files/{log}"), size))
         view = panels().view(family_of(task))
-        metrics = data.metrics.get(outcome.artifact or "", {})
+        metrics = outcome.values
         panel = view.panel(PanelInput(task, outcome, metrics, shown, log,
                                       self.objects.read_text))
         for block in panel:  # images a panel shows are files of the run like any other
@@ -200,7 +200,7 @@ class PageBuilder:
     def _judges(self, outcome: Outcome) -> list[JudgeView]:
         views = []
         for label, scores in self.snap.context.judges.items():
-            found = self.snap.judgments.get((label, outcome.artifact or ""), [])
+            found = self.snap.judgments(label, outcome)
             if not found:
                 continue
             total = scores.total[scores.config_index(outcome.config_id),
@@ -242,7 +242,7 @@ class PageBuilder:
                 "failed_judgments": sum(
                     j.status == JudgmentStatus.FAILED
                     for label in judges
-                    for j in self.snap.judgments.get((label, outcome.artifact or ""), [])
+                    for j in self.snap.judgments(label, outcome)
                 ),
             })
         return {

@@ -18,9 +18,9 @@ class HtmlReporter:
         """Write the site of ``run_dir``, a run or a folder of runs (one collection)."""
         from refig.plugin import err, track
         from refig.plugin.analysis import analysis_for
-        from refig.plugin.collection import collection_runs
+        from refig.plugin.collection import collection_runs, runs_without
 
-        from refig_reporter_html.collection import HOME, CollectionSite, member, with_judge
+        from refig_reporter_html.collection import HOME, CollectionSite, member
         from refig_reporter_html.site import NotFound, Site
         from refig_reporter_html.snapshot import snapshot_of
 
@@ -29,9 +29,8 @@ class HtmlReporter:
         quiet = bool(options.get("quiet"))
         runs = collection_runs(run_dir)
 
-        def static(run: Path, name: str | None = None) -> Site:
-            analysis = with_judge(lambda judge: analysis_for(run, {**options, "judge": judge}),
-                                  options.get("judge")) if name else analysis_for(run, options)
+        def static(run: Path, name: str | None = None, judge: str | None = None) -> Site:
+            analysis = analysis_for(run, {**options, "judge": judge} if name else options)
             snap = snapshot_of(analysis)
             return Site(lambda: snap, live=False, name=name, home=HOME if name else None)
 
@@ -40,7 +39,10 @@ class HtmlReporter:
             site = static(run_dir)
             datas = [site.state().snap.data]
         else:
-            members = [member(run_dir, run, lambda name, r=run: static(r, name)) for run in runs]
+            judge = options.get("judge")
+            runs_without(run_dir, runs, judge)  # exit 2 when the judge judged none of them
+            members = [member(run_dir, run, lambda name, j, r=run: static(r, name, j), judge)
+                       for run in runs]
             site = CollectionSite(run_dir.name, lambda: members, live=False)
             datas = [m.site.state().snap.data for m in members]
         out.mkdir(parents=True, exist_ok=True)

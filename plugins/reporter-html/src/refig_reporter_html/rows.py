@@ -55,7 +55,7 @@ def sample_rows(ctx: Context) -> dict[str, Any]:
             if np.isfinite(total):
                 scores[label] = {"total": _number(total), "axes": axes}
         metrics = {
-            label: _number(data.metric(outcome.artifact, metric, name))
+            label: _number(outcome.metric(metric, name))
             for metric, name, label in registry.view(family).key_metrics
         }
         shown = pages(data.render(outcome.artifact))

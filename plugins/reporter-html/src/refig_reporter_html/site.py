@@ -135,7 +135,8 @@ class Site:
     """Answers paths from the current snapshot (``live`` adds the polling script's endpoints).
 
     In a collection, ``name`` is the run's name there and ``home`` the way from the run's pages
-    to the collection's (``../../``), which their navigation links to."""
+    to the collection's (``../../``), which their navigation links to; ``note`` is shown atop
+    every page (why the run's main judge is not the one ``--judge`` asked for)."""
 
     def __init__(self, current: Callable[[], Snapshot], *, live: bool, name: str | None = None,
                  home: str | None = None):
@@ -143,6 +144,7 @@ class Site:
         self.live = live
         self.name = name
         self.home = home
+        self.note: str | None = None
         self.env = environment()
         self._states: OrderedDict[int, _State] = OrderedDict()
         self._lock = threading.Lock()
@@ -158,7 +160,7 @@ class Site:
                 return found
         state = _State(snap)
         state.rows()
-        _ = snap.judgments, snap.votes, snap.tasks_by_slug, snap.configs_by_slug
+        _ = snap.current_ids, snap.votes, snap.tasks_by_slug, snap.configs_by_slug
         with self._lock:
             self._states[id(snap)] = state
             while len(self._states) > 2:  # the one served and the one being made
@@ -218,7 +220,7 @@ class Site:
         snap = state.snap
         return render_page(self.env, template, token=snap.token, root=root, live=self.live,
                            run_name=self.name or snap.data.root.name, home=self.home,
-                           primary=snap.context.primary, **context)
+                           primary=snap.context.primary, note=self.note, **context)
 
     def _list(self, state: _State) -> Resource:
         data = state.snap.data

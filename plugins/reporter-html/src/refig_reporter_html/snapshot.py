@@ -20,6 +20,7 @@ from refig.plugin.analysis import (
     Analysis,
     Context,
     Options,
+    Outcome,
     RunData,
     RunStore,
     analyse,
@@ -62,15 +63,15 @@ class Snapshot:
         return {slug(c): c for c in self.data.config_order}
 
     @cached_property
-    def judgments(self) -> dict[tuple[str, str], list[Judgment]]:
-        """Current judgments by (judge label, artifact), repeats in order."""
-        found: dict[tuple[str, str], list[Judgment]] = defaultdict(list)
-        for label, judged in judge_labels(self.data).items():
-            for j in judged:
-                found[(label, j.artifact_sha256)].append(j)
-        for items in found.values():
-            items.sort(key=lambda j: j.repeat)
-        return dict(found)
+    def current_ids(self) -> dict[str, set[int]]:
+        """The ids of each judge label's current judgments (:func:`judge_labels`)."""
+        return {label: {id(j) for j in judged}
+                for label, judged in judge_labels(self.data).items()}
+
+    def judgments(self, label: str, outcome: Outcome) -> list[Judgment]:
+        """The current judgments of ``label`` on this outcome's own inputs, repeats in order."""
+        current = self.current_ids.get(label, set())
+        return sorted((j for j in outcome.judgments if id(j) in current), key=lambda j: j.repeat)
 
     @cached_property
     def votes(self) -> dict[str, list[Preference]]:

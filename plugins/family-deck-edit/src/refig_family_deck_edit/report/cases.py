@@ -15,9 +15,7 @@ ORACLE_HARNESS = "oracle"
 
 def collect(data: Any, judgments: Iterable[Any]) -> dict[tuple[str, str], Case]:
     """Cases of one judge over the run's outcomes."""
-    by_artifact: dict[str, list[Any]] = {}
-    for judgment in judgments:
-        by_artifact.setdefault(judgment.artifact_sha256, []).append(judgment)
+    chosen = {id(judgment) for judgment in judgments}
     cases: dict[tuple[str, str], Case] = {}
     for (task, config), outcome in data.outcomes.items():
         case = Case(config, task)
@@ -25,7 +23,7 @@ def collect(data: Any, judgments: Iterable[Any]) -> dict[tuple[str, str], Case]:
         if outcome.gated:
             case.judged.append(Scored(0, 0.0, 0.0))
             continue
-        for judgment in by_artifact.get(outcome.artifact or "", ()):
+        for judgment in (j for j in outcome.judgments if id(j) in chosen):
             scores = {s.axis: s.score for s in judgment.scores}
             if str(judgment.status) == "ok" and IF_AXIS in scores and VQ_AXIS in scores:
                 case.judged.append(Scored(judgment.repeat, scores[IF_AXIS], scores[VQ_AXIS]))
