@@ -198,7 +198,7 @@ class Engine:
         warm_up = getattr(renderer, "warm_up", None)
         if warm_up is None:
             return
-        done = source.renders(name, renderer.settings, whole=True)
+        done = source.renders(name, renderer.settings)  # an estimate: pages not checked here
         todo = [item for item in items if item.sha256 not in done]
         warm_up(min(self.jobs, len(render_batches(todo, self.jobs))))
 
