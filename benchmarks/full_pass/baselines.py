@@ -12,6 +12,7 @@ and each command's import time.
 from __future__ import annotations
 
 import importlib.util
+import os
 import resource
 import subprocess
 import sys
@@ -40,9 +41,12 @@ HEAVY = ("scipy", "skimage", "litellm", "ray", "onnxruntime", "torch")
 
 
 def naive_render(files: list[Path], work: Path, width: int) -> dict[str, float]:
-    """Gate + tree + one cold soffice per file + PDF to PNG, sequentially."""
+    """Gate + tree + one cold soffice per file + PDF to PNG, sequentially; with its CPU seconds
+    (this process's and LibreOffice's), which are the same however many run at once."""
     work.mkdir(parents=True, exist_ok=True)
-    return _render_benchmark().naive_way(files, work, width)
+    cpu = time.process_time() + children_cpu()
+    result = _render_benchmark().naive_way(files, work, width)
+    return result | {"cpu_seconds": time.process_time() + children_cpu() - cpu}
 
 
 def naive_ocr(sources: list[Path], max_side: int) -> float:
@@ -83,10 +87,26 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def import_time(refig: str, *argv: str) -> dict[str, Any]:
-    """Total import time (s) of ``refig argv`` and the heavy packages it imported."""
-    done = subprocess.run([sys.executable, "-X", "importtime", refig, *argv],
-                          capture_output=True, text=True, check=False)
+def user_env(**extra: str) -> dict[str, str]:
+    """The environment of a user's shell: without ``PYTHONDONTWRITEBYTECODE``, which some
+    sandboxes set (this one does) and which makes every start compile every module again; a
+    user's Python writes the bytecode on the first command and reads it from then on."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return env | extra
+
+
+def import_time(refig: str, *argv: str, cold: bool = False) -> dict[str, Any]:
+    """Total import time (s) of ``refig argv`` and the heavy packages it imported: with the
+    bytecode cached (run once before, as every command after a user's first), or ``cold``:
+    every module compiled from source (an empty bytecode cache: a fresh clone's first start)."""
+    with tempfile.TemporaryDirectory(prefix="refig-bench-pyc-") as empty:
+        if cold:
+            options, env = ["-X", f"pycache_prefix={empty}"], user_env(PYTHONDONTWRITEBYTECODE="1")
+        else:
+            options, env = [], user_env()
+            subprocess.run([refig, *argv], capture_output=True, env=env, check=False)
+        done = subprocess.run([sys.executable, *options, "-X", "importtime", refig, *argv],
+                              capture_output=True, text=True, env=env, check=False)
     total, heavy = 0, set()
     for line in done.stderr.splitlines():
         if not line.startswith("import time:") or "|" not in line:
@@ -97,5 +117,5 @@ def import_time(refig: str, *argv: str) -> dict[str, Any]:
         package = name.strip().split(".")[0]
         if package in HEAVY:
             heavy.add(package)
-    return {"command": " ".join(["refig", *argv]), "import_seconds": total / 1e6,
-            "heavy": sorted(heavy), "exit_code": done.returncode}
+    return {"command": " ".join(["refig", *argv]), "bytecode": "compiled" if cold else "cached",
+            "import_seconds": total / 1e6, "heavy": sorted(heavy), "exit_code": done.returncode}

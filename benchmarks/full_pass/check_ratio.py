@@ -7,7 +7,9 @@ Order: check, the naive way (one cold ``soffice --convert-to pdf`` per file, seq
 the same PDF to PNG, gate and tree), check again; the ratio is the naive seconds over the mean of
 the two checks, so a load that drifts during the run weighs on both sides. The breakdown times
 ``refig check`` over one file (the fixed costs: the CLI starting, plugins, LibreOffice's first
-start) and over every file with only the cheapest metric (``topology``): the rest is metrics.
+start), over every file with only the cheapest metric (``topology``): the rest is metrics, and
+over every file with ``-j 1`` (one office instead of two). Every ``refig`` runs in a user's
+environment, with its bytecode cached (:func:`baselines.user_env`).
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ def main() -> None:
                 "one_file": check(files[:1], args.jobs),
                 "all_files_topology_only": check(files, args.jobs, "-m", "topology"),
                 "all_files": check(files, args.jobs),
+                "all_files_one_worker": check(files, 1),  # one office: does a second pay?
             },
         }
     results["load_after"] = os.getloadavg()

@@ -29,7 +29,8 @@ def build_suite(refig: str, out: Path, sources: int, seed: int) -> dict[str, Any
     tasks = [json.loads(line) for line in (out / "tasks.jsonl").read_text().splitlines()]
     pixels = [t["meta"]["width"] * t["meta"]["height"] / 1e6 for t in tasks]
     return {"sources": len(tasks), "median_megapixels": round(statistics.median(pixels), 2),
-            "min_megapixels": round(min(pixels), 2), "max_megapixels": round(max(pixels), 2)}
+            "min_megapixels": round(min(pixels), 2), "max_megapixels": round(max(pixels), 2),
+            "total_megapixels": round(sum(pixels), 2)}
 
 
 class _Workflow:

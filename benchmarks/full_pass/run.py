@@ -6,17 +6,23 @@ source once) through ``refig evaluate`` as a user runs it, against the naive way
 
 1. Corpus: ``refig suite build sample`` (medium figures) and a run of ``--per-source`` slides of
    each, drawn from the exact annotations in ten styles (:mod:`slides`). Not timed.
-2. Start-up: ``python -X importtime`` of ``refig --help``, ``list-plugins`` and ``check FILE``.
-3. OCR: recall against the exact labels at several longest sides, CPU seconds per megapixel.
-4. The pass: ``refig evaluate RUN -j N --json -q`` in a subprocess; wall and CPU seconds by stage.
+   Before it, how much two workers gain over one here (:mod:`cores`): threads and processes.
+2. Start-up: ``python -X importtime`` of ``refig --help``, ``list-plugins`` and ``check FILE``,
+   with the bytecode cached and with every module compiled (a fresh clone's first command).
+3. OCR: recall against the exact labels at several longest sides (always the text metric's),
+   CPU seconds per megapixel.
+4. The pass: ``refig evaluate RUN -j N --json -q`` in a subprocess; wall and CPU seconds by stage,
+   the load average before and after it.
 5. ``refig check`` over ``--check`` fresh distinct slides, end to end, and the naive way over the
    same files (one cold soffice per file, sequential), and the warm LibreOffice floor on them.
 6. ``--ray``: the same pass on a copy of the run with ``--executor ray`` on a local cluster of
    two one-CPU nodes, and how much of it the driver process did itself.
 
-Other work on the machine slows everything: compare the ratios, which are measured in one run,
-and the CPU seconds, which load hardly changes. The projection to 10,000 artifacts over 1,000
-sources keeps this corpus's ten artifacts per source, so every stage scales by 10,000 / artifacts.
+Every ``refig`` runs in a user's environment (:func:`baselines.user_env`). Other work on the
+machine slows everything: compare the ratios, which are measured in one run, and the CPU seconds,
+which load hardly changes. The projection to 10,000 artifacts over 1,000 sources keeps this
+corpus's ten artifacts per source, so the pass scales by 10,000 / artifacts, and adds OCR of every
+source once (see :func:`summarise`).
 """
 
 from __future__ import annotations
@@ -34,11 +40,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from baselines import import_time, naive_ocr, naive_render, warm_floor
+from baselines import import_time, naive_ocr, naive_render, user_env, warm_floor
+from cores import measure as two_workers
 from corpus import build_suite, make_run
 from ocr_knee import measure as ocr_knee
 from ocr_knee import real_agreement
 from ray_cluster import LocalCluster
+from refig_metric_text.metric import OCR_MAX_SIDE
 from slides import STYLES, make_slide
 
 REFIG = str(Path(sys.executable).with_name("refig"))
@@ -51,20 +59,24 @@ def children_cpu() -> float:
 
 
 def timed(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
-    """Wall and CPU seconds (the process and what it waited for) of a command, and its stdout."""
+    """Wall and CPU seconds (the process and what it waited for) of a command, and its stdout;
+    in a user's environment (:func:`baselines.user_env`) unless ``env`` is given."""
     cpu, started = children_cpu(), time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+    done = subprocess.run(argv, capture_output=True, text=True, env=env or user_env(),
+                          check=False)
     wall = time.perf_counter() - started
-    if done.returncode not in (0, 1):
+    if done.returncode not in (0, 1) or not done.stdout.strip():
         raise SystemExit(f"{' '.join(argv[:3])} failed ({done.returncode}): {done.stderr[-2000:]}")
     return wall, children_cpu() - cpu, done.stdout
 
 
 def evaluate(run: Path, jobs: int, *extra: str, env: dict[str, str] | None = None) -> dict:
+    load = os.getloadavg()
     wall, cpu, out = timed([REFIG, "evaluate", str(run), "-j", str(jobs), "--json", "-q", *extra],
                            env)
     stages = json.loads(out)["stages"]
-    return {"wall_seconds": wall, "cpu_seconds": cpu, "stages": stages}
+    return {"wall_seconds": wall, "cpu_seconds": cpu, "stages": stages,
+            "load_average_before": load, "load_average_after": os.getloadavg()}
 
 
 def check_corpus(suite: Path, out: Path, count: int) -> list[Path]:
@@ -102,7 +114,8 @@ def main() -> None:
 
     results: dict[str, Any] = {"args": vars(args) | {"json": str(args.json)},
                                "cores": os.cpu_count(), "machine": platform.platform(),
-                               "load_average_before": os.getloadavg()}
+                               "load_average_before": os.getloadavg(),
+                               "two_workers": two_workers()}
     with tempfile.TemporaryDirectory(prefix="refig-bench-full-") as tmp:
         work = Path(tmp)
         suite, run = work / "suite", work / "run"
@@ -114,9 +127,10 @@ def main() -> None:
             shutil.copytree(run, work / "run-ray")
         files = check_corpus(suite, work / "check", args.check)
 
-        results["startup"] = [import_time(REFIG, "--help"), import_time(REFIG, "list-plugins"),
-                              import_time(REFIG, "check", "-q", "--json", str(files[0]))]
-        sides = [int(side) for side in args.ocr_sides.split(",")]
+        results["startup"] = [import_time(REFIG, *argv, cold=cold) for cold in (False, True)
+                              for argv in (("--help",), ("list-plugins",),
+                                           ("check", "-q", "--json", str(files[0])))]
+        sides = sorted({int(side) for side in args.ocr_sides.split(",")} | {OCR_MAX_SIDE})
         results["ocr"] = ocr_knee(suite, sides, min(args.ocr_figures, args.sources))
         if args.real.is_dir():
             results["ocr"]["real"] = real_agreement(args.real, sides)
@@ -129,10 +143,16 @@ def main() -> None:
         results["naive"]["ocr_seconds_per_artifact"] = naive_ocr(sources, max_side=2048)
         results["floor"] = warm_floor(files, args.jobs)
         if args.ray:
-            with LocalCluster(nodes=2, cpus_per_node=1) as cluster:
-                env = dict(os.environ, REFIG_RAY_ADDRESS=cluster.address)
-                results["ray"] = evaluate(work / "run-ray", 2, "--executor", "ray", env=env)
-                results["ray"]["spread"] = cluster.spread()
+            try:
+                with LocalCluster(nodes=2, cpus_per_node=1) as cluster:
+                    # the nodes run this very environment: no uv runtime env to ship to them
+                    # (under `uv run` Ray would otherwise package the project for its workers)
+                    env = user_env(REFIG_RAY_ADDRESS=cluster.address,
+                                   RAY_ENABLE_UV_RUN_RUNTIME_ENV="0")
+                    results["ray"] = evaluate(work / "run-ray", 2, "--executor", "ray", env=env)
+                    results["ray"]["spread"] = cluster.spread()
+            except (Exception, SystemExit) as exc:  # the pass's own results are kept
+                results["ray"] = {"error": f"{type(exc).__name__}: {exc}"}
     results["load_average_after"] = os.getloadavg()
     results["summary"] = summarise(results)
     print(report(results))
@@ -141,28 +161,51 @@ def main() -> None:
 
 
 def summarise(r: dict[str, Any]) -> dict[str, Any]:
-    """The ratios and the projection the targets are stated in."""
+    """The ratios and the projection the targets are stated in.
+
+    The projection scales this pass by 10,000 / artifacts (the corpus keeps ReFigBench's ten
+    artifacts per source) and adds OCR of every one of the 1,000 sources once, at the text
+    metric's side, from the CPU seconds per megapixel measured here and this corpus's figure
+    sizes: the generated suite's exact labels make the text metric read no source, but a
+    benchmark of real figures without labels needs it. From CPU: everything divided over the
+    cores (no idle core); from wall: this pass's wall scaled, plus the OCR over the cores.
+    """
     stages = r["evaluate"]["stages"]
-    seconds, artifacts = stages["seconds"], stages["artifacts"]
+    seconds, cpu, artifacts = stages["seconds"], stages["cpu_seconds"], stages["artifacts"]
     naive = r["naive"]
+    cores = r["cores"] or 1
+    gtr = ("inspect", "render", "gate")
+    ours_gtr = sum(seconds.get(stage, 0.0) for stage in gtr) / artifacts
+    ours_gtr_cpu = sum(cpu.get(stage, 0.0) for stage in gtr) / artifacts
     naive_per_artifact = naive["seconds"] / naive["artifacts"]
-    ours_gtr = (seconds["inspect"] + seconds["render"] + seconds["gate"]) / artifacts
+    naive_cpu_per_artifact = naive["cpu_seconds"] / naive["artifacts"]
     render_per_slide = seconds["render"] / max(1, stages["rendered"])
     scale = TARGET_ARTIFACTS / artifacts
-    cores = r["cores"] or 1
+    corpus = r["corpus"]
+    ocr_per_megapixel = r["ocr"]["sides"][OCR_MAX_SIDE]["cpu_seconds_per_megapixel"]
+    ocr_cpu = ocr_per_megapixel * corpus["total_megapixels"] * TARGET_SOURCES / corpus["sources"]
+    pass_cpu = r["evaluate"]["cpu_seconds"] * scale
     return {
         "artifacts": artifacts,
         "gate_tree_render_per_artifact": ours_gtr,
         "naive_gate_tree_render_per_artifact": naive_per_artifact,
         "gate_tree_render_speedup": naive_per_artifact / ours_gtr,
+        "gate_tree_render_cpu_per_artifact": ours_gtr_cpu,
+        "naive_cpu_per_artifact": naive_cpu_per_artifact,
+        "gate_tree_render_cpu_speedup": naive_cpu_per_artifact / max(1e-9, ours_gtr_cpu),
         "check_speedup": naive["seconds"] / r["check"]["wall_seconds"],
         "render_per_slide": render_per_slide,
         "floor_per_slide": r["floor"]["seconds_per_slide"],
         "render_over_floor": render_per_slide / max(1e-9, r["floor"]["seconds_per_slide"]),
-        "render_cpu_per_slide": stages["cpu_seconds"]["render"] / max(1, stages["rendered"]),
+        "render_cpu_per_slide": cpu["render"] / max(1, stages["rendered"]),
         "floor_cpu_per_slide": r["floor"]["cpu_seconds_per_slide"],
-        "projected_minutes_this_load": r["evaluate"]["wall_seconds"] * scale / 60,
-        "projected_minutes_idle_cores": r["evaluate"]["cpu_seconds"] * scale / cores / 60,
+        "ocr_side": OCR_MAX_SIDE,
+        "ocr_cpu_seconds_per_megapixel": ocr_per_megapixel,
+        "projected_source_ocr_cpu_seconds": ocr_cpu,
+        "projected_pass_cpu_seconds": pass_cpu,
+        "projected_minutes_from_cpu": (pass_cpu + ocr_cpu) / cores / 60,
+        "projected_minutes_from_wall": (r["evaluate"]["wall_seconds"] * scale
+                                        + ocr_cpu / cores) / 60,
         "parallel_efficiency": r["evaluate"]["cpu_seconds"] / (r["evaluate"]["wall_seconds"]
                                                                * cores),
         "ocr_naive_per_artifact": naive["ocr_seconds_per_artifact"],
@@ -171,7 +214,7 @@ def summarise(r: dict[str, Any]) -> dict[str, Any]:
 
 def report(r: dict[str, Any]) -> str:
     s, stages = r["summary"], r["evaluate"]["stages"]
-    lines = [f"corpus: {r['corpus']}",
+    lines = [f"corpus: {r['corpus']}", f"two workers on this machine: {r['two_workers']}",
              f"load average before {r['load_average_before']}, after {r['load_average_after']}"
              f" on {r['cores']} cores", "", "| stage | wall s | CPU s | wall s per artifact |",
              "| --- | --- | --- | --- |"]
@@ -180,13 +223,20 @@ def report(r: dict[str, Any]) -> str:
         lines.append(f"| {stage} | {wall:.1f} | {cpu:.1f} | {wall / s['artifacts']:.3f} |")
     lines += ["", f"evaluate: {r['evaluate']['wall_seconds']:.1f} s wall, "
               f"{r['evaluate']['cpu_seconds']:.1f} s CPU for {s['artifacts']} artifacts",
-              f"projection to {TARGET_ARTIFACTS:,} artifacts / {TARGET_SOURCES:,} sources: "
-              f"{s['projected_minutes_this_load']:.0f} min at this load, "
-              f"{s['projected_minutes_idle_cores']:.0f} min on idle cores "
-              f"(parallel efficiency {s['parallel_efficiency']:.2f})",
+              f"projection to {TARGET_ARTIFACTS:,} artifacts / {TARGET_SOURCES:,} sources, "
+              f"OCR of every source at {s['ocr_side']} px included "
+              f"({s['ocr_cpu_seconds_per_megapixel']:.2f} CPU s/MP, "
+              f"{s['projected_source_ocr_cpu_seconds']:.0f} CPU s): "
+              f"{s['projected_minutes_from_wall']:.0f} min from this run's wall, "
+              f"{s['projected_minutes_from_cpu']:.0f} min from its CPU over {r['cores']} cores "
+              f"(parallel efficiency {s['parallel_efficiency']:.2f}; load during the pass "
+              f"{r['evaluate']['load_average_before'][0]:.1f} -> "
+              f"{r['evaluate']['load_average_after'][0]:.1f})",
               f"gate+tree+render: {s['gate_tree_render_per_artifact']:.3f} s/artifact vs naive "
               f"{s['naive_gate_tree_render_per_artifact']:.3f}: "
-              f"{s['gate_tree_render_speedup']:.1f}x",
+              f"{s['gate_tree_render_speedup']:.1f}x wall; CPU "
+              f"{s['gate_tree_render_cpu_per_artifact']:.3f} vs "
+              f"{s['naive_cpu_per_artifact']:.3f}: {s['gate_tree_render_cpu_speedup']:.1f}x",
               f"check over {r['check']['files']} slides: {r['check']['wall_seconds']:.1f} s vs "
               f"naive {r['naive']['seconds']:.1f} s: {s['check_speedup']:.1f}x",
               f"render {s['render_per_slide']:.3f} s/slide vs warm floor "
@@ -194,9 +244,11 @@ def report(r: dict[str, Any]) -> str:
               f"{s['render_cpu_per_slide']:.3f} vs {s['floor_cpu_per_slide']:.3f} s/slide",
               f"naive OCR per artifact {s['ocr_naive_per_artifact']:.2f} s; knee "
               f"{r['ocr']['knee']} px: {json.dumps(r['ocr']['sides'])}"]
-    lines += [f"startup: {x['command'][:40]}: {x['import_seconds']:.2f} s import, heavy "
-              f"{x['heavy']}" for x in r["startup"]]
-    if "ray" in r:
+    lines += [f"startup ({x['bytecode']}): {x['command'][:40]}: {x['import_seconds']:.2f} s "
+              f"import, heavy {x['heavy']}" for x in r["startup"]]
+    if "error" in r.get("ray", {}):
+        lines.append(f"ray: failed: {r['ray']['error']}")
+    elif "ray" in r:
         ray = r["ray"]
         lines += [f"ray (2 nodes x 1 CPU): {ray['wall_seconds']:.1f} s wall, driver CPU "
                   f"{ray['cpu_seconds']:.1f} s, stages {ray['stages']['seconds']}, "

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
+from PIL import Image
 from refig.pdf import PdfError, dpi_within, first_page
 
 
@@ -59,3 +60,31 @@ def test_threads_share_pdfium_safely() -> None:
     for thread in threads:
         thread.join()
     assert errors == [] and sorted(set(sizes)) == [(144, 144), (288, 288), (432, 432)]
+
+
+def picture_pdf(width: int, height: int) -> bytes:
+    """A one-page PDF holding a striped picture, a point per pixel (written by Pillow)."""
+    image = Image.new("RGB", (width, height), "white")
+    for x in range(0, width, 7):
+        image.paste((200, 30, 30), (x, 0, x + 3, height))
+    buffer = io.BytesIO()
+    image.save(buffer, format="PDF", resolution=72)
+    return buffer.getvalue()
+
+
+def test_a_page_drawn_into_its_own_size_is_the_page_rendered_at_its_scale() -> None:
+    data = picture_pdf(301, 157)
+    scale = dpi_within(144)
+    rendered = first_page(data, scale)
+    drawn = first_page(data, scale, size=lambda w, h: rendered.size)
+    assert drawn.size == rendered.size == (602, 314)
+    assert drawn.tobytes() == rendered.tobytes()  # the same pixels: the same drawing
+
+
+def test_a_page_is_drawn_into_exactly_the_size_asked() -> None:
+    data = picture_pdf(301, 157)
+    drawn = first_page(data, dpi_within(144), size=lambda w, h: (602, 313))  # a pixel shorter
+    assert drawn.size == (602, 313) and drawn.mode == "RGB"
+    assert drawn.getpixel((2, 100))[1] < 100 and drawn.getpixel((10, 100))[1] > 200
+    with pytest.raises(PdfError, match="over the limit"):
+        first_page(data, dpi_within(72), max_pixels=10_000, size=lambda w, h: (200, 100))

@@ -20,25 +20,33 @@ _PDFIUM = threading.Lock()
 
 #: ``scale(width_pt, height_pt)``: pixels per PDF point for a page of that size.
 Scale = Callable[[float, float], float]
+#: ``size(width_pt, height_pt)``: the exact (width, height) in pixels to draw a page of that size
+#: into, for an image whose shape is known better than the page's (its points are rounded).
+Size = Callable[[float, float], tuple[int, int]]
 
 
 class PdfError(RefigError):
     """A PDF whose first page cannot be rendered: unreadable, empty, degenerate or too large."""
 
 
-def first_page(source: Path | bytes, scale: Scale, *, max_pixels: int = MAX_PIXELS) -> Image.Image:
-    """Render page one of ``source`` on white at ``scale(width_pt, height_pt)``, as RGB.
+def first_page(source: Path | bytes, scale: Scale, *, max_pixels: int = MAX_PIXELS,
+               size: Size | None = None) -> Image.Image:
+    """Render page one of ``source`` on white at ``scale(width_pt, height_pt)`` (or into exactly
+    ``size(width_pt, height_pt)`` pixels), as RGB.
 
     A page whose image would exceed ``max_pixels`` is refused before any bitmap is allocated.
     """
-    return render_pages(source, scale, max_pixels=max_pixels, limit=1)[0]
+    return render_pages(source, scale, max_pixels=max_pixels, limit=1, size=size)[0]
 
 
 def render_pages(
-    source: Path | bytes, scale: Scale, *, max_pixels: int = MAX_PIXELS, limit: int | None = None
+    source: Path | bytes, scale: Scale, *, max_pixels: int = MAX_PIXELS, limit: int | None = None,
+    size: Size | None = None,
 ) -> list[Image.Image]:
     """Render the pages of ``source`` (the first ``limit`` of them) on white, as RGB, each
-    within ``max_pixels``; a deck's every slide, or a figure's one page."""
+    within ``max_pixels``; a deck's every slide, or a figure's one page. ``size``: draw each
+    page into exactly that many pixels (stretched by under a pixel where the page's rounded
+    points disagree), instead of at ``scale`` and resampling after."""
     import pypdfium2 as pdfium
 
     name = str(source) if isinstance(source, Path) else "<PDF bytes>"
@@ -51,14 +59,14 @@ def render_pages(
             if len(document) == 0:
                 raise PdfError("the PDF has no page", path=name)
             count = len(document) if limit is None else min(limit, len(document))
-            return [_page(pdfium, document, index, scale, max_pixels, name)
+            return [_page(pdfium, document, index, scale, max_pixels, name, size)
                     for index in range(count)]
         finally:
             document.close()
 
 
 def _page(pdfium: Any, document: Any, index: int, scale: Scale, max_pixels: int,
-          name: str) -> Image.Image:
+          name: str, size: Size | None) -> Image.Image:
     """One page as RGB; the caller holds the PDFium lock."""
     page = document[index]
     try:
@@ -66,11 +74,15 @@ def _page(pdfium: Any, document: Any, index: int, scale: Scale, max_pixels: int,
         if width <= 0 or height <= 0:
             raise PdfError(f"PDF page {index + 1} is {width}x{height} points", path=name)
         factor = scale(width, height)
-        pixels = round(width * factor) * round(height * factor)
-        if pixels > max_pixels:
-            raise PdfError(f"page {index + 1} would be {pixels:,} pixels, over the limit of "
-                           f"{max_pixels:,}", path=name)
-        bitmap = page.render(scale=factor, fill_color=(255, 255, 255, 255))
+        columns, rows = (size(width, height) if size is not None
+                         else (round(width * factor), round(height * factor)))
+        if columns * rows > max_pixels:
+            raise PdfError(f"page {index + 1} would be {columns * rows:,} pixels, over the limit "
+                           f"of {max_pixels:,}", path=name)
+        if size is None:
+            bitmap = page.render(scale=factor, fill_color=(255, 255, 255, 255))
+        else:
+            bitmap = _drawn_into(pdfium, page, columns, rows)
         try:
             return bitmap.to_pil().convert("RGB")  # a copy: the bitmap is freed below
         finally:
@@ -79,6 +91,18 @@ def _page(pdfium: Any, document: Any, index: int, scale: Scale, max_pixels: int,
         raise PdfError(f"PDFium cannot render page {index + 1}: {exc}", path=name) from exc
     finally:
         page.close()
+
+
+def _drawn_into(pdfium: Any, page: Any, columns: int, rows: int) -> Any:
+    """The page drawn on white into a ``columns`` x ``rows`` bitmap: what ``page.render`` does
+    (the same format and flags) with the size given instead of derived from a scale."""
+    import pypdfium2.raw as raw
+
+    bitmap = pdfium.PdfBitmap.new_native(columns, rows, format=raw.FPDFBitmap_BGR,
+                                         rev_byteorder=False)
+    bitmap.fill_rect((255, 255, 255, 255), 0, 0, columns, rows)
+    raw.FPDF_RenderPageBitmap(bitmap, page, 0, 0, columns, rows, 0, raw.FPDF_ANNOT)
+    return bitmap
 
 
 def dpi_within(dpi: float, *, max_pixels: int = MAX_PIXELS, max_side: float | None = None) -> Scale:

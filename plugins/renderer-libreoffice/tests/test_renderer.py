@@ -273,3 +273,20 @@ def test_without_uno_the_batch_converter_gives_the_same_verdicts(
     assert red_left_half([asked, plain])
     assert not_asked.png is None and not_asked.error is not None
     assert not_asked.error.kind == "render_failed"
+
+
+@needs_uno
+def test_warm_up_starts_the_offices_the_next_calls_use(tmp_path: Path, converters) -> None:
+    files = [deck(tmp_path / f"d{i}.pptx") for i in range(4)]
+    with LibreOfficeRenderer(width=200, workers=2) as renderer:
+        workdir = renderer._workdir
+        renderer.warm_up(2)  # returns at once: the offices start in the background
+        offices = dict(renderer._warm._offices)
+        assert len(offices) == 2
+        renderer.warm_up(2)
+        assert renderer._warm._offices == offices  # already warm: none started again
+        assert red_left_half(renderer.render([RenderJob(f) for f in files], tmp_path / "o"))
+        # the two chunks went to the two warm offices: no office was started for them
+        assert renderer._warm._offices == offices
+        assert len(converters(workdir)) == 2
+    assert converters(workdir) == set()  # close() ends both

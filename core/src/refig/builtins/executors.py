@@ -21,6 +21,9 @@ class LocalExecutor:
     HTTP, and the numeric metrics release the GIL inside numpy and onnxruntime.
     """
 
+    #: Stage callables run in this process, on the plugins it made (the engine warms them).
+    in_process = True
+
     def map(
         self, fn: Callable[[T], R], items: Sequence[T], *, jobs: int
     ) -> Iterator[tuple[T, R | BaseException]]:

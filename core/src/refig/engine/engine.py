@@ -161,6 +161,7 @@ class Engine:
         with times.stage("inspect"):
             items = source.items(summary.damage)
             summary.artifacts = len(items)
+            self._warm_renderer(source, items)
             inspections = self._inspect(source, items, summary)
         with times.stage("render"):
             renders = self._render(source, items, inspections, summary)
@@ -185,6 +186,21 @@ class Engine:
             summary.inspected += 1
         summary.skipped["inspect"] += getattr(stage, "elsewhere", 0)
         return source.inspections(inspector)
+
+    def _warm_renderer(self, source: ArtifactSource, items: list[Item]) -> None:
+        """Let a renderer that can (``warm_up(count)``: LibreOffice) start the processes the
+        render stage will use now, so their start-up overlaps inspection; only when the stages
+        run in this process, on this renderer (its CPU then counts in the inspect stage)."""
+        if not getattr(self.executor, "in_process", False):
+            return
+        name = self.renderer.record.name
+        renderer = renderer_for(name)
+        warm_up = getattr(renderer, "warm_up", None)
+        if warm_up is None:
+            return
+        done = source.renders(name, renderer.settings)  # an estimate: pages not checked here
+        todo = [item for item in items if item.sha256 not in done]
+        warm_up(min(self.jobs, len(render_batches(todo, self.jobs))))
 
     def _render(self, source: ArtifactSource, items: list[Item],
                 inspections: Mapping[str, Inspection], summary: Summary) -> dict[str, Render]:

@@ -14,6 +14,9 @@ from refig.records import PluginKind
 
 _plugins: dict[tuple[str, str], Any] = {}
 _plugins_lock = threading.Lock()
+#: One lock per plugin being made: a renderer starting in the background (its probes, its
+#: offices) does not hold up the task family an inspecting worker asks for meanwhile.
+_making: dict[tuple[str, str], threading.Lock] = {}
 _registry: Registry | None = None
 
 
@@ -26,18 +29,30 @@ def use_registry(registry: Registry) -> None:
 def registry() -> Registry:
     """This process's registry (loaded on first use when none was given)."""
     global _registry
-    if _registry is None:
-        _registry = Registry.load()
-    return _registry
+    with _plugins_lock:
+        if _registry is None:
+            _registry = Registry.load()
+        return _registry
 
 
 def plugin(kind: PluginKind, name: str) -> Any:
-    """The plugin object for ``name``, created on first use in this process (thread-safe)."""
+    """The plugin object for ``name``, created once on first use in this process (thread-safe;
+    only callers of the same plugin wait for its creation)."""
+    key = (kind.value, name)
     with _plugins_lock:
-        key = (kind.value, name)
-        if key not in _plugins:
-            _plugins[key] = registry().resolve(kind, name).create()
-        return _plugins[key]
+        if key in _plugins:
+            return _plugins[key]
+        making = _making.setdefault(key, threading.Lock())
+    with making:
+        with _plugins_lock:
+            if key in _plugins:
+                return _plugins[key]
+        resolved = registry().resolve(kind, name)
+        made = resolved.create()
+        with _plugins_lock:
+            _plugins[key] = made
+            _making.pop(key, None)
+        return made
 
 
 def family_for(name: str) -> TaskFamily:

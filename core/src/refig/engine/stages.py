@@ -34,6 +34,10 @@ R = TypeVar("R")
 GATE_METRIC = "gate"
 #: At most this many files go to one renderer call (one warm LibreOffice process converts them).
 MAX_RENDER_BATCH = 32
+#: A worker (one more LibreOffice) is given at least this many files: starting an office costs
+#: about the CPU of converting eight to ten slides, so a second one for two files costs more
+#: than it saves, and on a busy machine it costs wall time too.
+MIN_FILES_PER_WORKER = 8
 
 
 # --- stage callables ----------------------------------------------------------------------------
@@ -213,10 +217,12 @@ def gate_value(sha256: str, gate: GateResult, render: Render | None,
 
 
 def render_batches(items: Sequence[Item], jobs: int) -> list[list[Item]]:
-    """Batches that keep ``jobs`` workers busy without a cold start per file."""
+    """Batches that keep up to ``jobs`` workers busy, each worker with enough files to pay for
+    its office's start (:data:`MIN_FILES_PER_WORKER`), without a cold start per file."""
     if not items:
         return []
-    size = min(MAX_RENDER_BATCH, max(1, math.ceil(len(items) / max(1, jobs))))
+    workers = max(1, min(jobs, len(items) // MIN_FILES_PER_WORKER))
+    size = min(MAX_RENDER_BATCH, math.ceil(len(items) / workers))
     return [list(items[i : i + size]) for i in range(0, len(items), size)]
 
 

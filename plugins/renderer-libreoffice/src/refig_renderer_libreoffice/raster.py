@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from PIL import Image
 from refig.plugin import MAX_PIXELS, PdfError, first_page, render_pages
 
 #: zlib level of the PNGs: level 1 encodes a 1600 px slide about 3x faster than Pillow's default
@@ -31,14 +31,22 @@ def pdf_to_png(
                           f"{round(width * aspect):,} px tall, over the limit of "
                           f"{max_pixels:,} pixels")
     try:
-        image = first_page(pdf, lambda page_width, _: width / page_width, max_pixels=max_pixels)
+        image = first_page(pdf, lambda page_width, _: width / page_width, max_pixels=max_pixels,
+                           size=exact_size(width, aspect))
     except PdfError as exc:
         raise RasterError(exc.message) from exc
-    height = max(1, round(width * aspect)) if aspect else image.height
-    if image.size != (width, height):
-        image = image.resize((width, height), Image.Resampling.LANCZOS)
     image.save(png, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return width, height
+    return image.size
+
+
+def exact_size(width: int, aspect: float | None) -> Callable[[float, float], tuple[int, int]]:
+    """Draw a page ``width`` pixels wide and as tall as the slide's ``aspect`` says (else as the
+    page's points say): drawn at that size, not drawn at the page's rounded size and resampled."""
+
+    def size(page_width: float, page_height: float) -> tuple[int, int]:
+        return width, max(1, round(width * (aspect or page_height / page_width)))
+
+    return size
 
 
 def pdf_to_pngs(
@@ -53,14 +61,11 @@ def pdf_to_pngs(
         return [png]
     try:
         images = render_pages(pdf, lambda page_width, _: width / page_width,
-                              max_pixels=max_pixels)
+                              max_pixels=max_pixels, size=exact_size(width, aspect))
     except PdfError as exc:
         raise RasterError(exc.message) from exc
     paths = []
     for index, image in enumerate(images):
-        height = max(1, round(width * aspect)) if aspect else image.height
-        if image.size != (width, height):
-            image = image.resize((width, height), Image.Resampling.LANCZOS)
         path = out_dir / f"page-{index:03d}.png"
         image.save(path, format="PNG")
         paths.append(path)

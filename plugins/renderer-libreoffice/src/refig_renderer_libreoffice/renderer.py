@@ -149,8 +149,12 @@ class LibreOfficeRenderer:
         self.width = int(width)
         self.settings = f"pdf-png;width={self.width}"
         self.soffice = find_soffice(soffice)
-        self.version = libreoffice_version(self.soffice)
-        self.fonts = installed_fonts()
+        with ThreadPoolExecutor(3) as probes:  # three subprocesses: they wait side by side
+            version = probes.submit(libreoffice_version, self.soffice)
+            fonts = probes.submit(installed_fonts)
+            found_python = probes.submit(uno_python)
+            self.version, self.fonts, python = (version.result(), fonts.result(),
+                                                found_python.result())
         self.workers = max(1, int(workers))
         self.batch_size = max(1, int(batch_size))
         reap_abandoned()  # what a killed renderer left: its converters and profiles
@@ -158,7 +162,6 @@ class LibreOfficeRenderer:
         memory_bytes = int(memory_mb) << 20 if memory_mb else None
         self._converter = Converter(soffice=self.soffice, workdir=self._workdir,
                                     timeout=float(timeout), memory_bytes=memory_bytes)
-        python = uno_python()
         self._warm = WarmConverter(python=python, soffice=self.soffice, workdir=self._workdir,
                                    timeout=float(timeout),
                                    memory_bytes=memory_bytes) if python else None
@@ -178,6 +181,20 @@ class LibreOfficeRenderer:
     def _release(self, profile: Profile) -> None:
         with self._lock:
             self._idle.append(profile)
+
+    def warm_up(self, offices: int) -> None:
+        """Start up to ``offices`` warm offices now, without waiting for them, so their start-up
+        overlaps the caller's other work (``refig check`` inspecting its files); the next
+        :meth:`render` calls find them running. Nothing to do without UNO."""
+        if self._warm is None:
+            return
+        profiles = [self._acquire() for _ in range(max(0, offices))]
+        try:
+            for profile in profiles:
+                self._warm.start(profile)
+        finally:
+            for profile in reversed(profiles):
+                self._release(profile)
 
     # --- rendering ------------------------------------------------------------------------------
 

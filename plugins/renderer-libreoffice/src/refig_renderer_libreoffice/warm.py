@@ -103,12 +103,16 @@ class Office:
             return f": {tail.splitlines()[-1]}" if tail else ""
         return ""
 
+    def end_input(self) -> None:
+        """Close the bridge's input: it shuts its office down and exits."""
+        with contextlib.suppress(OSError, ValueError):
+            self.stdin.close()
+
     def stop(self, *, wait: float = 0.0) -> None:
         """End the office: close its input and give it ``wait`` seconds to shut down (so its
         CPU time is accounted to the owner), then kill whatever is left of its process group."""
-        with contextlib.suppress(OSError, ValueError):
-            self.stdin.close()
-        if wait:
+        self.end_input()
+        if wait > 0:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.guarded.process.wait(timeout=wait)
         kill_group(self.guarded.process, grace=2.0)
@@ -176,6 +180,11 @@ class WarmConverter:
                 queued_index, queued_source, _ = inflight.pop()
                 pending.appendleft((queued_index, queued_source))
 
+    def start(self, profile: Profile) -> None:
+        """Start ``profile``'s office now unless it runs already; do not wait for it."""
+        if profile.path not in self._offices:
+            self._start(profile)
+
     def _start(self, profile: Profile) -> Office:
         """A fresh office on ``profile`` (reset first when the last one was killed)."""
         if profile.poisoned:
@@ -211,9 +220,13 @@ class WarmConverter:
         profile.poisoned = True
 
     def close(self) -> None:
-        """Stop every office, letting each shut down cleanly for a few seconds."""
-        for path in list(self._offices):
-            self._offices.pop(path).stop(wait=_CLOSE_WAIT)
+        """Stop every office, letting them shut down cleanly, side by side, for a few seconds."""
+        offices = [self._offices.pop(path) for path in list(self._offices)]
+        for office in offices:
+            office.end_input()
+        deadline = time.monotonic() + _CLOSE_WAIT
+        for office in offices:
+            office.stop(wait=max(0.0, deadline - time.monotonic()))
 
 
 def _refused(answer: dict[str, Any]) -> ErrorInfo:
