@@ -48,7 +48,10 @@ _ETC = (
 )
 
 
+@functools.cache
 def _bwrap() -> str | None:
+    """Where bubblewrap is, found once: a policy chosen while it was on PATH must still find it
+    after PATH changed (doctor probes the process cap with a restricted PATH)."""
     return shutil.which("bwrap")
 
 
