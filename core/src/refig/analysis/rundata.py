@@ -149,10 +149,12 @@ class RunData:
 
     def render(self, artifact: str | None) -> Render | None:
         """The artifact's successful rendering (the first renderer setting that has one)."""
-        if artifact is None:
-            return None
-        found = [r for r in self.renders.get(artifact, []) if r.png_sha256]
-        return found[0] if found else None
+        return _rendered(self.renders, artifact)
+
+
+def _rendered(renders: dict[str, list[Render]], artifact: str | None) -> Render | None:
+    found = renders.get(artifact, []) if artifact else []
+    return next((r for r in found if r.png_sha256), None)
 
 
 def _config_from_id(config_id: str) -> Configuration:
@@ -173,7 +175,8 @@ GATE_METRIC = ("gate", "passed")
 def _outcomes(
     attempts: list[Attempt], inspections: dict[str, Inspection], role: str,
 ) -> dict[tuple[str, str], Outcome]:
-    """Each cell's chosen attempt and artifact, with the inspection's structural gate."""
+    """Each cell's chosen attempt and artifact (no artifact: a ``missing`` gate failure); the
+    final gate is read with the outcome's own metric values (:func:`_with_scores`)."""
     by_cell: dict[tuple[str, str], list[Attempt]] = defaultdict(list)
     for attempt in attempts:
         by_cell[(attempt.task_id, attempt.config_id)].append(attempt)
@@ -207,9 +210,9 @@ def _with_scores(
     def expected(outcome: Outcome) -> str:
         """The inputs key the judging stage gave this outcome: its rendering, its source."""
         task = tasks.get(outcome.task_id)
-        page = next((r.png_sha256 for r in renders.get(outcome.artifact or "", [])
-                     if r.png_sha256), None)
-        return inputs_key(page, task_source_sha256(task) if task else None)
+        render = _rendered(renders, outcome.artifact)
+        return inputs_key(render.png_sha256 if render else None,
+                          task_source_sha256(task) if task else None)
 
     inputs = {cell: expected(o) for cell, o in outcomes.items() if o.artifact is not None}
     keys_of: dict[str, set[str]] = defaultdict(set)
