@@ -16,6 +16,7 @@ from refig.builtins.executors import LocalExecutor
 from refig.engine import plugins
 from refig.engine.engine import Engine
 from refig.engine.files import FileSource
+from refig.once import OncePerKey
 from refig.plugins import Registry
 from refig.records import PluginKind
 
@@ -112,11 +113,12 @@ def test_no_warm_up_when_the_stages_run_elsewhere(tmp_path, make_dist):
 
 
 def test_making_one_plugin_does_not_hold_up_another(monkeypatch: pytest.MonkeyPatch) -> None:
-    other_made = threading.Event()
+    other_made, slow_started = threading.Event(), threading.Event()
     seen: list[bool] = []
 
     class Slow:
         def create(self) -> object:
+            slow_started.set()
             seen.append(other_made.wait(timeout=60))  # the other plugin is made meanwhile
             return "slow"
 
@@ -129,11 +131,10 @@ def test_making_one_plugin_does_not_hold_up_another(monkeypatch: pytest.MonkeyPa
             return Slow() if name == "slow" else Quick()
 
     monkeypatch.setattr(plugins, "_registry", Resolver())
-    monkeypatch.setattr(plugins, "_plugins", {})
+    monkeypatch.setattr(plugins, "_plugins", OncePerKey())
     slow = threading.Thread(target=plugins.plugin, args=(PluginKind.RENDERER, "slow"))
     slow.start()
-    while not plugins._making:  # the slow one is being made
-        threading.Event().wait(0.01)
+    assert slow_started.wait(timeout=60)  # the slow one is being made
     assert plugins.plugin(PluginKind.METRIC, "quick") == "quick"
     other_made.set()
     slow.join()

@@ -8,15 +8,15 @@ import threading
 from typing import Any
 
 from refig.errors import UnknownPluginError
+from refig.once import OncePerKey
 from refig.plugins import Registry
 from refig.protocols import Renderer, TaskFamily
 from refig.records import PluginKind
 
-_plugins: dict[tuple[str, str], Any] = {}
-_plugins_lock = threading.Lock()
-#: One lock per plugin being made: a renderer starting in the background (its probes, its
-#: offices) does not hold up the task family an inspecting worker asks for meanwhile.
-_making: dict[tuple[str, str], threading.Lock] = {}
+#: Made once per (kind, name): a renderer starting in the background (its probes, its offices)
+#: does not hold up the task family an inspecting worker asks for meanwhile.
+_plugins: OncePerKey[tuple[str, str], Any] = OncePerKey()
+_registry_lock = threading.Lock()
 _registry: Registry | None = None
 
 
@@ -29,7 +29,7 @@ def use_registry(registry: Registry) -> None:
 def registry() -> Registry:
     """This process's registry (loaded on first use when none was given)."""
     global _registry
-    with _plugins_lock:
+    with _registry_lock:
         if _registry is None:
             _registry = Registry.load()
         return _registry
@@ -38,21 +38,7 @@ def registry() -> Registry:
 def plugin(kind: PluginKind, name: str) -> Any:
     """The plugin object for ``name``, created once on first use in this process (thread-safe;
     only callers of the same plugin wait for its creation)."""
-    key = (kind.value, name)
-    with _plugins_lock:
-        if key in _plugins:
-            return _plugins[key]
-        making = _making.setdefault(key, threading.Lock())
-    with making:
-        with _plugins_lock:
-            if key in _plugins:
-                return _plugins[key]
-        resolved = registry().resolve(kind, name)
-        made = resolved.create()
-        with _plugins_lock:
-            _plugins[key] = made
-            _making.pop(key, None)
-        return made
+    return _plugins.get((kind.value, name), lambda: registry().resolve(kind, name).create())
 
 
 def family_for(name: str) -> TaskFamily:
@@ -75,9 +61,7 @@ def renderer_for(name: str) -> Renderer:
 
 def close_plugins() -> None:
     """Close the renderers (and anything else closable) this process created."""
-    with _plugins_lock:
-        for made in _plugins.values():
-            close = getattr(made, "close", None)
-            if callable(close):
-                close()
-        _plugins.clear()
+    for made in _plugins.clear():
+        close = getattr(made, "close", None)
+        if callable(close):
+            close()

@@ -83,6 +83,8 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("RunStore",), "refig.store"),
     **dict.fromkeys(("RatingPage", "RatingView"), "refig.annotation.rating_items"),
     **dict.fromkeys(("ModelCall",), "refig.gateway.calls"),
+    # values made once per key in a process (caches shared by threads)
+    **dict.fromkeys(("OncePerKey",), "refig.once"),
 }
 
 __all__ = [
@@ -136,6 +138,7 @@ __all__ = [
     "MetricRecord",
     "MetricValue",
     "ModelCall",
+    "OncePerKey",
     "Output",
     "Page",
     "PdfError",
@@ -269,6 +272,7 @@ if TYPE_CHECKING:
         stable_hash,
     )
     from refig.ocr import read_text
+    from refig.once import OncePerKey
     from refig.pdf import PdfError, dpi_within, first_page, render_pages
     from refig.plugins import Registry
     from refig.protocols import (
