@@ -1,4 +1,4 @@
-"""Where refig keeps its own files on this machine (installed CLIs, prices, attempt homes)."""
+"""Where refig keeps its own files on this machine: installed CLIs, prices, homes, caches."""
 
 from __future__ import annotations
 
@@ -12,3 +12,12 @@ def refig_home() -> Path:
         return Path(home).expanduser()
     data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(data) / "refig"
+
+
+def cache_dir() -> Path:
+    """Where refig keeps what it can make again (attempt directories, reference renderings,
+    downloads): ``$REFIG_CACHE_DIR``, else ``refig`` in the XDG cache (``~/.cache/refig``)."""
+    if cache := os.environ.get("REFIG_CACHE_DIR"):
+        return Path(cache).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "refig"

@@ -77,7 +77,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
         ),
         workspace_root: Path | None = typer.Option(
             None, "--workspace-root", help="Where attempt directories are made "
-            "(default $REFIG_WORKSPACE_ROOT or ~/.cache/refig/attempts)."
+            "(default $REFIG_WORKSPACE_ROOT, else attempts in $REFIG_CACHE_DIR or ~/.cache/refig)."
         ),
         keep_workspaces: bool = typer.Option(
             False, "--keep-workspaces", help="Keep each attempt's directory (secrets redacted)."

@@ -85,6 +85,7 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("ModelCall",), "refig.gateway.calls"),
     # values made once per key in a process (caches shared by threads)
     **dict.fromkeys(("OncePerKey",), "refig.once"),
+    **dict.fromkeys(("cache_dir",), "refig.home"),
 }
 
 __all__ = [
@@ -181,6 +182,7 @@ __all__ = [
     "apt_fix",
     "as_rgb",
     "border_colour",
+    "cache_dir",
     "content_box",
     "counted_total",
     "data_url",
@@ -226,6 +228,7 @@ if TYPE_CHECKING:
     from refig.doctor import Check, Status, apt_fix, tool
     from refig.errors import FamilyMismatchError, RefigError, UsageError
     from refig.gateway.calls import ModelCall
+    from refig.home import cache_dir
     from refig.images import (
         MAX_PIXELS,
         ImageError,

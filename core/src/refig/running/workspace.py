@@ -7,9 +7,10 @@ Each attempt gets ``<root>/<attempt id>/`` holding:
 - ``home/``: ``HOME`` for the harness and the agent (CLI configs, caches, ``TMPDIR``);
 - ``outputs/``: refig's attempt log and the harness's transcript, never visible to the agent.
 
-The root defaults to ``$REFIG_WORKSPACE_ROOT`` or ``~/.cache/refig/attempts`` (not the system temp
-directory: some CLIs refuse to keep state there). Directories are removed when the attempt ends;
-those left by a killed run are swept when the next run starts. A directory kept on purpose
+The root defaults to ``$REFIG_WORKSPACE_ROOT``, else ``attempts`` in refig's cache
+(:func:`refig.home.cache_dir`, ``~/.cache/refig``), not the system temp directory: some CLIs
+refuse to keep state there. Directories are removed when the attempt ends; those left by a
+killed run are swept when the next run starts. A directory kept on purpose
 (``--keep-workspaces``) holds :data:`KEPT_FILE` and stays until the user removes it.
 """
 
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from refig.errors import UsageError
+from refig.home import cache_dir
 from refig.records import Deliverable
 from refig.running.processes import MARKER
 from refig.running.redact import SECRET_NAME
@@ -86,8 +88,7 @@ def default_root() -> Path:
     """Where attempt directories are made unless ``--workspace-root`` says otherwise."""
     if root := os.environ.get("REFIG_WORKSPACE_ROOT"):
         return Path(root).expanduser()
-    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(cache) / "refig" / "attempts"
+    return cache_dir() / "attempts"
 
 
 def process_start_time(pid: int) -> str | None:

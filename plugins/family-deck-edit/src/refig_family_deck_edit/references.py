@@ -8,21 +8,21 @@ the deck's sha256 under ``$REFIG_CACHE_DIR/deck-pages`` (default ``~/.cache/refi
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import tempfile
 import threading
 from pathlib import Path
 from typing import Any
 
+from refig.plugin import cache_dir
+
 _RENDERER: Any = None
 _lock = threading.Lock()
 
 
 def cache_root() -> Path:
-    base = os.environ.get("REFIG_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "refig")
-    return Path(base) / "deck-pages"
+    """Where reference decks' renderings are kept, one folder per deck sha256."""
+    return cache_dir() / "deck-pages"
 
 
 def _renderer() -> Any:

@@ -22,7 +22,7 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
-from refig.plugin import RefigError, Suite, SuiteWriter, UsageError, err, track
+from refig.plugin import RefigError, Suite, SuiteWriter, UsageError, cache_dir, err, track
 
 from refig_suite_orbit import latex
 from refig_suite_orbit.arxiv import DEFAULT_URL, URL_ENV, Client, Entry, month_query
@@ -52,8 +52,7 @@ def months(start: date, end: date) -> list[date]:
 
 
 def default_cache() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "refig" / "arxiv"
+    return cache_dir() / "arxiv"
 
 
 # --- candidates ---------------------------------------------------------------------------------
