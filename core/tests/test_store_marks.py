@@ -91,3 +91,45 @@ def test_an_empty_directory_is_still_a_new_run(tmp_path):
     (tmp_path / "fresh" / "refig.db").write_bytes(b"")
     store = RunStore.create(tmp_path / "fresh")
     assert store.count(Attempt) == 0
+
+
+@pytest.mark.parametrize("command", [["report", "{run}"], ["view", "{run}"],
+                                     ["export", "{run}", "-t", "attempts"]])
+def test_a_malformed_database_is_damage_named_without_a_traceback(tmp_path, capsys, command):
+    store = _run_with_an_object(tmp_path / "run")
+    data = bytearray(store.db_path.read_bytes())
+    for at in range(100, len(data), 997):  # scribble over every page past the header
+        data[at] = 0xAB
+    store.db_path.write_bytes(bytes(data))
+    argv = [part.replace("{run}", str(store.root)) for part in command]
+    assert run(argv) == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert "Traceback" not in err and "❱" not in err
+    assert "the run store's database is damaged" in err and "malformed" in err
+    assert "refig.db" in err and "fix: restore refig.db from a backup" in err
+
+
+def test_damage_past_the_opening_checks_is_named_without_a_traceback(tmp_path, capsys):
+    store = _run_with_an_object(tmp_path / "run")
+    data = bytearray(store.db_path.read_bytes())
+    page = 4096  # the schema page stays whole: the damage shows only when rows are read
+    for at in range(2 * page + 50, len(data), 61):
+        data[at] = 0xAB
+    store.db_path.write_bytes(bytes(data))
+    assert run(["export", str(store.root), "-t", "attempts"]) == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert "Traceback" not in err and "❱" not in err
+    assert "a run store's database could not be read" in err
+    assert "PRAGMA integrity_check" in err
+
+
+def test_a_path_that_is_no_run_says_whether_it_is_missing_a_file_or_a_folder(tmp_path, capsys):
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "file.pptx").write_bytes(b"PK")
+    for name, why in (("nowhere", "it does not exist"),
+                      ("file.pptx", "it is a file, not a run directory"),
+                      ("folder", "no refig.db")):
+        assert run(["export", str(tmp_path / name), "-t", "attempts"]) == 2
+        said = " ".join(capsys.readouterr().err.split())
+        assert f"is not a refig run ({why})" in said, said
+    assert not (tmp_path / "nowhere").exists()

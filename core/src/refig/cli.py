@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sqlite3
 import sys
 
 import typer
@@ -57,11 +58,26 @@ def run(argv: list[str] | None = None) -> int:
         app = create_app(Registry.load())
         app(args=argv, prog_name="refig")
     except RefigError as exc:
-        err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
-        return exc.exit_code
+        return _report(exc)
+    except sqlite3.DatabaseError as exc:  # damage found past the store's opening checks
+        return _report(unreadable_store(exc))
     except SystemExit as exc:  # typer's standalone mode reports every ending this way
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     return 0
+
+
+def unreadable_store(exc: sqlite3.DatabaseError) -> RefigError:
+    """A run store's SQLite error as the user's error: what it said (cut short, it may quote a
+    whole row) and how to tell whether the database is damaged."""
+    said = str(exc) if len(str(exc)) <= 160 else str(exc)[:160] + "..."
+    return RefigError(f"a run store's database could not be read: {said}",
+                      fix="`sqlite3 RUN/refig.db 'PRAGMA integrity_check'` says whether it is "
+                      "damaged; if it is, restore refig.db from a backup (the objects are kept)")
+
+
+def _report(exc: RefigError) -> int:
+    err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
+    return exc.exit_code
 
 
 def main() -> None:

@@ -137,8 +137,10 @@ class RunStore:
         (not even the schema) is ever written, for viewers of a run another process writes."""
         store = cls(Path(root), readonly=readonly)
         if not store.root.is_dir() or not (store.db_path.is_file() or store._damaged()):
+            why = (f"no {DB_NAME}" if store.root.is_dir() else "it is a file, not a run "
+                   "directory" if store.root.exists() else "it does not exist")
             raise UsageError(
-                f"{store.root} is not a refig run (no {DB_NAME})",
+                f"{store.root} is not a refig run ({why})",
                 path=store.root,
                 fix="create one with `refig run --out DIR ...` or check the path",
             )

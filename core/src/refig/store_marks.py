@@ -23,7 +23,8 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 class StoreDamaged(RefigError):
-    """The run directory is refig's, but its database is missing, empty or not SQLite."""
+    """The run directory is refig's, but its database is missing, empty, not SQLite or
+    malformed."""
 
 
 def _has_objects(objects: Path) -> bool:
@@ -67,12 +68,19 @@ def check_database(root: Path, db_path: Path, objects: Path, *, creating: bool) 
         raise StoreDamaged("cannot open the run store: file is not a database (not SQLite: "
                            "overwritten, or truncated)",
                            path=db_path, fix=fix_damage)
-    with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=60) as conn:
-        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        legacy = "meta" in tables and conn.execute(
-            "SELECT 1 FROM meta WHERE key='schema_version'").fetchone() is not None
-    conn.close()
+    try:
+        with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=60) as conn:
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            tables = {r[0] for r in
+                      conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            legacy = "meta" in tables and conn.execute(
+                "SELECT 1 FROM meta WHERE key='schema_version'").fetchone() is not None
+        conn.close()
+    except sqlite3.DatabaseError as exc:
+        if isinstance(exc, sqlite3.OperationalError):  # locked, unreadable: not damage
+            raise
+        raise StoreDamaged(f"the run store's database is damaged: {exc}", path=db_path,
+                           fix=fix_damage) from exc
     if app_id == APPLICATION_ID or (app_id == 0 and legacy):
         return False
     if app_id == 0 and not tables:
