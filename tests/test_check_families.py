@@ -210,6 +210,14 @@ def test_usage_errors_exit_2_before_any_work(tmp_path, capsys, args, says):
     assert says in " ".join(capsys.readouterr().err.split())
 
 
+def test_a_folder_given_as_the_source_is_named_a_folder(tmp_path, capsys):
+    slide = deck(tmp_path / "slide.pptx", ["Only"])
+    assert refig(["check", "-q", str(slide), "--source", str(tmp_path)]) == 2
+    said = " ".join(capsys.readouterr().err.split())
+    assert f"--source: {tmp_path} is a folder, not a file" in said
+    assert "does not exist" not in said
+
+
 def test_a_missing_program_exits_1_and_keeps_its_row(tmp_path, capsys):
     program = tmp_path / "figure.py"
     program.write_text("import matplotlib.pyplot as plt\nplt.plot([1, 2])\n"

@@ -220,7 +220,8 @@ def check_inputs(record: TaskFamilyRecord, source: Path | None,
     for role, path in inputs.items():
         if not path.is_file():
             option = "--source" if path == source else f"--input {role}"
-            raise UsageError(f"{option}: {path} does not exist", path=path,
+            what = "is a folder, not a file" if path.is_dir() else "does not exist"
+            raise UsageError(f"{option}: {path} {what}", path=path,
                              fix="give a file that exists, or leave the option out")
     return inputs
 
