@@ -109,3 +109,29 @@ def test_info_of_a_suite_without_images_describes_its_inputs(tmp_path, capsys):
     assert info["inputs"]["deck"] == {"tasks": 2, "visible": True, "bytes": {
         "min": 1000.0, "p25": 1500.0, "median": 2000.0, "p75": 2500.0, "max": 3000.0}}
     assert info["inputs"]["target"]["visible"] is False
+
+
+@pytest.mark.parametrize(("manifest", "says"), [
+    (b"{not json\n", "invalid suite.json: Invalid JSON: key must be a string at line 1 column 2"),
+    (b'{"name": "x"}', "invalid suite.json: version: Field required; family: Field required; "
+                      "builder: Field required"),
+])
+def test_a_broken_manifest_names_each_problem_without_pydantics_dump(suite_dir, capsys,
+                                                                     manifest, says):
+    (suite_dir / "suite.json").write_bytes(manifest)
+    assert run(["suite", "info", str(suite_dir)]) == 1
+    said = " ".join(capsys.readouterr().err.split())
+    assert says in said, said
+    assert "errors.pydantic.dev" not in said and "input_value" not in said
+    assert f"fix: `refig suite validate {suite_dir}` lists every problem" in said
+
+
+def test_a_broken_task_line_names_the_field(suite_dir, capsys):
+    lines = (suite_dir / "tasks.jsonl").read_text().splitlines()
+    (suite_dir / "tasks.jsonl").write_text("\n".join([lines[0].replace('"id"', '"name"'),
+                                                     *lines[1:]]) + "\n")
+    assert run(["suite", "info", str(suite_dir)]) == 1
+    said = " ".join(capsys.readouterr().err.split())
+    assert ("invalid task on line 1: id: Field required; "
+            "name: Extra inputs are not permitted") in said
+    assert "errors.pydantic.dev" not in said

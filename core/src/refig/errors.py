@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 
 class RefigError(Exception):
@@ -30,6 +34,17 @@ class UsageError(RefigError):
     """The command line asked for something that does not exist or does not fit."""
 
     exit_code = 2
+
+
+def problems(exc: ValidationError, *, most: int = 5) -> str:
+    """A pydantic error as a user reads it: ``field: what is wrong`` for each problem (at most
+    ``most``), without pydantic's echo of the input and its links."""
+    found = []
+    for error in exc.errors(include_url=False, include_input=False)[:most]:
+        place = ".".join(str(part) for part in error["loc"])
+        found.append(f"{place}: {error['msg']}" if place else error["msg"])
+    more = exc.error_count() - len(found)
+    return "; ".join(found) + (f"; and {more} more" if more > 0 else "")
 
 
 def plural(kind: str) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from refig.errors import RefigError
+from refig.errors import RefigError, problems
 from refig.migration import manifest_v1, refuse, task_v1
 from refig.models import SCHEMA_VERSION, Asset, SuiteManifest, Task
 from refig.store import sha256_file
@@ -118,7 +118,8 @@ class Suite:
         try:
             manifest = SuiteManifest.model_validate_json(manifest_path.read_bytes())
         except ValidationError as exc:
-            raise SuiteError(f"invalid {SUITE_FILE}: {exc}", path=manifest_path) from exc
+            raise SuiteError(f"invalid {SUITE_FILE}: {problems(exc)}", path=manifest_path,
+                             fix=f"`refig suite validate {root}` lists every problem") from exc
         tasks: list[Task] = []
         seen: set[str] = set()
         tasks_path = root / TASKS_FILE
@@ -127,7 +128,7 @@ class Suite:
         for number, task in read_task_lines(tasks_path):
             if isinstance(task, ValidationError):
                 raise SuiteError(
-                    f"invalid task on line {number}: {task}", path=tasks_path,
+                    f"invalid task on line {number}: {problems(task)}", path=tasks_path,
                     fix=f"`refig suite validate {root}` lists every problem",
                 ) from task
             if task.id in seen:
@@ -294,7 +295,7 @@ def check_suite(root: Path | str, *, max_pixels: int | None = None,
         try:
             manifest = SuiteManifest.model_validate_json(manifest_path.read_bytes())
         except ValidationError as exc:
-            check.add(SUITE_FILE, f"does not match the schema: {exc}")
+            check.add(SUITE_FILE, f"does not match the schema: {problems(exc)}")
     tasks_path = check.root / TASKS_FILE
     if not tasks_path.is_file():
         check.add(TASKS_FILE, "missing")
@@ -303,7 +304,7 @@ def check_suite(root: Path | str, *, max_pixels: int | None = None,
     seen: set[str] = set()
     for number, task in read_task_lines(tasks_path):
         if isinstance(task, ValidationError):
-            check.add(f"{TASKS_FILE}:{number}", f"does not match the task schema: {task}")
+            check.add(f"{TASKS_FILE}:{number}", f"does not match the task schema: {problems(task)}")
             continue
         check.tasks += 1
         where = f"task {task.id}"
