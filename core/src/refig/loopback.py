@@ -43,6 +43,15 @@ class LoopbackServer:
         """Serve in this thread until :meth:`stop` (or Ctrl-C)."""
         self._httpd.serve_forever()
 
+    def serve_until_interrupted(self) -> None:
+        """Serve in this thread until Ctrl-C, then close: a command's foreground page."""
+        try:
+            self.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self.stop()
+
     def start(self) -> Self:
         """Serve from a background thread."""
         self._thread = threading.Thread(target=self.serve_forever, daemon=True)

@@ -128,11 +128,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
 
             webbrowser.open(server.url)
         try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            pass
+            server.serve_until_interrupted()
         finally:
-            server.stop()
             if not quiet:
                 noun = "ratings" if rate else "votes"
                 err.print(f"stopped: {session.stored} {noun} stored in this session")

@@ -72,9 +72,4 @@ def register(app: typer.Typer) -> None:
         if not quiet:
             err.print(f"viewing {what} {sum(len(d.outcomes) for d in datas)} samples of "
                       f"{sum(len(d.task_order) for d in datas)} tasks; read-only; Ctrl-C stops")
-        try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            pass
-        finally:
-            server.stop()
+        server.serve_until_interrupted()
