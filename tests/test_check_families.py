@@ -286,3 +286,24 @@ def test_a_text_file_given_as_a_deck_exits_1_and_each_name_keeps_its_row(tmp_pat
     assert [r["file"] for r in reports] == [str(fake), str(same)]
     assert [r["gate"]["reason"] for r in reports] == ["not_a_zip", "not_a_zip"]
     assert f"error: {same}: cannot be read: not_a_zip" in captured.err.replace("\n", "")
+
+
+@pytest.mark.parametrize("content", [b"not an image", b"\x89PNG\r\n\x1a\n" + b"\0" * 40])
+def test_a_source_no_metric_can_read_exits_1_and_is_named(tmp_path, capsys, content):
+    slide = deck(tmp_path / "slide.pptx", ["Only"])
+    figure = tmp_path / "figure.png"
+    figure.write_bytes(content)
+    assert refig(["check", "-q", "--json", str(slide), "--source", str(figure)]) == 1
+    captured = capsys.readouterr()
+    [report] = json.loads(captured.out)  # the row is still there
+    assert report["gate"]["passed"] and report["metrics"]["image"]["ssim"] is None
+    said = " ".join(captured.err.split())
+    assert f"error: {figure}:" in said and "cannot read the source figure" in said
+
+
+def test_a_good_source_names_no_input(tmp_path, capsys):
+    slide = deck(tmp_path / "slide.pptx", ["Only"])
+    figure = tmp_path / "figure.png"
+    Image.new("RGB", (200, 100), "white").save(figure)
+    assert refig(["check", "-q", str(slide), "--source", str(figure)]) == 0
+    assert "error" not in capsys.readouterr().err

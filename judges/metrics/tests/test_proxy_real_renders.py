@@ -112,10 +112,11 @@ def test_empty_below_one_word_below_a_paste_below_the_rebuild(tmp_path: Path) ->
     metrics = [registry.resolve(PluginKind.METRIC, name)
                for name in ("image", "flattening", "connector-audit")]
     task = check_task("figure-to-slide", {"figure": source}, {})
-    reports = check_files([str(p) for p in decks.values()], task=task,
-                          renderer=registry.resolve(PluginKind.RENDERER, "libreoffice"),
-                          metrics=metrics, executor=registry.resolve(PluginKind.EXECUTOR, "local"),
-                          jobs=1, quiet=True)
+    reports, _ = check_files([str(p) for p in decks.values()], task=task,
+                             renderer=registry.resolve(PluginKind.RENDERER, "libreoffice"),
+                             metrics=metrics,
+                             executor=registry.resolve(PluginKind.EXECUTOR, "local"),
+                             jobs=1, quiet=True)
     totals, judged, capped, artifacts = {}, {}, {}, {}
     for name, report in zip(decks, reports, strict=True):
         assert report["gate"]["passed"], (name, report["gate"])

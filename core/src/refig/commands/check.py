@@ -11,7 +11,7 @@ import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import typer
 
@@ -101,6 +101,28 @@ def reports_of(source: FileSource, family: TaskFamily, *, pages: bool) -> list[d
     return rows
 
 
+class Checked(NamedTuple):
+    """What :func:`check_files` found: one report per file, and the given inputs (by path) a
+    metric could not read, with its reason (a ``--source`` that is no image)."""
+
+    reports: list[dict[str, Any]]
+    unread_inputs: list[tuple[Path, str]]
+
+
+def unread_inputs(source: FileSource, task: Task | None) -> list[tuple[Path, str]]:
+    """Each input file of ``task`` that a metric's empty value blames by path, with the first
+    such reason: the metric read the file and could not make sense of it."""
+    given = [Path(asset.path) for asset in task.inputs.values()] if task else []
+    found: dict[Path, str] = {}
+    for values in source.kept_values.values():
+        for value in values:
+            reason = str(value.detail.get("reason", "")) if value.value is None else ""
+            for path in given:
+                if reason and str(path) in reason:
+                    found.setdefault(path, f"{value.metric}: {reason}")
+    return list(found.items())
+
+
 def check_files(
     files: list[str],
     *,
@@ -112,7 +134,7 @@ def check_files(
     jobs: int,
     quiet: bool,
     pages: Path | None = None,
-) -> list[dict[str, Any]]:
+) -> Checked:
     """Gate, structure, rendering and metrics of each file (a shared warm renderer); one report
     each. ``pages``: the folder the rendered pages are kept in (else they are dropped)."""
     import tempfile
@@ -128,7 +150,8 @@ def check_files(
             folder.mkdir(parents=True, exist_ok=True)
             source = FileSource(family, files, folder, task)
             Engine(renderer, metrics, pool, jobs=jobs, quiet=quiet).run(source)
-            return reports_of(source, family_for(family), pages=pages is not None)
+            return Checked(reports_of(source, family_for(family), pages=pages is not None),
+                           unread_inputs(source, task))
     finally:
         close_plugins()
         pool.close()
@@ -287,7 +310,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
                                  fix="give a folder that can be made or written") from exc
         visible = {spec.role: spec.visible for spec in record.inputs}
         use_registry(registry)
-        reports = check_files(
+        reports, unread = check_files(
             files,
             family=record.name,
             task=check_task(record.name, given, visible),
@@ -306,6 +329,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
             if pages is not None:
                 out.print(f"rendered pages kept in {pages}", soft_wrap=True, highlight=False)
         problems = unreadable(files, reports, family)
+        problems += [(str(path), why) for path, why in unread]
         for name, why in problems:
             err.print(f"[red]error:[/] {name}: {why}", soft_wrap=True, highlight=False)
         if problems:
