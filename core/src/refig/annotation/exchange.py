@@ -17,7 +17,7 @@ from typing import IO, TypeVar
 
 from pydantic import ValidationError
 
-from refig.errors import RefigError
+from refig.errors import RefigError, problems
 from refig.models import Attempt, Configuration, Preference, Rating, Task
 from refig.store import TABLES, RunStore
 
@@ -80,9 +80,7 @@ def _read(path: Path, model: type[Human], check: Check[Human]) -> list[tuple[int
             try:
                 record = model.model_validate_json(raw)
             except ValidationError as exc:
-                first = exc.errors()[0]
-                place = ".".join(str(p) for p in first["loc"]) or "the line"
-                raise RefigError(f"{where} is not a {noun}: {place}: {first['msg']}", path=path,
+                raise RefigError(f"{where} is not a {noun}: {problems(exc, most=1)}", path=path,
                                  fix=fix) from exc
             if not RECORD_ID.match(record.id) or not ANNOTATOR.match(record.annotator):
                 raise RefigError(f"{where} has a malformed {noun} id or annotator name",

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from refig.errors import RefigError
+from refig.errors import RefigError, problems
 from refig.gateway.usage import Tokens
 from refig.home import refig_home
 
@@ -103,7 +103,7 @@ def load_overrides(path: Path | None) -> dict[str, Price]:
         try:
             prices[name] = Price.model_validate(entry)
         except ValidationError as exc:
-            raise RefigError(f"bad price entry for {name!r}: {exc.errors()[0]['msg']}", path=path,
+            raise RefigError(f"bad price entry for {name!r}: {problems(exc)}", path=path,
                              fix="give input_cost_per_token and output_cost_per_token") from exc
     return prices
 
