@@ -1,9 +1,13 @@
-"""Fixtures for every test of the workspace: what a test keeps stays out of the user's caches."""
+"""Fixtures for every test of the workspace: what a test keeps stays out of the user's caches,
+and one ``refig demo`` serves every test that reads a demo's output."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -12,6 +16,9 @@ from refig.running.workspace import default_root
 
 #: What the session fixture sets, for this process and the commands it starts.
 SET = ("REFIG_CACHE_DIR", "REFIG_WORKSPACE_ROOT")
+
+#: Sample figures of the shared demo: the fewest ``refig demo`` takes.
+DEMO_TASKS = 2
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -33,3 +40,26 @@ def temporary_refig_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
+
+
+@dataclass(frozen=True)
+class DemoRun:
+    """The output folder of one ``refig demo --tasks DEMO_TASKS`` and what it printed.
+
+    Shared by the session: read it, or copy it before adding to it.
+    """
+
+    folder: Path
+    printed: str
+    tasks: int = DEMO_TASKS
+
+
+@pytest.fixture(scope="session")
+def demo_run(tmp_path_factory: pytest.TempPathFactory) -> DemoRun:
+    """``refig demo -q`` run once in its own process, as a user runs it."""
+    folder = tmp_path_factory.mktemp("demo") / "demo"
+    command = [str(Path(sys.executable).parent / "refig"), "demo", "--out", str(folder),
+               "--tasks", str(DEMO_TASKS), "-q"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=1800, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return DemoRun(folder, done.stdout)

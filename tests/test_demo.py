@@ -1,8 +1,13 @@
-"""`refig demo` runs the whole pipeline offline and the flattening cap catches the paste."""
+"""`refig demo` runs the whole pipeline offline and the flattening cap catches the paste.
+
+The demo is the session's shared one (``demo_run`` in the root conftest, also viewed by
+reporter-html's tests); CI's first step has run the full demo from the README already.
+"""
 
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 from refig.cli import run
@@ -11,25 +16,27 @@ from refig.store import RunStore
 
 
 @pytest.mark.slow
-def test_demo_ends_with_a_report_in_which_the_paste_is_capped(tmp_path, capsys):
-    out = tmp_path / "demo"
-    assert run(["demo", "--out", str(out), "--tasks", "3", "-q"]) == 0
-    printed = capsys.readouterr().out
+def test_demo_ends_with_a_report_in_which_the_paste_is_capped(demo_run, tmp_path, capsys):
+    printed = demo_run.printed
     assert "caught by the flattening cap and below cv on editability: yes" in printed
-    found = {v.config_id: v for v in verdicts(RunStore.open(out / "run"))}
+    found = {v.config_id: v for v in verdicts(RunStore.open(demo_run.folder / "run"))}
     paste, native = found["none@raster-paste/direct"], found["none@cv/direct"]
-    assert paste.judged == native.judged == 3  # a deterministic judge is scored once
+    # a deterministic judge is scored once
+    assert paste.judged == native.judged == demo_run.tasks
     assert "a proxy: it sees pixel similarity above an empty slide's" in " ".join(printed.split())
     assert paste.capped == paste.judged and native.capped == 0
     assert paste.editability == 0 and native.editability > 15
     assert paste.total <= 25 < native.total
-    index = out / "report" / "index.html"
+    index = demo_run.folder / "report" / "index.html"
     assert index.is_file() and "raster-paste" in index.read_text()
 
-    # a second demo resumes: nothing is run, rendered or judged again
+    # a second demo resumes: nothing is run, rendered or judged again (on a copy: the session's
+    # demo is shared)
+    out = tmp_path / "demo"
+    shutil.copytree(demo_run.folder, out)
     store = RunStore.open(out / "run")
     before = {table: store.count(model) for table, model in _tables()}
-    assert run(["demo", "--out", str(out), "--tasks", "3", "-q"]) == 0
+    assert run(["demo", "--out", str(out), "--tasks", str(demo_run.tasks), "-q"]) == 0
     assert {table: store.count(model) for table, model in _tables()} == before
     capsys.readouterr()
     assert run(["report", str(out / "run"), "--json", "-q"]) == 0

@@ -1,14 +1,16 @@
-"""Runs to view, all made by refig's own commands: ``refig demo`` (one run per family: cv and
-raster-paste, identity and oracle, reference, blank and smuggle, each evaluated with its family's
-proxy judge), then real Claude Code attempts (one configuration succeeds, one ends on HTTP 400)
-and real Codex attempts against the scripted model server added to the figure-to-slide run and
-evaluated with LibreOffice and the ``metrics`` judge. The agent's last words are hostile markup."""
+"""Runs to view, all made by refig's own commands: ``refig demo`` (a copy of the session's
+``demo_run`` from the root conftest: one run per family, cv and raster-paste, identity and
+oracle, reference, blank and smuggle, each evaluated with its family's proxy judge), then real
+Claude Code attempts (one configuration succeeds, one ends on HTTP 400) and real Codex attempts
+against the scripted model server added to the figure-to-slide run and evaluated with
+LibreOffice and the ``metrics`` judge. The agent's last words are hostile markup."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -68,13 +70,14 @@ def _harnesses_ready(*names: str) -> None:
 
 
 @pytest.fixture(scope="session")
-def viewed_run(tmp_path_factory: pytest.TempPathFactory) -> ViewedRun:
+def viewed_run(tmp_path_factory: pytest.TempPathFactory, demo_run: Any) -> ViewedRun:
     _harnesses_ready("claude-code", "codex")
+    assert demo_run.tasks == TASKS
+    # the one command to open it
+    assert f"refig view {demo_run.folder}" in " ".join(demo_run.printed.split())
     folder = tmp_path_factory.mktemp("viewed") / "demo"
+    shutil.copytree(demo_run.folder, folder)  # the session's demo is shared: add to a copy
     env = dict(os.environ)
-    done = refig("demo", "--out", str(folder), "-n", str(TASKS), "-q", env=env)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert f"refig view {folder}" in " ".join(done.stdout.split())  # the one command to open it
     suite, run = folder / "suite", folder / "run"
     prices = folder / "prices.json"
     prices.write_text(json.dumps({MODEL: PRICE, FAILING: PRICE, CODEX: PRICE}))
