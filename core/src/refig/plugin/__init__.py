@@ -74,7 +74,11 @@ _LAZY: dict[str, str] = {
         "refig.images",
     ),
     **dict.fromkeys(("PdfError", "dpi_within", "first_page", "render_pages"), "refig.pdf"),
-    **dict.fromkeys(("read_text",), "refig.ocr"),
+    **dict.fromkeys(("OcrLine", "read_text"), "refig.ocr"),
+    # where a picture sits in a source figure, once per pair of hashes
+    **dict.fromkeys(("Match", "Signature"), "refig.locating.matching"),
+    **dict.fromkeys(("cached_match", "image_signature", "locate", "source_signature"),
+                    "refig.locating.shared"),
     **dict.fromkeys(("err", "out", "track"), "refig.console"),
     **dict.fromkeys(("Check", "Status", "apt_fix", "tool"), "refig.doctor"),
     **dict.fromkeys(("FIELD_KEYS",), "refig.suite_stats"),
@@ -132,10 +136,12 @@ __all__ = [
     "Judgment",
     "JudgmentStatus",
     "LoopbackServer",
+    "Match",
     "Metric",
     "MetricRecord",
     "MetricValue",
     "ModelCall",
+    "OcrLine",
     "Output",
     "Page",
     "PdfError",
@@ -161,6 +167,7 @@ __all__ = [
     "SandboxPolicy",
     "SandboxResult",
     "SectionBuilder",
+    "Signature",
     "Status",
     "Structured",
     "Suite",
@@ -178,6 +185,7 @@ __all__ = [
     "apt_fix",
     "as_rgb",
     "border_colour",
+    "cached_match",
     "content_box",
     "counted_total",
     "data_url",
@@ -186,8 +194,10 @@ __all__ = [
     "find_secrets",
     "first_page",
     "hookimpl",
+    "image_signature",
     "import_litellm",
     "load_rubric",
+    "locate",
     "open_image",
     "out",
     "png_bytes",
@@ -196,6 +206,7 @@ __all__ = [
     "render_pages",
     "run_sandboxed",
     "source_sha256",
+    "source_signature",
     "stable_hash",
     "structured_call",
     "tool",
@@ -244,6 +255,8 @@ if TYPE_CHECKING:
         import_litellm,
     )
     from refig.llm.structured import AnswerRejected, Structured, structured_call
+    from refig.locating.matching import Match, Signature
+    from refig.locating.shared import cached_match, image_signature, locate, source_signature
     from refig.loopback import LOOPBACK, LoopbackServer
     from refig.metric_values import ValueMaker, source_sha256, unavailable
     from refig.models import (
@@ -268,7 +281,7 @@ if TYPE_CHECKING:
         Usage,
         stable_hash,
     )
-    from refig.ocr import read_text
+    from refig.ocr import OcrLine, read_text
     from refig.pdf import PdfError, dpi_within, first_page, render_pages
     from refig.plugins import Registry
     from refig.protocols import (
