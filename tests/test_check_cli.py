@@ -229,27 +229,6 @@ def test_the_real_flattening_metric_catches_the_paste(corpus, monkeypatch, capsy
     assert paste_report["flattened"] is True and paste_report["raster_area_ratio"] > 0.95
 
 
-def test_a_source_the_metrics_cannot_read_is_said_once(corpus, monkeypatch, capsys,
-                                                       tmp_path) -> None:
-    pytest.importorskip("refig_metric_flattening")
-    monkeypatch.setenv(
-        "REFIG_LOAD_PLUGINS",
-        "refig-renderer-libreoffice,refig-metric-flattening,refig-family-figure-to-slide",
-    )
-    garbage = tmp_path / "garbage.png"
-    garbage.write_bytes(b"not png")
-    capsys.readouterr()
-    code = refig(["check", str(corpus["native"]), str(corpus["paste"]), "--source", str(garbage),
-                  "--metric", "flattening", "--json"])
-    captured = capsys.readouterr()
-    assert code == 0
-    assert [r["metrics"]["flattening"]["pasted_source"] for r in json.loads(captured.out)] == [
-        None, None]
-    warnings = [line for line in captured.err.splitlines() if "cannot read the source" in line]
-    assert len(warnings) == 1, captured.err  # once for both files
-    assert "flattening: cannot read the source figure" in warnings[0]
-
-
 @pytest.mark.parametrize(
     ("option", "name", "listed"),
     [

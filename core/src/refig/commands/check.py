@@ -58,22 +58,6 @@ def unreadable(
     return found
 
 
-#: How a metric says it could not read the source figure it was given (text, image, flattening).
-SOURCE_UNREADABLE = "cannot read the source figure"
-
-
-def source_problems(source: FileSource) -> list[str]:
-    """One line per distinct reason the metrics gave for not reading the given source, naming
-    the metrics: their values are null, and the reason sits only in a value's detail."""
-    metrics: dict[str, set[str]] = {}
-    for values in source.kept_values.values():
-        for value in values:
-            reason = value.detail.get("reason") if value.value is None else None
-            if isinstance(reason, str) and reason.startswith(SOURCE_UNREADABLE):
-                metrics.setdefault(reason, set()).add(value.metric)
-    return [f"{', '.join(sorted(names))}: {reason}" for reason, names in metrics.items()]
-
-
 def default_jobs() -> int:
     """One work item per core."""
     return max(1, os.cpu_count() or 1)
@@ -144,8 +128,6 @@ def check_files(
             folder.mkdir(parents=True, exist_ok=True)
             source = FileSource(family, files, folder, task)
             Engine(renderer, metrics, pool, jobs=jobs, quiet=quiet).run(source)
-            for problem in source_problems(source):
-                err.print(f"[yellow]warning:[/] {problem}", soft_wrap=True, highlight=False)
             return reports_of(source, family_for(family), pages=pages is not None)
     finally:
         close_plugins()
