@@ -148,3 +148,14 @@ def test_a_word_counts_in_a_region_holding_at_least_half_of_it() -> None:
     assert words_in(words, (0.0, 0.0, 0.2, 1.0)) == []  # 40% of alpha
     assert words_in(words, (0.0, 0.0, 1.0, 0.04)) == []  # the top 40% of the line
     assert words_in([Word("dot", (0.5, 0.5, 0.5, 0.5))], (0.4, 0.4, 0.6, 0.6)) == ["dot"]
+
+
+def test_labels_without_boxes_leave_a_crop_to_ocr(kit: ModuleType, source_png: Path, slides,
+                                                  tmp_path: Path) -> None:
+    crop = Image.open(source_png).convert("RGB").crop((800, 130, 1600, 800))
+    artifact = pasted(kit, slides, "unboxed", crop, source_png, tmp_path)
+    unboxed = {"nodes": [{"id": n["id"], "text": n["text"]} for n in annotation(kit)["nodes"]]}
+    values = run(dataclasses.replace(artifact, annotation=unboxed))
+    detail = values["image_words"].detail
+    assert detail["images_located"] == [] and len(detail["images_read"]) == 1
+    assert values["image_words"].value >= 6  # OCR of the piece's four labels

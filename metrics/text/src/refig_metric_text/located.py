@@ -29,10 +29,10 @@ _WORD = re.compile(r"\S+")
 @dataclass(frozen=True)
 class Word:
     """One case-folded word token and its box ``(left, top, right, bottom)`` as fractions of the
-    source figure."""
+    source figure (None when the reference does not say where the word is)."""
 
     token: str
-    box: Box
+    box: Box | None
 
 
 def laid_out(text: str, box: Box) -> list[Word]:
@@ -75,9 +75,7 @@ def label_words(annotation: Mapping[str, Any]) -> list[Word]:
     words: list[Word] = []
     for text, box in items:
         if isinstance(text, str):
-            # a label without a box is only ever inside the whole figure
-            words += laid_out(text, box) if box else [Word(t, (0.0, 0.0, 1.0, 1.0))
-                                                      for t in word_tokens(text)]
+            words += laid_out(text, box) if box else [Word(t, None) for t in word_tokens(text)]
     return words
 
 
@@ -120,6 +118,14 @@ def source_region(found: Match, source: Signature) -> Box:
     return (bx0 + r[0] * w, by0 + r[1] * h, bx0 + r[2] * w, by0 + r[3] * h)
 
 
-def words_in(words: Iterable[Word], region: Box) -> list[str]:
-    """The tokens of ``words`` with at least :data:`MIN_INSIDE` of their box inside ``region``."""
-    return [word.token for word in words if _inside(word.box, region) >= MIN_INSIDE]
+def words_in(words: Iterable[Word], region: Box) -> list[str] | None:
+    """The tokens of ``words`` with at least :data:`MIN_INSIDE` of their box inside ``region``;
+    None when a word has no box and the region is not the whole figure (then nothing says which
+    words the region holds, and the picture is read by OCR instead)."""
+    words = list(words)
+    if region == (0.0, 0.0, 1.0, 1.0):
+        return [word.token for word in words]
+    if any(word.box is None for word in words):
+        return None
+    return [word.token for word in words
+            if word.box is not None and _inside(word.box, region) >= MIN_INSIDE]

@@ -79,5 +79,7 @@ class Pictures:
             region = source_region(found, source_signature(sha, source))
         except RefigError:
             return None
-        where = {"kind": found.kind, "region": [round(v, 4) for v in region]}
-        return words_in(self.source_words, region), where
+        words = words_in(self.source_words, region)
+        if words is None:
+            return None
+        return words, {"kind": found.kind, "region": [round(v, 4) for v in region]}
