@@ -20,7 +20,8 @@ Each measure takes images or :class:`Side` objects: a side holds what one image 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
+from typing import Any
 
 import numpy as np
 from PIL import Image
@@ -151,6 +152,14 @@ def _colours(colours: np.ndarray) -> np.ndarray:
     return (channels.astype(np.float64) / 255.0)[None]
 
 
+@cache
+def _threadpools() -> Any:
+    """The process's BLAS thread pools, found once (after scipy's BLAS is loaded)."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
 def ciede2000(a: Comparable, b: Comparable) -> float:
     """Mean CIEDE2000 colour difference of two images of one size (0 for identical images;
     about 2.3 is just noticeable): per distinct colour pair, weighted by its pixel count."""
@@ -163,6 +172,10 @@ def ciede2000(a: Comparable, b: Comparable) -> float:
         return 0.0
     keys = (a.packed[differ].astype(np.uint64) << np.uint64(24)) | b.packed[differ]
     pairs, counts = np.unique(keys, return_counts=True)
-    differences = deltaE_ciede2000(rgb2lab(_colours(pairs >> np.uint64(24))),
-                                   rgb2lab(_colours(pairs & np.uint64(0xFFFFFF))))
-    return float(np.dot(differences[0], counts) / differ.size)
+    # rgb2lab's matrix product goes to OpenBLAS, whose threads then spin on every core: on the
+    # benchmark's corpus that was as much CPU as the whole metric (the pass already runs one
+    # worker per core, so a second thread gains nothing)
+    with _threadpools().limit(limits=1, user_api="blas"):
+        differences = deltaE_ciede2000(rgb2lab(_colours(pairs >> np.uint64(24))),
+                                       rgb2lab(_colours(pairs & np.uint64(0xFFFFFF))))
+        return float(np.dot(differences[0], counts) / differ.size)
