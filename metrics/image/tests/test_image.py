@@ -323,3 +323,23 @@ def test_images_of_different_sizes_are_refused(kit: ModuleType) -> None:
         ciede2000(figure, figure.resize((100, 100)))
     with pytest.raises(ValueError, match="different sizes"):
         psnr(figure, figure.resize((100, 100)))
+
+
+def test_ciede2000_runs_blas_on_one_thread(kit: ModuleType, monkeypatch) -> None:
+    """rgb2lab's matrix product would wake OpenBLAS's pool on every core, whose spinning cost
+    as much CPU as the whole metric; the evaluation already runs one worker per core."""
+    import skimage.color
+    from threadpoolctl import threadpool_info
+
+    seen: list[int] = []
+    convert = skimage.color.rgb2lab
+
+    def rgb2lab(*args: object, **kwargs: object) -> np.ndarray:
+        seen.extend(pool["num_threads"] for pool in threadpool_info()
+                    if pool["user_api"] == "blas")
+        return convert(*args, **kwargs)
+
+    monkeypatch.setattr(skimage.color, "rgb2lab", rgb2lab)
+    figure = kit.draw_figure(seed=5, width=640, height=320)
+    assert ciede2000(figure, figure.filter(ImageFilter.GaussianBlur(2))) > 0
+    assert seen and set(seen) == {1}
