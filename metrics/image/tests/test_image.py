@@ -343,3 +343,16 @@ def test_ciede2000_runs_blas_on_one_thread(kit: ModuleType, monkeypatch) -> None
     figure = kit.draw_figure(seed=5, width=640, height=320)
     assert ciede2000(figure, figure.filter(ImageFilter.GaussianBlur(2))) > 0
     assert seen and set(seen) == {1}
+
+
+def test_an_empty_slide_of_any_size_pairs_as_white_at_the_sources_size(kit: ModuleType) -> None:
+    """The ``*_blank`` values skip pairing the empty slide: this is what pairing it gives."""
+    from refig_metric_image.pairing import pair_with, prepare
+
+    figure = kit.draw_figure(seed=2)
+    for width in (64, 333, 1024):
+        prepared = prepare(figure, width)
+        for size in ((1600, 900), (1200, 900), (1600, 560), (999, 1777), (300, 20), (4000, 3000)):
+            render = pair_with(prepared, Image.new("RGB", size, "white")).render
+            assert render.size == prepared.image.size
+            assert (np.asarray(render) == 255).all()

@@ -49,12 +49,13 @@ class Blank:
 
 
 @lru_cache(maxsize=64)
-def blank_scores(key: str | None, path: Path, width: int, size: tuple[int, int]) -> Blank:
-    """The empty slide of ``size`` against the source, once per source and render size: it
-    does not depend on the artifact, and costs as much as the artifact's own values."""
-    empty = Image.new("RGB", size, BLANK)
+def blank_scores(key: str | None, path: Path, width: int) -> Blank:
+    """The empty slide against the source, once per source: it does not depend on the artifact.
+    An empty slide of any size, cut and letterboxed like a render, is white at the source's size
+    (the whole of it is its content, and Lanczos keeps a constant image constant), so the pair
+    is made without resizing it."""
     source, layout = (prepared_source(key, path, w) for w in (width, LAYOUT_WIDTH))
-    blank, coarse = pair_with(source, empty).render, pair_with(layout, empty).render
+    blank, coarse = (Image.new("RGB", prepared.image.size, BLANK) for prepared in (source, layout))
     return Blank(ssim(source.side, blank), ciede2000(source.side, blank),
                  ssim(layout.side, coarse))
 
@@ -105,7 +106,7 @@ class ImageSimilarity:
             yield make.value("lpips", self.lpips.distance(images.source, images.render), size=size)
         except LpipsUnavailable as exc:
             yield make.value("lpips", None, reason=str(exc))
-        blank = blank_scores(make.reference_sha256, artifact.source, self.width, render.size)
+        blank = blank_scores(make.reference_sha256, artifact.source, self.width)
         detail = {"size": size, "blank": list(render.size)}
         yield make.value("ssim_blank", blank.ssim, **detail)
         yield make.value("ciede2000_blank", blank.ciede2000, **detail)
