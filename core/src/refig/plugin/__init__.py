@@ -74,7 +74,11 @@ _LAZY: dict[str, str] = {
         "refig.images",
     ),
     **dict.fromkeys(("PdfError", "dpi_within", "first_page", "render_pages"), "refig.pdf"),
-    **dict.fromkeys(("read_text",), "refig.ocr"),
+    **dict.fromkeys(("OcrLine", "read_text"), "refig.ocr"),
+    # where a picture sits in a source figure, once per pair of hashes
+    **dict.fromkeys(("Match", "Signature"), "refig.locating.matching"),
+    **dict.fromkeys(("cached_match", "image_signature", "locate", "source_signature"),
+                    "refig.locating.shared"),
     **dict.fromkeys(("err", "out", "track"), "refig.console"),
     **dict.fromkeys(("Check", "Status", "apt_fix", "tool"), "refig.doctor"),
     **dict.fromkeys(("FIELD_KEYS",), "refig.suite_stats"),
@@ -135,10 +139,12 @@ __all__ = [
     "Judgment",
     "JudgmentStatus",
     "LoopbackServer",
+    "Match",
     "Metric",
     "MetricRecord",
     "MetricValue",
     "ModelCall",
+    "OcrLine",
     "OncePerKey",
     "Output",
     "Page",
@@ -165,6 +171,7 @@ __all__ = [
     "SandboxPolicy",
     "SandboxResult",
     "SectionBuilder",
+    "Signature",
     "Status",
     "Structured",
     "Suite",
@@ -183,6 +190,7 @@ __all__ = [
     "as_rgb",
     "border_colour",
     "cache_dir",
+    "cached_match",
     "content_box",
     "counted_total",
     "data_url",
@@ -191,8 +199,10 @@ __all__ = [
     "find_secrets",
     "first_page",
     "hookimpl",
+    "image_signature",
     "import_litellm",
     "load_rubric",
+    "locate",
     "open_image",
     "out",
     "png_bytes",
@@ -201,6 +211,7 @@ __all__ = [
     "render_pages",
     "run_sandboxed",
     "source_sha256",
+    "source_signature",
     "stable_hash",
     "structured_call",
     "tool",
@@ -250,6 +261,8 @@ if TYPE_CHECKING:
         import_litellm,
     )
     from refig.llm.structured import AnswerRejected, Structured, structured_call
+    from refig.locating.matching import Match, Signature
+    from refig.locating.shared import cached_match, image_signature, locate, source_signature
     from refig.loopback import LOOPBACK, LoopbackServer
     from refig.metric_values import ValueMaker, source_sha256, unavailable
     from refig.models import (
@@ -274,7 +287,7 @@ if TYPE_CHECKING:
         Usage,
         stable_hash,
     )
-    from refig.ocr import read_text
+    from refig.ocr import OcrLine, read_text
     from refig.once import OncePerKey
     from refig.pdf import PdfError, dpi_within, first_page, render_pages
     from refig.plugins import Registry
