@@ -8,12 +8,12 @@ search (:mod:`refig.locating.matching`, the dearest step of either) runs once pe
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 
 from refig.images import open_image
 from refig.locating.matching import Match, Signature, match, signature
+from refig.once import OncePerKey
 
 #: How many (picture, source) pairs keep their result; the oldest is dropped beyond this.
 MAX_MATCHES = 1024
@@ -36,13 +36,20 @@ class _Matches:
     """The bounded table of pair results, and how many searches actually ran."""
 
     def __init__(self) -> None:
-        self.table: OrderedDict[tuple[str, str], Match | None] = OrderedDict()
-        self.lock = threading.Lock()
+        self.table: OncePerKey[tuple[str, str], Match | None] = OncePerKey(MAX_MATCHES)
         self.searches = 0
+        self._count = threading.Lock()
+
+    def search(self, candidate: Signature, source: Signature) -> Match | None:
+        """One search, counted."""
+        found = match(candidate, source)
+        with self._count:
+            self.searches += 1
+        return found
 
     def clear(self) -> None:
-        with self.lock:
-            self.table.clear()
+        self.table.clear()
+        with self._count:
             self.searches = 0
 
 
@@ -51,19 +58,9 @@ matches = _Matches()
 
 def cached_match(image_sha: str, candidate: Signature, source_sha: str,
                  source: Signature) -> Match | None:
-    """:func:`~refig.locating.matching.match` of two signatures, once per pair of hashes."""
-    key = (image_sha, source_sha)
-    with matches.lock:
-        if key in matches.table:
-            matches.table.move_to_end(key)
-            return matches.table[key]
-    found = match(candidate, source)
-    with matches.lock:
-        matches.searches += 1
-        matches.table[key] = found
-        while len(matches.table) > MAX_MATCHES:
-            matches.table.popitem(last=False)
-    return found
+    """:func:`~refig.locating.matching.match` of two signatures, once per pair of hashes (two
+    threads asking for one pair wait for one search)."""
+    return matches.table.get((image_sha, source_sha), lambda: matches.search(candidate, source))
 
 
 def locate(image_sha: str, data: bytes, source_sha: str, source: Path) -> Match | None:

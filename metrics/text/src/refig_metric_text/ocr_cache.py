@@ -4,21 +4,17 @@ single OCR run."""
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 
 from PIL import Image
-from refig.plugin import read_text
+from refig.plugin import OncePerKey, read_text
 
 from refig_metric_text.located import Word, line_words
 
 #: Word lists kept (a few kB each); the oldest is dropped beyond this.
 MAX_ENTRIES = 4096
 
-_cache: OrderedDict[str, tuple[Word, ...]] = OrderedDict()
-_locks: dict[str, threading.Lock] = {}
-_guard = threading.Lock()
+_cache: OncePerKey[str, tuple[Word, ...]] = OncePerKey(MAX_ENTRIES)
 
 
 def ocr_tokens(key: str, load: Callable[[], Image.Image], *, max_side: int) -> tuple[str, ...]:
@@ -29,21 +25,8 @@ def ocr_tokens(key: str, load: Callable[[], Image.Image], *, max_side: int) -> t
 def ocr_words(key: str, load: Callable[[], Image.Image], *, max_side: int) -> tuple[Word, ...]:
     """The words OCR reads in the image ``load()`` returns, with their boxes as fractions of it,
     cached under ``key``."""
-    key = f"{key}@{max_side}"
-    with _guard:
-        if key in _cache:
-            _cache.move_to_end(key)
-            return _cache[key]
-        lock = _locks.setdefault(key, threading.Lock())
-    with lock:
-        with _guard:
-            if key in _cache:
-                return _cache[key]
+    def read() -> tuple[Word, ...]:
         picture = load()
-        words = tuple(line_words(read_text(picture, max_side=max_side), *picture.size))
-        with _guard:
-            _cache[key] = words
-            _locks.pop(key, None)
-            while len(_cache) > MAX_ENTRIES:
-                _cache.popitem(last=False)
-        return words
+        return tuple(line_words(read_text(picture, max_side=max_side), *picture.size))
+
+    return _cache.get(f"{key}@{max_side}", read)
