@@ -20,7 +20,6 @@ from refig.running.runner import RunRequest, execute
 from refig.running.workspace import SLIDE_FILE
 from slides import STYLES, make_slide
 
-
 #: The range the corpus's figure widths are drawn from: with the medium preset's aspects (1.6 to
 #: 3.2) a median about 1.5 megapixels, 0.3 to 4.3 over 50 figures, as issue 18 asks
 #: ("real-figure-like sizes, a median around 1.5 megapixels"); the preset alone gives 2.2.
