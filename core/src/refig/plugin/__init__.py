@@ -73,7 +73,8 @@ _LAZY: dict[str, str] = {
          "png_bytes"),
         "refig.images",
     ),
-    **dict.fromkeys(("PdfError", "dpi_within", "first_page", "render_pages"), "refig.pdf"),
+    **dict.fromkeys(("PdfError", "dpi_within", "first_page", "render_pages", "render_pages_bgr"),
+                    "refig.pdf"),
     **dict.fromkeys(("read_text",), "refig.ocr"),
     **dict.fromkeys(("err", "out", "track"), "refig.console"),
     **dict.fromkeys(("Check", "Status", "apt_fix", "tool"), "refig.doctor"),
@@ -194,6 +195,7 @@ __all__ = [
     "process_cap",
     "read_text",
     "render_pages",
+    "render_pages_bgr",
     "run_sandboxed",
     "source_sha256",
     "stable_hash",
@@ -269,7 +271,7 @@ if TYPE_CHECKING:
         stable_hash,
     )
     from refig.ocr import read_text
-    from refig.pdf import PdfError, dpi_within, first_page, render_pages
+    from refig.pdf import PdfError, dpi_within, first_page, render_pages, render_pages_bgr
     from refig.plugins import Registry
     from refig.protocols import (
         Artifact,
