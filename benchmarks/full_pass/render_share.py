@@ -26,12 +26,11 @@ import time
 from pathlib import Path
 
 import numpy as np
-from corpus import build_suite
 from PIL import Image
 from refig.engine.plugins import close_plugins
 from refig.engine.stages import Item, RenderBatch
 from refig_renderer_libreoffice.raster import png_bytes
-from run import REFIG, check_corpus
+from run import fresh_slides
 
 #: The functions of the pieces, as cProfile names them (a built-in's name holds the last).
 PIECES = {"pdfium_draw": "_drawn_into", "png_encode": "imencode", "pdfium_load_page": "get_page",
@@ -85,9 +84,7 @@ def main() -> None:
     args = parser.parse_args()
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="refig-bench-share-") as tmp:
-        suite = Path(tmp) / "suite"
-        build_suite(REFIG, suite, min(args.slides, 50), seed=3)
-        files = check_corpus(suite, Path(tmp) / "slides", args.slides)
+        files = fresh_slides(Path(tmp), args.slides, seed=3)
         items = [Item(str(index), str(path)) for index, path in enumerate(files)]
         batch = RenderBatch("libreoffice")
         batch(items[:2])  # the office starts

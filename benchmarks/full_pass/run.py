@@ -97,6 +97,13 @@ def check_corpus(suite: Path, out: Path, count: int) -> list[Path]:
     return files
 
 
+def fresh_slides(work: Path, count: int, seed: int) -> list[Path]:
+    """``count`` fresh slides in ``work/slides`` over a suite of up to 50 figures built in
+    ``work/suite`` (the corpus of the benchmarks that need slides and no run)."""
+    build_suite(REFIG, work / "suite", min(count, 50), seed)
+    return check_corpus(work / "suite", work / "slides", count)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sources", type=int, default=50)
