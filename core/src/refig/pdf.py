@@ -68,9 +68,8 @@ def _rgb_image(bitmap: Any) -> Image.Image:
 
 
 def _bgr_array(bitmap: Any) -> np.ndarray:
-    if bitmap.mode == "BGR":
-        return np.array(bitmap.to_numpy())  # a contiguous copy: the bitmap is freed after
-    return np.ascontiguousarray(np.asarray(_rgb_image(bitmap))[:, :, ::-1])
+    # both ways of drawing here make 24-bit BGR bitmaps (opaque white fill, no alpha)
+    return np.array(bitmap.to_numpy())  # a contiguous copy: the bitmap is freed after
 
 
 def _render(source: Path | bytes, scale: Scale, max_pixels: int, limit: int | None,
