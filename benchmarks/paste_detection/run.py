@@ -16,7 +16,7 @@ from pathlib import Path
 
 from PIL import Image
 from refig.images import open_image
-from refig_metric_flattening.matching import match, signature
+from refig.locating.matching import match, signature
 
 DEFAULT = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "real-figures"
 

@@ -23,6 +23,7 @@ def test_content_box_is_exact_across_bands() -> None:
     image.paste((20, 40, 200), (17, 301, 123, 777))  # spans several 256-row bands
     assert border_colour(image) == (250, 250, 250)
     assert content_box(image) == (17, 301, 123, 777)
+    assert content_box(image, band_pixels=300 * 256) == (17, 301, 123, 777)
     assert content_box(Image.new("RGB", (50, 50), "white")) is None
 
 

@@ -8,7 +8,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from PIL import Image, ImageChops
+from PIL import Image
 
 from refig.errors import RefigError
 
@@ -109,26 +109,26 @@ def border_colour(image: Image.Image) -> tuple[int, int, int]:
 
 
 def content_box(
-    image: Image.Image, *, tolerance: int = 24, band_pixels: int = 1 << 20
+    image: Image.Image, *, tolerance: int = 24, band_pixels: int = 1 << 22
 ) -> tuple[int, int, int, int] | None:
     """``(left, top, right, bottom)`` of the pixels that differ from the image's border colour.
 
     A pixel differs when one channel is more than ``tolerance`` away from :func:`border_colour`.
     The box is exact (comparisons such as SSIM need the same crop on both sides to the pixel);
     the image is scanned in bands of about ``band_pixels`` pixels so memory stays small, each
-    band with Pillow's own operations (difference, threshold, channel maximum, bounding box),
-    several times faster than the same test in NumPy. None when no pixel differs.
+    band with two of Pillow's own passes (a per-channel table marking the levels too far from
+    the border's, and the bounding box of the marked pixels), several times faster than the same
+    test in NumPy. None when no pixel differs.
     """
     rgb = as_rgb(image)
-    background = Image.new("RGB", (rgb.width, 1), border_colour(rgb))
-    threshold = [255 if level > tolerance else 0 for level in range(256)] * 3
+    threshold = [255 if abs(level - channel) > tolerance else 0
+                 for channel in border_colour(rgb) for level in range(256)]
     band_rows = max(1, band_pixels // rgb.width)
     box: tuple[int, int, int, int] | None = None
     for top in range(0, rgb.height, band_rows):
-        band = rgb.crop((0, top, rgb.width, min(rgb.height, top + band_rows)))
-        plain = background.resize(band.size, Image.Resampling.NEAREST)
-        red, green, blue = ImageChops.difference(band, plain).point(threshold).split()
-        hit = ImageChops.lighter(ImageChops.lighter(red, green), blue).getbbox()
+        whole = top == 0 and band_rows >= rgb.height
+        band = rgb if whole else rgb.crop((0, top, rgb.width, min(rgb.height, top + band_rows)))
+        hit = band.point(threshold).getbbox()
         if hit is not None:
             left, upper, right, lower = hit
             hit = (left, upper + top, right, lower + top)

@@ -9,6 +9,7 @@ from types import ModuleType
 from typing import Any
 
 from PIL import Image
+from refig.locating import shared as locating
 from refig.protocols import Artifact
 from refig_metric_flattening import metric as flattening
 
@@ -16,12 +17,6 @@ from refig_metric_flattening import metric as flattening
 def values(artifact: Artifact) -> list[tuple[str, Any, dict[str, Any]]]:
     return [(v.name, v.value, {k: d for k, d in v.detail.items() if k != "seconds"})
             for v in flattening.Flattening().compute(artifact)]
-
-
-def forget() -> None:
-    flattening.source_signature.cache_clear()
-    flattening.image_signature.cache_clear()
-    flattening._matches.clear()
 
 
 def test_shared_signatures_and_matches_give_the_uncached_values(
@@ -46,14 +41,14 @@ def test_shared_signatures_and_matches_give_the_uncached_values(
         artifacts.append(kit.inspect(kit.save(prs, slides(name)), source_png))
     alone = []
     for artifact in artifacts:
-        forget()
+        locating.forget()
         alone.append(values(artifact))
-    forget()
+    locating.forget()
     shared = [values(artifact) for artifact in artifacts]
     assert shared == alone
     assert [dict((n, v) for n, v, _ in a)["pasted_source"] for a in shared] == [1, 1, 1, 1]
     # the halves were signed once each, and matched once each; the source's own bytes never
     # went through image_signature (they share the source's signature)
-    info = flattening.image_signature.cache_info()
+    info = locating.image_signature.cache_info()
     assert (info.misses, info.hits) == (2, 2)
-    assert len(flattening._matches) == 3
+    assert locating.matches.searches == 3

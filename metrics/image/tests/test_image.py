@@ -303,9 +303,12 @@ def test_psnr_is_scikit_images_bit_for_bit(kit: ModuleType) -> None:
 
 
 def test_ssim_in_float32_is_within_1e_5_of_float64(kit: ModuleType) -> None:
+    """OpenCV's float32 filters on the luma less its average against scikit-image in float64,
+    at the working size and at the layout size (64 px), where float32 cancels the most."""
     from skimage.metrics import structural_similarity
 
-    for a, b in pairs_to_compare(kit):
+    for a, b in pairs_to_compare(kit) + [(a.resize((64, 32)), b.resize((64, 32)))
+                                         for a, b in pairs_to_compare(kit)]:
         luma_a, luma_b = (np.asarray(x.convert("L"), dtype=np.float64) for x in (a, b))
         exact = structural_similarity(
             luma_a, luma_b,
@@ -320,3 +323,36 @@ def test_images_of_different_sizes_are_refused(kit: ModuleType) -> None:
         ciede2000(figure, figure.resize((100, 100)))
     with pytest.raises(ValueError, match="different sizes"):
         psnr(figure, figure.resize((100, 100)))
+
+
+def test_ciede2000_runs_blas_on_one_thread(kit: ModuleType, monkeypatch) -> None:
+    """rgb2lab's matrix product would wake OpenBLAS's pool on every core, whose spinning cost
+    as much CPU as the whole metric; the evaluation already runs one worker per core."""
+    import skimage.color
+    from threadpoolctl import threadpool_info
+
+    seen: list[int] = []
+    convert = skimage.color.rgb2lab
+
+    def rgb2lab(*args: object, **kwargs: object) -> np.ndarray:
+        seen.extend(pool["num_threads"] for pool in threadpool_info()
+                    if pool["user_api"] == "blas")
+        return convert(*args, **kwargs)
+
+    monkeypatch.setattr(skimage.color, "rgb2lab", rgb2lab)
+    figure = kit.draw_figure(seed=5, width=640, height=320)
+    assert ciede2000(figure, figure.filter(ImageFilter.GaussianBlur(2))) > 0
+    assert seen and set(seen) == {1}
+
+
+def test_an_empty_slide_of_any_size_pairs_as_white_at_the_sources_size(kit: ModuleType) -> None:
+    """The ``*_blank`` values skip pairing the empty slide: this is what pairing it gives."""
+    from refig_metric_image.pairing import pair_with, prepare
+
+    figure = kit.draw_figure(seed=2)
+    for width in (64, 333, 1024):
+        prepared = prepare(figure, width)
+        for size in ((1600, 900), (1200, 900), (1600, 560), (999, 1777), (300, 20), (4000, 3000)):
+            render = pair_with(prepared, Image.new("RGB", size, "white")).render
+            assert render.size == prepared.image.size
+            assert (np.asarray(render) == 255).all()

@@ -75,7 +75,11 @@ _LAZY: dict[str, str] = {
     ),
     **dict.fromkeys(("PdfError", "dpi_within", "first_page", "render_pages", "render_pages_bgr"),
                     "refig.pdf"),
-    **dict.fromkeys(("read_text",), "refig.ocr"),
+    **dict.fromkeys(("OcrLine", "read_text"), "refig.ocr"),
+    # where a picture sits in a source figure, once per pair of hashes
+    **dict.fromkeys(("Match", "Signature"), "refig.locating.matching"),
+    **dict.fromkeys(("cached_match", "image_signature", "locate", "source_signature"),
+                    "refig.locating.shared"),
     **dict.fromkeys(("err", "out", "track"), "refig.console"),
     **dict.fromkeys(("Check", "Status", "apt_fix", "tool"), "refig.doctor"),
     **dict.fromkeys(("FIELD_KEYS",), "refig.suite_stats"),
@@ -133,10 +137,12 @@ __all__ = [
     "Judgment",
     "JudgmentStatus",
     "LoopbackServer",
+    "Match",
     "Metric",
     "MetricRecord",
     "MetricValue",
     "ModelCall",
+    "OcrLine",
     "Output",
     "Page",
     "PdfError",
@@ -162,6 +168,7 @@ __all__ = [
     "SandboxPolicy",
     "SandboxResult",
     "SectionBuilder",
+    "Signature",
     "Status",
     "Structured",
     "Suite",
@@ -179,6 +186,7 @@ __all__ = [
     "apt_fix",
     "as_rgb",
     "border_colour",
+    "cached_match",
     "content_box",
     "counted_total",
     "data_url",
@@ -187,8 +195,10 @@ __all__ = [
     "find_secrets",
     "first_page",
     "hookimpl",
+    "image_signature",
     "import_litellm",
     "load_rubric",
+    "locate",
     "open_image",
     "out",
     "png_bytes",
@@ -198,6 +208,7 @@ __all__ = [
     "render_pages_bgr",
     "run_sandboxed",
     "source_sha256",
+    "source_signature",
     "stable_hash",
     "structured_call",
     "tool",
@@ -246,6 +257,8 @@ if TYPE_CHECKING:
         import_litellm,
     )
     from refig.llm.structured import AnswerRejected, Structured, structured_call
+    from refig.locating.matching import Match, Signature
+    from refig.locating.shared import cached_match, image_signature, locate, source_signature
     from refig.loopback import LOOPBACK, LoopbackServer
     from refig.metric_values import ValueMaker, source_sha256, unavailable
     from refig.models import (
@@ -270,7 +283,7 @@ if TYPE_CHECKING:
         Usage,
         stable_hash,
     )
-    from refig.ocr import read_text
+    from refig.ocr import OcrLine, read_text
     from refig.pdf import PdfError, dpi_within, first_page, render_pages, render_pages_bgr
     from refig.plugins import Registry
     from refig.protocols import (

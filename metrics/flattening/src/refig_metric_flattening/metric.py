@@ -12,22 +12,22 @@
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from refig.plugin import (
     Artifact,
+    Match,
     MetricValue,
     RefigError,
+    Signature,
     ValueMaker,
-    open_image,
+    cached_match,
+    image_signature,
     source_sha256,
+    source_signature,
     unavailable,
 )
 from refig.pptx import ObjectTree
@@ -37,7 +37,6 @@ from shapely.geometry import box
 from shapely.ops import unary_union
 
 from refig_metric_flattening.coverage import covered_share
-from refig_metric_flattening.matching import Match, Signature, match, signature
 
 METRIC = "flattening"
 NAMES = (
@@ -58,41 +57,6 @@ RASTER_WITH_LITTLE_TEXT = 0.5
 MIN_NATIVE_WORDS = 5
 #: At most this many distinct images are compared with the source, largest on the slide first.
 MAX_IMAGES = 24
-
-
-@lru_cache(maxsize=16)
-def source_signature(sha256: str, path: Path) -> Signature:
-    """The source's matching signature, computed once per source per process."""
-    return signature(open_image(path))
-
-
-@lru_cache(maxsize=64)  # a signature keeps at most a 1024 px copy: a few MB each
-def image_signature(sha256: str, data: bytes) -> Signature:
-    """An embedded image's signature, once per content per process: configurations of one
-    source often paste the same picture (the source itself, most of all)."""
-    return signature(open_image(data))
-
-
-#: How each (image, source) pair of hashes matched; matching is the metric's dearest step.
-MAX_MATCHES = 1024
-_matches: OrderedDict[tuple[str, str], Match | None] = OrderedDict()
-_matches_lock = threading.Lock()
-
-
-def cached_match(image_sha: str, candidate: Signature, source_sha: str,
-                 source: Signature) -> Match | None:
-    """:func:`match` of two signatures, once per pair of image hashes per process."""
-    key = (image_sha, source_sha)
-    with _matches_lock:
-        if key in _matches:
-            _matches.move_to_end(key)
-            return _matches[key]
-    found = match(candidate, source)
-    with _matches_lock:
-        _matches[key] = found
-        while len(_matches) > MAX_MATCHES:
-            _matches.popitem(last=False)
-    return found
 
 
 @dataclass

@@ -20,7 +20,7 @@ from refig.plugin import (
 
 from refig_metric_image.pairing import WORK_WIDTH, Prepared, content, pair_with, prepare
 from refig_metric_image.perceptual import Lpips, LpipsUnavailable
-from refig_metric_image.similarity import ciede2000, psnr, ssim
+from refig_metric_image.similarity import Side, ciede2000, psnr, ssim
 
 METRIC = "image"
 NAMES = ("ssim", "psnr", "ciede2000", "lpips", "ssim_blank", "ciede2000_blank", "layout_ssim",
@@ -49,15 +49,15 @@ class Blank:
 
 
 @lru_cache(maxsize=64)
-def blank_scores(key: str | None, path: Path, width: int, size: tuple[int, int]) -> Blank:
-    """The empty slide of ``size`` against the source, once per source and render size: it
-    does not depend on the artifact, and costs as much as the artifact's own values."""
-    empty = Image.new("RGB", size, BLANK)
-    blank = pair_with(prepared_source(key, path, width), empty)
-    coarse = pair_with(prepared_source(key, path, LAYOUT_WIDTH), empty)
-    return Blank(ssim(blank.source, blank.render),
-                 ciede2000(blank.source, blank.render),
-                 ssim(coarse.source, coarse.render))
+def blank_scores(key: str | None, path: Path, width: int) -> Blank:
+    """The empty slide against the source, once per source: it does not depend on the artifact.
+    An empty slide of any size, cut and letterboxed like a render, is white at the source's size
+    (the whole of it is its content, and Lanczos keeps a constant image constant), so the pair
+    is made without resizing it."""
+    source, layout = (prepared_source(key, path, w) for w in (width, LAYOUT_WIDTH))
+    blank, coarse = (Image.new("RGB", prepared.image.size, BLANK) for prepared in (source, layout))
+    return Blank(ssim(source.side, blank), ciede2000(source.side, blank),
+                 ssim(layout.side, coarse))
 
 
 class ImageSimilarity:
@@ -98,19 +98,20 @@ class ImageSimilarity:
         images = pair_with(source, render, cut)
         size = list(images.source.size)
         detail = {"size": size, "source_box": images.source_box, "render_box": images.render_box}
-        yield make.value("ssim", ssim(images.source, images.render), **detail)
-        yield make.value("psnr", psnr(images.source, images.render), size=size)
-        yield make.value("ciede2000", ciede2000(images.source, images.render), size=size)
+        rendered = Side(images.render)
+        yield make.value("ssim", ssim(source.side, rendered), **detail)
+        yield make.value("psnr", psnr(source.side, rendered), size=size)
+        yield make.value("ciede2000", ciede2000(source.side, rendered), size=size)
         try:
             yield make.value("lpips", self.lpips.distance(images.source, images.render), size=size)
         except LpipsUnavailable as exc:
             yield make.value("lpips", None, reason=str(exc))
-        blank = blank_scores(make.reference_sha256, artifact.source, self.width, render.size)
+        blank = blank_scores(make.reference_sha256, artifact.source, self.width)
         detail = {"size": size, "blank": list(render.size)}
         yield make.value("ssim_blank", blank.ssim, **detail)
         yield make.value("ciede2000_blank", blank.ciede2000, **detail)
         layout = prepared_source(make.reference_sha256, artifact.source, LAYOUT_WIDTH)
         coarse = pair_with(layout, render, cut)
         small = {"size": list(coarse.source.size)}
-        yield make.value("layout_ssim", ssim(coarse.source, coarse.render), **small)
+        yield make.value("layout_ssim", ssim(layout.side, coarse.render), **small)
         yield make.value("layout_ssim_blank", blank.layout_ssim, **small)

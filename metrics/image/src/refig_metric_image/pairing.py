@@ -15,9 +15,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from PIL import Image
 from refig.plugin import border_colour, content_box
+
+from refig_metric_image.similarity import Side
 
 #: Default working width, in pixels, of the compared images.
 WORK_WIDTH = 1024
@@ -67,6 +70,11 @@ class Prepared:
 
     image: Image.Image
     box: tuple[int, int, int, int]
+
+    @cached_property
+    def side(self) -> Side:
+        """The source's share of every comparison, computed once for all its artifacts."""
+        return Side(self.image)
 
 
 def prepare(source: Image.Image, width: int = WORK_WIDTH) -> Prepared:

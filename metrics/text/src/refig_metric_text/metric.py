@@ -11,8 +11,10 @@ one to one
 
 * ``recall``: the share of the source's words found in the slide's native text.
 * ``precision``: the share of the slide's native words found in the source's words.
-* ``image_only_share``: the share of the source's OCR words missing from the native text but read
-  by OCR inside the raster images the slide shows: text that is there only as pixels.
+* ``image_only_share``: the share of the source's words missing from the native text but held
+  by the raster images the slide shows: text that is there only as pixels. A picture found in the
+  source (the source itself, a scaled crop of it, or a picture holding it) holds the source's
+  words in that region; any other picture is read by OCR (:mod:`refig_metric_text.pictures`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 from typing import Any
 
 from refig.plugin import (
@@ -32,12 +33,12 @@ from refig.plugin import (
     source_sha256,
     unavailable,
 )
-from refig.pptx import ObjectTree
-from refig.pptx.rasters import slide_images
 from refig.pptx.slide_text import native_text, word_tokens
 
+from refig_metric_text.located import Word, label_words
 from refig_metric_text.matching import DEFAULT_SIMILARITY, match_tokens
-from refig_metric_text.ocr_cache import ocr_tokens
+from refig_metric_text.ocr_cache import ocr_words
+from refig_metric_text.pictures import Pictures
 
 METRIC = "text"
 NAMES = (
@@ -49,9 +50,6 @@ NAMES = (
     "image_words",
     "reference",
 )
-#: Embedded images read by OCR, largest on the slide first; smaller ones hold no sentence.
-MAX_OCR_IMAGES = 8
-MIN_OCR_SIDE = 24
 #: Longest side OCR reads an image at. Measured in benchmarks/full_pass: on the generated suite
 #: 1600 px keeps (better than) the recall of 2048 px at 20% less CPU; below it, real figures,
 #: whose text is smaller, lose words (docs/performance.md).
@@ -72,9 +70,10 @@ def share(part: int, whole: int) -> float | None:
 class TextRecall:
     """Recall and precision of native text against OCR of the source; text held in images."""
 
+    # 6: a picture found in the source holds the source's words in its region (no OCR of it);
     # 5: no OCR of the slide's images without a source (image_words null); 4: OCR at 1600 px,
     # not 2048 (benchmarks/full_pass); 3: exact labels
-    version = "5"
+    version = "6"
 
     def __init__(
         self,
@@ -95,14 +94,17 @@ class TextRecall:
         started = time.perf_counter()
         native = [token for text in native_text(tree) for token in word_tokens(text)]
         labels = annotated_labels(artifact.annotation)
-        source = (tuple(labels) if labels is not None
-                  else self._source_tokens(artifact, make.reference_sha256))
-        read_images = self.read_images and not isinstance(source, str)
-        # Without a source the images' words would match nothing: OCR (most of this metric's
-        # cost, about a CPU second a slide) is skipped and image_words says why.
-        pictured, image_detail = (self._image_tokens(artifact.path, tree) if read_images
-                                  else ([], {"reason": NOT_READ if not self.read_images
-                                             else f"{source}: the slide's images are not read"}))
+        words = (label_words(artifact.annotation) if labels is not None and artifact.annotation
+                 else self._source_words(artifact, make.reference_sha256))
+        source = words if isinstance(words, str) else tuple(word.token for word in words)
+        read_images = self.read_images and not isinstance(words, str)
+        # Without a source the images' words would match nothing: reading them (most of this
+        # metric's cost) is skipped and image_words says why.
+        pictured, image_detail = (
+            Pictures(artifact, words, self.ocr_max_side).tokens(tree)
+            if read_images and not isinstance(words, str)
+            else ([], {"reason": NOT_READ if not self.read_images
+                       else f"{source}: the slide's images are not read"}))
         if isinstance(source, str):
             yield from make.missing(SOURCE_NAMES, source)
         else:
@@ -145,40 +147,15 @@ class TextRecall:
             **image_detail,
         )
 
-    def _source_tokens(self, artifact: Artifact, sha: str | None) -> tuple[str, ...] | str:
-        """The source's OCR tokens (cached per source hash), or why there are none."""
+    def _source_words(self, artifact: Artifact, sha: str | None) -> tuple[Word, ...] | str:
+        """The source's OCR words (cached per source hash), or why there are none."""
         if artifact.source is None or sha is None:
             return "no source figure to compare with"
         source = artifact.source
         try:
-            return ocr_tokens(sha, lambda: open_image(source), max_side=self.ocr_max_side)
+            return ocr_words(sha, lambda: open_image(source), max_side=self.ocr_max_side)
         except RefigError as exc:
             return f"cannot read the source figure: {exc.message}"
-
-    def _image_tokens(self, path: Path, tree: ObjectTree) -> tuple[list[str], dict[str, Any]]:
-        """OCR tokens of the raster images the slide shows (each image read once per process)."""
-        try:
-            images = [image for image in slide_images(path, tree) if image.shown]
-        except RefigError as exc:
-            return [], {"images_error": f"cannot read the images: {exc.message}"}
-        tokens: list[str] = []
-        read, skipped = [], []
-        for image in images[:MAX_OCR_IMAGES]:
-            try:
-                picture = open_image(image.data)
-            except RefigError as exc:  # EMF, SVG, corrupt: no pixels to read
-                skipped.append({"part": image.part, "reason": exc.message})
-                continue
-            if min(picture.size) < MIN_OCR_SIDE:
-                continue
-            tokens += ocr_tokens(image.sha256, lambda p=picture: p, max_side=self.ocr_max_side)
-            read.append(image.part)
-        detail: dict[str, Any] = {"images_read": read}
-        if skipped:
-            detail["images_skipped"] = skipped
-        if len(images) > MAX_OCR_IMAGES:
-            detail["images_not_read"] = len(images) - MAX_OCR_IMAGES
-        return tokens, detail
 
 
 def annotated_labels(annotation: Mapping[str, Any] | None) -> list[str] | None:
@@ -186,10 +163,4 @@ def annotated_labels(annotation: Mapping[str, Any] | None) -> list[str] | None:
     texts, panel and group titles, edge labels), or None without such an annotation."""
     if not annotation or not isinstance(annotation.get("nodes"), list):
         return None
-    texts: list[Any] = [n.get("text") for n in annotation["nodes"] if isinstance(n, dict)]
-    for part, key in (("panels", "title"), ("groups", "title"), ("edges", "label")):
-        items = annotation.get(part)
-        if isinstance(items, list):
-            texts += [item.get(key) for item in items if isinstance(item, dict)]
-    return [token for text in texts if isinstance(text, str) for token in word_tokens(text)]
-
+    return [word.token for word in label_words(annotation)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 from PIL import Image
-from refig_metric_flattening.matching import (
+from refig.locating.matching import (
     SEARCH_WIDTH,
     SummedAreas,
     match,

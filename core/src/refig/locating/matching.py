@@ -1,4 +1,5 @@
-"""Is an embedded image the source figure, a piece of it, or does it hold it?
+"""Is a picture the source figure, a piece of it, or does it hold it? (Moved here from the
+flattening metric so the text metric locates pictures with the very same search.)
 
 Three tests, cheapest first, all on the images trimmed of their uniform margins:
 
@@ -22,7 +23,8 @@ from typing import Literal
 import imagehash
 import numpy as np
 from PIL import Image
-from refig.plugin import content_box
+
+from refig.images import content_box
 
 #: Hamming distance (of 64 bits) under which two images count as the same picture.
 WHOLE_MAX_DISTANCE = 12
@@ -48,13 +50,16 @@ Kind = Literal["whole", "crop", "contains"]
 
 @dataclass(frozen=True)
 class Signature:
-    """An image prepared for matching: trimmed, hashed, and as a blurred grey search array."""
+    """An image prepared for matching: trimmed, hashed, and as a blurred grey search array.
+    ``box`` is the trimmed content ``(left, top, right, bottom)`` as fractions of the image as
+    decoded: a match's region (fractions of the trimmed image) maps back through it."""
 
     image: Image.Image
     phash: imagehash.ImageHash
     grey: np.ndarray
     coarse: np.ndarray
     featureless: bool
+    box: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)
 
 
 @dataclass(frozen=True)
@@ -82,12 +87,6 @@ class Match:
         }
 
 
-def trimmed(image: Image.Image) -> Image.Image:
-    """The image cropped to its content (no uniform margin); unchanged when blank."""
-    box = content_box(image)
-    return image.crop(box) if box else image
-
-
 def grey(image: Image.Image, width: int) -> np.ndarray:
     """Greyscale in 0-1 at ``width`` pixels, lightly blurred so a few pixels of misalignment
     between a template scale and the true scale do not break the correlation."""
@@ -112,7 +111,9 @@ def is_featureless(image: Image.Image) -> bool:
 
 def signature(image: Image.Image) -> Signature:
     """Prepare ``image`` (already decoded within refig's pixel limit) for matching."""
-    content = trimmed(image.convert("RGB"))
+    rgb = image.convert("RGB")
+    cut = content_box(rgb) or (0, 0, rgb.width, rgb.height)
+    content = rgb.crop(cut)
     # Hashes work on 32 px and searches on SEARCH_WIDTH: a bounded copy keeps cached
     # signatures small whatever the size of the figure.
     content.thumbnail((KEEP_SIDE, KEEP_SIDE), Image.Resampling.LANCZOS)
@@ -122,6 +123,7 @@ def signature(image: Image.Image) -> Signature:
         grey=grey(content, min(SEARCH_WIDTH, content.width)),
         coarse=grey(content, min(COARSE_WIDTH, content.width)),
         featureless=is_featureless(content),
+        box=(cut[0] / rgb.width, cut[1] / rgb.height, cut[2] / rgb.width, cut[3] / rgb.height),
     )
 
 

@@ -1,0 +1,85 @@
+"""The words in the raster pictures a slide shows: located in the source, else read by OCR.
+
+A picture that is the source (the same bytes), holds it, or is a piece of it found by the same
+search the flattening metric runs (:func:`refig.plugin.locate`, once per pair of hashes) holds
+the source's reference words in that region (:mod:`refig_metric_text.located`). Only a picture
+not found in the source, or when the search cannot run, is read by OCR (as in version 5).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from refig.plugin import Artifact, RefigError, locate, open_image, source_sha256, source_signature
+from refig.pptx import ObjectTree
+from refig.pptx.rasters import SlideImage, slide_images
+
+from refig_metric_text.located import Word, source_region, words_in
+from refig_metric_text.ocr_cache import ocr_tokens
+
+#: Embedded images read, largest on the slide first; smaller ones hold no sentence.
+MAX_OCR_IMAGES = 8
+MIN_OCR_SIDE = 24
+
+
+class Pictures:
+    """Reads the pictures of one artifact against its source's words."""
+
+    def __init__(self, artifact: Artifact, source_words: tuple[Word, ...] | list[Word],
+                 ocr_max_side: int):
+        self.artifact = artifact
+        self.source_words = source_words
+        self.ocr_max_side = ocr_max_side
+        self.source_sha = source_sha256(artifact)
+
+    def tokens(self, tree: ObjectTree) -> tuple[list[str], dict[str, Any]]:
+        """The tokens of every shown picture (up to :data:`MAX_OCR_IMAGES`) and how each was
+        read."""
+        path: Path = self.artifact.path
+        try:
+            images = [image for image in slide_images(path, tree) if image.shown]
+        except RefigError as exc:
+            return [], {"images_error": f"cannot read the images: {exc.message}"}
+        tokens: list[str] = []
+        read, located, skipped = [], [], []
+        for image in images[:MAX_OCR_IMAGES]:
+            try:
+                picture = open_image(image.data)
+            except RefigError as exc:  # EMF, SVG, corrupt: no pixels to read
+                skipped.append({"part": image.part, "reason": exc.message})
+                continue
+            if min(picture.size) < MIN_OCR_SIDE:
+                continue
+            found = self._located(image)
+            if found is not None:
+                words, where = found
+                tokens += words
+                located.append({"part": image.part, **where, "words": len(words)})
+                continue
+            tokens += ocr_tokens(image.sha256, lambda p=picture: p, max_side=self.ocr_max_side)
+            read.append(image.part)
+        detail: dict[str, Any] = {"images_read": read, "images_located": located}
+        if skipped:
+            detail["images_skipped"] = skipped
+        if len(images) > MAX_OCR_IMAGES:
+            detail["images_not_read"] = len(images) - MAX_OCR_IMAGES
+        return tokens, detail
+
+    def _located(self, image: SlideImage) -> tuple[list[str], dict[str, Any]] | None:
+        """The source's words the picture holds and where it was found, or None when it was not
+        found in the source (or the search could not run): then OCR reads it."""
+        source, sha = self.artifact.source, self.source_sha
+        if source is None or sha is None:
+            return None
+        try:
+            found = locate(image.sha256, image.data, sha, source)
+            if found is None:
+                return None
+            region = source_region(found, source_signature(sha, source))
+        except RefigError:
+            return None
+        words = words_in(self.source_words, region)
+        if words is None:
+            return None
+        return words, {"kind": found.kind, "region": [round(v, 4) for v in region]}
