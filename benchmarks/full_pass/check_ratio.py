@@ -21,8 +21,7 @@ import tempfile
 from pathlib import Path
 
 from baselines import import_time, naive_render
-from corpus import build_suite
-from run import REFIG, check_corpus, timed
+from run import REFIG, fresh_slides, timed
 
 
 def check(files: list[Path], jobs: int, *extra: str) -> dict[str, float]:
@@ -41,9 +40,7 @@ def main() -> None:
     results: dict[str, object] = {"slides": args.slides, "jobs": args.jobs,
                                   "load_before": os.getloadavg()}
     with tempfile.TemporaryDirectory(prefix="refig-bench-check-") as tmp:
-        suite = Path(tmp) / "suite"
-        build_suite(REFIG, suite, min(args.slides, 50), seed=2)
-        files = check_corpus(suite, Path(tmp) / "slides", args.slides)
+        files = fresh_slides(Path(tmp), args.slides, seed=2)
         first = check(files, args.jobs)
         naive = naive_render(files, Path(tmp) / "naive", args.width)
         second = check(files, args.jobs)

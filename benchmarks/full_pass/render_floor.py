@@ -20,11 +20,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from baselines import warm_floor
-from corpus import build_suite
 from refig.engine.plugins import close_plugins
 from refig.engine.stages import Item, RenderBatch, render_batches
 from refig.engine.timing import cpu_seconds
-from run import REFIG, check_corpus
+from run import fresh_slides
 
 
 def stage(files: list[Path], jobs: int) -> dict[str, float]:
@@ -44,9 +43,7 @@ def main() -> None:
     args = parser.parse_args()
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="refig-bench-floor-") as tmp:
-        suite = Path(tmp) / "suite"
-        build_suite(REFIG, suite, min(args.slides, 50), seed=1)
-        files = check_corpus(suite, Path(tmp) / "slides", args.slides)
+        files = fresh_slides(Path(tmp), args.slides, seed=1)
         floor = warm_floor(files, args.jobs)
         cold = stage(files, args.jobs)
         warm = stage(files, args.jobs)

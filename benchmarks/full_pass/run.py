@@ -42,7 +42,7 @@ from typing import Any
 
 from baselines import import_time, naive_ocr, naive_render, user_env, warm_floor
 from cores import measure as two_workers
-from corpus import build_suite, make_run
+from corpus import FIGURE_WIDTH, build_suite, make_run, real_sizes
 from ocr_knee import measure as ocr_knee
 from ocr_knee import real_agreement
 from ray_cluster import LocalCluster
@@ -51,6 +51,8 @@ from slides import STYLES, make_slide
 
 REFIG = str(Path(sys.executable).with_name("refig"))
 TARGET_ARTIFACTS, TARGET_SOURCES = 10_000, 1_000
+#: The real figures beside the checkout (``../shared`` from the repository's root), if present.
+REAL_FIGURES = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "real-figures"
 
 
 def children_cpu() -> float:
@@ -95,6 +97,13 @@ def check_corpus(suite: Path, out: Path, count: int) -> list[Path]:
     return files
 
 
+def fresh_slides(work: Path, count: int, seed: int) -> list[Path]:
+    """``count`` fresh slides in ``work/slides`` over a suite of up to 50 figures built in
+    ``work/suite`` (the corpus of the benchmarks that need slides and no run)."""
+    build_suite(REFIG, work / "suite", min(count, 50), seed)
+    return check_corpus(work / "suite", work / "slides", count)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sources", type=int, default=50)
@@ -105,11 +114,15 @@ def main() -> None:
     parser.add_argument("--ocr-figures", type=int, default=12)
     parser.add_argument("--ocr-sides", default="640,960,1280,1600,2048,4096")
     parser.add_argument("--width", type=int, default=1600)
-    parser.add_argument("--real", type=Path, default=Path("../shared/data/real-figures"),
+    parser.add_argument("--real", type=Path, default=REAL_FIGURES,
                         help="real figures for the OCR check (skipped when absent)")
+    parser.add_argument("--real-sizes", type=Path, default=REAL_FIGURES,
+                        help="real figures whose sizes are stated beside the corpus's")
     parser.add_argument("--ray", action="store_true", help="also run the pass on Ray")
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--figure-width", type=int, nargs=2, default=list(FIGURE_WIDTH),
+                        metavar=("LOW", "HIGH"), help="the range of the figures' widths (px)")
     args = parser.parse_args()
 
     results: dict[str, Any] = {"args": vars(args) | {"json": str(args.json)},
@@ -119,7 +132,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="refig-bench-full-") as tmp:
         work = Path(tmp)
         suite, run = work / "suite", work / "run"
-        results["corpus"] = build_suite(REFIG, suite, args.sources, args.seed)
+        results["corpus"] = build_suite(REFIG, suite, args.sources, args.seed,
+                                        tuple(args.figure_width))
         started = time.perf_counter()
         results["corpus"]["artifacts"] = make_run(suite, run, args.per_source, args.jobs)
         results["corpus"]["build_seconds"] = time.perf_counter() - started
@@ -132,6 +146,8 @@ def main() -> None:
                                            ("check", "-q", "--json", str(files[0])))]
         sides = sorted({int(side) for side in args.ocr_sides.split(",")} | {OCR_MAX_SIDE})
         results["ocr"] = ocr_knee(suite, sides, min(args.ocr_figures, args.sources))
+        if args.real_sizes.is_dir():
+            results["corpus"]["real_figures"] = real_sizes(args.real_sizes)
         if args.real.is_dir():
             results["ocr"]["real"] = real_agreement(args.real, sides)
 

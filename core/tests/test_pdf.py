@@ -6,10 +6,11 @@ import io
 import threading
 from pathlib import Path
 
+import numpy as np
 import pypdfium2 as pdfium
 import pytest
 from PIL import Image
-from refig.pdf import PdfError, dpi_within, first_page
+from refig.pdf import PdfError, dpi_within, first_page, render_pages, render_pages_bgr
 
 
 def pdf_bytes(width: float, height: float, pages: int = 1) -> bytes:
@@ -88,3 +89,21 @@ def test_a_page_is_drawn_into_exactly_the_size_asked() -> None:
     assert drawn.getpixel((2, 100))[1] < 100 and drawn.getpixel((10, 100))[1] > 200
     with pytest.raises(PdfError, match="over the limit"):
         first_page(data, dpi_within(72), max_pixels=10_000, size=lambda w, h: (200, 100))
+
+
+def test_bgr_pages_are_the_rgb_pages_in_the_other_channel_order() -> None:
+    """What an encoder taking BGR gets is, pixel for pixel, what :func:`render_pages` gives,
+    drawn at a scale (resampled picture) and into a size."""
+    image = Image.effect_noise((97, 61), 90).convert("RGB")
+    image.paste((200, 30, 30), (10, 10, 40, 30))
+    buffer = io.BytesIO()
+    image.save(buffer, format="PDF", resolution=72, save_all=True, append_images=[image.rotate(90)])
+    data = buffer.getvalue()
+    for size in (None, lambda w, h: (301, 190)):
+        rgb = render_pages(data, dpi_within(150), size=size)
+        bgr = render_pages_bgr(data, dpi_within(150), size=size)
+        assert len(rgb) == len(bgr) == 2
+        for page, array in zip(rgb, bgr, strict=True):
+            assert array.dtype == np.uint8 and array.flags.c_contiguous
+            assert array.shape == (page.height, page.width, 3)
+            assert np.array_equal(array[:, :, ::-1], np.asarray(page))

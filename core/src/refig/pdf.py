@@ -1,7 +1,8 @@
 """The pages of a PDF as images, through pypdfium2, within a pixel budget.
 
 PDFium is not thread-safe and pypdfium2 leaves locking to the caller, so every call here holds one
-process-wide lock. The bitmap is copied into Pillow and freed before the lock is released.
+process-wide lock. The bitmap is copied out (into Pillow, or a NumPy array) and freed before the
+lock is released.
 """
 
 from __future__ import annotations
@@ -9,14 +10,16 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+import numpy as np
 from PIL import Image
 
 from refig.errors import RefigError
 from refig.images import MAX_PIXELS
 
 _PDFIUM = threading.Lock()
+T = TypeVar("T")
 
 #: ``scale(width_pt, height_pt)``: pixels per PDF point for a page of that size.
 Scale = Callable[[float, float], float]
@@ -47,6 +50,31 @@ def render_pages(
     within ``max_pixels``; a deck's every slide, or a figure's one page. ``size``: draw each
     page into exactly that many pixels (stretched by under a pixel where the page's rounded
     points disagree), instead of at ``scale`` and resampling after."""
+    return _render(source, scale, max_pixels, limit, size, _rgb_image)
+
+
+def render_pages_bgr(
+    source: Path | bytes, scale: Scale, *, max_pixels: int = MAX_PIXELS, limit: int | None = None,
+    size: Size | None = None,
+) -> list[np.ndarray]:
+    """The pages :func:`render_pages` gives, pixel for pixel, as PDFium draws them: ``uint8``
+    arrays of rows x columns x (blue, green, red), with no conversion, for an encoder that
+    takes that order (OpenCV's)."""
+    return _render(source, scale, max_pixels, limit, size, _bgr_array)
+
+
+def _rgb_image(bitmap: Any) -> Image.Image:
+    return bitmap.to_pil().convert("RGB")  # a copy: the bitmap is freed after
+
+
+def _bgr_array(bitmap: Any) -> np.ndarray:
+    # both ways of drawing here make 24-bit BGR bitmaps (opaque white fill, no alpha)
+    return np.array(bitmap.to_numpy())  # a contiguous copy: the bitmap is freed after
+
+
+def _render(source: Path | bytes, scale: Scale, max_pixels: int, limit: int | None,
+            size: Size | None, take: Callable[[Any], T]) -> list[T]:
+    """Each page drawn and handed to ``take``, which copies it out of the bitmap."""
     import pypdfium2 as pdfium
 
     name = str(source) if isinstance(source, Path) else "<PDF bytes>"
@@ -59,15 +87,15 @@ def render_pages(
             if len(document) == 0:
                 raise PdfError("the PDF has no page", path=name)
             count = len(document) if limit is None else min(limit, len(document))
-            return [_page(pdfium, document, index, scale, max_pixels, name, size)
+            return [_page(pdfium, document, index, scale, max_pixels, name, size, take)
                     for index in range(count)]
         finally:
             document.close()
 
 
 def _page(pdfium: Any, document: Any, index: int, scale: Scale, max_pixels: int,
-          name: str, size: Size | None) -> Image.Image:
-    """One page as RGB; the caller holds the PDFium lock."""
+          name: str, size: Size | None, take: Callable[[Any], T]) -> T:
+    """One page, copied out by ``take``; the caller holds the PDFium lock."""
     page = document[index]
     try:
         width, height = page.get_size()
@@ -84,7 +112,7 @@ def _page(pdfium: Any, document: Any, index: int, scale: Scale, max_pixels: int,
         else:
             bitmap = _drawn_into(pdfium, page, columns, rows)
         try:
-            return bitmap.to_pil().convert("RGB")  # a copy: the bitmap is freed below
+            return take(bitmap)
         finally:
             bitmap.close()
     except pdfium.PdfiumError as exc:

@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from refig.errors import UsageError
 from refig.suite import Suite, check_suite
 from refig_suite_sample import build_sample
 from refig_suite_sample.build import CREATED_AT
+from refig_suite_sample.difficulty import PRESETS, Difficulty
 
 
 def _files(root: Path) -> dict[str, bytes]:
@@ -65,6 +67,32 @@ def test_sizes_are_realistic(tmp_path, difficulty):
         assert annotation["edges"], "every figure has arrows"
     if difficulty == "hard":
         assert min(counts) >= 5
+
+
+def test_a_width_range_sets_the_sizes_and_is_recorded(tmp_path):
+    suite = build_sample(tmp_path / "small", n=3, seed=1, difficulty="medium", width=(900, 1000))
+    assert suite.manifest.params["width"] == [900, 1000]
+    for task in suite.tasks:
+        with Image.open(suite.input_path(task, "figure")) as image:
+            assert 900 <= image.width <= 1000
+        assert check_suite(suite.root).ok
+
+
+def test_the_difficultys_own_width_range_gives_the_default_figures(tmp_path, medium):
+    """Only the recorded parameters differ: a suite built without ``width`` is unchanged."""
+    same = build_sample(tmp_path / "same", n=3, seed=7, difficulty="medium",
+                        width=PRESETS[Difficulty.MEDIUM].width)
+    first, second = _files(medium.root), _files(same.root)
+    assert "width" not in medium.manifest.params
+    for name in first:
+        if name.startswith(("assets/", "annotations/")):
+            assert first[name] == second[name], name
+
+
+@pytest.mark.parametrize("width", [(700, 900), (2000, 1000), (900, 7000)])
+def test_a_width_range_out_of_bounds_is_a_usage_error(tmp_path, width):
+    with pytest.raises(UsageError, match="--width"):
+        build_sample(tmp_path, n=1, width=width)
 
 
 def _ink(image: Image.Image, x: float, y: float) -> int:

@@ -27,3 +27,13 @@ def test_unknown_builder_lists_sample(capsys):
 def test_bad_difficulty_is_a_usage_error(tmp_path, capsys):
     assert run(["suite", "build", "sample", "--out", str(tmp_path), "--difficulty", "wild"]) == 2
     assert "easy, medium or hard" in capsys.readouterr().err
+
+
+def test_width_option_reaches_the_builder(tmp_path, capsys):
+    out = tmp_path / "suite"
+    assert run(["suite", "build", "sample", "--out", str(out), "--n", "1", "--width", "900",
+                "950", "-q"]) == 0
+    assert json.loads((out / "suite.json").read_text())["params"]["width"] == [900, 950]
+    assert run(["suite", "build", "sample", "--out", str(tmp_path / "bad"), "--n", "1",
+                "--width", "950", "900", "-q"]) == 2
+    assert "--width" in capsys.readouterr().err

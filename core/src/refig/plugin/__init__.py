@@ -73,7 +73,8 @@ _LAZY: dict[str, str] = {
          "png_bytes"),
         "refig.images",
     ),
-    **dict.fromkeys(("PdfError", "dpi_within", "first_page", "render_pages"), "refig.pdf"),
+    **dict.fromkeys(("PdfError", "dpi_within", "first_page", "render_pages", "render_pages_bgr"),
+                    "refig.pdf"),
     **dict.fromkeys(("OcrLine", "read_text"), "refig.ocr"),
     # where a picture sits in a source figure, once per pair of hashes
     **dict.fromkeys(("Match", "Signature"), "refig.locating.matching"),
@@ -209,6 +210,7 @@ __all__ = [
     "process_cap",
     "read_text",
     "render_pages",
+    "render_pages_bgr",
     "run_sandboxed",
     "source_sha256",
     "source_signature",
@@ -289,7 +291,7 @@ if TYPE_CHECKING:
     )
     from refig.ocr import OcrLine, read_text
     from refig.once import OncePerKey
-    from refig.pdf import PdfError, dpi_within, first_page, render_pages
+    from refig.pdf import PdfError, dpi_within, first_page, render_pages, render_pages_bgr
     from refig.plugins import Registry
     from refig.protocols import (
         Artifact,

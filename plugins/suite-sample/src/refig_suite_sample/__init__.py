@@ -11,11 +11,13 @@ if TYPE_CHECKING:
 
 
 def build_sample(out: Path | str, n: int = 6, seed: int = 0, difficulty: str = "medium", *,
-                 created_at: datetime | None = None, quiet: bool = True) -> Suite:
+                 created_at: datetime | None = None, quiet: bool = True,
+                 width: tuple[int, int] | None = None) -> Suite:
     """Generate the sample suite at ``out`` (what ``refig demo`` uses); see :mod:`.build`."""
     from refig_suite_sample.build import build_sample as build
 
-    return build(out, n=n, seed=seed, difficulty=difficulty, created_at=created_at, quiet=quiet)
+    return build(out, n=n, seed=seed, difficulty=difficulty, created_at=created_at, quiet=quiet,
+                 width=width)
 
 
 __all__ = ["build_sample"]

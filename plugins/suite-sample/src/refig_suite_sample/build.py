@@ -19,6 +19,8 @@ from refig_suite_sample.layout import generate
 #: The fixed creation time of every sample suite, so a seed always yields the same bytes.
 CREATED_AT = datetime(2017, 6, 1, tzinfo=UTC)
 MAX_FIGURES = 10_000
+#: The widths a figure may be drawn at: below 800 px its labels are under 9 px tall.
+MIN_WIDTH, MAX_WIDTH = 800, 6000
 
 try:
     GENERATOR_VERSION = version("refig-suite-sample")
@@ -33,10 +35,13 @@ def figure_seed(seed: int, index: int, difficulty: str) -> int:
 
 
 def build_sample(out: Path | str, n: int = 6, seed: int = 0, difficulty: str = "medium", *,
-                 created_at: datetime | None = None, quiet: bool = True) -> Suite:
+                 created_at: datetime | None = None, quiet: bool = True,
+                 width: tuple[int, int] | None = None) -> Suite:
     """Generate ``n`` figures into a suite at ``out``; the same arguments give the same bytes.
 
-    This is what ``refig demo`` calls for its built-in sample.
+    ``width`` (low, high): draw each figure's width from that range instead of the
+    difficulty's, its layout scaled to it (a benchmark's corpus of given sizes). This is what
+    ``refig demo`` calls for its built-in sample.
     """
     try:
         level = Difficulty(difficulty)
@@ -46,11 +51,18 @@ def build_sample(out: Path | str, n: int = 6, seed: int = 0, difficulty: str = "
         ) from None
     if not 1 <= n <= MAX_FIGURES:
         raise UsageError(f"--n must be between 1 and {MAX_FIGURES}, not {n}")
+    params: dict[str, object] = {"n": n, "seed": seed, "difficulty": level.value,
+                                 "generator_version": GENERATOR_VERSION}
+    if width is not None:
+        low, high = width
+        if not MIN_WIDTH <= low <= high <= MAX_WIDTH:
+            raise UsageError(f"--width {low} {high}: give two widths with "
+                             f"{MIN_WIDTH} <= low <= high <= {MAX_WIDTH} pixels")
+        params["width"] = [low, high]
     families = available_families()
     writer = SuiteWriter(
         out, name="sample", family="figure-to-slide", builder="sample",
-        params={"n": n, "seed": seed, "difficulty": level.value,
-                "generator_version": GENERATOR_VERSION},
+        params=params,
         description=f"{n} generated {level.value} overview figures with exact annotations "
                     f"(seed {seed})",
         created_at=created_at or CREATED_AT,
@@ -60,7 +72,7 @@ def build_sample(out: Path | str, n: int = 6, seed: int = 0, difficulty: str = "
             tracker.start()
             rng = random.Random(figure_seed(seed, index, level.value))
             fonts = font_set(rng.choice(families) if families else None)
-            figure = generate(rng, level, fonts)
+            figure = generate(rng, level, fonts, width=width)
             image = png_bytes(render(figure))
             task_id = f"sample-{index:03d}"
             generator = {"name": "refig-suite-sample", "version": GENERATOR_VERSION,

@@ -8,6 +8,7 @@ random stream, so a seed always yields the same figure. Coordinates are final-im
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from refig_suite_sample import words
 from refig_suite_sample.checks import check
@@ -21,9 +22,10 @@ from refig_suite_sample.routing import route
 
 
 def generate(rng: random.Random, difficulty: Difficulty, fonts: FontSet,
-             attempts: int = 400) -> Figure:
-    """Draw a random figure for ``difficulty`` until one passes every check."""
-    preset = PRESETS[difficulty]
+             attempts: int = 400, width: tuple[int, int] | None = None) -> Figure:
+    """Draw a random figure for ``difficulty`` until one passes every check; ``width``: the
+    range its width is drawn from instead of the difficulty's (the layout scales with it)."""
+    preset = PRESETS[difficulty] if width is None else replace(PRESETS[difficulty], width=width)
     measure = Measure(fonts)
     last = ""
     for _ in range(attempts):
