@@ -202,10 +202,11 @@ def test_a_file_of_another_family_is_named_instead_of_gated_wrong(tmp_path, caps
     (["--family", "deck-edit", "--input", "target"], "is not ROLE=PATH"),
     (["--family", "deck-edit", "--input", "target=nowhere.pptx"], "nowhere.pptx does not exist"),
     (["--pages", "slide.pptx/pages"], "cannot write the pages there"),
+    (["--pages", "slide.pptx"], "slide.pptx is a file, not a folder"),
 ])
 def test_usage_errors_exit_2_before_any_work(tmp_path, capsys, args, says):
     slide = deck(tmp_path / "slide.pptx", ["Only"])
-    args = [str(tmp_path / a) if a.startswith("slide.pptx/") else a for a in args]
+    args = [str(tmp_path / a) if a.startswith("slide.pptx") else a for a in args]
     assert refig(["check", "-q", str(slide), *args]) == 2
     assert says in " ".join(capsys.readouterr().err.split())
 

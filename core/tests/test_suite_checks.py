@@ -79,6 +79,19 @@ def test_missing_manifest_is_reported(tmp_path, capsys):
     assert "suite.json" in capsys.readouterr().out
 
 
+def test_info_of_what_is_no_suite_is_a_usage_error_saying_what_it_is(tmp_path, capsys):
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "refig.db").write_bytes(b"")
+    (tmp_path / "file.png").write_bytes(_png(10, 10))
+    for path, why in ((tmp_path / "nowhere", "it does not exist"),
+                      (tmp_path / "file.png", "it is a file"),
+                      (run_dir, "it is a run: give the suite the run was made from"),
+                      (tmp_path, "no suite.json")):
+        assert run(["suite", "info", str(path)]) == 2, path
+        assert f"is not a suite ({why})" in " ".join(capsys.readouterr().err.split())
+
+
 def test_info_table_json_and_plot(suite_dir, tmp_path, capsys):
     assert run(["suite", "info", str(suite_dir)]) == 0
     table = capsys.readouterr().out

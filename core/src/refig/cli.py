@@ -19,6 +19,7 @@ from refig import __version__, commands
 from refig.console import err
 from refig.errors import RefigError
 from refig.plugins import Registry
+from refig.store_marks import unreadable_store
 
 
 def create_app(registry: Registry) -> typer.Typer:
@@ -64,15 +65,6 @@ def run(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # typer's standalone mode reports every ending this way
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     return 0
-
-
-def unreadable_store(exc: sqlite3.DatabaseError) -> RefigError:
-    """A run store's SQLite error as the user's error: what it said (cut short, it may quote a
-    whole row) and how to tell whether the database is damaged."""
-    said = str(exc) if len(str(exc)) <= 160 else str(exc)[:160] + "..."
-    return RefigError(f"a run store's database could not be read: {said}",
-                      fix="`sqlite3 RUN/refig.db 'PRAGMA integrity_check'` says whether it is "
-                      "damaged; if it is, restore refig.db from a backup (the objects are kept)")
 
 
 def _report(exc: RefigError) -> int:

@@ -6,16 +6,19 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
-from refig.errors import UsageError
+from refig.errors import RefigError, UsageError
 from refig.store import DB_NAME
+from refig.store_marks import unreadable_store
 
 if TYPE_CHECKING:
     from refig.pipeline import ReportRequest
     from refig.plugins import Registry
+
+T = TypeVar("T")
 
 #: Folder levels searched below the given folder (the demo's runs are one or two deep).
 MAX_DEPTH = 4
@@ -65,6 +68,44 @@ def collection_runs(path: Path) -> list[Path] | None:
 def run_name(folder: Path, run: Path) -> str:
     """How a run of a collection is named in its pages: its path relative to the folder."""
     return run.relative_to(folder).as_posix()
+
+
+class Unreadable:
+    """The runs of a collection that could not be read, and why: one damaged run does not cost
+    the others their report. Each is named on stderr as it is found; :meth:`raise_if_any` ends
+    the command with exit 1 once the others are reported."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.runs: list[tuple[Path, RefigError]] = []
+
+    def attempt(self, run: Path, read: Callable[[], T]) -> T | None:
+        """``read()``, or None when the run cannot be read (a usage error still ends the
+        command: it is the same for every run)."""
+        from rich.markup import escape
+
+        from refig.console import err
+
+        if any(known == run for known, _ in self.runs):  # named already (by the terminal)
+            return None
+        try:
+            return read()
+        except UsageError:
+            raise
+        except (RefigError, sqlite3.DatabaseError) as exc:
+            error = exc if isinstance(exc, RefigError) else unreadable_store(exc)
+            self.runs.append((run, error))
+            err.print(f"[bold red]error:[/] {escape(run_name(self.folder, run))} is left out: "
+                      f"{escape(str(error))}", highlight=False)
+            return None
+
+    def raise_if_any(self, total: int) -> None:
+        """Exit 1 naming the runs left out, if any."""
+        if self.runs:
+            names = ", ".join(run_name(self.folder, run) for run, _ in self.runs)
+            raise RefigError(f"{len(self.runs)} of {total} runs in {self.folder} could not be "
+                             f"read: {names}", path=self.folder,
+                             fix="each is named above with its fix; the other runs are reported")
 
 
 def judges_of(run: Path) -> set[str]:
@@ -125,6 +166,7 @@ def report_collection(registry: Registry, request: ReportRequest,
                 f"{request.run} is a folder of {len(runs)} runs; the {selection.record.name} "
                 "report holds one run's tables", fix=f"give one of its runs, e.g. {runs[0]}")
     unjudged = runs_without(request.run, runs, request.judge)
+    unreadable = Unreadable(request.run)
     if request.terminal:
         for run in runs:
             name = run_name(request.run, run)
@@ -135,10 +177,11 @@ def report_collection(registry: Registry, request: ReportRequest,
                 err.print(judge_notice(judge, name), style="yellow", markup=False,
                           highlight=False)
                 judge = None
-            report(registry, replace(request, run=run, targets=(), judge=judge))
+            unreadable.attempt(run, lambda r=run, j=judge: report(
+                registry, replace(request, run=r, targets=(), judge=j)))
     options = {"quiet": request.quiet, "judge": request.judge, "resamples": request.resamples,
                "elo_resamples": request.elo_resamples, "seed": request.seed,
-               "zero_margin": request.zero_margin}
+               "zero_margin": request.zero_margin, "unreadable": unreadable}
     written: dict[str, Path] = {}
     for selection, target in wanted:
         path = selection.create().report(request.run, target, options)
@@ -146,4 +189,5 @@ def report_collection(registry: Registry, request: ReportRequest,
             written[selection.record.name] = path
             if not request.quiet:
                 err.print(f"{selection.record.name} report: {path}")
+    unreadable.raise_if_any(len(runs))
     return written

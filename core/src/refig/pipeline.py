@@ -147,6 +147,10 @@ def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
     from refig.analysis import Options, analyse
     from refig.collection import collection_runs, report_collection
 
+    for name, target in request.targets:
+        if target is not None and target.exists() and not target.is_dir():
+            raise UsageError(f"{target} is a file, not a folder for the {name} report",
+                             path=target, fix="give a folder (refig makes it when missing)")
     if (runs := collection_runs(request.run)) is not None:
         return report_collection(registry, request, runs)
 

@@ -27,6 +27,15 @@ class StoreDamaged(RefigError):
     malformed."""
 
 
+def unreadable_store(exc: sqlite3.DatabaseError) -> RefigError:
+    """A run store's SQLite error as the user's error: what it said (cut short, it may quote a
+    whole row) and how to tell whether the database is damaged."""
+    said = str(exc) if len(str(exc)) <= 160 else str(exc)[:160] + "..."
+    return RefigError(f"a run store's database could not be read: {said}",
+                      fix="`sqlite3 RUN/refig.db 'PRAGMA integrity_check'` says whether it is "
+                      "damaged; if it is, restore refig.db from a backup (the objects are kept)")
+
+
 def _has_objects(objects: Path) -> bool:
     return objects.is_dir() and any(p.is_file() for p in objects.rglob("*"))
 

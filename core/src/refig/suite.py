@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from refig.errors import RefigError, problems
+from refig.errors import RefigError, UsageError, problems
 from refig.migration import manifest_v1, refuse, task_v1
 from refig.models import SCHEMA_VERSION, Asset, SuiteManifest, Task
 from refig.store import sha256_file
@@ -29,6 +29,10 @@ TASKS_FILE = "tasks.jsonl"
 
 class SuiteError(RefigError):
     """A suite directory that cannot be read as a suite."""
+
+
+class NotASuite(SuiteError, UsageError):
+    """The path given as a suite holds none (a usage error, as for a path that is no run)."""
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
@@ -95,6 +99,19 @@ def migrate_suite(root: Path) -> None:
         ) from exc
 
 
+def _why_not_a_suite(root: Path) -> str:
+    """What a path given as a suite is instead."""
+    from refig.store import DB_NAME
+
+    if not root.exists():
+        return "it does not exist"
+    if not root.is_dir():
+        return "it is a file"
+    if (root / DB_NAME).is_file():
+        return "it is a run: give the suite the run was made from"
+    return f"no {SUITE_FILE}"
+
+
 @dataclass(frozen=True)
 class Suite:
     """A loaded suite: its manifest and tasks, with paths resolved against ``root``."""
@@ -109,8 +126,8 @@ class Suite:
         root = Path(root)
         manifest_path = root / SUITE_FILE
         if not manifest_path.is_file():
-            raise SuiteError(
-                f"{root} is not a suite (no {SUITE_FILE})",
+            raise NotASuite(
+                f"{root} is not a suite ({_why_not_a_suite(root)})",
                 path=root,
                 fix="build one with `refig suite build sample --out DIR`",
             )

@@ -139,3 +139,16 @@ def test_report_in_headless_chromium(report: Path) -> None:
         p for p in (report / "tasks").glob("*.html") if "&lt;script&gt;" in p.read_text()
     ]
     assert len(hostile_page) == 1
+
+
+def test_a_file_given_as_the_report_folder_is_refused_before_the_analysis(tmp_path, capsys):
+    spec = SyntheticSpec(configs=[Configuration(model="m", harness="h", workflow="direct")],
+                         quality=[[0.5] * 5], tasks=2, repeats=1, votes=0)
+    store = synthetic_run(tmp_path / "run", spec)
+    taken = tmp_path / "taken.html"
+    taken.write_text("mine")
+    assert cli(["report", str(store.root), "--html", str(taken)]) == 2
+    captured = capsys.readouterr()
+    assert f"{taken} is a file, not a folder for the html report" in " ".join(captured.err.split())
+    assert captured.out == ""  # no table was printed: the analysis never ran
+    assert taken.read_text() == "mine"

@@ -302,6 +302,9 @@ def register(app: typer.Typer, registry: Registry) -> None:
         given = check_inputs(record, source, inputs)
         check_suffixes(registry, record, files)
         if pages is not None:
+            if pages.exists() and not pages.is_dir():
+                raise UsageError(f"--pages {pages} is a file, not a folder", path=pages,
+                                 fix="give a folder (refig makes it when missing)")
             try:
                 pages.mkdir(parents=True, exist_ok=True)
             except OSError as exc:

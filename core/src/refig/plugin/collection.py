@@ -4,6 +4,7 @@ DIR``, ``refig report DIR --html``): which folders are runs, and how each is nam
 from __future__ import annotations
 
 from refig.collection import (
+    Unreadable,
     collection_runs,
     find_runs,
     is_run,
@@ -13,5 +14,5 @@ from refig.collection import (
     runs_without,
 )
 
-__all__ = ["collection_runs", "find_runs", "is_run", "judge_notice", "judges_of", "run_name",
-           "runs_without"]
+__all__ = ["Unreadable", "collection_runs", "find_runs", "is_run", "judge_notice", "judges_of",
+           "run_name", "runs_without"]

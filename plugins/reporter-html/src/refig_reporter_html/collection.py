@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -220,6 +221,7 @@ class LiveFolder:
         self.scan_every = scan_every
         self.background = background
         self._members: dict[Path, Member] = {}
+        self._unreadable: dict[Path, str] = {}
         self._lock = threading.Lock()
         self._scanned = time.monotonic()
         runs_without(folder, find_runs(folder), judge)  # exit 2 when judge judged none of them
@@ -237,8 +239,12 @@ class LiveFolder:
             try:
                 self._members[run] = member(self.folder, run,
                                             lambda n, j, r=run: self._open(r, n, j), self.judge)
-            except RefigError as exc:  # a run still being created: the next look retries
-                err.print(f"viewer: {run} is not readable yet: {exc}")
+            except (RefigError, sqlite3.DatabaseError) as exc:
+                # a run still being created, or damaged: the next look retries; said once
+                if self._unreadable.get(run) != str(exc):
+                    self._unreadable[run] = str(exc)
+                    err.print(f"viewer: {run} is left out until it can be read: {exc}",
+                              markup=False, highlight=False)
 
     def members(self) -> list[Member]:
         """The runs found so far, in name order."""

@@ -18,7 +18,7 @@ class HtmlReporter:
         """Write the site of ``run_dir``, a run or a folder of runs (one collection)."""
         from refig.plugin import err, track
         from refig.plugin.analysis import analysis_for
-        from refig.plugin.collection import collection_runs, runs_without
+        from refig.plugin.collection import Unreadable, collection_runs, runs_without
 
         from refig_reporter_html.collection import HOME, CollectionSite, member
         from refig_reporter_html.site import NotFound, Site
@@ -41,8 +41,12 @@ class HtmlReporter:
         else:
             judge = options.get("judge")
             runs_without(run_dir, runs, judge)  # exit 2 when the judge judged none of them
-            members = [member(run_dir, run, lambda name, j, r=run: static(r, name, j), judge)
-                       for run in runs]
+            # `refig report` ends with exit 1 naming the runs left out, after this site is written
+            unreadable = options.get("unreadable") or Unreadable(run_dir)
+            members = [m for run in runs if (m := unreadable.attempt(run, lambda r=run: member(
+                run_dir, r, lambda name, j: static(r, name, j), judge))) is not None]
+            if not members:
+                unreadable.raise_if_any(len(runs))
             site = CollectionSite(run_dir.name, lambda: members, live=False)
             datas = [m.site.state().snap.data for m in members]
         out.mkdir(parents=True, exist_ok=True)
