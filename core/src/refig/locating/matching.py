@@ -51,16 +51,25 @@ Kind = Literal["whole", "crop", "contains"]
 
 @dataclass(frozen=True)
 class Signature:
-    """An image prepared for matching: trimmed, hashed, and as a blurred grey search array.
-    ``box`` is the trimmed content ``(left, top, right, bottom)`` as fractions of the image as
-    decoded: a match's region (fractions of the trimmed image) maps back through it."""
+    """An image prepared for matching: trimmed, hashed, and (on its first search, which a
+    hash match or a blank image never needs) as blurred grey search arrays. ``box`` is the
+    trimmed content ``(left, top, right, bottom)`` as fractions of the image as decoded: a
+    match's region (fractions of the trimmed image) maps back through it."""
 
     image: Image.Image
     phash: imagehash.ImageHash
-    grey: np.ndarray
-    coarse: np.ndarray
     featureless: bool
     box: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)
+
+    @cached_property
+    def grey(self) -> np.ndarray:
+        """The search copy, at most ``SEARCH_WIDTH`` wide."""
+        return grey(self.image, min(SEARCH_WIDTH, self.image.width))
+
+    @cached_property
+    def coarse(self) -> np.ndarray:
+        """The small copy every scale is first tried on, at most ``COARSE_WIDTH`` wide."""
+        return grey(self.image, min(COARSE_WIDTH, self.image.width))
 
     @cached_property
     def piece(self) -> Image.Image:
@@ -134,12 +143,10 @@ def signature(image: Image.Image) -> Signature:
     # Hashes work on 32 px and searches on SEARCH_WIDTH: a bounded copy keeps cached
     # signatures small whatever the size of the figure.
     content.thumbnail((KEEP_SIDE, KEEP_SIDE), Image.Resampling.LANCZOS)
-    luma = content.convert("L")  # once: the hash, both search arrays and the edge test use it
+    luma = content.convert("L")  # once for the hash and the edge test
     return Signature(
         image=content,
         phash=imagehash.phash(luma),
-        grey=grey(luma, min(SEARCH_WIDTH, content.width)),
-        coarse=grey(luma, min(COARSE_WIDTH, content.width)),
         featureless=is_featureless(luma),
         box=(cut[0] / rgb.width, cut[1] / rgb.height, cut[2] / rgb.width, cut[3] / rgb.height),
     )
