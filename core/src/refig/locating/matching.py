@@ -18,13 +18,14 @@ Three tests, cheapest first, all on the images trimmed of their uniform margins:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 import imagehash
 import numpy as np
 from PIL import Image
 
-from refig.images import content_box
+from refig.images import as_rgb, content_box
 
 #: Hamming distance (of 64 bits) under which two images count as the same picture.
 WHOLE_MAX_DISTANCE = 12
@@ -50,16 +51,35 @@ Kind = Literal["whole", "crop", "contains"]
 
 @dataclass(frozen=True)
 class Signature:
-    """An image prepared for matching: trimmed, hashed, and as a blurred grey search array.
-    ``box`` is the trimmed content ``(left, top, right, bottom)`` as fractions of the image as
-    decoded: a match's region (fractions of the trimmed image) maps back through it."""
+    """An image prepared for matching: trimmed, hashed, and (on its first search, which a
+    hash match or a blank image never needs) as blurred grey search arrays. ``box`` is the
+    trimmed content ``(left, top, right, bottom)`` as fractions of the image as decoded: a
+    match's region (fractions of the trimmed image) maps back through it."""
 
     image: Image.Image
     phash: imagehash.ImageHash
-    grey: np.ndarray
-    coarse: np.ndarray
     featureless: bool
     box: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)
+
+    @cached_property
+    def grey(self) -> np.ndarray:
+        """The search copy, at most ``SEARCH_WIDTH`` wide."""
+        return grey(self.image, min(SEARCH_WIDTH, self.image.width))
+
+    @cached_property
+    def coarse(self) -> np.ndarray:
+        """The small copy every scale is first tried on, at most ``COARSE_WIDTH`` wide."""
+        return grey(self.image, min(COARSE_WIDTH, self.image.width))
+
+    @cached_property
+    def piece(self) -> Image.Image:
+        """The image as search templates are cut from it: grey, at most ``2 * SEARCH_WIDTH``
+        wide (kept: the source is the piece of every ``contains`` search against it)."""
+        piece = self.image
+        if piece.width > 2 * SEARCH_WIDTH:  # every template is at most SEARCH_WIDTH wide
+            size = (2 * SEARCH_WIDTH, max(1, round(2 * SEARCH_WIDTH * piece.height / piece.width)))
+            piece = piece.resize(size, Image.Resampling.LANCZOS)
+        return piece.convert("L")
 
 
 @dataclass(frozen=True)
@@ -87,13 +107,19 @@ class Match:
         }
 
 
+def grey_size(size: tuple[int, int], width: int) -> tuple[int, int]:
+    """``(width, height)`` of :func:`grey` of an image of ``size`` at ``width`` pixels."""
+    height = round(size[1] * width / size[0])
+    if height > 4 * SEARCH_WIDTH:  # a tall strip: bound the array, keep the aspect
+        width, height = max(1, round(width * 4 * SEARCH_WIDTH / height)), 4 * SEARCH_WIDTH
+    return width, max(1, height)
+
+
 def grey(image: Image.Image, width: int) -> np.ndarray:
     """Greyscale in 0-1 at ``width`` pixels, lightly blurred so a few pixels of misalignment
     between a template scale and the true scale do not break the correlation."""
-    height = round(image.height * width / image.width)
-    if height > 4 * SEARCH_WIDTH:  # a tall strip: bound the array, keep the aspect
-        width, height = max(1, round(width * 4 * SEARCH_WIDTH / height)), 4 * SEARCH_WIDTH
-    small = image.convert("L").resize((width, max(1, height)), Image.Resampling.LANCZOS)
+    luma = image if image.mode == "L" else image.convert("L")  # convert would copy an L image
+    small = luma.resize(grey_size(image.size, width), Image.Resampling.LANCZOS)
     from scipy.ndimage import gaussian_filter  # here: scipy costs seconds to import
 
     return gaussian_filter(np.asarray(small, dtype=np.float32) / 255.0, 1.0)
@@ -111,18 +137,17 @@ def is_featureless(image: Image.Image) -> bool:
 
 def signature(image: Image.Image) -> Signature:
     """Prepare ``image`` (already decoded within refig's pixel limit) for matching."""
-    rgb = image.convert("RGB")
+    rgb = as_rgb(image)
     cut = content_box(rgb) or (0, 0, rgb.width, rgb.height)
     content = rgb.crop(cut)
     # Hashes work on 32 px and searches on SEARCH_WIDTH: a bounded copy keeps cached
     # signatures small whatever the size of the figure.
     content.thumbnail((KEEP_SIDE, KEEP_SIDE), Image.Resampling.LANCZOS)
+    luma = content.convert("L")  # once for the hash and the edge test
     return Signature(
         image=content,
-        phash=imagehash.phash(content),
-        grey=grey(content, min(SEARCH_WIDTH, content.width)),
-        coarse=grey(content, min(COARSE_WIDTH, content.width)),
-        featureless=is_featureless(content),
+        phash=imagehash.phash(luma),
+        featureless=is_featureless(luma),
         box=(cut[0] / rgb.width, cut[1] / rgb.height, cut[2] / rgb.width, cut[3] / rgb.height),
     )
 
@@ -134,14 +159,14 @@ def match(candidate: Signature, source: Signature) -> Match | None:
     distance = int(candidate.phash - source.phash)
     if distance <= WHOLE_MAX_DISTANCE:
         return Match("whole", distance)
-    found = _search(candidate.image, source, MIN_PIECE_AREA)
+    found = _search(candidate, source, MIN_PIECE_AREA)
     if found is not None:
         ncc, region = found
         piece_distance = int(candidate.phash - imagehash.phash(_crop(source.image, region)))
         if piece_distance <= WHOLE_MAX_DISTANCE:
             area = (region[2] - region[0]) * (region[3] - region[1])
             return Match("crop", piece_distance, region, area, ncc)
-    found = _search(source.image, candidate, MIN_CONTAINED_AREA)
+    found = _search(source, candidate, MIN_CONTAINED_AREA)
     if found is not None:
         ncc, region = found
         inner_distance = int(source.phash - imagehash.phash(_crop(candidate.image, region)))
@@ -205,13 +230,14 @@ def _best(piece: Image.Image, haystack: np.ndarray, widths: list[int]) -> Hit | 
 
     height, width = haystack.shape
     tables = SummedAreas.of(haystack)
-    piece = piece.convert("L")  # what grey() does to it at every width, done once
     best: Hit | None = None
     for piece_width in widths:
         if not 8 <= piece_width <= width:
             continue
+        if not 8 <= grey_size(piece.size, piece_width)[1] <= height:  # before any resize
+            continue
         template = grey(piece, piece_width)
-        if not 8 <= template.shape[0] <= height or float(template.std()) < 0.01:
+        if float(template.std()) < 0.01:
             continue
         result = match_template(haystack, template)
         # Where the haystack window is almost flat the correlation's denominator vanishes and
@@ -235,18 +261,16 @@ def _geometric(largest: float, smallest: float, step: float) -> list[int]:
 
 
 def _search(
-    piece: Image.Image, haystack: Signature, min_area: float
+    needle: Signature, haystack: Signature, min_area: float
 ) -> tuple[float, tuple[float, float, float, float]] | None:
-    """Where ``piece``, scaled to cover between ``min_area`` and all of the haystack, correlates
-    best: ``(ncc, region as fractions)``, or None below ``MIN_NCC``.
+    """Where ``needle``'s image, scaled to cover between ``min_area`` and all of the haystack,
+    correlates best: ``(ncc, region as fractions)``, or None below ``MIN_NCC``.
 
     Every scale is tried on the small copy (``COARSE_WIDTH``); only a promising hit is refined on
     the search copy, in a window around it, at finer scale steps.
     """
-    aspect = piece.height / piece.width
-    if piece.width > 2 * SEARCH_WIDTH:  # every template is at most SEARCH_WIDTH wide
-        size = (2 * SEARCH_WIDTH, max(1, round(2 * SEARCH_WIDTH * aspect)))
-        piece = piece.resize(size, Image.Resampling.LANCZOS)
+    aspect = needle.image.height / needle.image.width
+    piece = needle.piece
     small = haystack.coarse
     height, width = small.shape
     largest = min(width, height / aspect)
