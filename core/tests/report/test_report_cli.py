@@ -73,7 +73,13 @@ def test_report_cli_errors(hand, tmp_path: Path, capsys) -> None:
     capsys.readouterr()
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")
-    assert cli(["report", str(hand.store.root), "--latex", str(blocker), "-q", "--json"]) == 1
+    # a file given as the folder is refused before the analysis, as a usage error
+    assert cli(["report", str(hand.store.root), "--latex", str(blocker), "-q", "--json"]) == 2
+    said = " ".join(capsys.readouterr().err.split())
+    assert f"{blocker} is a file, not a folder for the latex report" in said
+    # a folder that cannot be made (below a file) fails when the reporter writes it
+    inside = blocker / "tables"
+    assert cli(["report", str(hand.store.root), "--latex", str(inside), "-q", "--json"]) == 1
     said = " ".join(capsys.readouterr().err.split())
     assert "cannot write the latex report" in said and str(blocker) in said
     assert "Traceback" not in said
