@@ -93,8 +93,8 @@ class TextRecall:
             return
         started = time.perf_counter()
         native = [token for text in native_text(tree) for token in word_tokens(text)]
-        labels = annotated_labels(artifact.annotation)
-        words = (label_words(artifact.annotation) if labels is not None and artifact.annotation
+        labels = annotated_words(artifact.annotation)
+        words = (labels if labels is not None
                  else self._source_words(artifact, make.reference_sha256))
         source = words if isinstance(words, str) else tuple(word.token for word in words)
         read_images = self.read_images and not isinstance(words, str)
@@ -102,7 +102,7 @@ class TextRecall:
         # metric's cost) is skipped and image_words says why.
         pictured, image_detail = (
             Pictures(artifact, words, self.ocr_max_side).tokens(tree)
-            if read_images and not isinstance(words, str)
+            if not isinstance(words, str) and self.read_images
             else ([], {"reason": NOT_READ if not self.read_images
                        else f"{source}: the slide's images are not read"}))
         if isinstance(source, str):
@@ -158,9 +158,10 @@ class TextRecall:
             return f"cannot read the source figure: {exc.message}"
 
 
-def annotated_labels(annotation: Mapping[str, Any] | None) -> list[str] | None:
-    """The word tokens of every label a ``refig.figure-annotation/1`` document says is drawn (node
-    texts, panel and group titles, edge labels), or None without such an annotation."""
+def annotated_words(annotation: Mapping[str, Any] | None) -> list[Word] | None:
+    """The words, with their boxes, of every label a ``refig.figure-annotation/1`` document says
+    is drawn (node texts, panel and group titles, edge labels), or None without such an
+    annotation."""
     if not annotation or not isinstance(annotation.get("nodes"), list):
         return None
-    return [word.token for word in label_words(annotation)]
+    return label_words(annotation)
