@@ -36,6 +36,14 @@ class UsageError(RefigError):
     exit_code = 2
 
 
+def refuse_file_as_folder(path: Path, said: str, *, noun: str = "a folder",
+                          fix: str = "give a folder (refig makes it when missing)") -> None:
+    """A usage error (``{said} is a file, not {noun}``), before any work, when ``path`` is a
+    file where refig is to write a folder."""
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{said} is a file, not {noun}", path=path, fix=fix)
+
+
 def problems(exc: ValidationError, *, most: int = 5) -> str:
     """A pydantic error as a user reads it: ``field: what is wrong`` for each problem (at most
     ``most``), without pydantic's echo of the input and its links."""

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from refig.console import err
-from refig.errors import RefigError, UsageError
+from refig.errors import RefigError, UsageError, refuse_file_as_folder
 from refig.plugins import Registry, Selection, check_serves
 from refig.records import PluginKind
 from refig.store import RunStore
@@ -148,9 +148,8 @@ def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
     from refig.collection import collection_runs, report_collection
 
     for name, target in request.targets:
-        if target is not None and target.exists() and not target.is_dir():
-            raise UsageError(f"{target} is a file, not a folder for the {name} report",
-                             path=target, fix="give a folder (refig makes it when missing)")
+        if target is not None:
+            refuse_file_as_folder(target, str(target), noun=f"a folder for the {name} report")
     if (runs := collection_runs(request.run)) is not None:
         return report_collection(registry, request, runs)
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import typer
 
 from refig.console import err, out, print_table
-from refig.errors import RefigError, UsageError
+from refig.errors import RefigError, UsageError, refuse_file_as_folder
 from refig.plugins import Registry
 from refig.records import FIGURE_TO_SLIDE, PluginKind, TaskFamilyRecord
 
@@ -302,9 +302,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
         given = check_inputs(record, source, inputs)
         check_suffixes(registry, record, files)
         if pages is not None:
-            if pages.exists() and not pages.is_dir():
-                raise UsageError(f"--pages {pages} is a file, not a folder", path=pages,
-                                 fix="give a folder (refig makes it when missing)")
+            refuse_file_as_folder(pages, f"--pages {pages}")
             try:
                 pages.mkdir(parents=True, exist_ok=True)
             except OSError as exc:

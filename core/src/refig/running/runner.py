@@ -18,7 +18,7 @@ from typing import Any
 
 from refig.claims import Claims
 from refig.console import track
-from refig.errors import UsageError
+from refig.errors import UsageError, refuse_file_as_folder
 from refig.harness.figure import DEFAULT_FIGURE
 from refig.harness.figure import OPTION as FIGURE_OPTION
 from refig.integrity import intact
@@ -154,9 +154,8 @@ def make_request(
     """A checked :class:`RunRequest` from plugin names, as ``refig run`` (and ``refig demo``)
     build it: unknown names, a model for a baseline or none for a real harness, options the
     harness rejects and a Ray address without Ray all fail here (exit 2), before any work."""
-    if Path(out).exists() and not Path(out).is_dir():
-        raise UsageError(f"--out {out} is a file, not a run directory", path=Path(out),
-                         fix="give --out a new directory, or the directory of an earlier run")
+    refuse_file_as_folder(Path(out), f"--out {out}", noun="a run directory",
+                          fix="give --out a new directory, or the directory of an earlier run")
     executor_sel = registry.resolve(PluginKind.EXECUTOR, executor)
     harness_sel = registry.resolve(PluginKind.HARNESS, harness)
     workflow_sel = registry.resolve(PluginKind.WORKFLOW, workflow)
