@@ -27,9 +27,11 @@ has_font caladea || packages+=(fonts-crosextra-caladea)
 has_font "noto sans cjk" || packages+=(fonts-noto-cjk)
 has_font "dejavu sans" || packages+=(fonts-dejavu-core)
 # figure-to-code: Octave cannot draw text without a font package; its pinned toolkit is gnuplot
-# (no display needed); R's png device and ggplot2; XeLaTeX with TikZ, pgfplots and standalone.
+# (no display needed), and its print to PNG goes through Ghostscript; R's png device and ggplot2;
+# XeLaTeX with TikZ, pgfplots and standalone.
 command -v octave >/dev/null || packages+=(octave)
 command -v gnuplot >/dev/null || packages+=(gnuplot-nox)
+command -v gs >/dev/null || packages+=(ghostscript)
 has_font freesans || packages+=(fonts-freefont-otf)
 command -v Rscript >/dev/null || packages+=(r-base-core)
 [[ -d /usr/lib/R/site-library/ggplot2 || -d /usr/lib/R/library/ggplot2 ]] \
@@ -47,7 +49,6 @@ if ((WITH_TESTS)); then
   command -v chromium >/dev/null || packages+=(chromium)
   command -v bwrap >/dev/null || packages+=(bubblewrap)
   command -v node >/dev/null || packages+=(nodejs npm)
-  command -v gs >/dev/null || packages+=(ghostscript)
 fi
 
 if ((${#packages[@]})); then

@@ -36,3 +36,5 @@ def toolchain_checks() -> Iterator[Any]:
                apt_fix("texlive-pictures"), purpose="TikZ/pgfplots programs")
     yield tool("figure-to-code gnuplot (Octave's pinned toolkit)", ("gnuplot", "--version"),
                apt_fix("gnuplot-nox"), purpose="Octave plots")
+    yield tool("figure-to-code Ghostscript (Octave's print to PNG)", ("gs", "--version"),
+               apt_fix("ghostscript"), purpose="Octave plots")
