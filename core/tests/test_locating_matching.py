@@ -4,7 +4,9 @@ test_flattening.py)."""
 from __future__ import annotations
 
 import numpy as np
-from PIL import Image
+import pytest
+from PIL import Image, ImageDraw
+from refig.images import content_box
 from refig.locating.matching import (
     SEARCH_WIDTH,
     SummedAreas,
@@ -46,3 +48,54 @@ def test_window_spread_from_shared_tables_is_the_direct_one() -> None:
         direct = np.lib.stride_tricks.sliding_window_view(image.astype(np.float64),
                                                           (height, width)).std(axis=(2, 3))
         assert np.allclose(shared, direct, atol=1e-6)
+
+
+def drawn_figure(seed: int) -> Image.Image:
+    """A 1200 x 600 diagram-like figure: outlined boxes of random size with text, and lines."""
+    rng = np.random.default_rng(seed)
+    image = Image.new("RGB", (1200, 600), "white")
+    draw = ImageDraw.Draw(image)
+    for i in range(14):
+        x, y = int(rng.integers(0, 1050)), int(rng.integers(0, 520))
+        w, h = int(rng.integers(60, 200)), int(rng.integers(30, 90))
+        colour = tuple(int(c) for c in rng.integers(0, 200, 3))
+        draw.rectangle((x, y, x + w, y + h), outline=colour, width=3)
+        draw.text((x + 8, y + 8), f"node {seed}-{i}", fill=colour)
+        draw.line((x + w, y + h // 2, int(rng.integers(0, 1200)), int(rng.integers(0, 600))),
+                  fill=colour, width=2)
+    return image
+
+
+@pytest.mark.parametrize("scale", [0.5, 1.0, 2.0])
+@pytest.mark.parametrize("box", [(0.0, 0.0, 0.5, 1.0), (0.3, 0.25, 0.8, 0.75),
+                                 (0.55, 0.5, 0.95, 1.0)])
+def test_a_scaled_crop_is_found_where_it_was_cut_and_nowhere_else(
+    box: tuple[float, float, float, float], scale: float
+) -> None:
+    """Crops covering 20 to 50% of the source, shrunk or enlarged twofold, are found at their
+    true region (within 2% of the source's size); in another figure they are not found."""
+    figure = drawn_figure(1)
+    w, h = figure.size
+    cut = (round(box[0] * w), round(box[1] * h), round(box[2] * w), round(box[3] * h))
+    piece = figure.crop(cut)
+    # regions are fractions of the trimmed source, and the piece is trimmed too
+    left, top, right, bottom = content_box(figure) or (0, 0, w, h)
+    inner = content_box(piece) or (0, 0, piece.width, piece.height)
+    sx, sy = right - left, bottom - top
+    expected = ((cut[0] + inner[0] - left) / sx, (cut[1] + inner[1] - top) / sy,
+                (cut[0] + inner[2] - left) / sx, (cut[1] + inner[3] - top) / sy)
+    piece = piece.resize((round(piece.width * scale), round(piece.height * scale)),
+                         Image.Resampling.LANCZOS)
+    found = match(signature(piece), signature(figure))
+    assert found is not None and found.kind == "crop"
+    assert found.region == pytest.approx(expected, abs=0.02)
+    assert match(signature(piece), signature(drawn_figure(2))) is None
+
+
+def test_a_source_on_a_larger_canvas_is_contained_and_another_is_not() -> None:
+    figure = drawn_figure(1)
+    canvas = drawn_figure(3).resize((2000, 1000))
+    canvas.paste(figure, (600, 300))  # the source covers 36% of the canvas
+    found = match(signature(canvas), signature(figure))
+    assert found is not None and found.kind == "contains"
+    assert match(signature(canvas), signature(drawn_figure(2))) is None

@@ -7,10 +7,10 @@ Three tests, cheapest first, all on the images trimmed of their uniform margins:
   Scaling, recompression and small colour shifts keep the hash; distinct figures differ by 24+
   bits (measured on the real figures under ``shared/data/real-figures``).
 * ``crop``: the image is a piece of the source (cropped, then scaled by any factor): normalised
-  cross-correlation (``skimage.feature.match_template``) of the image, resized over a geometric
-  range of scales, inside the source. A peak of at least ``MIN_NCC`` whose region of the source
-  also hashes within ``WHOLE_MAX_DISTANCE`` of the image is a match, and gives the share of the
-  source the piece covers.
+  cross-correlation (OpenCV's ``matchTemplate``, ``TM_CCOEFF_NORMED``) of the image, resized
+  over a geometric range of scales, inside the source. A peak of at least ``MIN_NCC`` whose
+  region of the source also hashes within ``WHOLE_MAX_DISTANCE`` of the image is a match, and
+  gives the share of the source the piece covers.
 * ``contains``: the source sits inside a larger image (pasted onto a canvas with other content):
   the same search with the roles swapped, confirmed the same way.
 """
@@ -196,7 +196,7 @@ class SummedAreas:
 
 def window_std(image: np.ndarray | SummedAreas, height: int, width: int) -> np.ndarray:
     """Standard deviation of every ``height`` x ``width`` window of an image (or of its tables,
-    made once for many window sizes), laid out like ``match_template``'s result."""
+    made once for many window sizes), laid out like ``cv2.matchTemplate``'s result."""
     tables = image if isinstance(image, SummedAreas) else SummedAreas.of(image)
     sums, squares = tables.sums, tables.squares
 
@@ -226,7 +226,7 @@ class Hit:
 
 def _best(piece: Image.Image, haystack: np.ndarray, widths: list[int]) -> Hit | None:
     """The highest correlation of ``piece`` scaled to each of ``widths`` inside ``haystack``."""
-    from skimage.feature import match_template  # here: it imports scipy
+    import cv2  # here: only a search needs OpenCV
 
     height, width = haystack.shape
     tables = SummedAreas.of(haystack)
@@ -239,9 +239,9 @@ def _best(piece: Image.Image, haystack: np.ndarray, widths: list[int]) -> Hit | 
         template = grey(piece, piece_width)
         if float(template.std()) < 0.01:
             continue
-        result = match_template(haystack, template)
+        result = cv2.matchTemplate(haystack, template, cv2.TM_CCOEFF_NORMED)
         # Where the haystack window is almost flat the correlation's denominator vanishes and
-        # match_template returns numerical noise (values far above 1): a true match has about
+        # the result is numerical noise (OpenCV clips it to -1, 0 or 1): a true match has about
         # the template's contrast, so windows whose contrast differs twofold are ruled out.
         contrast = window_std(tables, *template.shape) / float(template.std())
         result[(contrast < 0.5) | (contrast > 2.0)] = -1.0
