@@ -10,7 +10,7 @@ lines with 1.7x less CPU (docs/metrics.md). ``0`` keeps onnxruntime's default.
 
 RapidOCR turns onnxruntime's CPU memory arena off; :func:`engine` turns it back on (each sub-model
 then reuses its buffers instead of allocating them on every call). The output is the same, exactly
-(texts, boxes, scores on 12 generated and 8 real figures), for about 17% less CPU
+(texts, boxes, scores on 12 generated and 8 real figures), for about 20% less CPU
 (docs/performance.md, "Source OCR's CPU").
 """
 
