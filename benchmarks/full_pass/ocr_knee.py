@@ -82,3 +82,43 @@ def real_agreement(folder: Path, sides: list[int]) -> dict[str, Any]:
             "sides": {side: {"share_of_full_resolution_words": kept[side] / max(1, total),
                              "cpu_seconds_per_figure": cpu[side] / max(1, len(figures))}
                       for side in sides}}
+
+
+def arena_ab(paths: list[Path], side: int = 1600) -> dict[str, Any]:
+    """CPU seconds per source megapixel of RapidOCR's own sessions (memory arena off) against
+    :func:`refig.ocr.engine`'s (arena on), alternating per figure, and how many figures' lines
+    differ at all."""
+    import refig.ocr
+    from rapidocr_onnxruntime import RapidOCR
+
+    plain = -1  # a slot of refig.ocr's engines that read_text never fills itself
+    refig.ocr._engines[plain] = RapidOCR(intra_op_num_threads=1, inter_op_num_threads=1)
+    engine(1)
+    cpu = {plain: 0.0, 1: 0.0}
+    differing = 0
+    megapixels = 0.0
+    for index, path in enumerate(paths):
+        image = open_image(path)
+        megapixels += image.width * image.height / 1e6
+        lines = {}
+        for threads in (plain, 1) if index % 2 == 0 else (1, plain):
+            started = time.process_time()
+            lines[threads] = read_text(image, max_side=side, threads=threads)
+            cpu[threads] += time.process_time() - started
+        differing += lines[plain] != lines[1]
+    del refig.ocr._engines[plain]
+    return {"figures": len(paths), "figures_differing": differing,
+            "arena_off_cpu_seconds_per_megapixel": cpu[plain] / megapixels,
+            "arena_on_cpu_seconds_per_megapixel": cpu[1] / megapixels}
+
+
+if __name__ == "__main__":
+    import os
+    import sys
+
+    suite, real = Path(sys.argv[1]), Path(sys.argv[2])
+    tasks = [json.loads(line) for line in (suite / "tasks.jsonl").read_text().splitlines()]
+    figures = [suite / task["inputs"]["figure"]["path"] for task in tasks]
+    figures += sorted(p for p in real.iterdir() if p.suffix.lower() in {".png", ".jpg"})
+    print(json.dumps({"load_before": os.getloadavg(), **arena_ab(figures),
+                      "load_after": os.getloadavg()}, indent=1))
