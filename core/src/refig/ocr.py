@@ -75,13 +75,15 @@ def engine(threads: int | None = None) -> Any:
 
 def with_memory_arena(session: Any) -> Any:
     """The onnxruntime ``session`` made again from its model, with its options and the CPU memory
-    arena on."""
+    arena on (as it was, where this onnxruntime does not say which model file it read)."""
     from onnxruntime import InferenceSession
 
+    model = getattr(session, "_model_path", None)  # onnxruntime keeps no public path
+    if model is None:
+        return session
     options = session.get_session_options()
     options.enable_cpu_mem_arena = True
-    return InferenceSession(session._model_path, sess_options=options,
-                            providers=session.get_providers())
+    return InferenceSession(model, sess_options=options, providers=session.get_providers())
 
 
 def read_text(
