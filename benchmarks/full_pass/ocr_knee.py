@@ -88,28 +88,23 @@ def arena_ab(paths: list[Path], side: int = 1600) -> dict[str, Any]:
     """CPU seconds per source megapixel of RapidOCR's own sessions (memory arena off) against
     :func:`refig.ocr.engine`'s (arena on), alternating per figure, and how many figures' lines
     differ at all."""
-    import refig.ocr
-    from rapidocr_onnxruntime import RapidOCR
-
-    plain = -1  # a slot of refig.ocr's engines that read_text never fills itself
-    refig.ocr._engines[plain] = RapidOCR(intra_op_num_threads=1, inter_op_num_threads=1)
-    engine(1)
-    cpu = {plain: 0.0, 1: 0.0}
+    for arena in (False, True):
+        engine(1, arena=arena)  # load the models before timing
+    cpu = {False: 0.0, True: 0.0}
     differing = 0
     megapixels = 0.0
     for index, path in enumerate(paths):
         image = open_image(path)
         megapixels += image.width * image.height / 1e6
         lines = {}
-        for threads in (plain, 1) if index % 2 == 0 else (1, plain):
+        for arena in (False, True) if index % 2 == 0 else (True, False):
             started = time.process_time()
-            lines[threads] = read_text(image, max_side=side, threads=threads)
-            cpu[threads] += time.process_time() - started
-        differing += lines[plain] != lines[1]
-    del refig.ocr._engines[plain]
+            lines[arena] = read_text(image, max_side=side, threads=1, arena=arena)
+            cpu[arena] += time.process_time() - started
+        differing += lines[False] != lines[True]
     return {"figures": len(paths), "figures_differing": differing,
-            "arena_off_cpu_seconds_per_megapixel": cpu[plain] / megapixels,
-            "arena_on_cpu_seconds_per_megapixel": cpu[1] / megapixels}
+            "arena_off_cpu_seconds_per_megapixel": cpu[False] / megapixels,
+            "arena_on_cpu_seconds_per_megapixel": cpu[True] / megapixels}
 
 
 if __name__ == "__main__":

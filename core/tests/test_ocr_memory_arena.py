@@ -8,7 +8,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 pytest.importorskip("rapidocr_onnxruntime")
 
-from refig.ocr import engine, read_text
+from refig.ocr import engine, models, read_text
 
 
 def picture() -> Image.Image:
@@ -22,21 +22,13 @@ def picture() -> Image.Image:
 
 
 def test_every_session_keeps_the_memory_arena() -> None:
-    ocr = engine(1)
-    for model in (ocr.text_det.infer, ocr.text_cls.infer, ocr.text_rec.session):
+    for model in models(engine(1)):
         assert model.session.get_session_options().enable_cpu_mem_arena
 
 
 def test_the_arena_reads_what_rapidocr_s_own_sessions_read() -> None:
-    import refig.ocr
-    from rapidocr_onnxruntime import RapidOCR
-
     lines = read_text(picture(), threads=1)
     assert len(lines) >= 3
-    plain = RapidOCR(intra_op_num_threads=1, inter_op_num_threads=1)
-    assert not plain.text_det.infer.session.get_session_options().enable_cpu_mem_arena
-    refig.ocr._engines[-1] = plain  # a slot read_text never fills itself
-    try:
-        assert read_text(picture(), threads=-1) == lines  # texts, boxes, scores, exactly
-    finally:
-        del refig.ocr._engines[-1]
+    for model in models(engine(1, arena=False)):
+        assert not model.session.get_session_options().enable_cpu_mem_arena
+    assert read_text(picture(), threads=1, arena=False) == lines  # texts, boxes, scores, exactly

@@ -29,7 +29,7 @@ from refig.errors import RefigError
 from refig.images import open_image
 
 THREADS_ENV = "REFIG_OCR_THREADS"
-_engines: dict[int, Any] = {}
+_engines: dict[tuple[int, bool], Any] = {}
 _lock = threading.Lock()
 
 
@@ -51,12 +51,13 @@ def ocr_threads() -> int:
     return int(value)
 
 
-def engine(threads: int | None = None) -> Any:
+def engine(threads: int | None = None, *, arena: bool = True) -> Any:
     """The process-wide RapidOCR engine on ``threads`` threads (:func:`ocr_threads` unless
-    given), loaded on first use."""
+    given), loaded on first use; ``arena=False`` keeps RapidOCR's sessions as it makes them
+    (memory arena off), for comparing against."""
     threads = ocr_threads() if threads is None else threads
     with _lock:
-        if threads not in _engines:
+        if (threads, arena) not in _engines:
             try:
                 from rapidocr_onnxruntime import RapidOCR
             except ImportError as exc:
@@ -67,10 +68,16 @@ def engine(threads: int | None = None) -> Any:
             # RapidOCR leaves a count of -1 to onnxruntime (one thread per core)
             count = threads if threads > 0 else -1
             ocr = RapidOCR(intra_op_num_threads=count, inter_op_num_threads=count)
-            for model in (ocr.text_det.infer, ocr.text_cls.infer, ocr.text_rec.session):
+            for model in models(ocr) if arena else ():
                 model.session = with_memory_arena(model.session)
-            _engines[threads] = ocr
-        return _engines[threads]
+            _engines[threads, arena] = ocr
+        return _engines[threads, arena]
+
+
+def models(ocr: Any) -> tuple[Any, ...]:
+    """A RapidOCR engine's three sub-models (detector, angle classifier, recogniser), each
+    holding its onnxruntime ``session``."""
+    return ocr.text_det.infer, ocr.text_cls.infer, ocr.text_rec.session
 
 
 def with_memory_arena(session: Any) -> Any:
@@ -88,16 +95,18 @@ def with_memory_arena(session: Any) -> Any:
 
 def read_text(
     image: Path | Image.Image, *, max_side: int = 2048, min_score: float = 0.5,
-    threads: int | None = None,
+    threads: int | None = None, arena: bool = True,
 ) -> list[OcrLine]:
-    """Recognise the text lines of an image, top to bottom (``threads``: see :func:`engine`)."""
+    """Recognise the text lines of an image, top to bottom (``threads``, ``arena``: see
+    :func:`engine`)."""
     picture = image if isinstance(image, Image.Image) else open_image(image)
     picture = picture.convert("RGB")
     scale = min(1.0, max_side / max(picture.size))
     if scale < 1.0:
         size = (max(1, round(picture.width * scale)), max(1, round(picture.height * scale)))
         picture = picture.resize(size, Image.Resampling.LANCZOS)
-    result, _ = engine(threads)(np.asarray(picture)[:, :, ::-1])  # RapidOCR expects BGR
+    bgr = np.asarray(picture)[:, :, ::-1]  # RapidOCR expects BGR
+    result, _ = engine(threads, arena=arena)(bgr)
     lines: list[OcrLine] = []
     for quad, text, score in result or ():
         if float(score) < min_score or not str(text).strip():
