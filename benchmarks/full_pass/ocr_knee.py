@@ -4,7 +4,9 @@ Recall is the share of the annotation's words (node text, group, edge and panel 
 ``refig.pptx.word_tokens`` reads them) that OCR returns, counted with multiplicity; the
 knee is the smallest side whose recall is within ``TOLERANCE`` of the best side's.
 :func:`real_agreement` adds what labels cannot say for real figures (smaller text): the share of
-the words OCR reads at full resolution that it still reads at each side.
+the words OCR reads in the figure handed over whole that it still reads at each side. "Whole" is
+not full resolution: RapidOCR shrinks anything longer than its ``max_side_len`` (2000 px) itself,
+so the reference is its own bilinear shrink, and agreement with it is no recall.
 """
 
 from __future__ import annotations

@@ -112,7 +112,7 @@ def main() -> None:
     parser.add_argument("--check", type=int, default=30, help="slides for check and naive")
     parser.add_argument("--naive-ocr", type=int, default=4, help="artifacts for naive OCR")
     parser.add_argument("--ocr-figures", type=int, default=12)
-    parser.add_argument("--ocr-sides", default="640,960,1280,1600,2048,4096")
+    parser.add_argument("--ocr-sides", default="1280,1600,2048,2560,4096")
     parser.add_argument("--width", type=int, default=1600)
     parser.add_argument("--real", type=Path, default=REAL_FIGURES,
                         help="real figures for the OCR check (skipped when absent)")
@@ -156,7 +156,7 @@ def main() -> None:
         results["check"] = {"files": len(files), "wall_seconds": wall, "cpu_seconds": cpu}
         results["naive"] = naive_render(files, work / "naive", args.width)
         sources = sorted((suite / "assets").glob("*.png"))[: args.naive_ocr]
-        results["naive"]["ocr_seconds_per_artifact"] = naive_ocr(sources, max_side=2048)
+        results["naive"]["ocr_seconds_per_artifact"] = naive_ocr(sources, max_side=OCR_MAX_SIDE)
         results["floor"] = warm_floor(files, args.jobs)
         if args.ray:
             try:
