@@ -24,6 +24,8 @@ from slides import STYLES, make_slide
 #: 3.2) a median about 1.5 megapixels, 0.3 to 4.3 over 50 figures, as issue 18 asks
 #: ("real-figure-like sizes, a median around 1.5 megapixels"); the preset alone gives 2.2.
 FIGURE_WIDTH = (900, 2800)
+#: The real figures beside the checkout (``../shared`` from the repository's root), if present.
+REAL_FIGURES = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "real-figures"
 
 
 def build_suite(refig: str, out: Path, sources: int, seed: int,

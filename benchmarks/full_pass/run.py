@@ -42,7 +42,7 @@ from typing import Any
 
 from baselines import import_time, naive_ocr, naive_render, user_env, warm_floor
 from cores import measure as two_workers
-from corpus import FIGURE_WIDTH, build_suite, make_run, real_sizes
+from corpus import FIGURE_WIDTH, REAL_FIGURES, build_suite, make_run, real_sizes
 from ocr_knee import measure as ocr_knee
 from ocr_knee import real_agreement
 from ray_cluster import LocalCluster
@@ -51,8 +51,6 @@ from slides import STYLES, make_slide
 
 REFIG = str(Path(sys.executable).with_name("refig"))
 TARGET_ARTIFACTS, TARGET_SOURCES = 10_000, 1_000
-#: The real figures beside the checkout (``../shared`` from the repository's root), if present.
-REAL_FIGURES = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "real-figures"
 
 
 def children_cpu() -> float:

@@ -1,0 +1,126 @@
+"""The text metric's values at two OCR sides, with the source's words read by OCR.
+
+    uv run python benchmarks/full_pass/ocr_side_values.py SUITE [--figures 20] [--sides 1600 2000]
+        [--real ../shared/data/real-figures]
+
+The metric is shown no annotation, so the source's words come from OCR of the figure, as for a
+benchmark of real figures without labels. Generated figures (SUITE, from ``refig suite build
+sample``): one slide in each of the ten styles of :mod:`slides` from the figure's exact
+annotation, of which style 0, a faithful native rebuild, has a known recall of 1.0 against the
+labels. Real figures: pasted whole, and typed natively from the lines OCR reads in them. Both
+sides run in one process; the OCR of each source is cached per side, so both pay it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import statistics
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from corpus import REAL_FIGURES
+from pptx import Presentation
+from pptx.util import Emu
+from refig.models import GateResult
+from refig.ocr import engine, read_text
+from refig.pptx import Package, read_tree
+from refig.protocols import Artifact
+from refig_metric_text.metric import TextRecall
+from slides import STYLES, make_slide
+
+KEYS = ("recall", "precision", "image_only_share", "source_words")
+
+
+def artifact(path: Path, source: Path) -> Artifact:
+    """The artifact the metric sees: the slide's tree and its source figure, no annotation."""
+    with Package.open(path) as package:
+        slides = package.slides()
+        tree = read_tree(package, slides[0].part)
+    return Artifact(path=path, sha256=hashlib.sha256(path.read_bytes()).hexdigest(),
+                    gate=GateResult(passed=True, slides=len(slides)), structure=tree,
+                    references={"figure": source})
+
+
+def generated(suite: Path, figures: int, out: Path) -> list[tuple[str, Path, Path]]:
+    """(kind, slide, source) for each of the first ``figures`` figures in every style."""
+    tasks = [json.loads(line) for line in (suite / "tasks.jsonl").read_text().splitlines()]
+    items = []
+    for index, task in enumerate(tasks[:figures]):
+        figure = suite / task["inputs"]["figure"]["path"]
+        annotation = json.loads((suite / task["inputs"]["annotation"]["path"]).read_text())
+        for style in range(STYLES):
+            slide = out / f"generated-{index}-{style}.pptx"
+            make_slide(figure, annotation, style, 1000 + index * STYLES + style, slide)
+            items.append((f"generated, style {style}", slide, figure))
+    return items
+
+
+def real(folder: Path, out: Path) -> list[tuple[str, Path, Path]]:
+    """(kind, slide, source) for each real figure pasted whole and typed from its OCR lines."""
+    items = []
+    for figure in sorted(p for p in folder.iterdir() if p.suffix.lower() in {".png", ".jpg"}):
+        pasted, typed = Presentation(), Presentation()
+        pasted.slides.add_slide(pasted.slide_layouts[6]).shapes.add_picture(
+            str(figure), 0, 0, pasted.slide_width)
+        shapes = typed.slides.add_slide(typed.slide_layouts[6]).shapes
+        for row, line in enumerate(read_text(figure, max_side=1 << 16)):
+            box = shapes.add_textbox(Emu(100_000 + row % 4 * 2_200_000),
+                                     Emu(100_000 + row // 4 % 40 * 160_000),
+                                     Emu(2_100_000), Emu(150_000))
+            box.text_frame.text = line.text
+        for kind, deck in (("pasted", pasted), ("typed", typed)):
+            deck.save(out / f"real-{figure.stem}-{kind}.pptx")
+            items.append((f"real, {kind}", out / f"real-{figure.stem}-{kind}.pptx", figure))
+    return items
+
+
+def compare(items: list[tuple[str, Path, Path]], sides: list[int]) -> dict[str, Any]:
+    """Per kind of slide and value: the mean at each side, the largest change, how many moved."""
+    engine()  # load the models before the first side
+    values: dict[int, list[dict[str, float | None]]] = {}
+    for side in sides:
+        metric = TextRecall(ocr_max_side=side)
+        values[side] = [{v.name: v.value for v in metric.compute(artifact(slide, source))}
+                        for _, slide, source in items]
+    kinds: dict[str, list[int]] = defaultdict(list)
+    for index, (kind, _, _) in enumerate(items):
+        kinds[kind].append(index)
+    old, new = sides
+    rows: dict[str, Any] = {}
+    for kind, indices in kinds.items():
+        row: dict[str, Any] = {"slides": len(indices)}
+        for key in KEYS:
+            pairs = [(values[old][i][key], values[new][i][key]) for i in indices]
+            pairs = [(a, b) for a, b in pairs if a is not None and b is not None]
+            if pairs:
+                row[key] = {str(old): statistics.mean(a for a, _ in pairs),
+                            str(new): statistics.mean(b for _, b in pairs),
+                            "max_abs_change": max(abs(a - b) for a, b in pairs),
+                            "changed": sum(a != b for a, b in pairs)}
+        rows[kind] = row
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("suite", type=Path)
+    parser.add_argument("--figures", type=int, default=20)
+    parser.add_argument("--sides", type=int, nargs=2, default=[1600, 2000])
+    parser.add_argument("--real", type=Path, default=REAL_FIGURES)
+    args = parser.parse_args()
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="refig-ocr-sides-") as tmp:
+        items = generated(args.suite, args.figures, Path(tmp))
+        if args.real.is_dir():
+            items += real(args.real, Path(tmp))
+        rows = compare(items, args.sides)
+    print(json.dumps({"load_average": [load_before, os.getloadavg()], "kinds": rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
