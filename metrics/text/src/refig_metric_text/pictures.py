@@ -28,7 +28,7 @@ MIN_OCR_SIDE = 24
 _HEADER_SIZED = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff")
 
 
-class NoPixels(Exception):
+class _NoPixels(Exception):
     """A picture that does not decode (EMF, SVG, corrupt): its ``message`` says why."""
 
     def __init__(self, message: str):
@@ -37,12 +37,12 @@ class NoPixels(Exception):
 
 
 def _pixels(data: bytes) -> Image.Image:
-    """The picture decoded; :class:`NoPixels` (not a ``RefigError``, which an OCR failure is)
+    """The picture decoded; :class:`_NoPixels` (not a ``RefigError``, which an OCR failure is)
     when it cannot be."""
     try:
         return open_image(data)
     except RefigError as exc:
-        raise NoPixels(exc.message) from exc
+        raise _NoPixels(exc.message) from exc
 
 
 def _size(image: SlideImage) -> tuple[int, int]:
@@ -86,7 +86,7 @@ class Pictures:
                                          max_side=self.ocr_max_side)
                     read.append(image.part)
                     continue
-            except NoPixels as exc:  # EMF, SVG, corrupt: no pixels to read
+            except _NoPixels as exc:  # EMF, SVG, corrupt: no pixels to read
                 skipped.append({"part": image.part, "reason": exc.message})
                 continue
             words, where = found
