@@ -1,6 +1,6 @@
 """Which shown pictures the text metric decodes: a PNG or JPEG is sized by its header and decoded
 only when OCR reads it; a picture with no pixels keeps its skipped entry, in the slide's order; a
-pair the search answered before is answered again without decoding either image."""
+pair the search answered before, and its source's trimmed box, need no image decoded again."""
 
 from __future__ import annotations
 
@@ -99,17 +99,20 @@ def test_pictures_without_pixels_keep_their_reason_in_the_slide_order(
     assert detail["images_read"] == []
 
 
-def test_a_pair_searched_before_needs_neither_signature_again(
+def test_a_pair_searched_before_needs_no_signature_again(
     source_png: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The pass runs flattening over every artifact before text: by then the picture's signature
-    # may be evicted, but the pair's answer is still in the table.
+    # The pass runs flattening over every artifact before text: by then the signatures may be
+    # evicted, but the pair's answer and the source's box are still kept.
     figure = Image.open(source_png).convert("RGB")
     crop = png(figure.crop((400, 100, 1200, 700)))
     crop_sha, source_sha = hashlib.sha256(crop).hexdigest(), hashlib.sha256(
         source_png.read_bytes()).hexdigest()
     first = locating.locate(crop_sha, crop, source_sha, source_png)
     assert first is not None and first.kind == "crop"
+    box = locating.source_signature(source_sha, source_png).box
+    locating.image_signature.cache_clear()
+    locating.source_signature.cache_clear()
 
     def refused(*_: object) -> None:
         raise AssertionError("a signature was made for a pair already searched")
@@ -117,4 +120,5 @@ def test_a_pair_searched_before_needs_neither_signature_again(
     monkeypatch.setattr(locating, "image_signature", refused)
     monkeypatch.setattr(locating, "source_signature", refused)
     assert locating.locate(crop_sha, crop, source_sha, source_png) == first
+    assert locating.source_box(source_sha, source_png) == box  # the crop's region maps through it
     assert locating.matches.searches == 1

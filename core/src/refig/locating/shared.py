@@ -22,10 +22,25 @@ from refig.once import OncePerKey
 MAX_MATCHES = 16_384
 
 
+#: The trimmed box of every source signed, kept after its signature (four floats each) for the
+#: regions of crops found in it, in the next metric's stage.
+_source_boxes: OncePerKey[str, tuple[float, float, float, float]] = OncePerKey(MAX_MATCHES)
+
+
 @lru_cache(maxsize=16)
 def source_signature(sha256: str, path: Path) -> Signature:
     """The source's matching signature, computed once per source per process."""
-    return signature(open_image(path))
+    made = signature(open_image(path))
+    _source_boxes.get(sha256, lambda: made.box)
+    return made
+
+
+def source_box(sha256: str, path: Path) -> tuple[float, float, float, float]:
+    """The source's :attr:`~refig.locating.matching.Signature.box`, without remaking the
+    signature of a source signed before (:func:`source_signature` raises for one that cannot
+    be decoded)."""
+    box = _source_boxes.peek(sha256)
+    return box if box is not None else source_signature(sha256, path).box
 
 
 @lru_cache(maxsize=64)  # a signature keeps at most a 1024 px copy: a few MB each
@@ -85,5 +100,6 @@ def locate(image_sha: str, data: bytes, source_sha: str, source: Path) -> Match 
 def forget() -> None:
     """Drop every cached signature and pair (tests compare cached against fresh results)."""
     source_signature.cache_clear()
+    _source_boxes.clear()
     image_signature.cache_clear()
     matches.clear()

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from PIL import Image
-from refig.plugin import Artifact, RefigError, locate, open_image, source_sha256, source_signature
+from refig.plugin import Artifact, RefigError, locate, open_image, source_box, source_sha256
 from refig.pptx import ObjectTree
 from refig.pptx.rasters import SlideImage, slide_images
 
@@ -109,7 +109,7 @@ class Pictures:
             found = locate(image.sha256, image.data, sha, source)
             if found is None:
                 return None
-            region = source_region(found, source_signature(sha, source))
+            region = source_region(found, source_box(sha, source))
         except RefigError:
             return None
         words = words_in(self.source_words, region)
