@@ -51,6 +51,15 @@ def test_another_key_is_made_while_one_key_is_still_being_made() -> None:
         assert pending.result(WAIT) == "slow"
 
 
+def test_peek_gives_a_made_value_and_makes_nothing() -> None:
+    table: OncePerKey[str, int] = OncePerKey(max_entries=1)
+    assert table.peek("a") is None
+    table.get("a", lambda: 1)
+    assert table.peek("a") == 1
+    table.get("b", lambda: 2)  # "a" is dropped beyond one entry
+    assert (table.peek("a"), table.peek("b"), len(table)) == (None, 2, 1)
+
+
 def test_a_failed_making_stores_nothing_and_the_next_caller_tries_again() -> None:
     cache: OncePerKey[str, int] = OncePerKey()
 

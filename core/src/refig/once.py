@@ -48,6 +48,11 @@ class OncePerKey(Generic[K, V]):
                     self._values.popitem(last=False)
             return made
 
+    def peek(self, key: K) -> V | None:
+        """The value of ``key`` when one is made, else None (nothing is made, nothing waits)."""
+        with self._guard:
+            return self._values.get(key)
+
     def clear(self) -> list[V]:
         """Forget every value and return them (oldest first), e.g. for the caller to close."""
         with self._guard:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from refig.models import ErrorInfo, GateReason
-from refig.pptx import Limits
+from refig.pptx import Limits, Package, PackageError, iter_slide_images
 from refig.pptx.gate import fold_render, inspect_structure
 from refig.pptx.xml import XmlError, parse
 
@@ -159,6 +159,15 @@ def test_decompression_bomb_png_inside_a_deck_is_too_large(decks) -> None:
     assert path.stat().st_size < 2_000_000
     assert verdict(path) == (False, GateReason.TOO_LARGE)
     assert "decompression bomb" in inspect_structure(path).gate.detail
+
+
+def test_the_gate_refuses_a_bomb_as_reading_the_images_does(decks) -> None:
+    # The gate checks headers without hashing (check_image_headers): the same verdict and detail.
+    path = decks.png_bomb()
+    with Package.open(path) as package, pytest.raises(PackageError) as raised:
+        list(iter_slide_images(package, package.slides()[0].part))
+    assert raised.value.reason == GateReason.TOO_LARGE
+    assert inspect_structure(path).gate.detail == raised.value.detail
 
 
 def test_no_slides(decks) -> None:

@@ -78,8 +78,8 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("OcrLine", "read_text"), "refig.ocr"),
     # where a picture sits in a source figure, once per pair of hashes
     **dict.fromkeys(("Match", "Signature"), "refig.locating.matching"),
-    **dict.fromkeys(("cached_match", "image_signature", "locate", "source_signature"),
-                    "refig.locating.shared"),
+    **dict.fromkeys(("cached_match", "image_signature", "locate", "source_box",
+                     "source_signature"), "refig.locating.shared"),
     **dict.fromkeys(("err", "out", "track"), "refig.console"),
     **dict.fromkeys(("Check", "Status", "apt_fix", "tool"), "refig.doctor"),
     **dict.fromkeys(("FIELD_KEYS",), "refig.suite_stats"),
@@ -212,6 +212,7 @@ __all__ = [
     "render_pages",
     "render_pages_bgr",
     "run_sandboxed",
+    "source_box",
     "source_sha256",
     "source_signature",
     "stable_hash",
@@ -264,7 +265,13 @@ if TYPE_CHECKING:
     )
     from refig.llm.structured import AnswerRejected, Structured, structured_call
     from refig.locating.matching import Match, Signature
-    from refig.locating.shared import cached_match, image_signature, locate, source_signature
+    from refig.locating.shared import (
+        cached_match,
+        image_signature,
+        locate,
+        source_box,
+        source_signature,
+    )
     from refig.loopback import LOOPBACK, LoopbackServer
     from refig.metric_values import ValueMaker, source_sha256, unavailable
     from refig.models import (

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from refig.models import ErrorInfo, GateReason, GateResult
-from refig.pptx.images import iter_slide_images
+from refig.pptx.images import check_image_headers
 from refig.pptx.limits import DEFAULT_LIMITS, Limits
 from refig.pptx.objects import ObjectTree
 from refig.pptx.package import Package, PackageError
@@ -61,8 +61,7 @@ def inspect_structure(path: Path | str, limits: Limits = DEFAULT_LIMITS) -> Stru
                 )
                 return Structure(gate, seconds=time.monotonic() - started)
             tree = read_tree(package, refs[0].part)
-            for _ in iter_slide_images(package, refs[0].part):
-                pass  # reading each image's header refuses decompression bombs
+            check_image_headers(package, refs[0].part)  # refuses decompression bombs
             check_xml_parts(package)  # the parts only the renderer reads, too
             detail = "the only slide is hidden; it is rendered anyway" if hidden else ""
             gate = GateResult(passed=True, detail=detail, slides=1)

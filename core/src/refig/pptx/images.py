@@ -86,8 +86,12 @@ def _reachable(package: Package, slide_part: str) -> list[tuple[str, bool]]:
     return found
 
 
-def iter_slide_images(package: Package, slide_part: str) -> Iterator[EmbeddedImage]:
-    """Every image part the slide can show, one at a time (memory holds one image at most).
+#: An image part's name, bytes and header pixel size (None when the header gives none).
+_ImagePart = tuple[str, bytes, tuple[int, int] | None]
+
+
+def _image_parts(package: Package, slide_part: str) -> Iterator[_ImagePart]:
+    """``(part, bytes, header size)`` of every image part the slide can show, one at a time.
 
     Raises :class:`PackageError` (``too_large``) for an image whose header declares more pixels
     than ``limits.max_image_pixels``: a decompression bomb that would exhaust any renderer.
@@ -112,6 +116,20 @@ def iter_slide_images(package: Package, slide_part: str) -> Iterator[EmbeddedIma
                 "(a decompression bomb)",
                 path=package.path,
             )
+        yield part, data, size
+
+
+def check_image_headers(package: Package, slide_part: str) -> None:
+    """Read every image part the slide can show and its header, as :func:`iter_slide_images`
+    does, without hashing it: :class:`PackageError` for a decompression bomb (the gate)."""
+    for _ in _image_parts(package, slide_part):
+        pass
+
+
+def iter_slide_images(package: Package, slide_part: str) -> Iterator[EmbeddedImage]:
+    """Every image part the slide can show, one at a time (memory holds one image at most);
+    :class:`PackageError` for a decompression bomb (see :func:`_image_parts`)."""
+    for part, data, size in _image_parts(package, slide_part):
         yield EmbeddedImage(
             part=part,
             sha256=hashlib.sha256(data).hexdigest(),

@@ -82,12 +82,15 @@ class SlideImage:
 
     An image with no placement is reachable from the slide but not drawn by a shape the tree
     reads (a chart or SmartArt fill, an OLE preview, an unused theme fill): it counts as shown.
+    ``width``/``height`` are its header's pixel size (see :class:`refig.pptx.EmbeddedImage`).
     """
 
     part: str
     sha256: str
     data: bytes
     placements: tuple[RasterPlacement, ...] = ()
+    width: int | None = None
+    height: int | None = None
 
     @property
     def shown(self) -> bool:
@@ -110,7 +113,8 @@ def slide_images(path: Path, tree: ObjectTree, limits: Limits = DEFAULT_LIMITS) 
     for placement in raster_placements(tree):
         by_sha.setdefault(placement.sha256, []).append(placement)
     images = [
-        SlideImage(image.part, image.sha256, image.data, tuple(by_sha.get(image.sha256, ())))
+        SlideImage(image.part, image.sha256, image.data, tuple(by_sha.get(image.sha256, ())),
+                   image.width, image.height)
         for image in embedded_images(path, limits=limits).values()
     ]
     unique = {image.sha256: image for image in reversed(images)}  # one per content

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from refig.plugin import Match, OcrLine, Signature
+from refig.plugin import Match, OcrLine
 from refig.pptx.slide_text import word_tokens
 
 Box = tuple[float, float, float, float]
@@ -107,12 +107,12 @@ def _inside(box: Box, region: Box) -> float:
     return w * h / area
 
 
-def source_region(found: Match, source: Signature) -> Box:
+def source_region(found: Match, trimmed: Box) -> Box:
     """A match's region as fractions of the source as decoded (the search works on the source
-    trimmed of its margins, ``source.box``)."""
+    trimmed of its margins, ``trimmed``: :func:`refig.plugin.source_box`)."""
     if found.kind != "crop":
         return (0.0, 0.0, 1.0, 1.0)
-    bx0, by0, bx1, by1 = source.box
+    bx0, by0, bx1, by1 = trimmed
     w, h = bx1 - bx0, by1 - by0
     r = found.region
     return (bx0 + r[0] * w, by0 + r[1] * h, bx0 + r[2] * w, by0 + r[3] * h)

@@ -8,10 +8,12 @@ not found in the source, or when the search cannot run, is read by OCR (as in ve
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from refig.plugin import Artifact, RefigError, locate, open_image, source_sha256, source_signature
+from PIL import Image
+from refig.plugin import Artifact, RefigError, locate, open_image, source_box, source_sha256
 from refig.pptx import ObjectTree
 from refig.pptx.rasters import SlideImage, slide_images
 
@@ -21,6 +23,37 @@ from refig_metric_text.ocr_cache import ocr_tokens
 #: Embedded images read, largest on the slide first; smaller ones hold no sentence.
 MAX_OCR_IMAGES = 8
 MIN_OCR_SIDE = 24
+#: PNG and JPEG, whose header's pixel size is the decoded one (Pillow's ICO, ICNS, EPS and WMF
+#: loaders can change the size when they decode).
+_HEADER_SIZED = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff")
+
+
+class _NoPixels(Exception):
+    """A picture that does not decode (EMF, SVG, corrupt): its ``message`` says why."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def _pixels(data: bytes) -> Image.Image:
+    """The picture decoded; :class:`_NoPixels` (not a ``RefigError``, which an OCR failure is)
+    when it cannot be."""
+    try:
+        return open_image(data)
+    except RefigError as exc:
+        raise _NoPixels(exc.message) from exc
+
+
+def _size(image: SlideImage) -> tuple[int, int]:
+    """The picture's pixel size: its header's for a PNG or JPEG large enough to read, so only a
+    picture OCR reads is decoded (a located one decoded in the search, the same bytes); any
+    other is decoded here, so one with no pixels is skipped before the search."""
+    if (image.width is not None and image.height is not None
+            and min(image.width, image.height) >= MIN_OCR_SIDE
+            and image.data.startswith(_HEADER_SIZED)):
+        return image.width, image.height
+    return _pixels(image.data).size
 
 
 class Pictures:
@@ -45,20 +78,20 @@ class Pictures:
         read, located, skipped = [], [], []
         for image in images[:MAX_OCR_IMAGES]:
             try:
-                picture = open_image(image.data)
-            except RefigError as exc:  # EMF, SVG, corrupt: no pixels to read
+                if min(_size(image)) < MIN_OCR_SIDE:
+                    continue
+                found = self._located(image)
+                if found is None:
+                    tokens += ocr_tokens(image.sha256, partial(_pixels, image.data),
+                                         max_side=self.ocr_max_side)
+                    read.append(image.part)
+                    continue
+            except _NoPixels as exc:  # EMF, SVG, corrupt: no pixels to read
                 skipped.append({"part": image.part, "reason": exc.message})
                 continue
-            if min(picture.size) < MIN_OCR_SIDE:
-                continue
-            found = self._located(image)
-            if found is not None:
-                words, where = found
-                tokens += words
-                located.append({"part": image.part, **where, "words": len(words)})
-                continue
-            tokens += ocr_tokens(image.sha256, lambda p=picture: p, max_side=self.ocr_max_side)
-            read.append(image.part)
+            words, where = found
+            tokens += words
+            located.append({"part": image.part, **where, "words": len(words)})
         detail: dict[str, Any] = {"images_read": read, "images_located": located}
         if skipped:
             detail["images_skipped"] = skipped
@@ -76,7 +109,7 @@ class Pictures:
             found = locate(image.sha256, image.data, sha, source)
             if found is None:
                 return None
-            region = source_region(found, source_signature(sha, source))
+            region = source_region(found, source_box(sha, source))
         except RefigError:
             return None
         words = words_in(self.source_words, region)
