@@ -1,10 +1,14 @@
 """The benchmark's corpus: a generated suite (``refig suite build sample``), then a run holding
 ``per_source`` slides of every figure, written by a harness registered in-process that draws each
-slide from the figure's exact annotation (:mod:`slides`), so no agent or model is involved."""
+slide from the figure's exact annotation (:mod:`slides`), so no agent or model is involved. The
+run can also hide the annotations from the metrics (:func:`unlabelled`), as a suite of real
+figures has none."""
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import statistics
 import subprocess
 import tempfile
@@ -28,6 +32,11 @@ FIGURE_WIDTH = (900, 2800)
 REAL_FIGURES = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "real-figures"
 
 
+def suite_tasks(suite: Path) -> list[dict[str, Any]]:
+    """The suite's tasks, as ``tasks.jsonl`` holds them."""
+    return [json.loads(line) for line in (suite / "tasks.jsonl").read_text().splitlines()]
+
+
 def build_suite(refig: str, out: Path, sources: int, seed: int,
                 width: tuple[int, int] = FIGURE_WIDTH) -> dict[str, Any]:
     """``refig suite build sample`` of ``sources`` medium figures ``width`` px wide; their
@@ -35,7 +44,7 @@ def build_suite(refig: str, out: Path, sources: int, seed: int,
     subprocess.run([refig, "suite", "build", "sample", "--out", str(out), "--n", str(sources),
                     "--seed", str(seed), "--difficulty", "medium", "--width", str(width[0]),
                     str(width[1]), "-q"], check=True, stdout=subprocess.DEVNULL)
-    tasks = [json.loads(line) for line in (out / "tasks.jsonl").read_text().splitlines()]
+    tasks = suite_tasks(out)
     return {"figure_width": list(width),
             **sizes([(t["meta"]["width"], t["meta"]["height"]) for t in tasks])}
 
@@ -65,21 +74,39 @@ class _Workflow:
         return Prompt(text="benchmark", version="bench.v1")
 
 
-class _Drafter:
-    """A harness that draws the slide of style ``variant % 10`` from the task's annotation."""
+def unlabelled(suite: Path, out: Path) -> Path:
+    """A copy of ``suite`` at ``out`` whose tasks carry no annotation, so the text metric reads
+    every source by OCR, once per source, as for real figures (the figures are hard links)."""
+    shutil.copytree(suite / "assets", out / "assets", copy_function=os.link)
+    shutil.copy(suite / "suite.json", out / "suite.json")
+    tasks = suite_tasks(suite)
+    for task in tasks:
+        del task["inputs"]["annotation"]
+    (out / "tasks.jsonl").write_text("".join(json.dumps(task) + "\n" for task in tasks))
+    return out
 
-    def __init__(self, suite: Path, variant: int):
-        self.suite, self.variant = suite, variant
+
+class _Drafter:
+    """A harness that draws the slide of style ``variant % 10`` from the task's annotation
+    (``annotations``: each task's annotation file, by task id)."""
+
+    def __init__(self, annotations: dict[str, Path], variant: int):
+        self.annotations, self.variant = annotations, variant
 
     def run(self, ctx: AttemptContext) -> HarnessResult:
-        annotation = json.loads((self.suite / ctx.task.inputs["annotation"].path).read_text())
+        annotation = json.loads(self.annotations[ctx.task.id].read_text())
         out = ctx.workspace / SLIDE_FILE
         make_slide(ctx.source, annotation, self.variant % STYLES, self.variant, out)
         return HarnessResult(exit_code=0, slide=out)
 
 
-def make_run(suite: Path, run: Path, per_source: int, jobs: int) -> int:
-    """Attempts of ``per_source`` configurations over the suite into ``run``; how many."""
+def make_run(suite: Path, run: Path, per_source: int, jobs: int,
+             tasks_from: Path | None = None) -> int:
+    """Attempts of ``per_source`` configurations over the suite into ``run``, drawn from its
+    annotations; the run's tasks are ``tasks_from``'s (``suite`` unless given: e.g. its
+    :func:`unlabelled` copy). How many."""
+    annotations = {task["id"]: suite / task["inputs"]["annotation"]["path"]
+                   for task in suite_tasks(suite)}
     workflow = WorkflowRecord(name="bench", description="benchmark",
                               factory=lambda **_: _Workflow())
     executor = ExecutorRecord(name="local", description="local",
@@ -87,12 +114,12 @@ def make_run(suite: Path, run: Path, per_source: int, jobs: int) -> int:
     made = 0
     with tempfile.TemporaryDirectory(prefix="refig-bench-attempts-") as attempts:
         for variant in range(per_source):
-            drafter = _Drafter(suite, variant)
+            drafter = _Drafter(annotations, variant)
             record = HarnessRecord(name=f"draft-{variant}", description="benchmark drafter",
                                    factory=lambda drafter=drafter, **_: drafter,
                                    needs_model=False)
             request = RunRequest(
-                suite=suite, out=run, harness=Selection(record, record.name),
+                suite=tasks_from or suite, out=run, harness=Selection(record, record.name),
                 workflow=Selection(workflow, "bench"), executor=Selection(executor, "local"),
                 jobs=jobs, timeout=120, sandbox="none", workspace_root=Path(attempts),
             )

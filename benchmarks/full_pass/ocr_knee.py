@@ -17,6 +17,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from corpus import suite_tasks
 from refig.images import open_image
 from refig.ocr import engine, read_text
 from refig.pptx import word_tokens
@@ -37,7 +38,7 @@ def label_words(annotation: dict[str, Any]) -> Counter[str]:
 def measure(suite: Path, sides: list[int], figures: int) -> dict[str, Any]:
     """Recall, and CPU seconds (all of onnxruntime's threads: a shared machine's load hardly
     changes them) per figure and per megapixel, at each side over the first ``figures``."""
-    tasks = [json.loads(line) for line in (suite / "tasks.jsonl").read_text().splitlines()]
+    tasks = suite_tasks(suite)
     engine()  # load the models before timing
     rows: dict[int, dict[str, float]] = {}
     for side in sides:
@@ -114,7 +115,7 @@ if __name__ == "__main__":
     import sys
 
     suite, real = Path(sys.argv[1]), Path(sys.argv[2])
-    tasks = [json.loads(line) for line in (suite / "tasks.jsonl").read_text().splitlines()]
+    tasks = suite_tasks(suite)
     figures = [suite / task["inputs"]["figure"]["path"] for task in tasks]
     figures += sorted(p for p in real.iterdir() if p.suffix.lower() in {".png", ".jpg"})
     print(json.dumps({"load_before": os.getloadavg(), **arena_ab(figures),

@@ -23,7 +23,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from corpus import REAL_FIGURES
+from corpus import REAL_FIGURES, suite_tasks
 from pptx import Presentation
 from pptx.util import Emu
 from refig.models import GateResult
@@ -48,7 +48,7 @@ def artifact(path: Path, source: Path) -> Artifact:
 
 def generated(suite: Path, figures: int, out: Path) -> list[tuple[str, Path, Path]]:
     """(kind, slide, source) for each of the first ``figures`` figures in every style."""
-    tasks = [json.loads(line) for line in (suite / "tasks.jsonl").read_text().splitlines()]
+    tasks = suite_tasks(suite)
     items = []
     for index, task in enumerate(tasks[:figures]):
         figure = suite / task["inputs"]["figure"]["path"]

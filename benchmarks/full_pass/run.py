@@ -42,7 +42,15 @@ from typing import Any
 
 from baselines import import_time, naive_ocr, naive_render, user_env, warm_floor
 from cores import measure as two_workers
-from corpus import FIGURE_WIDTH, REAL_FIGURES, build_suite, make_run, real_sizes
+from corpus import (
+    FIGURE_WIDTH,
+    REAL_FIGURES,
+    build_suite,
+    make_run,
+    real_sizes,
+    suite_tasks,
+    unlabelled,
+)
 from ocr_knee import measure as ocr_knee
 from ocr_knee import real_agreement
 from ray_cluster import LocalCluster
@@ -82,7 +90,7 @@ def evaluate(run: Path, jobs: int, *extra: str, env: dict[str, str] | None = Non
 def check_corpus(suite: Path, out: Path, count: int) -> list[Path]:
     """``count`` fresh slides (seeds no run slide has), cycling over figures and styles."""
     out.mkdir()
-    tasks = [json.loads(line) for line in (suite / "tasks.jsonl").read_text().splitlines()]
+    tasks = suite_tasks(suite)
     files = []
     for index in range(count):
         task = tasks[index % len(tasks)]
@@ -117,6 +125,9 @@ def main() -> None:
     parser.add_argument("--real-sizes", type=Path, default=REAL_FIGURES,
                         help="real figures whose sizes are stated beside the corpus's")
     parser.add_argument("--ray", action="store_true", help="also run the pass on Ray")
+    parser.add_argument("--unlabelled", action="store_true",
+                        help="hide the annotations from the metrics: the pass reads every "
+                             "source by OCR itself, as for real figures, and none is projected")
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--figure-width", type=int, nargs=2, default=list(FIGURE_WIDTH),
@@ -133,7 +144,9 @@ def main() -> None:
         results["corpus"] = build_suite(REFIG, suite, args.sources, args.seed,
                                         tuple(args.figure_width))
         started = time.perf_counter()
-        results["corpus"]["artifacts"] = make_run(suite, run, args.per_source, args.jobs)
+        tasks_from = unlabelled(suite, work / "suite-unlabelled") if args.unlabelled else None
+        results["corpus"]["artifacts"] = make_run(suite, run, args.per_source, args.jobs,
+                                                  tasks_from)
         results["corpus"]["build_seconds"] = time.perf_counter() - started
         if args.ray:
             shutil.copytree(run, work / "run-ray")
@@ -181,8 +194,9 @@ def summarise(r: dict[str, Any]) -> dict[str, Any]:
     artifacts per source) and adds OCR of every one of the 1,000 sources once, at the text
     metric's side, from the CPU seconds per megapixel measured here and this corpus's figure
     sizes: the generated suite's exact labels make the text metric read no source, but a
-    benchmark of real figures without labels needs it. From CPU: everything divided over the
-    cores (no idle core); from wall: this pass's wall scaled, plus the OCR over the cores.
+    benchmark of real figures without labels needs it. With ``--unlabelled`` the pass read every
+    source itself and nothing is added. From CPU: everything divided over the cores (no idle
+    core); from wall: this pass's wall scaled, plus the OCR over the cores.
     """
     stages = r["evaluate"]["stages"]
     seconds, cpu, artifacts = stages["seconds"], stages["cpu_seconds"], stages["artifacts"]
@@ -197,7 +211,9 @@ def summarise(r: dict[str, Any]) -> dict[str, Any]:
     scale = TARGET_ARTIFACTS / artifacts
     corpus = r["corpus"]
     ocr_per_megapixel = r["ocr"]["sides"][OCR_MAX_SIDE]["cpu_seconds_per_megapixel"]
-    ocr_cpu = ocr_per_megapixel * corpus["total_megapixels"] * TARGET_SOURCES / corpus["sources"]
+    ocr_cpu = (0.0 if r["args"]["unlabelled"]  # the pass read every source itself
+               else ocr_per_megapixel * corpus["total_megapixels"] * TARGET_SOURCES
+               / corpus["sources"])
     pass_cpu = r["evaluate"]["cpu_seconds"] * scale
     return {
         "artifacts": artifacts,
@@ -238,11 +254,12 @@ def report(r: dict[str, Any]) -> str:
     lines += ["", f"evaluate: {r['evaluate']['wall_seconds']:.1f} s wall, "
               f"{r['evaluate']['cpu_seconds']:.1f} s CPU for {s['artifacts']} artifacts",
               f"projection to {TARGET_ARTIFACTS:,} artifacts / {TARGET_SOURCES:,} sources, "
-              f"OCR of every source at {s['ocr_side']} px included "
-              f"({s['ocr_cpu_seconds_per_megapixel']:.2f} CPU s/MP, "
-              f"{s['projected_source_ocr_cpu_seconds']:.0f} CPU s): "
-              f"{s['projected_minutes_from_wall']:.0f} min from this run's wall, "
-              f"{s['projected_minutes_from_cpu']:.0f} min from its CPU over {r['cores']} cores "
+              f"OCR of every source at {s['ocr_side']} px "
+              + ("in the pass itself: " if r["args"]["unlabelled"] else
+                 f"added ({s['ocr_cpu_seconds_per_megapixel']:.2f} CPU s/MP, "
+                 f"{s['projected_source_ocr_cpu_seconds']:.0f} CPU s): ")
+              + f"{s['projected_minutes_from_wall']:.1f} min from this run's wall, "
+              f"{s['projected_minutes_from_cpu']:.1f} min from its CPU over {r['cores']} cores "
               f"(parallel efficiency {s['parallel_efficiency']:.2f}; load during the pass "
               f"{r['evaluate']['load_average_before'][0]:.1f} -> "
               f"{r['evaluate']['load_average_after'][0]:.1f})",
