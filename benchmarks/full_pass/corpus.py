@@ -57,15 +57,19 @@ def sizes(shapes: list[tuple[int, int]]) -> dict[str, Any]:
             "total_megapixels": round(sum(pixels), 2)}
 
 
+def real_figures(folder: Path) -> list[Path]:
+    """The figures in ``folder`` (PNG and JPEG), sorted by name."""
+    return sorted(p for p in folder.iterdir() if p.suffix.lower() in (".png", ".jpg", ".jpeg"))
+
+
 def real_sizes(folder: Path) -> dict[str, Any]:
-    """The sizes of the real figures in ``folder`` (PNG and JPEG), beside the corpus's."""
+    """The sizes of the real figures in ``folder`` (:func:`real_figures`), beside the corpus's."""
     from PIL import Image
 
     shapes = []
-    for path in sorted(folder.iterdir()):
-        if path.suffix.lower() in (".png", ".jpg", ".jpeg"):
-            with Image.open(path) as image:
-                shapes.append(image.size)
+    for path in real_figures(folder):
+        with Image.open(path) as image:
+            shapes.append(image.size)
     return sizes(shapes) if shapes else {}
 
 

@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from corpus import suite_tasks
+from corpus import real_figures, suite_tasks
 from refig.images import open_image
 from refig.ocr import engine, read_text
 from refig.pptx import word_tokens
@@ -64,8 +64,9 @@ def measure(suite: Path, sides: list[int], figures: int) -> dict[str, Any]:
 
 
 def real_agreement(folder: Path, sides: list[int]) -> dict[str, Any]:
-    """Per side, the share of full-resolution OCR words kept, and CPU seconds per figure."""
-    figures = sorted(p for p in folder.iterdir() if p.suffix.lower() in {".png", ".jpg"})
+    """Per side, the share of the words OCR reads in the figure handed over whole that it keeps,
+    and CPU seconds per figure."""
+    figures = real_figures(folder)
     engine()
     kept = dict.fromkeys(sides, 0)
     cpu = dict.fromkeys(sides, 0.0)
@@ -117,6 +118,6 @@ if __name__ == "__main__":
     suite, real = Path(sys.argv[1]), Path(sys.argv[2])
     tasks = suite_tasks(suite)
     figures = [suite / task["inputs"]["figure"]["path"] for task in tasks]
-    figures += sorted(p for p in real.iterdir() if p.suffix.lower() in {".png", ".jpg"})
+    figures += real_figures(real)
     print(json.dumps({"load_before": os.getloadavg(), **arena_ab(figures),
                       "load_after": os.getloadavg()}, indent=1))

@@ -23,12 +23,11 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from corpus import REAL_FIGURES, suite_tasks
+from corpus import REAL_FIGURES, real_figures, suite_tasks
 from pptx import Presentation
 from pptx.util import Emu
-from refig.models import GateResult
 from refig.ocr import engine, read_text
-from refig.pptx import Package, read_tree
+from refig.pptx import inspect_structure
 from refig.protocols import Artifact
 from refig_metric_text.metric import TextRecall
 from slides import STYLES, make_slide
@@ -37,13 +36,11 @@ KEYS = ("recall", "precision", "image_only_share", "source_words")
 
 
 def artifact(path: Path, source: Path) -> Artifact:
-    """The artifact the metric sees: the slide's tree and its source figure, no annotation."""
-    with Package.open(path) as package:
-        slides = package.slides()
-        tree = read_tree(package, slides[0].part)
+    """The artifact the metric sees: the gate's verdict and tree of the slide and its source
+    figure, no annotation."""
+    structure = inspect_structure(path)
     return Artifact(path=path, sha256=hashlib.sha256(path.read_bytes()).hexdigest(),
-                    gate=GateResult(passed=True, slides=len(slides)), structure=tree,
-                    references={"figure": source})
+                    gate=structure.gate, structure=structure.tree, references={"figure": source})
 
 
 def generated(suite: Path, figures: int, out: Path) -> list[tuple[str, Path, Path]]:
@@ -63,7 +60,7 @@ def generated(suite: Path, figures: int, out: Path) -> list[tuple[str, Path, Pat
 def real(folder: Path, out: Path) -> list[tuple[str, Path, Path]]:
     """(kind, slide, source) for each real figure pasted whole and typed from its OCR lines."""
     items = []
-    for figure in sorted(p for p in folder.iterdir() if p.suffix.lower() in {".png", ".jpg"}):
+    for figure in real_figures(folder):
         pasted, typed = Presentation(), Presentation()
         pasted.slides.add_slide(pasted.slide_layouts[6]).shapes.add_picture(
             str(figure), 0, 0, pasted.slide_width)
