@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from corpus import real_figures, suite_tasks
+from PIL import Image
 from refig.images import open_image
 from refig.ocr import engine, read_text
 from refig.pptx import word_tokens
@@ -35,32 +36,63 @@ def label_words(annotation: dict[str, Any]) -> Counter[str]:
     return Counter(token for text in texts for token in word_tokens(text))
 
 
+def labelled_figures(suite: Path, figures: int) -> list[tuple[Image.Image, Counter[str]]]:
+    """The first ``figures`` of the suite, each with the words its annotation holds."""
+    out = []
+    for task in suite_tasks(suite)[:figures]:
+        inputs = task["inputs"]
+        labels = label_words(json.loads((suite / inputs["annotation"]["path"]).read_text()))
+        out.append((open_image(suite / inputs["figure"]["path"]), labels))
+    return out
+
+
+def scores(figures: list[tuple[Image.Image, Counter[str]]], **options: int) -> dict[str, float]:
+    """Recall and precision of OCR (``read_text`` with ``options``) against the labels, and CPU
+    seconds (all of onnxruntime's threads: a shared machine's load hardly changes them) per
+    figure and per megapixel."""
+    found = wanted = read_words = 0
+    seconds = megapixels = 0.0
+    for image, labels in figures:
+        started = time.process_time()
+        lines = read_text(image, **options)
+        seconds += time.process_time() - started
+        megapixels += image.width * image.height / 1e6
+        read = Counter(token for line in lines for token in word_tokens(line.text))
+        found += sum((labels & read).values())
+        wanted += sum(labels.values())
+        read_words += sum(read.values())
+    return {"recall": found / wanted if wanted else 0.0,
+            "precision": found / read_words if read_words else 0.0,
+            "cpu_seconds_per_figure": seconds / max(1, len(figures)),
+            "cpu_seconds_per_megapixel": seconds / max(1e-9, megapixels)}
+
+
 def measure(suite: Path, sides: list[int], figures: int) -> dict[str, Any]:
-    """Recall, and CPU seconds (all of onnxruntime's threads: a shared machine's load hardly
-    changes them) per figure and per megapixel, at each side over the first ``figures``."""
-    tasks = suite_tasks(suite)
+    """:func:`scores` at each longest side over the first ``figures``, and the knee."""
+    labelled = labelled_figures(suite, figures)
     engine()  # load the models before timing
-    rows: dict[int, dict[str, float]] = {}
-    for side in sides:
-        found = wanted = 0
-        seconds = megapixels = 0.0
-        for task in tasks[:figures]:
-            inputs = task["inputs"]
-            image = open_image(suite / inputs["figure"]["path"])
-            labels = label_words(json.loads((suite / inputs["annotation"]["path"]).read_text()))
-            started = time.process_time()
-            lines = read_text(image, max_side=side)
-            seconds += time.process_time() - started
-            megapixels += image.width * image.height / 1e6
-            read = Counter(token for line in lines for token in word_tokens(line.text))
-            found += sum((labels & read).values())
-            wanted += sum(labels.values())
-        rows[side] = {"recall": found / wanted if wanted else 0.0,
-                      "cpu_seconds_per_figure": seconds / figures,
-                      "cpu_seconds_per_megapixel": seconds / megapixels}
+    rows = {side: scores(labelled, max_side=side) for side in sides}
     best = max(row["recall"] for row in rows.values())
     knee = min(side for side, row in rows.items() if row["recall"] >= best - TOLERANCE)
     return {"figures": figures, "sides": rows, "knee": knee}
+
+
+def detector_sides(suite: Path, sides: list[int], figures: int, max_side: int,
+                   widths: tuple[int, ...] = (0, 1200, 600)) -> dict[str, Any]:
+    """:func:`scores` at each of the detector's sides (``refig.ocr.ScaledDetector``; 0: RapidOCR's
+    own rule for every image), OCR reading at ``max_side``, over the first ``figures`` as they
+    are (width 0) and shrunk to each of ``widths`` px wide, as a slide's pictures often are."""
+    labelled = labelled_figures(suite, figures)
+    rows: dict[int, dict[int, dict[str, float]]] = {}
+    for width in widths:
+        shown = labelled if not width else [
+            (image.resize((width, max(1, round(image.height * width / image.width))),
+                          Image.Resampling.LANCZOS), labels) for image, labels in labelled]
+        rows[width] = {}
+        for side in sides:
+            engine(detector_side=side or 1 << 16)  # load the models before timing
+            rows[width][side] = scores(shown, max_side=max_side, detector_side=side or 1 << 16)
+    return {"figures": figures, "max_side": max_side, "widths": rows}
 
 
 def real_agreement(folder: Path, sides: list[int]) -> dict[str, Any]:

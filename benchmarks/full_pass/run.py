@@ -10,7 +10,9 @@ source once) through ``refig evaluate`` as a user runs it, against the naive way
 2. Start-up: ``python -X importtime`` of ``refig --help``, ``list-plugins`` and ``check FILE``,
    with the bytecode cached and with every module compiled (a fresh clone's first command).
 3. OCR: recall against the exact labels at several longest sides (always the text metric's),
-   CPU seconds per megapixel.
+   CPU seconds per megapixel; and at several sides of the text detector
+   (``refig.ocr.ScaledDetector``, 0 for RapidOCR's own rule), on the figures as they are and
+   shrunk as a slide's pictures often are.
 4. The pass: ``refig evaluate RUN -j N --json -q`` in a subprocess; wall and CPU seconds by stage,
    the load average before and after it.
 5. ``refig check`` over ``--check`` fresh distinct slides, end to end, and the naive way over the
@@ -51,9 +53,10 @@ from corpus import (
     suite_tasks,
     unlabelled,
 )
+from ocr_knee import detector_sides, real_agreement
 from ocr_knee import measure as ocr_knee
-from ocr_knee import real_agreement
 from ray_cluster import LocalCluster
+from refig.ocr import DETECTOR_SIDE
 from refig_metric_text.metric import OCR_MAX_SIDE
 from slides import STYLES, make_slide
 
@@ -119,6 +122,8 @@ def main() -> None:
     parser.add_argument("--naive-ocr", type=int, default=4, help="artifacts for naive OCR")
     parser.add_argument("--ocr-figures", type=int, default=12)
     parser.add_argument("--ocr-sides", default="1280,1600,2048,2560,4096")
+    parser.add_argument("--detector-sides", default="0,768,1280",
+                        help="the text detector's sides to compare (0: RapidOCR's own rule)")
     parser.add_argument("--width", type=int, default=1600)
     parser.add_argument("--real", type=Path, default=REAL_FIGURES,
                         help="real figures for the OCR check (skipped when absent)")
@@ -157,6 +162,11 @@ def main() -> None:
                                            ("check", "-q", "--json", str(files[0])))]
         sides = sorted({int(side) for side in args.ocr_sides.split(",")} | {OCR_MAX_SIDE})
         results["ocr"] = ocr_knee(suite, sides, min(args.ocr_figures, args.sources))
+        detector = sorted({int(side) for side in args.detector_sides.split(",")}
+                          | {DETECTOR_SIDE})
+        results["ocr"]["detector"] = detector_sides(suite, detector,
+                                                    min(args.ocr_figures, args.sources),
+                                                    OCR_MAX_SIDE)
         if args.real_sizes.is_dir():
             results["corpus"]["real_figures"] = real_sizes(args.real_sizes)
         if args.real.is_dir():
@@ -274,7 +284,9 @@ def report(r: dict[str, Any]) -> str:
               f"{s['floor_per_slide']:.3f}: {s['render_over_floor']:.2f}x; CPU "
               f"{s['render_cpu_per_slide']:.3f} vs {s['floor_cpu_per_slide']:.3f} s/slide",
               f"naive OCR per artifact {s['ocr_naive_per_artifact']:.2f} s; knee "
-              f"{r['ocr']['knee']} px: {json.dumps(r['ocr']['sides'])}"]
+              f"{r['ocr']['knee']} px: {json.dumps(r['ocr']['sides'])}",
+              f"OCR by the detector's side (0: RapidOCR's own rule), by figure width (0: as "
+              f"they are): {json.dumps(r['ocr']['detector']['widths'])}"]
     lines += [f"startup ({x['bytecode']}): {x['command'][:40]}: {x['import_seconds']:.2f} s "
               f"import, heavy {x['heavy']}" for x in r["startup"]]
     if "error" in r.get("ray", {}):

@@ -4,6 +4,12 @@ Install the ``ocr`` extra (``refig[ocr]``) to use it. The engine loads once per 
 use; large images are downscaled to ``max_side`` first so time stays bounded, and thin ones padded
 (:func:`letterboxed`) so memory does.
 
+The text detector reads an image longer than :data:`DETECTOR_SIDE` px as a copy shrunk to that
+side (:class:`ScaledDetector`); the recogniser still reads each line it finds from the image at
+``max_side``. RapidOCR's own rule (the shortest side raised to 736 px, the longest kept) read
+fewer of the generated figures' exact labels for more CPU on figures of real sizes, and is kept
+for smaller pictures, whose small text it needs (docs/metrics.md, "Version 8 against version 7").
+
 Each onnxruntime session runs on ``REFIG_OCR_THREADS`` threads, 1 unless set: refig runs one
 worker per core, and onnxruntime's default (a pool as wide as the machine, its threads spinning
 while they wait) made each worker fight the others for cores. On 2 cores, one thread read the same
@@ -17,12 +23,14 @@ then reuses its buffers instead of allocating them on every call). The output is
 
 from __future__ import annotations
 
+import copy
 import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 from PIL import Image, ImageOps
 
@@ -33,7 +41,9 @@ THREADS_ENV = "REFIG_OCR_THREADS"
 #: A picture longer than this many times its other side is padded to :data:`PADDED_ASPECT`
 #: (RapidOCR's own letterbox for wide pictures: ``width_height_ratio`` 8, padded to 4:1).
 MAX_ASPECT, PADDED_ASPECT = 8, 4
-_engines: dict[tuple[int, bool], Any] = {}
+#: Longest side, in pixels, beyond which the text detector reads a copy shrunk to it.
+DETECTOR_SIDE = 1024
+_engines: dict[tuple[int, bool, int], Any] = {}
 _lock = threading.Lock()
 
 
@@ -55,13 +65,40 @@ def ocr_threads() -> int:
     return int(value)
 
 
-def engine(threads: int | None = None, *, arena: bool = True) -> Any:
+class ScaledDetector:
+    """RapidOCR's text detector reading an image longer than ``side`` px as a copy shrunk to
+    ``side`` (by pixel area, and not enlarged again), its boxes mapped back to the image; a
+    smaller image, or one whose shrunk copy shows no text (a strip whose text is small against
+    its length), by RapidOCR's own rule (the shortest side raised to 736 px)."""
+
+    def __init__(self, detector: Any, side: int):
+        self.detector, self.side = detector, side
+        self.shrunk = copy.copy(detector)  # the same session; "max" enlarges nothing under 1500
+        self.shrunk.limit_type = "max"
+
+    def __call__(self, image: np.ndarray) -> tuple[np.ndarray | None, float]:
+        height, width = image.shape[:2]
+        scale = self.side / max(height, width)
+        if scale >= 1.0:
+            return self.detector(image)
+        size = (max(1, round(width * scale)), max(1, round(height * scale)))
+        boxes, seconds = self.shrunk(cv2.resize(image, size, interpolation=cv2.INTER_AREA))
+        if boxes is None or not len(boxes):
+            return self.detector(image)
+        stretch = np.array([width / size[0], height / size[1]], dtype=np.float32)
+        return np.asarray(boxes, dtype=np.float32) * stretch, seconds
+
+
+def engine(threads: int | None = None, *, arena: bool = True,
+           detector_side: int = DETECTOR_SIDE) -> Any:
     """The process-wide RapidOCR engine on ``threads`` threads (:func:`ocr_threads` unless
-    given), loaded on first use; ``arena=False`` keeps RapidOCR's sessions as it makes them
-    (memory arena off), for comparing against."""
+    given), its detector shrinking what is longer than ``detector_side`` px
+    (:class:`ScaledDetector`), loaded on first use; ``arena=False`` keeps RapidOCR's sessions as
+    it makes them (memory arena off), for comparing against."""
     threads = ocr_threads() if threads is None else threads
+    key = (threads, arena, detector_side)
     with _lock:
-        if (threads, arena) not in _engines:
+        if key not in _engines:
             try:
                 from rapidocr_onnxruntime import RapidOCR
             except ImportError as exc:
@@ -74,14 +111,16 @@ def engine(threads: int | None = None, *, arena: bool = True) -> Any:
             ocr = RapidOCR(intra_op_num_threads=count, inter_op_num_threads=count)
             for model in models(ocr) if arena else ():
                 model.session = with_memory_arena(model.session)
-            _engines[threads, arena] = ocr
-        return _engines[threads, arena]
+            ocr.text_det = ScaledDetector(ocr.text_det, detector_side)
+            _engines[key] = ocr
+        return _engines[key]
 
 
 def models(ocr: Any) -> tuple[Any, ...]:
     """A RapidOCR engine's three sub-models (detector, angle classifier, recogniser), each
     holding its onnxruntime ``session``."""
-    return ocr.text_det.infer, ocr.text_cls.infer, ocr.text_rec.session
+    detector = getattr(ocr.text_det, "detector", ocr.text_det)  # inside a ScaledDetector
+    return detector.infer, ocr.text_cls.infer, ocr.text_rec.session
 
 
 def with_memory_arena(session: Any) -> Any:
@@ -99,10 +138,10 @@ def with_memory_arena(session: Any) -> Any:
 
 def read_text(
     image: Path | Image.Image, *, max_side: int = 2048, min_score: float = 0.5,
-    threads: int | None = None, arena: bool = True,
+    threads: int | None = None, arena: bool = True, detector_side: int = DETECTOR_SIDE,
 ) -> list[OcrLine]:
-    """Recognise the text lines of an image, top to bottom (``threads``, ``arena``: see
-    :func:`engine`)."""
+    """Recognise the text lines of an image, top to bottom (``threads``, ``arena``,
+    ``detector_side``: see :func:`engine`)."""
     picture = image if isinstance(image, Image.Image) else open_image(image)
     picture = picture.convert("RGB")
     scale = min(1.0, max_side / max(picture.size))
@@ -111,7 +150,7 @@ def read_text(
         picture = picture.resize(size, Image.Resampling.LANCZOS)
     picture, (left, top) = letterboxed(picture)
     bgr = np.asarray(picture)[:, :, ::-1]  # RapidOCR expects BGR
-    result, _ = engine(threads, arena=arena)(bgr)
+    result, _ = engine(threads, arena=arena, detector_side=detector_side)(bgr)
     lines: list[OcrLine] = []
     for quad, text, score in result or ():
         if float(score) < min_score or not str(text).strip():

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from refig.ocr import THREADS_ENV, engine, ocr_threads, read_text
+from refig.ocr import THREADS_ENV, engine, models, ocr_threads, read_text
 from refig.plugin import RefigError
 
 
@@ -31,5 +31,5 @@ def test_the_default_is_one_thread_and_the_variable_is_checked(
 
 def test_the_sessions_run_on_the_threads_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(THREADS_ENV, raising=False)
-    session = engine().text_det.infer.session  # RapidOCR's detector session
+    session = models(engine())[0].session  # RapidOCR's detector session
     assert session.get_session_options().intra_op_num_threads == 1
