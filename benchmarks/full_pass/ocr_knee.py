@@ -90,8 +90,8 @@ def detector_sides(suite: Path, sides: list[int], figures: int, max_side: int,
                           Image.Resampling.LANCZOS), labels) for image, labels in labelled]
         rows[width] = {}
         for side in sides:
-            engine(detector_side=side or 1 << 16)  # load the models before timing
-            rows[width][side] = scores(shown, max_side=max_side, detector_side=side or 1 << 16)
+            engine(detector_side=side)  # load the models before timing
+            rows[width][side] = scores(shown, max_side=max_side, detector_side=side)
     return {"figures": figures, "max_side": max_side, "widths": rows}
 
 

@@ -1,14 +1,17 @@
-"""The text metric's values at two OCR sides, with the source's words read by OCR.
+"""The text metric's values at two OCR settings, with the source's words read by OCR.
 
     uv run python benchmarks/full_pass/ocr_side_values.py SUITE [--figures 20] [--sides 1600 2000]
-        [--real ../shared/data/real-figures]
+        [--detector-sides 1024 1024] [--real ../shared/data/real-figures]
+
+A setting is OCR's longest side (``ocr_max_side``) and its detector's (``ocr_detector_side``, 0
+for RapidOCR's own rule); the first of each pair is the old setting, the second the new.
 
 The metric is shown no annotation, so the source's words come from OCR of the figure, as for a
 benchmark of real figures without labels. Generated figures (SUITE, from ``refig suite build
 sample``): one slide in each of the ten styles of :mod:`slides` from the figure's exact
 annotation, of which style 0, a faithful native rebuild, has a known recall of 1.0 against the
 labels. Real figures: pasted whole, and typed natively from the lines OCR reads in them. Both
-sides run in one process; the OCR of each source is cached per side, so both pay it.
+settings run in one process; the OCR of each source is cached per setting, so both pay it.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from typing import Any
 from corpus import REAL_FIGURES, real_figures, suite_tasks
 from pptx import Presentation
 from pptx.util import Emu
-from refig.ocr import engine, read_text
+from refig.ocr import DETECTOR_SIDE, engine, read_text
 from refig.pptx import inspect_structure
 from refig.protocols import Artifact
 from refig_metric_text.metric import TextRecall
@@ -76,18 +79,21 @@ def real(folder: Path, out: Path) -> list[tuple[str, Path, Path]]:
     return items
 
 
-def compare(items: list[tuple[str, Path, Path]], sides: list[int]) -> dict[str, Any]:
-    """Per kind of slide and value: the mean at each side, the largest change, how many moved."""
-    engine()  # load the models before the first side
-    values: dict[int, list[dict[str, float | None]]] = {}
-    for side in sides:
-        metric = TextRecall(ocr_max_side=side)
-        values[side] = [{v.name: v.value for v in metric.compute(artifact(slide, source))}
-                        for _, slide, source in items]
+def compare(items: list[tuple[str, Path, Path]],
+            settings: list[tuple[int, int]]) -> dict[str, Any]:
+    """Per kind of slide and value: the mean at each (side, detector side), the largest change,
+    how many moved."""
+    values: dict[str, list[dict[str, float | None]]] = {}
+    for side, detector in settings:
+        engine(detector_side=detector)  # load the models before the first setting
+        metric = TextRecall(ocr_max_side=side, ocr_detector_side=detector)
+        values[f"{side}/{detector}"] = [
+            {v.name: v.value for v in metric.compute(artifact(slide, source))}
+            for _, slide, source in items]
     kinds: dict[str, list[int]] = defaultdict(list)
     for index, (kind, _, _) in enumerate(items):
         kinds[kind].append(index)
-    old, new = sides
+    old, new = values
     rows: dict[str, Any] = {}
     for kind, indices in kinds.items():
         row: dict[str, Any] = {"slides": len(indices)}
@@ -95,8 +101,8 @@ def compare(items: list[tuple[str, Path, Path]], sides: list[int]) -> dict[str, 
             pairs = [(values[old][i][key], values[new][i][key]) for i in indices]
             pairs = [(a, b) for a, b in pairs if a is not None and b is not None]
             if pairs:
-                row[key] = {str(old): statistics.mean(a for a, _ in pairs),
-                            str(new): statistics.mean(b for _, b in pairs),
+                row[key] = {old: statistics.mean(a for a, _ in pairs),
+                            new: statistics.mean(b for _, b in pairs),
                             "max_abs_change": max(abs(a - b) for a, b in pairs),
                             "changed": sum(a != b for a, b in pairs)}
         rows[kind] = row
@@ -108,6 +114,8 @@ def main() -> None:
     parser.add_argument("suite", type=Path)
     parser.add_argument("--figures", type=int, default=20)
     parser.add_argument("--sides", type=int, nargs=2, default=[1600, 2000])
+    parser.add_argument("--detector-sides", type=int, nargs=2,
+                        default=[DETECTOR_SIDE, DETECTOR_SIDE])
     parser.add_argument("--real", type=Path, default=REAL_FIGURES)
     args = parser.parse_args()
     load_before = os.getloadavg()
@@ -115,7 +123,7 @@ def main() -> None:
         items = generated(args.suite, args.figures, Path(tmp))
         if args.real.is_dir():
             items += real(args.real, Path(tmp))
-        rows = compare(items, args.sides)
+        rows = compare(items, list(zip(args.sides, args.detector_sides, strict=True)))
     print(json.dumps({"load_average": [load_before, os.getloadavg()], "kinds": rows}, indent=1))
 
 

@@ -69,7 +69,8 @@ class ScaledDetector:
     """RapidOCR's text detector reading an image longer than ``side`` px as a copy shrunk to
     ``side`` (by pixel area, and not enlarged again), its boxes mapped back to the image; a
     smaller image, or one whose shrunk copy shows no text (a strip whose text is small against
-    its length), by RapidOCR's own rule (the shortest side raised to 736 px)."""
+    its length), by RapidOCR's own rule (the shortest side raised to 736 px); with ``side`` 0,
+    every image by that rule."""
 
     def __init__(self, detector: Any, side: int):
         self.detector, self.side = detector, side
@@ -78,9 +79,9 @@ class ScaledDetector:
 
     def __call__(self, image: np.ndarray) -> tuple[np.ndarray | None, float]:
         height, width = image.shape[:2]
-        scale = self.side / max(height, width)
-        if scale >= 1.0:
+        if not self.side or max(height, width) <= self.side:
             return self.detector(image)
+        scale = self.side / max(height, width)
         size = (max(1, round(width * scale)), max(1, round(height * scale)))
         boxes, seconds = self.shrunk(cv2.resize(image, size, interpolation=cv2.INTER_AREA))
         if boxes is None or not len(boxes):

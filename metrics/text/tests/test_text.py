@@ -122,10 +122,13 @@ def test_ocr_runs_once_per_image_hash(kit: ModuleType) -> None:
         return card
 
     key = hashlib.sha256(card.tobytes()).hexdigest()
-    first = ocr_tokens(key, load, max_side=2048)
-    second = ocr_tokens(key, load, max_side=2048)
+    first = ocr_tokens(key, load, max_side=2048, detector_side=1024)
+    second = ocr_tokens(key, load, max_side=2048, detector_side=1024)
     assert first == second == ("cached", "once")
     assert len(calls) == 1
+    # another detector setting is another reading
+    assert ocr_tokens(key, load, max_side=2048, detector_side=0) == first
+    assert len(calls) == 2
 
 
 def test_missing_inputs_give_none_with_reasons(kit: ModuleType, slides, tmp_path: Path) -> None:

@@ -75,7 +75,7 @@ _LAZY: dict[str, str] = {
     ),
     **dict.fromkeys(("PdfError", "dpi_within", "first_page", "render_pages", "render_pages_bgr"),
                     "refig.pdf"),
-    **dict.fromkeys(("OcrLine", "read_text"), "refig.ocr"),
+    **dict.fromkeys(("DETECTOR_SIDE", "OcrLine", "read_text"), "refig.ocr"),
     # where a picture sits in a source figure, once per pair of hashes
     **dict.fromkeys(("Match", "Signature"), "refig.locating.matching"),
     **dict.fromkeys(("cached_match", "image_signature", "locate", "source_box",
@@ -96,6 +96,7 @@ _LAZY: dict[str, str] = {
 __all__ = [
     "DECK_EDIT",
     "DEFAULT_MAX_PROCESSES",
+    "DETECTOR_SIDE",
     "FIELD_KEYS",
     "FIGURE_TO_CODE",
     "FIGURE_TO_SLIDE",
@@ -296,7 +297,7 @@ if TYPE_CHECKING:
         Usage,
         stable_hash,
     )
-    from refig.ocr import OcrLine, read_text
+    from refig.ocr import DETECTOR_SIDE, OcrLine, read_text
     from refig.once import OncePerKey
     from refig.pdf import PdfError, dpi_within, first_page, render_pages, render_pages_bgr
     from refig.plugins import Registry

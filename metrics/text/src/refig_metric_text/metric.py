@@ -25,6 +25,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from refig.plugin import (
+    DETECTOR_SIDE,
     Artifact,
     MetricValue,
     RefigError,
@@ -83,9 +84,11 @@ class TextRecall:
         min_similarity: float = DEFAULT_SIMILARITY,
         ocr_max_side: int = OCR_MAX_SIDE,
         read_images: bool = True,
+        ocr_detector_side: int = DETECTOR_SIDE,
     ):
         self.min_similarity = float(min_similarity)
         self.ocr_max_side = int(ocr_max_side)
+        self.ocr_detector_side = int(ocr_detector_side)
         self.read_images = bool(read_images)
 
     def compute(self, artifact: Artifact) -> Iterator[MetricValue]:
@@ -104,7 +107,7 @@ class TextRecall:
         # Without a source the images' words would match nothing: reading them (most of this
         # metric's cost) is skipped and image_words says why.
         pictured, image_detail = (
-            Pictures(artifact, words, self.ocr_max_side).tokens(tree)
+            Pictures(artifact, words, self.ocr_max_side, self.ocr_detector_side).tokens(tree)
             if not isinstance(words, str) and self.read_images
             else ([], {"reason": NOT_READ if not self.read_images
                        else f"{source}: the slide's images are not read"}))
@@ -156,7 +159,8 @@ class TextRecall:
             return "no source figure to compare with"
         source = artifact.source
         try:
-            return ocr_words(sha, lambda: open_image(source), max_side=self.ocr_max_side)
+            return ocr_words(sha, lambda: open_image(source), max_side=self.ocr_max_side,
+                             detector_side=self.ocr_detector_side)
         except RefigError as exc:
             return f"cannot read the source figure: {exc.message}"
 

@@ -17,16 +17,21 @@ MAX_ENTRIES = 4096
 _cache: OncePerKey[str, tuple[Word, ...]] = OncePerKey(MAX_ENTRIES)
 
 
-def ocr_tokens(key: str, load: Callable[[], Image.Image], *, max_side: int) -> tuple[str, ...]:
+def ocr_tokens(key: str, load: Callable[[], Image.Image], *, max_side: int,
+               detector_side: int) -> tuple[str, ...]:
     """The word tokens OCR reads in the image ``load()`` returns, cached under ``key``."""
-    return tuple(word.token for word in ocr_words(key, load, max_side=max_side))
+    return tuple(word.token for word in
+                 ocr_words(key, load, max_side=max_side, detector_side=detector_side))
 
 
-def ocr_words(key: str, load: Callable[[], Image.Image], *, max_side: int) -> tuple[Word, ...]:
-    """The words OCR reads in the image ``load()`` returns, with their boxes as fractions of it,
-    cached under ``key``."""
+def ocr_words(key: str, load: Callable[[], Image.Image], *, max_side: int,
+              detector_side: int) -> tuple[Word, ...]:
+    """The words OCR reads in the image ``load()`` returns (at ``max_side``, its detector at
+    ``detector_side``: ``refig.plugin.read_text``), with their boxes as fractions of it, cached
+    under ``key``."""
     def read() -> tuple[Word, ...]:
         picture = load()
-        return tuple(line_words(read_text(picture, max_side=max_side), *picture.size))
+        lines = read_text(picture, max_side=max_side, detector_side=detector_side)
+        return tuple(line_words(lines, *picture.size))
 
-    return _cache.get(f"{key}@{max_side}", read)
+    return _cache.get(f"{key}@{max_side}/{detector_side}", read)

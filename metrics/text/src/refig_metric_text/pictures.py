@@ -60,10 +60,10 @@ class Pictures:
     """Reads the pictures of one artifact against its source's words."""
 
     def __init__(self, artifact: Artifact, source_words: tuple[Word, ...] | list[Word],
-                 ocr_max_side: int):
+                 ocr_max_side: int, ocr_detector_side: int):
         self.artifact = artifact
         self.source_words = source_words
-        self.ocr_max_side = ocr_max_side
+        self.ocr_max_side, self.ocr_detector_side = ocr_max_side, ocr_detector_side
         self.source_sha = source_sha256(artifact)
 
     def tokens(self, tree: ObjectTree) -> tuple[list[str], dict[str, Any]]:
@@ -83,7 +83,8 @@ class Pictures:
                 found = self._located(image)
                 if found is None:
                     tokens += ocr_tokens(image.sha256, partial(_pixels, image.data),
-                                         max_side=self.ocr_max_side)
+                                         max_side=self.ocr_max_side,
+                                         detector_side=self.ocr_detector_side)
                     read.append(image.part)
                     continue
             except _NoPixels as exc:  # EMF, SVG, corrupt: no pixels to read
