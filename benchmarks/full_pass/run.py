@@ -113,6 +113,11 @@ def fresh_slides(work: Path, count: int, seed: int) -> list[Path]:
     return check_corpus(work / "suite", work / "slides", count)
 
 
+def side_list(text: str, always: int) -> list[int]:
+    """The sides a comma-separated ``text`` names, with ``always`` (the metric's own), sorted."""
+    return sorted({int(side) for side in text.split(",")} | {always})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sources", type=int, default=50)
@@ -160,10 +165,9 @@ def main() -> None:
         results["startup"] = [import_time(REFIG, *argv, cold=cold) for cold in (False, True)
                               for argv in (("--help",), ("list-plugins",),
                                            ("check", "-q", "--json", str(files[0])))]
-        sides = sorted({int(side) for side in args.ocr_sides.split(",")} | {OCR_MAX_SIDE})
+        sides = side_list(args.ocr_sides, OCR_MAX_SIDE)
         results["ocr"] = ocr_knee(suite, sides, min(args.ocr_figures, args.sources))
-        detector = sorted({int(side) for side in args.detector_sides.split(",")}
-                          | {DETECTOR_SIDE})
+        detector = side_list(args.detector_sides, DETECTOR_SIDE)
         results["ocr"]["detector"] = detector_sides(suite, detector,
                                                     min(args.ocr_figures, args.sources),
                                                     OCR_MAX_SIDE)
