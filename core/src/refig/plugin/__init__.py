@@ -61,6 +61,9 @@ _LAZY: dict[str, str] = {
                     "refig.running.process_cap"),
     **dict.fromkeys(("SandboxPolicy",), "refig.running.sandbox"),
     **dict.fromkeys(("Redactor", "find_secrets"), "refig.running.redact"),
+    # files an untrusted process or folder left, read without following links
+    **dict.fromkeys(("FileRefused", "Refused", "confined_files", "read_confined"),
+                    "refig.confined"),
     # model calls
     **dict.fromkeys(
         ("ChatClient", "ChatOptions", "ChatReply", "CallError", "NO_KEY", "import_litellm",
@@ -127,6 +130,7 @@ __all__ = [
     "Executor",
     "ExecutorRecord",
     "FamilyMismatchError",
+    "FileRefused",
     "GateReason",
     "GateResult",
     "Harness",
@@ -160,6 +164,7 @@ __all__ = [
     "RatingView",
     "Redactor",
     "RefigError",
+    "Refused",
     "Registry",
     "Render",
     "RenderJob",
@@ -193,6 +198,7 @@ __all__ = [
     "border_colour",
     "cache_dir",
     "cached_match",
+    "confined_files",
     "content_box",
     "counted_total",
     "data_url",
@@ -209,6 +215,7 @@ __all__ = [
     "out",
     "png_bytes",
     "process_cap",
+    "read_confined",
     "read_text",
     "render_pages",
     "render_pages_bgr",
@@ -239,6 +246,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from refig.annotation.rating_items import RatingPage, RatingView
+    from refig.confined import FileRefused, Refused, confined_files, read_confined
     from refig.console import err, out, track
     from refig.doctor import Check, Status, apt_fix, tool
     from refig.errors import FamilyMismatchError, RefigError, UsageError

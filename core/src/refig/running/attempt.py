@@ -9,14 +9,13 @@ as bytes with the record. It never touches the run store; the driver writes both
 from __future__ import annotations
 
 import hashlib
-import os
-import stat
 import threading
 import time
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
+from refig.confined import FileRefused, read_confined
 from refig.models import (
     Attempt,
     AttemptStatus,
@@ -103,19 +102,11 @@ class OutputRefused(Exception):
 
 
 def _read_output(path: Path, dirs: AttemptDirs) -> bytes:
-    """Read a file the harness named, refusing symlinks and paths outside the attempt."""
-    if path.is_symlink():
-        raise OutputRefused(f"{path.name} is a symlink")
-    if not path.resolve().is_relative_to(dirs.root.resolve()):
-        raise OutputRefused(f"{path} lies outside the attempt directory")
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise OutputRefused(f"{path.name} is not a regular file")
-        if info.st_size > MAX_OUTPUT_BYTES:
-            raise OutputRefused(f"{path.name} has {info.st_size} bytes, over {MAX_OUTPUT_BYTES}")
-        return handle.read(MAX_OUTPUT_BYTES + 1)
+    """Read a file the harness named, refusing links and paths outside the attempt."""
+    try:
+        return read_confined(path, dirs.root, max_bytes=MAX_OUTPUT_BYTES)
+    except FileRefused as exc:
+        raise OutputRefused(str(exc)) from None
 
 
 def _watch(harness: object, ctx: AttemptContext) -> tuple[HarnessResult | None, ErrorInfo | None]:
