@@ -11,8 +11,6 @@ namespaces (forbidden). refig finds bubblewrap through ``PATH`` and probes it, a
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,6 +19,7 @@ from refig.running.sandbox import bwrap_works
 from refig.store import RunStore
 
 from .conftest import install_plugin
+from .conftest import refig_cli as refig
 
 #: A harness that runs a process through the sandbox helper, as an agent's CLI does.
 AGENT_HOOKS = '''
@@ -42,12 +41,6 @@ def refig_harnesses():
                         factory=lambda **_: Agent(), families=frozenset({"figure-to-slide"}),
                         needs_model=False)
 '''
-
-
-def refig(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    command = [str(Path(sys.executable).parent / "refig"), *args]
-    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=600,
-                          check=False)
 
 
 @pytest.fixture(scope="module")
