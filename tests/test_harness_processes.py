@@ -56,8 +56,12 @@ def process_starts(source: str) -> list[str]:
     return found
 
 
+#: The core's base of the CLI harnesses (claude-code, codex, qwen-code): it starts their CLIs.
+CLI_BASE = ROOT / "core" / "src" / "refig" / "harness" / "adapter.py"
+
+
 def harness_sources() -> list[Path]:
-    return [*sorted((ROOT / "harnesses").glob("*/src/**/*.py")), TEMPLATE_HARNESS]
+    return [*sorted((ROOT / "harnesses").glob("*/src/**/*.py")), CLI_BASE, TEMPLATE_HARNESS]
 
 
 def test_the_walk_sees_every_way_to_start_a_process() -> None:
@@ -85,7 +89,8 @@ def test_harnesses_start_processes_only_through_the_sandbox_helper(path: Path) -
 
 
 def test_the_walk_covers_every_harness_and_the_template() -> None:
-    packages = {p.relative_to(ROOT).parts[1] for p in harness_sources()[:-1]}
+    packages = {p.relative_to(ROOT).parts[1] for p in harness_sources()[:-2]}
     assert packages == {p.name for p in (ROOT / "harnesses").iterdir()
                         if (p / "src").is_dir()}
-    assert TEMPLATE_HARNESS.is_file()
+    assert CLI_BASE.is_file() and TEMPLATE_HARNESS.is_file()
+    assert "run_command(" in CLI_BASE.read_text()
