@@ -8,7 +8,8 @@ run directory and the other attempts' directories are not in it (when a bound pa
 of them, an empty tmpfs masks it). The PID namespace dies with bwrap, so killing bwrap ends every
 process inside. Without bwrap, commands run directly: the same deadline, process-tree kill and
 secret redaction hold, the workspace still starts with only the source and the workflow's files,
-but the agent can read whatever the user running refig can read.
+but the agent can read whatever the user running refig can read; so ``auto`` refuses to start an
+agent there (:func:`resolve_mode`), and only ``none``, asked for, runs one that way.
 """
 
 from __future__ import annotations
@@ -231,7 +232,8 @@ def run_command(
     with the ``gateway`` policy) False gives the command no network (under bwrap), True the
     host's. At most ``AGENT_MAX_PROCESSES`` tasks may exist at once when a pids cgroup is
     writable (see :mod:`refig.running.process_cap`; the log line says). Whatever happens, every
-    process the command started is ended before this returns.
+    process the command started is ended before this returns. How the command was confined
+    (``bwrap`` or ``none``) is appended to ``ctx.processes``, which the attempt records.
     """
     policy = ctx.sandbox or SandboxPolicy()
     if network is None:
