@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Install what refig needs on a Debian or Ubuntu machine, then sync the uv workspace.
-#   bootstrap.sh          what `refig demo` needs: uv, LibreOffice, metric-compatible fonts, and
-#                         the figure-to-code toolchains (Octave with gnuplot, R with ggplot2,
-#                         XeLaTeX with TikZ/pgfplots, the fonts Octave draws text with)
-#   bootstrap.sh --test   also what the tests need: Chromium, bubblewrap, the harness CLIs
+#   bootstrap.sh          what `refig demo` needs: uv, LibreOffice, metric-compatible fonts, the
+#                         figure-to-code toolchains (Octave with gnuplot, R with ggplot2,
+#                         XeLaTeX with TikZ/pgfplots, the fonts Octave draws text with), and
+#                         bubblewrap, the sandbox `refig run` requires before it starts an agent
+#   bootstrap.sh --test   also what the tests need: Chromium, the harness CLIs
 # System packages are installed with apt when running as root or with password-less sudo;
 # otherwise the script stops and prints the exact command to run.
 set -euo pipefail
@@ -40,6 +41,8 @@ command -v xelatex >/dev/null || packages+=(texlive-xetex)
 kpsewhich pgfplots.sty >/dev/null 2>&1 || packages+=(texlive-pictures)
 kpsewhich standalone.cls >/dev/null 2>&1 || packages+=(texlive-latex-extra)
 command -v prlimit >/dev/null || packages+=(util-linux)
+# the sandbox of agents and programs: `refig run --sandbox auto` starts no agent without it
+command -v bwrap >/dev/null || packages+=(bubblewrap)
 # uv comes from PyPI through pip (below), which Debian's python3 does not include
 if ! command -v uv >/dev/null && [[ ! -x "$HOME/.local/bin/uv" ]] \
     && ! python3 -m pip --version >/dev/null 2>&1; then
@@ -47,7 +50,6 @@ if ! command -v uv >/dev/null && [[ ! -x "$HOME/.local/bin/uv" ]] \
 fi
 if ((WITH_TESTS)); then
   command -v chromium >/dev/null || packages+=(chromium)
-  command -v bwrap >/dev/null || packages+=(bubblewrap)
   command -v node >/dev/null || packages+=(nodejs npm)
 fi
 

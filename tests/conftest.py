@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -56,6 +57,13 @@ def refig_metrics():
     yield MetricRecord(name="plain", description="test metric without a reference",
                        factory=lambda **_: Plain(), default=False)
 '''
+
+
+def refig_cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``refig ARGS`` as a user runs it: this environment's entry point, in a new process."""
+    command = [str(Path(sys.executable).parent / "refig"), *args]
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=900,
+                          check=False)
 
 
 def install_plugin(site: Path, monkeypatch: pytest.MonkeyPatch, module: str, dist: str,

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -25,6 +23,8 @@ from refig.records import HarnessRecord, PluginKind
 from refig.store import RunStore
 from refig.testing.scripted import ScriptedServer
 
+from .conftest import refig_cli as refig
+
 HARNESSES = {  # name -> (model, base URL variable, URL suffix)
     "claude-code": ("claude-sonnet-4-5", "ANTHROPIC_BASE_URL", ""),
     "codex": ("gpt-5.5", "OPENAI_BASE_URL", "/v1"),
@@ -32,12 +32,6 @@ HARNESSES = {  # name -> (model, base URL variable, URL suffix)
 }
 PRICE = {"input_cost_per_token": 2e-6, "output_cost_per_token": 8e-6,
          "cache_read_input_token_cost": 2e-7, "cache_creation_input_token_cost": 2.5e-6}
-
-
-def refig(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    command = [str(Path(sys.executable).parent / "refig"), *args]
-    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=900,
-                          check=False)
 
 
 @pytest.fixture(scope="module")

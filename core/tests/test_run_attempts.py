@@ -74,7 +74,9 @@ def request(tmp_path: Path, suite: Path, body: Callable[[AttemptContext], Harnes
     fields: dict[str, Any] = dict(
         suite=suite, out=tmp_path / "run", harness=Selection(harness, "tests"),
         workflow=Selection(workflow, "tests"), executor=Selection(executor, "refig"),
-        jobs=2, timeout=60, workspace_root=tmp_path / "attempts", sandbox="auto",
+        # the stand-in harness counts as an agent: where bwrap cannot work, go without it on
+        # purpose (auto would refuse it)
+        jobs=2, timeout=60, workspace_root=tmp_path / "attempts", sandbox=MODES[0],
     )
     fields.update(overrides)
     return RunRequest(**fields)

@@ -130,10 +130,12 @@ def sandbox_check() -> Check:
     from refig.running.sandbox import bwrap_works
 
     found = tool("bubblewrap", ("bwrap", "--version"), apt_fix("bubblewrap"),
-                 purpose="without it attempts run unsandboxed; see docs/running.md")
+                 purpose="without it refig run starts no agent (only model-free baselines, "
+                 "unsandboxed) unless given --sandbox none; see docs/running.md")
     if found.status is Status.OK and not bwrap_works():
         return Check("bubblewrap", Status.WARN,
-                     f"{found.detail} cannot create namespaces here, so attempts run unsandboxed",
+                     f"{found.detail} cannot create namespaces here, so refig run starts no "
+                     "agent unless given --sandbox none",
                      "allow user namespaces (sysctl kernel.unprivileged_userns_clone=1; in "
                      "Docker, --security-opt seccomp=unconfined), or pass --sandbox none "
                      "knowingly")

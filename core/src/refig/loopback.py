@@ -8,6 +8,7 @@ import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Self
+from urllib.parse import urlsplit
 
 #: The host names that mean this machine only.
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -31,6 +32,17 @@ class LoopbackServer:
     @property
     def port(self) -> int:
         return int(self._httpd.server_address[1])
+
+    def allowed_host(self, header: str | None) -> bool:
+        """On a loopback address, only a ``Host`` header naming the loopback is answered (no DNS
+        rebinding); parsed as a URL's authority, so ``127.0.0.1:1@evil.com`` names evil.com."""
+        if self.host not in LOOPBACK:
+            return True
+        try:
+            name = urlsplit(f"//{header or ''}").hostname or ""
+        except ValueError:  # an unclosed IPv6 bracket
+            return False
+        return name in LOOPBACK
 
     @property
     def url(self) -> str:

@@ -72,6 +72,9 @@ class AttemptContext:
     outputs_dir: Path | None = None
     secrets: Mapping[str, str] = field(default_factory=dict)
     sandbox: CommandPolicy | None = None
+    #: How each command started through ``run_command`` was confined (``bwrap`` or ``none``),
+    #: in order; refig copies it onto the attempt's record as ``processes``.
+    processes: list[str] = field(default_factory=list)
 
 
 @dataclass

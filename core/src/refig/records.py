@@ -170,12 +170,16 @@ class HarnessRecord(PluginRecord):
     ``cli`` names the pinned command-line program the adapter drives, if any.
     ``local_options`` are options that only locate files on this machine (an oracle baseline's
     ``suite``): the harness gets them, the configuration id never holds them.
+    ``runs_agent`` False declares that the harness starts no agent process (only refig's own
+    code, or a model call from refig's process): such a harness may run where no sandbox works
+    under ``--sandbox auto``; any other is refused there (exit 2) unless ``--sandbox none``.
     """
 
     kind: ClassVar[PluginKind] = PluginKind.HARNESS
     needs_model: bool = True
     cli: CliPin | None = None
     local_options: frozenset[str] = frozenset()
+    runs_agent: bool = True
 
 
 @dataclass(frozen=True, kw_only=True)

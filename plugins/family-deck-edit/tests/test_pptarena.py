@@ -13,6 +13,11 @@ from refig_family_deck_edit.pptarena import load_hard, read_case_list, released_
 from .release import make_release
 
 
+def _flat(text: str) -> str:
+    """``text`` without whitespace: the console wraps long lines wherever the width ends."""
+    return "".join(text.split())
+
+
 def _cases(root: Path):
     entries = read_case_list(root / "evaluation_pairs_refined.json")
     hard = load_hard(root, None)
@@ -79,3 +84,44 @@ def test_the_command_refuses_without_writing_or_skips_and_records(tmp_path, caps
     tasks = [json.loads(line) for line in (tmp_path / "suite/tasks.jsonl").read_text().splitlines()]
     assert len(tasks) == 3 and all(not t["inputs"]["target"]["visible"] for t in tasks)
     assert all(not t["inputs"]["style_target"]["visible"] for t in tasks)
+
+
+SECRET = "sk-live-0123456789abcdef"
+
+
+def _every_byte(folder: Path) -> bytes:
+    return b"".join(p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file())
+
+
+def test_links_out_of_the_release_are_refused_by_name_never_copied(tmp_path, capsys):
+    """A hard list and a deck that are symlinks to files outside ``--from``: neither reaches the
+    suite; the hard list stops the import, the deck is refused (and named) by --skip-invalid."""
+    from refig.cli import run as refig
+
+    release = tmp_path / "release"
+    make_release(release)
+    outside = tmp_path / "home"
+    outside.mkdir()
+    (outside / "credentials.txt").write_text(f"{SECRET}\n")
+    deck = release / "Original" / "deck2.pptx"
+    (outside / "private.pptx").write_bytes(deck.read_bytes() + SECRET.encode())
+    deck.unlink()
+    deck.symlink_to(outside / "private.pptx")
+    (release / "hard_subset.txt").symlink_to(outside / "credentials.txt")
+    argv = ["suite", "build", "pptarena", "--from", str(release), "-q", "--skip-invalid"]
+
+    assert refig([*argv, "--out", str(tmp_path / "refused")]) == 1
+    said = _flat(capsys.readouterr().err)
+    assert _flat("hard_subset.txt is a link") in said
+    assert not (tmp_path / "refused").exists()
+
+    (release / "hard_subset.txt").unlink()
+    assert refig([*argv, "--out", str(tmp_path / "suite")]) == 0
+    said = _flat(capsys.readouterr().err)
+    assert _flat("refused case 2: normalise-subtitles") in said
+    assert _flat("deck2.pptx is a link") in said
+    assert SECRET.encode() not in _every_byte(tmp_path / "suite")
+    import json
+
+    manifest = json.loads((tmp_path / "suite/suite.json").read_text())
+    assert [r["name"] for r in manifest["params"]["refused"]] == ["case 2: normalise-subtitles"]

@@ -38,6 +38,11 @@ class Paper:
     license: str | None = "http://creativecommons.org/licenses/by/4.0/"
 
 
+def _flat(text: str) -> str:
+    """``text`` without whitespace: the console wraps long lines wherever the width ends."""
+    return "".join(text.split())
+
+
 def tar_gz(files: dict[str, bytes | str], *, gz: bool = True) -> bytes:
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w") as archive:
@@ -331,3 +336,33 @@ def test_bombs_and_garbage_are_bounded():
     many = tar_gz({f"f{i}.tex": "x" for i in range(30)})
     with pytest.raises(SourceError, match="more than 20 members"):
         unpack(many, Limits(max_members=20))
+
+
+def test_a_linked_package_or_metadata_is_refused_by_name_never_read(tmp_path, capsys):
+    """A package (or ``metadata.jsonl``) in ``--source`` that is a symlink to a file elsewhere
+    is refused, named and counted: nothing of it reaches the suite."""
+    folder, outside = tmp_path / "packages", tmp_path / "home"
+    folder.mkdir()
+    outside.mkdir()
+    good = next(p for p in _papers() if p.arxiv_id == "1706.00001")
+    (folder / "1706.00001v2.tar.gz").write_bytes(good.package)
+    (outside / "private.tar.gz").write_bytes(good.package)
+    (folder / "1706.99999v1.tar.gz").symlink_to(outside / "private.tar.gz")
+    argv = ["suite", "build", "orbit", "--n", "5", "--seed", "1", "--source", str(folder),
+            "--start", "2017-06", "--end", "2017-07", "-q"]
+    assert run([*argv, "--out", str(tmp_path / "suite")]) == 0
+    said = _flat(capsys.readouterr().err)
+    assert _flat("refused 1706.99999v1.tar.gz: a link to") in said
+    tasks, examined = ((tmp_path / "suite" / name).read_text()
+                       for name in ("tasks.jsonl", "selection.jsonl"))
+    assert "1706.00001" in tasks and "1706.99999" not in tasks + examined
+    manifest = json.loads((tmp_path / "suite" / "suite.json").read_text())
+    assert [r["path"] for r in manifest["params"]["refused"]] == ["1706.99999v1.tar.gz"]
+
+    (outside / "metadata.jsonl").write_text(json.dumps(
+        {"id": "1706.00001", "version": 2, "title": "sk-live-secret", "categories": ["cs.CV"]}))
+    (folder / "metadata.jsonl").symlink_to(outside / "metadata.jsonl")
+    assert run([*argv, "--out", str(tmp_path / "again")]) == 1
+    said = _flat(capsys.readouterr().err)
+    assert _flat("metadata.jsonl is a link") in said
+    assert not (tmp_path / "again" / "tasks.jsonl").exists()

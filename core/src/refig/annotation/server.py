@@ -23,7 +23,7 @@ from urllib.parse import parse_qs, urlsplit
 from refig.annotation.rating_session import RatingSession
 from refig.annotation.session import ActionError, Session
 from refig.console import err
-from refig.loopback import LOOPBACK, LoopbackServer
+from refig.loopback import LoopbackServer
 
 MAX_BODY_BYTES = 16_384
 #: Seconds a connection may sit idle or send a request slowly before it is dropped (a body
@@ -57,13 +57,6 @@ class AnnotationServer(LoopbackServer):
         self.session = session
         self.pages = {name: _page(name) for name in PAGE_FILES}
         super().__init__(_handler(self), host, port)
-
-    def allowed_host(self, header: str | None) -> bool:
-        """On a loopback address, only a loopback ``Host`` header is answered."""
-        if self.host not in LOOPBACK:
-            return True
-        name = urlsplit(f"//{header or ''}").hostname or ""
-        return name in LOOPBACK
 
 
 def _handler(server: AnnotationServer) -> type[BaseHTTPRequestHandler]:

@@ -87,8 +87,9 @@ def register(app: typer.Typer, registry: Registry) -> None:
     ) -> None:
         """Serve the comparison page for RUN (`refig annotate RUN`): A / B / tie, undo, progress;
         with --rate, the rating page (points per rubric axis)."""
-        from refig.annotation.server import LOOPBACK, AnnotationServer
+        from refig.annotation.server import AnnotationServer
         from refig.annotation.session import ActionError, check_annotator
+        from refig.loopback import LOOPBACK
         from refig.store import RunStore
 
         store = RunStore.open(run)

@@ -117,7 +117,7 @@ def check_harness(
     """
     model = model or harness.example_model
     attempt_id = f"check-{uuid.uuid4().hex[:12]}"
-    policy = SandboxPolicy.create(sandbox, protected=())
+    policy = SandboxPolicy.create(sandbox, protected=(), agent=True)
     dirs = AttemptDirs.create(root or default_root(), attempt_id)
     try:
         source = draw_source(dirs.workspace / "source.png")

@@ -75,6 +75,10 @@ class Attempt(Record):
     #: What the agent could reach: ``gateway`` (its own network namespace, only the recording
     #: gateway) or ``host`` (the host's network: ``--network host``, or no bubblewrap).
     network: str | None = None
+    #: How each process the harness started through refig's sandbox helper was confined, in
+    #: order: ``bwrap`` or ``none``. Empty when it started none (a model call from refig's own
+    #: process, a baseline that only writes a file).
+    processes: list[str] = Field(default_factory=list)
     started_at: datetime = Field(default_factory=utcnow)
     finished_at: datetime = Field(default_factory=utcnow)
 

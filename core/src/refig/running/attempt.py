@@ -161,6 +161,7 @@ def run_attempt(job: AttemptJob) -> AttemptOutcome:
     result: HarnessResult | None = None
     error: ErrorInfo | None = None
     prompt = None
+    ctx: AttemptContext | None = None
     notes: list[str] = [
         f"attempt {job.attempt_id}: task {job.task.id}, configuration {job.config.id}, "
         f"try {job.try_index}, timeout {job.timeout:g}s, sandbox {job.sandbox.mode}, "
@@ -248,6 +249,7 @@ def run_attempt(job: AttemptJob) -> AttemptOutcome:
         prompt_version=(prompt.version or None) if prompt else None,
         sandbox=job.sandbox.mode,
         network=job.sandbox.reach,
+        processes=list(ctx.processes) if ctx is not None else [],
         started_at=started_at,
         finished_at=utcnow(),
     )

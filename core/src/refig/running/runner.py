@@ -277,10 +277,11 @@ def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
             )
     root = (request.workspace_root or default_root()).absolute()
     check_outside(root, request.suite, request.out)
+    policy = SandboxPolicy.create(request.sandbox, protected=(request.suite, request.out, root),
+                                  egress=request.network,
+                                  agent=getattr(request.harness.record, "runs_agent", True))
     root.mkdir(parents=True, exist_ok=True)
     sweep_stale(root)
-    policy = SandboxPolicy.create(request.sandbox, protected=(request.suite, request.out, root),
-                                  egress=request.network)
 
     store = RunStore.create(request.out)
     record_suite(store, suite, suite.tasks)

@@ -8,7 +8,8 @@ run directory and the other attempts' directories are not in it (when a bound pa
 of them, an empty tmpfs masks it). The PID namespace dies with bwrap, so killing bwrap ends every
 process inside. Without bwrap, commands run directly: the same deadline, process-tree kill and
 secret redaction hold, the workspace still starts with only the source and the workflow's files,
-but the agent can read whatever the user running refig can read.
+but the agent can read whatever the user running refig can read; so ``auto`` refuses to start an
+agent there (:func:`resolve_mode`), and only ``none``, asked for, runs one that way.
 """
 
 from __future__ import annotations
@@ -71,8 +72,14 @@ def bwrap_works() -> bool:
     return probe.returncode == 0
 
 
-def resolve_mode(requested: str) -> str:
-    """``auto`` -> ``bwrap`` when it works here, else ``none``; ``bwrap`` must work."""
+#: How to get a working bubblewrap, or go without it on purpose.
+BWRAP_FIX = ("sudo apt-get install bubblewrap (in a container, allow user namespaces), or pass "
+             "--sandbox none to run unsandboxed on purpose")
+
+
+def resolve_mode(requested: str, *, agent: bool = False) -> str:
+    """``auto`` -> ``bwrap`` when it works here, else ``none``; ``bwrap`` must work, and so must
+    ``auto`` when ``agent`` (the commands run an agent): no agent runs unsandboxed by accident."""
     if requested not in MODES:
         raise UsageError(f"unknown sandbox {requested!r}; choose one of: {', '.join(MODES)}")
     if requested == "none":
@@ -80,12 +87,13 @@ def resolve_mode(requested: str) -> str:
     if bwrap_works():
         return "bwrap"
     if requested == "bwrap":
+        raise UsageError("--sandbox bwrap was asked for, but bubblewrap is not installed or "
+                         "cannot create namespaces here", fix=BWRAP_FIX)
+    if agent:
         raise UsageError(
-            "--sandbox bwrap was asked for, but bubblewrap is not installed or cannot create "
-            "namespaces here",
-            fix="apt-get install bubblewrap (in a container, allow user namespaces), "
-            "or use --sandbox none",
-        )
+            "bubblewrap is not installed or cannot create namespaces here, and --sandbox auto "
+            "starts no agent without it: unsandboxed, an agent reads every file and every "
+            "process environment (API keys) the user running refig can", fix=BWRAP_FIX)
     return "none"
 
 
@@ -137,12 +145,14 @@ class SandboxPolicy:
     def create(
         cls, requested: str = "auto", *, protected: Iterable[Path] = (),
         readable: Iterable[Path] = (), network: bool = True, egress: str = "gateway",
+        agent: bool = False,
     ) -> SandboxPolicy:
-        """A policy for this machine: ``readable`` exposed, ``protected`` hidden."""
+        """A policy for this machine: ``readable`` exposed, ``protected`` hidden; ``agent``: the
+        commands run an agent (see :func:`resolve_mode`)."""
         if egress not in EGRESS:
             raise UsageError(f"unknown --network {egress!r}; choose one of: "
                              f"{', '.join(EGRESS)}")
-        mode = resolve_mode(requested)
+        mode = resolve_mode(requested, agent=agent)
         shielded = tuple(Path(p).resolve() for p in protected)
         exposed = [p for p in map(Path, readable)
                    if not any(_under(p.resolve(), s) for s in shielded)]
@@ -222,7 +232,8 @@ def run_command(
     with the ``gateway`` policy) False gives the command no network (under bwrap), True the
     host's. At most ``AGENT_MAX_PROCESSES`` tasks may exist at once when a pids cgroup is
     writable (see :mod:`refig.running.process_cap`; the log line says). Whatever happens, every
-    process the command started is ended before this returns.
+    process the command started is ended before this returns. How the command was confined
+    (``bwrap`` or ``none``) is appended to ``ctx.processes``, which the attempt records.
     """
     policy = ctx.sandbox or SandboxPolicy()
     if network is None:
@@ -231,6 +242,7 @@ def run_command(
     own = [p for p in (ctx.workspace, ctx.home) if p is not None]
     command = policy.wrap(argv, cwd=workdir, writable=[*own, *writable], readable=readable,
                           network=network)
+    ctx.processes.append(policy.mode)
     with ExitStack() as stack:
         cap = stack.enter_context(process_cap(AGENT_MAX_PROCESSES, agent_mechanism()))
         command = cap.outer(command)

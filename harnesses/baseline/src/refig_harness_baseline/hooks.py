@@ -30,6 +30,7 @@ def refig_harnesses() -> Iterator[HarnessRecord]:
         factory=_raster_paste,
         families=kinds,
         needs_model=False,
+        runs_agent=False,  # refig's own baseline code, no agent
     )
     yield HarnessRecord(
         name="cv",
@@ -38,4 +39,5 @@ def refig_harnesses() -> Iterator[HarnessRecord]:
         factory=_cv,
         families=kinds,
         needs_model=False,
+        runs_agent=False,
     )

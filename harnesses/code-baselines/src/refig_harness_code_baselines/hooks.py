@@ -19,13 +19,13 @@ def _make(kind: str, **options: Any) -> Any:
 def refig_harnesses() -> Iterator[HarnessRecord]:
     code = frozenset({FIGURE_TO_CODE})
     yield HarnessRecord(name="reference", factory=partial(_make, "reference"), families=code,
-                        needs_model=False, local_options=frozenset({"suite"}),
+                        needs_model=False, runs_agent=False, local_options=frozenset({"suite"}),
                         description="The task's reference program (--harness-opt suite=DIR): "
                         "must reach the maximum.")
     yield HarnessRecord(name="blank", factory=partial(_make, "blank"), families=code,
-                        needs_model=False,
+                        needs_model=False, runs_agent=False,
                         description="An empty figure of the target size: the floor.")
     yield HarnessRecord(name="smuggle", factory=partial(_make, "smuggle"), families=code,
-                        needs_model=False,
+                        needs_model=False, runs_agent=False,
                         description="Reproduces the figure from its pixels: the cheat the "
                         "smuggling cap must catch.")

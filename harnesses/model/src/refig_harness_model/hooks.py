@@ -24,6 +24,7 @@ def refig_harnesses() -> Iterator[HarnessRecord]:
         "max_tokens, timeout, max_retries, max_image_side.",
         factory=_create,
         families=frozenset({FIGURE_TO_CODE}),
+        runs_agent=False,  # one model call from refig's process; the program runs at evaluation
         # a price file only says where the prices are read from here; the upstream (which
         # provider served the model) stays part of the configuration
         local_options=frozenset({"prices"}),

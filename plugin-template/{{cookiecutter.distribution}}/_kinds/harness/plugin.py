@@ -1,14 +1,18 @@
 """A model-free harness: writes and runs a python-pptx program that titles a slide.
 
-It shows the whole harness contract (a program written in the workspace, run as a subprocess
-that must end by the deadline, the slide and program reported back) without any model.
+It shows the whole harness contract (a program written in the workspace, run until the deadline,
+the slide and program reported back) without any model. Every process is started with
+``run_command``, never ``subprocess``: it runs the command in the attempt's sandbox (under
+bubblewrap only the workspace is writable, no other process is visible, the network is the
+attempt's), with the attempt's clean environment (no API keys), ends the whole process tree at the
+deadline, and records on the attempt how the process was confined. A bare ``subprocess.run`` would
+hand the program refig's environment and everything the user running refig can read.
 """
 
-import subprocess
 import sys
-import time
 
 from refig.plugin import AttemptContext, ErrorInfo, HarnessResult
+from refig.plugin.harness import run_command
 
 PROGRAM = '''\
 from pptx import Presentation
@@ -33,16 +37,16 @@ class TitleHarness:
     def run(self, ctx: AttemptContext) -> HarnessResult:
         program = ctx.workspace / "build_slide.py"
         program.write_text(PROGRAM.format(title=f"Figure {ctx.task.id}"))
-        budget = max(0.0, ctx.deadline - time.monotonic())
-        try:
-            done = subprocess.run([self.python, program.name], cwd=ctx.workspace,
-                                  capture_output=True, text=True, timeout=budget)
-        except subprocess.TimeoutExpired:
+        # In an attempt, the program's error output goes where no agent sees it (outputs_dir).
+        errors = (ctx.outputs_dir or ctx.workspace) / "program.stderr"
+        done = run_command(ctx, [self.python, program.name], stderr=errors, network=False)
+        if done.timed_out:
             error = ErrorInfo(kind="timeout", message="program ran past the deadline",
                               retryable=True)
             return HarnessResult(exit_code=None, error=error, program=program)
         slide = ctx.workspace / "slide.pptx"
-        if done.returncode != 0 or not slide.is_file():
-            error = ErrorInfo(kind="program_failed", message=done.stderr[-2000:])
-            return HarnessResult(exit_code=done.returncode, error=error, program=program)
+        if done.exit_code != 0 or not slide.is_file():
+            message = errors.read_text(errors="replace")[-2000:] if errors.is_file() else ""
+            error = ErrorInfo(kind="program_failed", message=message)
+            return HarnessResult(exit_code=done.exit_code, error=error, program=program)
         return HarnessResult(exit_code=0, slide=slide, program=program, turns=1)

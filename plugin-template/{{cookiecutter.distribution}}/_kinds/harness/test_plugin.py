@@ -33,3 +33,70 @@ def test_refig_loads_the_installed_plugin():
     env = {"REFIG_STRICT_PLUGINS": "1", "REFIG_LOAD_PLUGINS": "{{ cookiecutter.distribution }}"}
     chosen = Registry.load(environ=env).resolve("harness", "{{ cookiecutter.name }}")
     assert isinstance(chosen.create(), TitleHarness)
+
+
+# --- the sandbox: the program sees no key, in its environment or in another process's ---------
+
+KEY_NAME, KEY = "OPENAI_API_KEY", "sk-template-probe-5d41402abc4b2a76"
+#: Run instead of the slide program: where can it find the key? (its environment; /proc)
+PROBE = "\n".join([
+    "import os, pathlib",
+    f"key = {KEY!r}",
+    "here = [name for name, value in os.environ.items() if key in value]",
+    "elsewhere = []",
+    "for entry in pathlib.Path('/proc').iterdir():",
+    "    try:",
+    "        if key.encode() in (entry / 'environ').read_bytes():",
+    "            elsewhere.append(entry.name)",
+    "    except OSError:",
+    "        pass",
+    "pathlib.Path('seen.txt').write_text(' '.join(here) + '|' + ' '.join(elsewhere))",
+])
+
+
+def _probe(tmp_path, monkeypatch, sandbox=None):
+    """Run the harness with the probe as its program; return (names in its environment holding
+    the key, pids whose environment holds it) and the context."""
+    import dataclasses
+    import os
+
+    from {{ cookiecutter.module }} import plugin
+
+    monkeypatch.setattr(plugin, "PROGRAM", PROBE)
+    ctx = dataclasses.replace(_context(tmp_path), env={"PATH": os.environ.get("PATH", "")},
+                              sandbox=sandbox)
+    TitleHarness().run(ctx)
+    here, elsewhere = (tmp_path / "seen.txt").read_text().split("|")
+    return here.split(), elsewhere.split(), ctx
+
+
+def test_a_key_in_refigs_environment_does_not_reach_the_program(tmp_path, monkeypatch):
+    monkeypatch.setenv(KEY_NAME, KEY)
+    here, _, ctx = _probe(tmp_path, monkeypatch)
+    assert here == []  # the program started from the attempt's clean environment
+    assert ctx.processes == ["none"]  # and the attempt records how it was confined
+
+
+def test_under_bubblewrap_no_other_process_environment_is_readable(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    import pytest
+    from refig.plugin import SandboxPolicy
+
+    policy = SandboxPolicy.create("auto")
+    if policy.mode != "bwrap":
+        pytest.skip("bubblewrap is not installed or cannot create namespaces here")
+    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"],
+                              env={"PATH": "/usr/bin", KEY_NAME: KEY})  # e.g. refig's gateway
+    try:
+        (tmp_path / "open").mkdir()
+        _, seen_unsandboxed, _ = _probe(tmp_path / "open", monkeypatch)
+        assert str(holder.pid) in seen_unsandboxed  # the probe finds it when nothing hides it
+        (tmp_path / "boxed").mkdir()
+        here, elsewhere, ctx = _probe(tmp_path / "boxed", monkeypatch, sandbox=policy)
+        assert here == [] and elsewhere == []
+        assert ctx.processes == ["bwrap"]
+    finally:
+        holder.kill()
+        holder.wait()

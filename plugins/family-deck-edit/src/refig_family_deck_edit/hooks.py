@@ -142,8 +142,9 @@ def _oracle(**options: Any) -> Any:
 @hookimpl
 def refig_harnesses() -> Iterator[HarnessRecord]:
     yield HarnessRecord(name="identity", factory=_identity, families=SERVES, needs_model=False,
+                        runs_agent=False,
                         description="Returns the original deck unchanged: the floor (IF near 0).")
     yield HarnessRecord(name="oracle", factory=_oracle, families=SERVES, needs_model=False,
-                        local_options=frozenset({"suite"}),
+                        runs_agent=False, local_options=frozenset({"suite"}),
                         description="Returns the hidden target deck (--harness-opt suite=DIR): "
                         "an oracle for validating judges, marked as such in every table.")

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from refig.plugin import FileRefused, read_confined
 
 from refig_family_deck_edit.cases import CaseError, DeckCase, write_case
 
@@ -57,32 +59,47 @@ def task_id(name: str, taken: set[str]) -> str:
     return candidate
 
 
+def _lexical(path: Path) -> Path:
+    """``path`` made absolute and normalised without resolving a link (a link is refused when
+    read, never followed to decide where a deck is)."""
+    return Path(os.path.abspath(path))
+
+
 def _resolve(root: Path, value: str, folder: str) -> Path:
     """The deck ``value`` names: relative to the release, else by file name under ``folder``."""
+    base = _lexical(root)
     for candidate in (root / value, root / folder / PurePosixPath(value).name):
-        path = candidate.resolve()
-        if path.is_relative_to(root.resolve()) and path.is_file():
+        path = _lexical(candidate)
+        if path.is_relative_to(base) and (path.is_file() or path.is_symlink()):
             return path
     raise CaseError(f"deck {value!r} is not in {root} (nor under {folder}/)",
                     fix="point --from at the unpacked release holding Original/ and GroundTruth/")
 
 
 def _under(path: Path, root: Path, folder: str) -> bool:
-    return path.is_relative_to((root / folder).resolve())
+    return path.is_relative_to(_lexical(root / folder))
 
 
-def _read(path: Path) -> bytes:
-    if path.stat().st_size > MAX_DECK_BYTES:
-        raise CaseError(f"{path} is over {MAX_DECK_BYTES >> 20} MB")
-    return path.read_bytes()
+def _read(path: Path, root: Path, max_bytes: int = MAX_DECK_BYTES) -> bytes:
+    """A file of the release, read without following links: one pointing anywhere is refused."""
+    try:
+        return read_confined(path, root, max_bytes=max_bytes)
+    except FileRefused as exc:
+        raise CaseError(f"refused: {exc}",
+                        fix="replace the link with the file itself, or remove the case") from None
 
 
 def load_hard(root: Path, explicit: Path | None) -> set[str] | None:
     """The hard subset's case names, or None when the release has no list."""
-    path = explicit or next((root / n for n in HARD_LISTS if (root / n).is_file()), None)
-    if path is None:
-        return None
-    text = path.read_text(encoding="utf-8")
+    if explicit is not None:
+        text = explicit.read_text(encoding="utf-8")
+        path = explicit
+    else:
+        path = next((root / n for n in HARD_LISTS
+                     if (root / n).is_file() or (root / n).is_symlink()), None)
+        if path is None:
+            return None
+        text = _read(path, root, MAX_LIST_BYTES).decode("utf-8")
     if path.suffix == ".json":
         data = json.loads(text)
         names = data.get("cases", data.get("names", [])) if isinstance(data, dict) else data
@@ -103,7 +120,7 @@ def released_case(root: Path, entry: ReleasedCase, ident: str, hard: set[str] | 
             f"case {entry.name}: the paths are swapped (original {entry.original}, ground "
             f"truth {entry.ground_truth})",
             fix=f"the original belongs under {ORIGINAL_DIR}/ and the target under {TARGET_DIR}/")
-    original_bytes, target_bytes = _read(original), _read(target)
+    original_bytes, target_bytes = _read(original, root), _read(target, root)
     extra = {k: v for k, v in (entry.model_extra or {}).items()}
     case = DeckCase(
         id=ident, original=original_bytes, target=target_bytes, instruction=entry.prompt,
@@ -112,8 +129,8 @@ def released_case(root: Path, entry: ReleasedCase, ident: str, hard: set[str] | 
         hard=bool(hard and entry.name in hard),
         meta={"name": entry.name, "provenance": {
             "dataset": "PPTArena", "case_list": str(case_list),
-            "original": str(original.relative_to(root.resolve())),
-            "ground_truth": str(target.relative_to(root.resolve())),
+            "original": str(original.relative_to(_lexical(root))),
+            "ground_truth": str(target.relative_to(_lexical(root))),
             "original_sha256": hashlib.sha256(original_bytes).hexdigest(),
             "target_sha256": hashlib.sha256(target_bytes).hexdigest(),
             **({"extra": extra} if extra else {})}},
@@ -122,15 +139,20 @@ def released_case(root: Path, entry: ReleasedCase, ident: str, hard: set[str] | 
     return case
 
 
-def read_case_list(path: Path) -> list[ReleasedCase]:
-    """The released case list, validated; a bad entry is an error naming its position."""
-    if not path.is_file():
+def read_case_list(path: Path, root: Path | None = None) -> list[ReleasedCase]:
+    """The released case list, validated; a bad entry is an error naming its position. One
+    found in the release (``root``) is read without following links."""
+    if not (path.is_file() or (root is not None and path.is_symlink())):
         raise CaseError(f"no case list at {path}",
                         fix=f"the release holds {CASE_LIST}; or pass --cases FILE")
-    if path.stat().st_size > MAX_LIST_BYTES:
+    if root is not None:
+        raw = _read(path, root, MAX_LIST_BYTES)
+    elif path.stat().st_size > MAX_LIST_BYTES:
         raise CaseError(f"{path} is over {MAX_LIST_BYTES >> 20} MB")
+    else:
+        raw = path.read_bytes()
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(raw.decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
         raise CaseError(f"{path} is not valid JSON: {exc}") from exc
     entries = data.get("cases", data) if isinstance(data, dict) else data
@@ -152,11 +174,11 @@ def build_pptarena(out: Path | str, source: Path | str, *, cases: Path | None = 
                    created_at: datetime | None = None, quiet: bool = True) -> Any:
     """Import the release at ``source`` into a suite at ``out``: every case is checked before
     any file is written, so a refused case leaves no half-written suite."""
-    from refig.plugin import SuiteWriter, track
+    from refig.plugin import SuiteWriter, err, track
 
     root = Path(source)
     case_list = cases or root / CASE_LIST
-    entries = read_case_list(case_list)
+    entries = read_case_list(case_list, None if cases else root)
     hard_names = load_hard(root, hard)
     taken: set[str] = set()
     accepted: list[DeckCase] = []
@@ -171,6 +193,7 @@ def build_pptarena(out: Path | str, source: Path | str, *, cases: Path | None = 
                 if not skip_invalid:
                     raise
                 refused.append({"name": entry.name, "reason": exc.message})
+                err.print(f"[yellow]refused[/] {entry.name}: {exc.message}")
             tracker.finish()
     writer = SuiteWriter(out, name="pptarena", family="deck-edit", builder="pptarena",
                          params={"from": str(root), "cases": str(case_list)},

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from refig.plugin import LOOPBACK, LoopbackServer
+from refig.plugin import LoopbackServer
 
 from refig_reporter_html.site import NotFound, Pages, Resource
 
@@ -46,16 +46,6 @@ def _etag(body: bytes | Path) -> str:
     if isinstance(body, Path):
         return f'"{body.name}"'
     return f'"{hashlib.sha256(body).hexdigest()[:32]}"'
-
-
-def _host_allowed(server: ViewServer, host_header: str | None) -> bool:
-    if server.host not in LOOPBACK:
-        return True
-    if not host_header:
-        return False
-    name = host_header.rsplit(":", 1)[0] if not host_header.startswith("[") else \
-        host_header[1:].split("]", 1)[0]
-    return name in LOOPBACK
 
 
 def _handler(server: ViewServer) -> type[BaseHTTPRequestHandler]:
@@ -99,7 +89,7 @@ def _handler(server: ViewServer) -> type[BaseHTTPRequestHandler]:
                 pass  # the browser went elsewhere before the body was sent
 
         def _get(self, head: bool) -> None:
-            if not _host_allowed(server, self.headers.get("Host")):
+            if not server.allowed_host(self.headers.get("Host")):
                 self._send(HTTPStatus.MISDIRECTED_REQUEST, None, head)
                 return
             path = unquote(urlsplit(self.path).path)

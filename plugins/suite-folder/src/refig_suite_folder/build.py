@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import unicodedata
@@ -14,9 +13,11 @@ from refig.plugin import (
     FIELD_KEYS,
     MAX_PIXELS,
     RefigError,
+    Refused,
     Suite,
     SuiteWriter,
     UsageError,
+    confined_files,
     err,
     track,
 )
@@ -47,13 +48,17 @@ def _json_safe(value: Any) -> Any:
     return json.loads(json.dumps(value, default=str))
 
 
-def figure_files(folder: Path) -> list[Path]:
-    """Figure files under ``folder`` (recursively, hidden ones skipped), in path order."""
-    return sorted(
-        p for p in folder.rglob("*")
-        if p.is_file() and p.suffix.lower() in SUFFIXES
-        and not any(part.startswith(".") for part in p.relative_to(folder).parts)
-    )
+def _hidden(path: Path, folder: Path) -> bool:
+    return any(part.startswith(".") for part in path.relative_to(folder).parts)
+
+
+def figure_files(folder: Path) -> tuple[list[Path], list[Refused]]:
+    """Figure files under ``folder`` (recursively, hidden ones skipped), in path order, and the
+    links and special files refused on the way: a link, even one pointing inside the folder, is
+    never followed, so no file from outside it can reach the suite."""
+    files, refused = confined_files(folder)
+    figures = [p for p in files if p.suffix.lower() in SUFFIXES and not _hidden(p, folder)]
+    return figures, [r for r in refused if not _hidden(r.path, folder)]
 
 
 def build_folder(source: Path | str, out: Path | str, *, name: str | None = None,
@@ -66,13 +71,19 @@ def build_folder(source: Path | str, out: Path | str, *, name: str | None = None
         raise UsageError(f"{source} is not a folder", fix="pass --from DIR, a folder of figures")
     if out.resolve() == source.resolve() or out.resolve().is_relative_to(source.resolve()):
         raise UsageError("--out must lie outside the folder of figures", path=out)
+    inside = None
     if provenance_file is None:
-        provenance_file = next((source / n for n in AUTO_PROVENANCE if (source / n).is_file()),
-                               None)
-    entries = provenance.load(provenance_file) if provenance_file is not None else {}
-    files = figure_files(source)
+        provenance_file = next((source / n for n in AUTO_PROVENANCE
+                                if (source / n).is_file() or (source / n).is_symlink()), None)
+        inside = source  # found in the folder: read like its figures, never through a link
+    entries = provenance.load(provenance_file, inside) if provenance_file is not None else {}
+    files, refused = figure_files(source)
+    for item in refused:
+        err.print(f"[yellow]refused[/] {item.path.relative_to(source).as_posix()}: "
+                  f"{item.reason} (not followed)")
     if not files:
-        raise RefigError(f"no figures in {source}",
+        raise RefigError(f"no figures in {source}" + (
+            f" ({len(refused)} links or special files refused)" if refused else ""),
                          fix=f"put {', '.join(sorted(SUFFIXES))} files there")
     suite_name = task_id(name or source.resolve().name)
     writer = SuiteWriter(
@@ -91,8 +102,8 @@ def build_folder(source: Path | str, out: Path | str, *, name: str | None = None
             relative = path.relative_to(source).as_posix()
             entry = provenance.lookup(entries, relative)
             try:
-                figure = read_figure(path, max_pixels=max_pixels, max_bytes=max_bytes)
-                digest = hashlib.sha256(path.read_bytes()).hexdigest()
+                figure = read_figure(path, source, max_pixels=max_pixels, max_bytes=max_bytes)
+                digest = figure.original_sha256
                 expected = (entry or {}).get("sha256")
                 if expected and str(expected).lower() != digest:
                     raise FigureError(
@@ -126,5 +137,9 @@ def build_folder(source: Path | str, out: Path | str, *, name: str | None = None
         err.print(f"[yellow]provenance entries without a file:[/] {', '.join(unmatched)}")
     if len(skipped) == len(files):
         raise RefigError("every figure was skipped; nothing to build", path=source)
-    writer.set_params(skipped=skipped, unmatched_provenance=unmatched)
+    if refused:
+        err.print(f"[yellow]{len(refused)} links or special files refused[/] in {source}")
+    writer.set_params(skipped=skipped, unmatched_provenance=unmatched,
+                      refused=[{"path": r.path.relative_to(source).as_posix(),
+                                "reason": r.reason} for r in refused])
     return writer.finish()

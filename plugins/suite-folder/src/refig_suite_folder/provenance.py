@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from refig.plugin import RefigError
+from refig.plugin import FileRefused, RefigError, read_confined
 
 FILE_KEYS = ("file", "filename", "path", "name", "image")
 MAX_BYTES = 20_000_000
@@ -39,13 +39,26 @@ def _entries(data: Any, path: Path) -> list[dict[str, Any]]:
     )
 
 
-def load(path: Path) -> dict[str, dict[str, Any]]:
-    """Entries keyed by the file name they describe (a path relative to the folder, or a name)."""
+def _read(path: Path, inside: Path | None) -> str:
+    """The file's text; one found in the imported folder (``inside``) is read without following
+    links, so a link there to a file elsewhere is refused, not imported."""
+    if inside is not None:
+        try:
+            return read_confined(path, inside, max_bytes=MAX_BYTES).decode("utf-8-sig")
+        except FileRefused as exc:
+            raise ProvenanceError(f"refused: {exc}", fix="replace the link with the file, or "
+                                  "pass --provenance FILE") from None
     if not path.is_file():
         raise ProvenanceError("provenance file not found", path=path)
     if path.stat().st_size > MAX_BYTES:
         raise ProvenanceError(f"provenance file is over {MAX_BYTES:,} bytes", path=path)
-    text = path.read_text(encoding="utf-8-sig")
+    return path.read_text(encoding="utf-8-sig")
+
+
+def load(path: Path, inside: Path | None = None) -> dict[str, dict[str, Any]]:
+    """Entries keyed by the file name they describe (a path relative to the folder, or a name);
+    ``inside``: the folder ``path`` was found in (see :func:`_read`)."""
+    text = _read(path, inside)
     if path.suffix.lower() == ".csv":
         rows = list(csv.DictReader(io.StringIO(text)))
         entries = [{k: v for k, v in row.items() if k is not None} for row in rows]

@@ -22,7 +22,19 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
-from refig.plugin import RefigError, Suite, SuiteWriter, UsageError, cache_dir, err, track
+from refig.plugin import (
+    FileRefused,
+    RefigError,
+    Refused,
+    Suite,
+    SuiteWriter,
+    UsageError,
+    cache_dir,
+    confined_files,
+    err,
+    read_confined,
+    track,
+)
 
 from refig_suite_orbit import latex
 from refig_suite_orbit.arxiv import DEFAULT_URL, URL_ENV, Client, Entry, month_query
@@ -33,6 +45,8 @@ from refig_suite_orbit.sources import SourceError, unpack
 DEFAULT_CATEGORIES = ("cs.AI", "cs.CL", "cs.CV", "cs.LG")
 START = date(2017, 6, 1)
 SELECTION_FILE = "selection.jsonl"
+METADATA_FILES = ("metadata.jsonl", "metadata.json")
+MAX_METADATA_BYTES = 64 << 20
 PACKAGE_RE = re.compile(r"^(?P<id>.+?)v(?P<v>\d+)\.(?:tar\.gz|tgz|tar|gz|pdf|bin)$")
 
 
@@ -109,11 +123,15 @@ def remote_candidates(client: Client, categories: list[str], span: list[date], s
 
 
 def _local_metadata(folder: Path) -> dict[str, dict[str, Any]]:
-    for name in ("metadata.jsonl", "metadata.json"):
+    for name in METADATA_FILES:
         path = folder / name
-        if path.is_file():
+        if path.is_file() or path.is_symlink():
             try:
-                text = path.read_text(encoding="utf-8")
+                text = read_confined(path, folder, max_bytes=MAX_METADATA_BYTES).decode("utf-8")
+            except FileRefused as exc:
+                raise RefigError(f"refused: {exc}", fix="replace the link with the file itself, "
+                                 "or remove it") from None
+            try:
                 rows = ([json.loads(line) for line in text.splitlines() if line.strip()]
                         if name.endswith("l") else json.loads(text))
                 return {f"{r['id']}v{r['version']}": r for r in rows}
@@ -125,12 +143,22 @@ def _local_metadata(folder: Path) -> dict[str, dict[str, Any]]:
     return {}
 
 
-def local_candidates(folder: Path, categories: list[str], span: list[date],
+def local_packages(folder: Path) -> tuple[list[Path], list[Refused]]:
+    """The packages directly in ``folder`` (regular files only), and the links and special files
+    among them refused: a link is never followed, so no file from elsewhere becomes a task."""
+    kept, refused = confined_files(folder)
+    return ([p for p in kept if p.parent == folder and PACKAGE_RE.match(p.name)],
+            [r for r in refused if r.path.parent == folder
+             and (PACKAGE_RE.match(r.path.name) or r.path.name in METADATA_FILES)])
+
+
+def local_candidates(folder: Path, packages: list[Path], categories: list[str], span: list[date],
                      seed: int) -> Iterator[tuple[Candidate, Path]]:
-    """Packages named ``<id>v<N>.tar.gz`` (``.tgz``, ``.tar``, ``.gz``, ``.pdf``) in a folder,
-    with optional ``metadata.jsonl`` rows (id, version, title, license, categories, published)."""
+    """Packages named ``<id>v<N>.tar.gz`` (``.tgz``, ``.tar``, ``.gz``, ``.pdf``) in a folder
+    (see :func:`local_packages`), with optional ``metadata.jsonl`` rows (id, version, title,
+    license, categories, published)."""
     metadata = _local_metadata(folder)
-    packages = sorted(p for p in folder.iterdir() if PACKAGE_RE.match(p.name))
+    packages = sorted(packages)
     random.Random(f"orbit:{seed}").shuffle(packages)
     first, last = span[0], span[-1]
     for path in packages:
@@ -256,8 +284,12 @@ def build_orbit(out: Path | str, *, n: int, seed: int,
                          params=params, created_at=created_at, description=description)
     client = Client(base_url or "", cache or default_cache(), delay=delay, retries=retries,
                     backoff=backoff)
+    refused: list[Refused] = []
     if local is not None:
-        pairs = local_candidates(local, categories, span, seed)
+        packages, refused = local_packages(local)
+        for item in refused:
+            err.print(f"[yellow]refused[/] {item.path.name}: {item.reason} (not followed)")
+        pairs = local_candidates(local, packages, categories, span, seed)
         stream: Iterator[tuple[Candidate, Any]] = pairs
     else:
         stream = ((c, None) for c in remote_candidates(client, categories, span, seed, page_size))
@@ -272,7 +304,15 @@ def build_orbit(out: Path | str, *, n: int, seed: int,
             if entry.arxiv_id in seen:
                 continue
             seen.add(entry.arxiv_id)
-            data = path.read_bytes() if path is not None else client.source(entry)
+            if path is not None:
+                try:
+                    data = read_confined(path, local, max_bytes=client.max_source_bytes)
+                except FileRefused as exc:  # swapped for a link since it was listed, or too big
+                    refused.append(Refused(path, str(exc)))
+                    err.print(f"[yellow]refused[/] {exc}")
+                    continue
+            else:
+                data = client.source(entry)
             decision = examine(data, dpi)
             record: dict[str, Any] = {
                 "arxiv_id": entry.arxiv_id, "version": entry.version, "window": candidate.window,
@@ -307,6 +347,8 @@ def build_orbit(out: Path | str, *, n: int, seed: int,
             tracker.finish()
     reasons = Counter(r["decision"] for r in log)
     writer.set_params(examined=len(log), accepted=accepted,
+                      **({"refused": [{"path": r.path.name, "reason": r.reason}
+                                      for r in refused]} if local is not None else {}),
                       rejected=dict(sorted((k, v) for k, v in reasons.items() if k != "accepted")),
                       requests=client.requests)
     lines = "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in log)
