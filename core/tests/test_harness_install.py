@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from refig.errors import RefigError
-from refig.harness.install import install, locate, prefix, require
+from refig.harness.install import cli_version, install, locate, prefix, require
 from refig.home import refig_home
 from refig.records import CliPin
 
@@ -65,3 +65,17 @@ def test_install_without_npm_explains_the_fix(home: Path) -> None:
     with pytest.raises(RefigError) as info:
         install("tool", PIN)
     assert "npm" in str(info.value) and "nodejs" in (info.value.fix or "")
+
+
+def test_the_version_check_does_not_hand_the_cli_a_key(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pinned CLI is not sandboxed while it reports its version: it must see no key."""
+    cli = home / "bin" / "tool"
+    cli.parent.mkdir(parents=True)
+    leak = home / "leak.txt"
+    cli.write_text(f"#!/bin/sh\nenv > {leak}\necho '1.2.3 (Tool)'\n")
+    cli.chmod(cli.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-planted-secret")
+    assert cli_version(cli, PIN) == "1.2.3"
+    assert "sk-ant-planted-secret" not in leak.read_text()

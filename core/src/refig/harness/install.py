@@ -48,12 +48,22 @@ class InstalledCli:
         return {**asdict(self), "ok": self.ok}
 
 
+#: The variables a CLI's ``--version`` check inherits (the CLI is not yet sandboxed there).
+_VERSION_PASSTHROUGH = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR")
+
+
+def _version_env() -> dict[str, str]:
+    """What ``--version`` may see: where to find programs and a home, never a key."""
+    kept = {name: os.environ[name] for name in _VERSION_PASSTHROUGH if name in os.environ}
+    return {**kept, "NO_COLOR": "1"}
+
+
 def cli_version(binary: Path | str, pin: CliPin) -> str | None:
     """The version ``binary --version`` reports, or None when it does not run."""
     try:
         done = subprocess.run(
             [str(binary), "--version"], capture_output=True, text=True, timeout=VERSION_TIMEOUT,
-            stdin=subprocess.DEVNULL, env={**os.environ, "NO_COLOR": "1"},
+            stdin=subprocess.DEVNULL, env=_version_env(),
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
