@@ -74,7 +74,7 @@ def test_the_version_check_does_not_hand_the_cli_a_key(
     cli = home / "bin" / "tool"
     cli.parent.mkdir(parents=True)
     leak = home / "leak.txt"
-    cli.write_text(f"#!/bin/sh\nenv > {leak}\necho '1.2.3 (Tool)'\n")
+    cli.write_text(f"#!/bin/sh\n/usr/bin/env > {leak}\necho '1.2.3 (Tool)'\n")
     cli.chmod(cli.stat().st_mode | stat.S_IXUSR)
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-planted-secret")
     assert cli_version(cli, PIN) == "1.2.3"
