@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
@@ -13,7 +12,6 @@ from refig.models import GateResult, MetricValue
 from refig.protocols import Artifact
 from refig_metric_image.metric import ImageSimilarity
 from refig_metric_image.pairing import pair
-from refig_metric_image.perceptual import ENV_VAR, Lpips, LpipsUnavailable, backbone_state
 from refig_metric_image.similarity import PSNR_CAP, ciede2000, psnr, ssim
 
 
@@ -131,13 +129,15 @@ def uncached(source: Path, render: Path, width: int = 1024) -> dict[str, float]:
     empty = Image.new("RGB", slide.size, "white")
     images, blank = pair(figure, slide, width), pair(figure, empty, width)
     coarse, coarse_blank = pair(figure, slide, 64), pair(figure, empty, 64)
-    return {"ssim": ssim(images.source, images.render),
-            "psnr": psnr(images.source, images.render),
-            "ciede2000": ciede2000(images.source, images.render),
-            "ssim_blank": ssim(blank.source, blank.render),
-            "ciede2000_blank": ciede2000(blank.source, blank.render),
-            "layout_ssim": ssim(coarse.source, coarse.render),
-            "layout_ssim_blank": ssim(coarse_blank.source, coarse_blank.render)}
+    return {
+        "ssim": ssim(images.source, images.render),
+        "psnr": psnr(images.source, images.render),
+        "ciede2000": ciede2000(images.source, images.render),
+        "ssim_blank": ssim(blank.source, blank.render),
+        "ciede2000_blank": ciede2000(blank.source, blank.render),
+        "layout_ssim": ssim(coarse.source, coarse.render),
+        "layout_ssim_blank": ssim(coarse_blank.source, coarse_blank.render),
+    }
 
 
 def test_values_shared_per_source_are_bit_for_bit_those_computed_afresh(
@@ -149,21 +149,28 @@ def test_values_shared_per_source_are_bit_for_bit_those_computed_afresh(
     source = tmp_path / "figure.png"
     figure.save(source)
     renders = []
-    for index, (size, box) in enumerate([((1600, 900), (100, 75, 1500, 775)),
-                                         ((1600, 900), (0, 200, 1200, 800)),
-                                         ((1200, 900), (50, 50, 1150, 600)),
-                                         ((1600, 900), (300, 100, 1300, 600))]):
+    for index, (size, box) in enumerate(
+        [
+            ((1600, 900), (100, 75, 1500, 775)),
+            ((1600, 900), (0, 200, 1200, 800)),
+            ((1200, 900), (50, 50, 1150, 600)),
+            ((1600, 900), (300, 100, 1300, 600)),
+        ]
+    ):
         path = tmp_path / f"render{index}.png"
         on_slide(figure.filter(ImageFilter.GaussianBlur(index)), size, box).save(path)
         renders.append(path)
     metric = ImageSimilarity()
     for render in renders * 2:  # the second round hits every cache
-        artifact = Artifact(path=Path("slide.pptx"), sha256="2" * 64,
-                            gate=GateResult(passed=True), pages=(render,),
-                            references={"figure": source})
+        artifact = Artifact(
+            path=Path("slide.pptx"),
+            sha256="2" * 64,
+            gate=GateResult(passed=True),
+            pages=(render,),
+            references={"figure": source},
+        )
         values = {v.name: v.value for v in metric.compute(artifact)}
-        assert {name: values[name] for name in uncached(source, render)} == uncached(source,
-                                                                                    render)
+        assert {name: values[name] for name in uncached(source, render)} == uncached(source, render)
 
 
 def test_missing_inputs_give_none_with_reasons(source_png: Path, tmp_path: Path) -> None:
@@ -228,36 +235,11 @@ def test_real_figure_pasted_on_a_slide(kit: ModuleType, render, slides) -> None:
 # --- LPIPS ---------------------------------------------------------------------------------------
 
 
-def test_lpips_without_weights_says_how_to_get_them(source_png: Path, monkeypatch) -> None:
-    monkeypatch.delenv(ENV_VAR, raising=False)
+def test_lpips_is_off_for_slides_unless_asked(source_png: Path, tmp_path: Path) -> None:
     value = compare(source_png, source_png)["lpips"]
-    assert value.value is None
-    assert ENV_VAR in value.detail["reason"]
-    assert "alexnet-owt-7be5be79.pth" in value.detail["reason"]
-
-
-@pytest.mark.skipif(
-    importlib.util.find_spec("torch") is not None, reason="torch is installed: LPIPS can run"
-)
-def test_lpips_without_torch_fails_clearly(source_png: Path, tmp_path: Path, monkeypatch) -> None:
-    # torch is not installed on this machine: the real import fails, no mock involved.
-    monkeypatch.setenv(ENV_VAR, str(tmp_path))
-    value = compare(source_png, source_png)["lpips"]
-    assert value.value is None
-    assert "refig-metric-image[lpips]" in value.detail["reason"]
-    assert "torch" in value.detail["reason"]
-    with pytest.raises(LpipsUnavailable, match="not installed"):
-        Lpips(tmp_path).model()
-
-
-def test_backbone_weights_are_renamed_into_the_lpips_slices() -> None:
-    conv = {f"features.{i}.{p}": (i, p) for i in (0, 3, 6, 8, 10) for p in ("weight", "bias")}
-    state = backbone_state({f"net.slice1.0.{p}" for p in ("weight", "bias")}, conv)
-    assert state["net.slice1.0.weight"] == (0, "weight")
-    assert state["net.slice2.3.bias"] == (3, "bias")
-    assert state["net.slice5.10.weight"] == (10, "weight")
-    with pytest.raises(LpipsUnavailable, match="wrong file"):
-        backbone_state({"net.slice9.99.weight"}, conv)
+    assert value.value is None and "image:lpips=true" in value.detail["reason"]
+    missing = compare(source_png, source_png, lpips_weights=str(tmp_path))["lpips"]
+    assert missing.value is None and "refig-lpips-weights" in missing.detail["reason"]
 
 
 def test_extreme_aspects_stay_bounded(kit: ModuleType) -> None:
@@ -280,9 +262,12 @@ def pairs_to_compare(kit: ModuleType) -> list[tuple[Image.Image, Image.Image]]:
     rng = np.random.default_rng(7)
     noise = [Image.fromarray(rng.integers(0, 256, (200, 300, 3), dtype=np.uint8)) for _ in "ab"]
     tinted = Image.fromarray((np.asarray(figure) * [0.9, 1.0, 0.8]).astype(np.uint8))
-    return [(figure, figure.filter(ImageFilter.GaussianBlur(2))), (figure, tinted),
-            (figure, figure.transform(figure.size, Image.Transform.AFFINE, (1, 0, 7, 0, 1, 3))),
-            (noise[0], noise[1])]
+    return [
+        (figure, figure.filter(ImageFilter.GaussianBlur(2))),
+        (figure, tinted),
+        (figure, figure.transform(figure.size, Image.Transform.AFFINE, (1, 0, 7, 0, 1, 3))),
+        (noise[0], noise[1]),
+    ]
 
 
 def test_ciede2000_per_colour_pair_is_the_per_pixel_mean(kit: ModuleType) -> None:
@@ -307,13 +292,20 @@ def test_ssim_in_float32_is_within_1e_5_of_float64(kit: ModuleType) -> None:
     at the working size and at the layout size (64 px), where float32 cancels the most."""
     from skimage.metrics import structural_similarity
 
-    for a, b in pairs_to_compare(kit) + [(a.resize((64, 32)), b.resize((64, 32)))
-                                         for a, b in pairs_to_compare(kit)]:
+    for a, b in pairs_to_compare(kit) + [
+        (a.resize((64, 32)), b.resize((64, 32))) for a, b in pairs_to_compare(kit)
+    ]:
         luma_a, luma_b = (np.asarray(x.convert("L"), dtype=np.float64) for x in (a, b))
         exact = structural_similarity(
-            luma_a, luma_b,
-            gaussian_weights=True, sigma=1.5, K1=0.01, K2=0.03, use_sample_covariance=False,
-            data_range=255.0)
+            luma_a,
+            luma_b,
+            gaussian_weights=True,
+            sigma=1.5,
+            K1=0.01,
+            K2=0.03,
+            use_sample_covariance=False,
+            data_range=255.0,
+        )
         assert abs(ssim(a, b) - exact) < 1e-5
 
 
@@ -335,8 +327,7 @@ def test_ciede2000_runs_blas_on_one_thread(kit: ModuleType, monkeypatch) -> None
     convert = skimage.color.rgb2lab
 
     def rgb2lab(*args: object, **kwargs: object) -> np.ndarray:
-        seen.extend(pool["num_threads"] for pool in threadpool_info()
-                    if pool["user_api"] == "blas")
+        seen.extend(pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas")
         return convert(*args, **kwargs)
 
     monkeypatch.setattr(skimage.color, "rgb2lab", rgb2lab)

@@ -23,8 +23,16 @@ from refig_metric_image.perceptual import Lpips, LpipsUnavailable
 from refig_metric_image.similarity import Side, ciede2000, psnr, ssim
 
 METRIC = "image"
-NAMES = ("ssim", "psnr", "ciede2000", "lpips", "ssim_blank", "ciede2000_blank", "layout_ssim",
-         "layout_ssim_blank")
+NAMES = (
+    "ssim",
+    "psnr",
+    "ciede2000",
+    "lpips",
+    "ssim_blank",
+    "ciede2000_blank",
+    "layout_ssim",
+    "layout_ssim_blank",
+)
 #: What an empty slide renders as: LibreOffice paints a slide without a background white.
 BLANK = (255, 255, 255)
 #: Width, in pixels, at which ``layout_ssim`` compares: where the masses sit, not their detail,
@@ -56,8 +64,17 @@ def blank_scores(key: str | None, path: Path, width: int) -> Blank:
     is made without resizing it."""
     source, layout = (prepared_source(key, path, w) for w in (width, LAYOUT_WIDTH))
     blank, coarse = (Image.new("RGB", prepared.image.size, BLANK) for prepared in (source, layout))
-    return Blank(ssim(source.side, blank), ciede2000(source.side, blank),
-                 ssim(layout.side, coarse))
+    return Blank(ssim(source.side, blank), ciede2000(source.side, blank), ssim(layout.side, coarse))
+
+
+LPIPS_OFF = (
+    "LPIPS is off for the image metric unless asked for: --metric-opt image:lpips=true "
+    "(weights from refig-lpips-weights) or image:lpips_weights=DIR"
+)
+
+
+def _truthy(value: bool | str) -> bool:
+    return value is True or str(value).strip().lower() in {"1", "true", "yes", "on"}
 
 
 class ImageSimilarity:
@@ -72,9 +89,15 @@ class ImageSimilarity:
     # 2: the empty-slide baselines
     version = "3"
 
-    def __init__(self, width: int = WORK_WIDTH, lpips_weights: str | Path | None = None):
+    def __init__(
+        self,
+        width: int = WORK_WIDTH,
+        lpips_weights: str | Path | None = None,
+        lpips: bool | str = False,
+    ):
         self.width = int(width)
-        self.lpips = Lpips(lpips_weights)
+        # Off unless asked for: about a second a page at 1024 px, and slides' numbers unchanged.
+        self.lpips = Lpips(lpips_weights) if lpips_weights or _truthy(lpips) else None
 
     def compute(self, artifact: Artifact) -> Iterator[MetricValue]:
         make = ValueMaker(artifact, METRIC, self.version, source_sha256(artifact))
@@ -102,10 +125,15 @@ class ImageSimilarity:
         yield make.value("ssim", ssim(source.side, rendered), **detail)
         yield make.value("psnr", psnr(source.side, rendered), size=size)
         yield make.value("ciede2000", ciede2000(source.side, rendered), size=size)
-        try:
-            yield make.value("lpips", self.lpips.distance(images.source, images.render), size=size)
-        except LpipsUnavailable as exc:
-            yield make.value("lpips", None, reason=str(exc))
+        if self.lpips is None:
+            yield make.value("lpips", None, reason=LPIPS_OFF)
+        else:
+            try:
+                yield make.value(
+                    "lpips", self.lpips.distance(images.source, images.render), size=size
+                )
+            except LpipsUnavailable as exc:
+                yield make.value("lpips", None, reason=str(exc))
         blank = blank_scores(make.reference_sha256, artifact.source, self.width)
         detail = {"size": size, "blank": list(render.size)}
         yield make.value("ssim_blank", blank.ssim, **detail)
