@@ -33,9 +33,9 @@ def tokens_of(language: str, k: int, model: str | None) -> list[str]:
     base = ["plt", ".", "plot", "(", "x", f"{language}{k}", ")", "plt", ".", "title", "(", "'t'",
             ")", "grid", "(", ")"]
     if model == "m1":
-        return base[:-3] + ["legend", "(", ")"]
+        return [*base[:-3], "legend", "(", ")"]
     if model == "m2":
-        return base[: 6 + k] + [")"]
+        return [*base[: 6 + k], ")"]
     return base
 
 LANGUAGES = ("python", "r", "latex")

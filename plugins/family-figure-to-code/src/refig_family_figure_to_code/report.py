@@ -21,7 +21,6 @@ from typing import Any
 
 from refig import stats
 from refig.plugin import FIGURE_TO_CODE
-from refig_metric_code.crystal import PairCounts, corpus_score
 from refig.plugin.analysis import (
     Column,
     Context,
@@ -32,6 +31,7 @@ from refig.plugin.analysis import (
     judge_human_table,
     raters_table,
 )
+from refig_metric_code.crystal import PairCounts, corpus_score
 
 #: The judge whose totals are MMOS; without it, the run's primary judge (e.g. the proxy).
 JURY, PROBE = "mmos", "mmos-swapped"
