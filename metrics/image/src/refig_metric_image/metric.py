@@ -98,6 +98,8 @@ class ImageSimilarity:
         self.width = int(width)
         # Off unless asked for: about a second a page at 1024 px, and slides' numbers unchanged.
         self.lpips = Lpips(lpips_weights) if lpips_weights or _truthy(lpips) else None
+        if self.lpips is not None:  # values with LPIPS are other values: stored apart
+            self.version = f"{type(self).version}+lpips"
 
     def compute(self, artifact: Artifact) -> Iterator[MetricValue]:
         make = ValueMaker(artifact, METRIC, self.version, source_sha256(artifact))
