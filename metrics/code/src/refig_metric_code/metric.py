@@ -89,7 +89,9 @@ class CodeMetrics:
             yield make.value(f"{name}_weighted", None if off else scores.weighted(name), note=note)
         ignored = suite_trivial_ngrams(reference_code, language, self.trivial_k)
         code = score_code(reference, source, language, ignored.ngrams)
-        yield make.value("crystalbleu_sentence", code.crystalbleu_sentence, smoothing=SMOOTHING,
+        # covered: no program can match there, the reference itself included; the counts stay
+        yield make.value("crystalbleu_sentence",
+                         None if code.covered else code.crystalbleu_sentence, smoothing=SMOOTHING,
                          trivial_ngrams=len(ignored.ngrams), references=ignored.references,
                          not_meaningful=_not_meaningful(code.covered, ignored, language),
                          **code.counts.as_detail())
