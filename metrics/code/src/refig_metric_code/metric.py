@@ -23,7 +23,7 @@ from refig_metric_code.corpus import Ignored, suite_trivial_ngrams
 from refig_metric_code.crystal import SMOOTHING
 from refig_metric_code.fcf import fcf
 from refig_metric_code.languages import Language
-from refig_metric_code.pixels import FCF_SIDE, WORST, pixel_scores
+from refig_metric_code.pixels import FCF_SIDE, SIDE, WORST, pixel_scores_at
 from refig_metric_code.scoring import score_code
 from refig_metric_code.smuggling import detect
 
@@ -79,7 +79,7 @@ class CodeMetrics:
         reference = reference_code.read_text("utf-8", errors="replace")
         image = artifact.pages[0] if artifact.gate.passed and artifact.pages else None
         executed = image is not None
-        scores = pixel_scores(figure, image, self.lpips)
+        scores, large = pixel_scores_at(figure, image, self.lpips, (SIDE, FCF_SIDE))
         yield make.value("execution", float(executed), reason=artifact.gate.reason)
         for name in IMAGE_NAMES:
             note = scores.lpips_note if name == "lpips" and scores.lpips_note else None
@@ -103,7 +103,6 @@ class CodeMetrics:
         names = (figure.name, f"source{figure.suffix}")  # its name in the agent's workspace
         finding = detect(source, language, figure_names=names)
         yield make.value("smuggling", float(finding.flagged), reasons=list(finding.reasons))
-        large = pixel_scores(figure, image, self.lpips, FCF_SIDE) if executed else scores
         value = fcf(executed=executed, psnr=large.psnr, ssim=large.ssim, lpips=large.lpips,
                     delta_e=large.ciede2000, ref_tokens=code.reference_tokens,
                     gen_tokens=code.tokens)

@@ -29,10 +29,15 @@ PSNR_CAP = 100.0
 WORST = {"psnr": 0.0, "ssim": 0.0, "lpips": 1.0, "ciede2000": 100.0}
 
 
+def unit_rgb(image: Image.Image, side: int) -> np.ndarray:
+    """A decoded RGB image as float32 in [0, 1], ``side`` x ``side`` bicubic."""
+    resized = image.resize((side, side), Image.Resampling.BICUBIC)
+    return np.asarray(resized, dtype=np.float32) / np.float32(255.0)
+
+
 def load_unit_rgb(path: Path, side: int) -> np.ndarray:
     """The image as float32 RGB in [0, 1], alpha on white, ``side`` x ``side`` bicubic."""
-    image = open_image(path).resize((side, side), Image.Resampling.BICUBIC)
-    return np.asarray(image, dtype=np.float32) / np.float32(255.0)
+    return unit_rgb(open_image(path), side)
 
 
 @dataclass(frozen=True)
@@ -74,11 +79,18 @@ def pixel_scores(reference: Path, generated: Path | None, lpips: Lpips | None = 
     """The metrics of ``generated`` against ``reference`` at ``side`` px; all None when there is
     no image. ``lpips_note`` says why LPIPS is off here, for a failed run too (its weighted LPIPS
     is then unknown, not the worst value)."""
+    return pixel_scores_at(reference, generated, lpips, (side,))[0]
+
+
+def pixel_scores_at(reference: Path, generated: Path | None, lpips: Lpips | None,
+                    sides: tuple[int, ...]) -> tuple[PixelScores, ...]:
+    """:func:`pixel_scores` at each of ``sides``, each image decoded once."""
     lpips = lpips or Lpips()
     if generated is None:
         try:
             lpips.model()
         except LpipsUnavailable as exc:
-            return PixelScores(None, None, None, None, str(exc))
-        return PixelScores(None, None, None, None)
-    return compare(load_unit_rgb(reference, side), load_unit_rgb(generated, side), lpips)
+            return tuple(PixelScores(None, None, None, None, str(exc)) for _ in sides)
+        return tuple(PixelScores(None, None, None, None) for _ in sides)
+    ref, gen = open_image(reference), open_image(generated)
+    return tuple(compare(unit_rgb(ref, side), unit_rgb(gen, side), lpips) for side in sides)
