@@ -129,15 +129,13 @@ def uncached(source: Path, render: Path, width: int = 1024) -> dict[str, float]:
     empty = Image.new("RGB", slide.size, "white")
     images, blank = pair(figure, slide, width), pair(figure, empty, width)
     coarse, coarse_blank = pair(figure, slide, 64), pair(figure, empty, 64)
-    return {
-        "ssim": ssim(images.source, images.render),
-        "psnr": psnr(images.source, images.render),
-        "ciede2000": ciede2000(images.source, images.render),
-        "ssim_blank": ssim(blank.source, blank.render),
-        "ciede2000_blank": ciede2000(blank.source, blank.render),
-        "layout_ssim": ssim(coarse.source, coarse.render),
-        "layout_ssim_blank": ssim(coarse_blank.source, coarse_blank.render),
-    }
+    return {"ssim": ssim(images.source, images.render),
+            "psnr": psnr(images.source, images.render),
+            "ciede2000": ciede2000(images.source, images.render),
+            "ssim_blank": ssim(blank.source, blank.render),
+            "ciede2000_blank": ciede2000(blank.source, blank.render),
+            "layout_ssim": ssim(coarse.source, coarse.render),
+            "layout_ssim_blank": ssim(coarse_blank.source, coarse_blank.render)}
 
 
 def test_values_shared_per_source_are_bit_for_bit_those_computed_afresh(
@@ -149,28 +147,21 @@ def test_values_shared_per_source_are_bit_for_bit_those_computed_afresh(
     source = tmp_path / "figure.png"
     figure.save(source)
     renders = []
-    for index, (size, box) in enumerate(
-        [
-            ((1600, 900), (100, 75, 1500, 775)),
-            ((1600, 900), (0, 200, 1200, 800)),
-            ((1200, 900), (50, 50, 1150, 600)),
-            ((1600, 900), (300, 100, 1300, 600)),
-        ]
-    ):
+    for index, (size, box) in enumerate([((1600, 900), (100, 75, 1500, 775)),
+                                         ((1600, 900), (0, 200, 1200, 800)),
+                                         ((1200, 900), (50, 50, 1150, 600)),
+                                         ((1600, 900), (300, 100, 1300, 600))]):
         path = tmp_path / f"render{index}.png"
         on_slide(figure.filter(ImageFilter.GaussianBlur(index)), size, box).save(path)
         renders.append(path)
     metric = ImageSimilarity()
     for render in renders * 2:  # the second round hits every cache
-        artifact = Artifact(
-            path=Path("slide.pptx"),
-            sha256="2" * 64,
-            gate=GateResult(passed=True),
-            pages=(render,),
-            references={"figure": source},
-        )
+        artifact = Artifact(path=Path("slide.pptx"), sha256="2" * 64,
+                            gate=GateResult(passed=True), pages=(render,),
+                            references={"figure": source})
         values = {v.name: v.value for v in metric.compute(artifact)}
-        assert {name: values[name] for name in uncached(source, render)} == uncached(source, render)
+        assert {name: values[name] for name in uncached(source, render)} == uncached(source,
+                                                                                    render)
 
 
 def test_missing_inputs_give_none_with_reasons(source_png: Path, tmp_path: Path) -> None:
@@ -262,12 +253,9 @@ def pairs_to_compare(kit: ModuleType) -> list[tuple[Image.Image, Image.Image]]:
     rng = np.random.default_rng(7)
     noise = [Image.fromarray(rng.integers(0, 256, (200, 300, 3), dtype=np.uint8)) for _ in "ab"]
     tinted = Image.fromarray((np.asarray(figure) * [0.9, 1.0, 0.8]).astype(np.uint8))
-    return [
-        (figure, figure.filter(ImageFilter.GaussianBlur(2))),
-        (figure, tinted),
-        (figure, figure.transform(figure.size, Image.Transform.AFFINE, (1, 0, 7, 0, 1, 3))),
-        (noise[0], noise[1]),
-    ]
+    return [(figure, figure.filter(ImageFilter.GaussianBlur(2))), (figure, tinted),
+            (figure, figure.transform(figure.size, Image.Transform.AFFINE, (1, 0, 7, 0, 1, 3))),
+            (noise[0], noise[1])]
 
 
 def test_ciede2000_per_colour_pair_is_the_per_pixel_mean(kit: ModuleType) -> None:
@@ -292,20 +280,13 @@ def test_ssim_in_float32_is_within_1e_5_of_float64(kit: ModuleType) -> None:
     at the working size and at the layout size (64 px), where float32 cancels the most."""
     from skimage.metrics import structural_similarity
 
-    for a, b in pairs_to_compare(kit) + [
-        (a.resize((64, 32)), b.resize((64, 32))) for a, b in pairs_to_compare(kit)
-    ]:
+    for a, b in pairs_to_compare(kit) + [(a.resize((64, 32)), b.resize((64, 32)))
+                                         for a, b in pairs_to_compare(kit)]:
         luma_a, luma_b = (np.asarray(x.convert("L"), dtype=np.float64) for x in (a, b))
         exact = structural_similarity(
-            luma_a,
-            luma_b,
-            gaussian_weights=True,
-            sigma=1.5,
-            K1=0.01,
-            K2=0.03,
-            use_sample_covariance=False,
-            data_range=255.0,
-        )
+            luma_a, luma_b,
+            gaussian_weights=True, sigma=1.5, K1=0.01, K2=0.03, use_sample_covariance=False,
+            data_range=255.0)
         assert abs(ssim(a, b) - exact) < 1e-5
 
 
@@ -327,7 +308,8 @@ def test_ciede2000_runs_blas_on_one_thread(kit: ModuleType, monkeypatch) -> None
     convert = skimage.color.rgb2lab
 
     def rgb2lab(*args: object, **kwargs: object) -> np.ndarray:
-        seen.extend(pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas")
+        seen.extend(pool["num_threads"] for pool in threadpool_info()
+                    if pool["user_api"] == "blas")
         return convert(*args, **kwargs)
 
     monkeypatch.setattr(skimage.color, "rgb2lab", rgb2lab)

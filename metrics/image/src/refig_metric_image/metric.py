@@ -23,16 +23,8 @@ from refig_metric_image.perceptual import Lpips, LpipsUnavailable
 from refig_metric_image.similarity import Side, ciede2000, psnr, ssim
 
 METRIC = "image"
-NAMES = (
-    "ssim",
-    "psnr",
-    "ciede2000",
-    "lpips",
-    "ssim_blank",
-    "ciede2000_blank",
-    "layout_ssim",
-    "layout_ssim_blank",
-)
+NAMES = ("ssim", "psnr", "ciede2000", "lpips", "ssim_blank", "ciede2000_blank", "layout_ssim",
+         "layout_ssim_blank")
 #: What an empty slide renders as: LibreOffice paints a slide without a background white.
 BLANK = (255, 255, 255)
 #: Width, in pixels, at which ``layout_ssim`` compares: where the masses sit, not their detail,
@@ -64,7 +56,8 @@ def blank_scores(key: str | None, path: Path, width: int) -> Blank:
     is made without resizing it."""
     source, layout = (prepared_source(key, path, w) for w in (width, LAYOUT_WIDTH))
     blank, coarse = (Image.new("RGB", prepared.image.size, BLANK) for prepared in (source, layout))
-    return Blank(ssim(source.side, blank), ciede2000(source.side, blank), ssim(layout.side, coarse))
+    return Blank(ssim(source.side, blank), ciede2000(source.side, blank),
+                 ssim(layout.side, coarse))
 
 
 LPIPS_OFF = (

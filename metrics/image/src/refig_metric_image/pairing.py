@@ -95,7 +95,8 @@ def pair_with(source: Prepared, render: Image.Image, cut: Cut | None = None) -> 
     """A prepared source and ``render`` (RGB) at the source's size; ``cut`` is
     ``content(render)`` when the caller pairs one render at several sizes."""
     render_content, render_box = cut or content(render)
-    return Pair(source.image, letterbox(render_content, source.image.size), source.box, render_box)
+    return Pair(source.image, letterbox(render_content, source.image.size), source.box,
+                render_box)
 
 
 def pair(source: Image.Image, render: Image.Image, width: int = WORK_WIDTH) -> Pair:

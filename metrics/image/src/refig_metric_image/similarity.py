@@ -185,7 +185,6 @@ def ciede2000(a: Comparable, b: Comparable) -> float:
     # benchmark's corpus that was as much CPU as the whole metric (the pass already runs one
     # worker per core, so a second thread gains nothing)
     with _threadpools().limit(limits=1, user_api="blas"):
-        differences = deltaE_ciede2000(
-            _lab(pairs >> np.uint64(24)), _lab(pairs & np.uint64(0xFFFFFF))
-        )
+        differences = deltaE_ciede2000(_lab(pairs >> np.uint64(24)),
+                                       _lab(pairs & np.uint64(0xFFFFFF)))
         return float(np.dot(differences[0], counts) / differ.size)
