@@ -195,3 +195,29 @@ def test_unknown_names_exit_2_and_touch_nothing(run, probe_metric, capsys, optio
 def test_not_a_run(tmp_path, probe_metric, capsys) -> None:
     assert refig(["evaluate", str(tmp_path / "nothing")]) == 2
     assert "not a refig run" in capsys.readouterr().err
+
+
+def test_metric_options_reach_the_metric_and_bad_ones_exit_2(run, probe_metric, capsys,
+                                                              monkeypatch) -> None:
+    from refig_metric_image.lpips_weights import CHECKPOINT, weights_dir
+
+    store: RunStore = run["store"]
+    monkeypatch.setenv("REFIG_LOAD_PLUGINS", "refig-renderer-libreoffice,refig-metric-probe,"
+                       "refig-metric-image,refig-family-figure-to-slide")
+    root = str(store.root)
+    for bad, said in ((["--metric-opt", "lpips=true"], "METRIC:KEY=VALUE"),
+                      (["--metric-opt", "probe:x=1"], "not a selected metric"),
+                      (["--metric-opt", "image:nope=1"], "nope")):
+        assert refig(["evaluate", root, "--metric", "image", *bad, "-q"]) == 2
+        assert said in " ".join(capsys.readouterr().err.split())
+    assert store.count(Inspection) == 0  # refused before any work
+    if not (weights_dir() / CHECKPOINT).is_file():
+        pytest.skip("no LPIPS weights: run refig-lpips-weights")
+    assert refig(["evaluate", root, "--metric", "image", "-q"]) == 1  # one deck is lost
+    off = store.query(MetricValue, metric="image", name="lpips")
+    assert off and all(v.value is None for v in off)
+    assert refig(["evaluate", root, "--metric", "image", "--metric-opt", "image:lpips=true",
+                  "-q"]) == 1
+    on = [v for v in store.query(MetricValue, metric="image", name="lpips")
+          if v.version.endswith("+lpips")]
+    assert len(on) == len(off) and all(v.value is not None and v.value >= 0 for v in on)

@@ -33,10 +33,9 @@ from refig_family_figure_to_code.sample.data import CATEGORIES, sample_data
 from refig_family_figure_to_code.sample.programs import data_files, reference_program
 from refig_family_figure_to_code.warm import WARM_LANGUAGES, WarmInterpreter
 from refig_metric_code.calls import api_f1, plotting_calls
-from refig_metric_code.crystal import crystal_bleu, trivial_ngrams
+from refig_metric_code.crystal import corpus_score, crystal_tokens, pair_counts, trivial_ngrams
 from refig_metric_code.scoring import score_code
 from refig_metric_code.syntax_tree import ast_similarity
-from refig_metric_code.tokens import code_tokens
 
 
 def corpus(language: Language, count: int, scratch: Path) -> list[tuple[str, dict[str, Path]]]:
@@ -94,9 +93,10 @@ def mutate(source: str, rng: random.Random) -> str:
 
 
 def plain(reference: str, generated: str, language: Language, references: list[str]) -> tuple:
-    trivial = trivial_ngrams([code_tokens(r, language) for r in references])
-    return (crystal_bleu(code_tokens(reference, language), code_tokens(generated, language),
-                         trivial),
+    trivial = trivial_ngrams([crystal_tokens(r, language) for r in references])
+    counts = pair_counts(crystal_tokens(reference, language), crystal_tokens(generated, language),
+                         trivial)
+    return (corpus_score([counts]),
             ast_similarity(reference, generated, language),
             api_f1(plotting_calls(reference, language), plotting_calls(generated, language)))
 
@@ -116,12 +116,11 @@ def metrics(total: int) -> dict[str, float]:
     naive = [plain(r, g, lang, references[lang]) for lang, r, g in jobs]
     naive_s = time.monotonic() - started
     started = time.monotonic()
-    learned = {lang: trivial_ngrams([code_tokens(r, lang) for r in refs])
+    learned = {lang: trivial_ngrams([crystal_tokens(r, lang) for r in refs])
                for lang, refs in references.items()}
     fast = [score_code(r, g, lang, learned[lang]) for lang, r, g in jobs]
     fast_s = time.monotonic() - started
-    # A covered reference reads 0 in the plain loop and None (not meaningful) in refig's.
-    same = all(abs(a[0] - (b.crystalbleu or 0.0)) < 1e-12 and abs(a[1] - b.ast) < 1e-12
+    same = all(abs(a[0] - b.crystalbleu_sentence) < 1e-12 and abs(a[1] - b.ast) < 1e-12
                and abs(a[2] - b.api_f1) < 1e-12 for a, b in zip(naive, fast, strict=True))
     row = {"programs": len(jobs), "plain_seconds": naive_s, "refig_seconds": fast_s,
            "plain_per_second": len(jobs) / naive_s, "refig_per_second": len(jobs) / fast_s,

@@ -28,6 +28,8 @@ class EvaluateRequest:
 
     run: Path
     metrics: Sequence[str] = ()
+    #: ``METRIC:KEY=VALUE`` items (``--metric-opt``).
+    metric_options: Sequence[str] = ()
     #: None: the run's family's realiser.
     renderer: str | None = None
     executor: str = "local"
@@ -89,6 +91,7 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
     renderer = registry.resolve_for(PluginKind.RENDERER,
                                     request.renderer or family_record.renderer, family)
     metrics = select_metrics(registry, request.metrics, family)
+    metric_options = _checked_metric_options(request.metric_options, metrics)
     if judges:
         from refig.rubric import load_rubric
 
@@ -96,13 +99,16 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
             check_serves(registry, selected.selection, family)
         rubric = load_rubric(request.rubric, family=family)
     use_registry(registry)
-    pool = executor.create()
-    try:
-        summary = Evaluation(store=store, renderer=renderer, metrics=metrics, executor=pool,
-                             jobs=request.jobs, quiet=request.quiet).run()
-    finally:
-        close_plugins()
-        pool.close()
+    from refig.metric_options import given
+
+    with given(metric_options):
+        pool = executor.create()
+        try:
+            summary = Evaluation(store=store, renderer=renderer, metrics=metrics, executor=pool,
+                                 jobs=request.jobs, quiet=request.quiet).run()
+        finally:
+            close_plugins()
+            pool.close()
     if not request.quiet:
         gates = ", ".join(f"{k} {v}" for k, v in sorted(summary.gates.items())) or "none"
         err.print(
@@ -123,6 +129,25 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
     if damaged is not None:  # the whole items were done; the damaged ones wait for a repair
         raise damaged
     return EvaluateOutcome(stages=summary, judging=judging)
+
+
+def _checked_metric_options(pairs: Sequence[str], metrics: Sequence[Selection]
+                            ) -> dict[str, dict[str, str]]:
+    """``--metric-opt`` parsed, each naming a selected metric that accepts its keys (exit 2)."""
+    from refig.metric_options import parse_metric_options
+
+    options = parse_metric_options(pairs)
+    selected = {m.record.name: m for m in metrics}
+    for name, given in options.items():
+        if name not in selected:
+            raise UsageError(f"--metric-opt names {name!r}, which is not a selected metric",
+                             fix="metrics selected: " + ", ".join(sorted(selected)))
+        try:
+            selected[name].create(**given)  # a wrong key or value fails here, not in a worker
+        except (TypeError, ValueError) as exc:
+            raise UsageError(f"--metric-opt {name}: {exc}",
+                             fix=f"see the options of metric {name} in docs/metrics.md") from exc
+    return options
 
 
 @dataclass(frozen=True)

@@ -84,7 +84,7 @@ def test_baselines_and_broken_programs_get_their_verdicts(suite, language: str, 
 
     ref, ref_artifact, ref_scored = run("reference", reference)
     assert ref_artifact.gate.passed and ref["code.execution"] == 1.0
-    assert ref["code.crystalbleu"] == pytest.approx(1.0) and ref["code.ast"] == 1.0
+    assert ref["code.crystalbleu_sentence"] == pytest.approx(1.0) and ref["code.ast"] == 1.0
     assert ref["code.api_f1"] == 1.0 and ref["code.smuggling"] == 0.0
     assert ref["code.psnr"] == 100.0 and ref["code.ssim"] == pytest.approx(1.0)
     assert ref["code.fcf"] > 0.99 and ref_scored.total == pytest.approx(100.0)

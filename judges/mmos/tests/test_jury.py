@@ -99,3 +99,42 @@ def test_the_proxy_is_marked_deterministic_and_proxy_with_what_it_sees(artifact)
         assert judged.status is JudgmentStatus.OK
         assert judged.proxy and judged.deterministic and judged.cost_usd == 0.0
         assert judged.sight is not None and "cannot see" in judged.sight
+
+
+def _jury_from_record(name: str, server: JudgeStandIn):  # type: ignore[no-untyped-def]
+    from refig_judge_mmos.hooks import refig_judges
+
+    record = next(r for r in refig_judges() if r.name == name)
+    return record.factory("openai/a", api_base=server.url, api_key="test")
+
+
+def test_mmos_asks_as_the_benchmark_images_only_reference_first_temperature_0(artifact) -> None:  # type: ignore[no-untyped-def]
+    big = artifact.references["figure"]
+    Image.new("RGB", (2600, 1900), (200, 20, 20)).save(big)  # larger than refig's usual 2048
+    with JudgeStandIn() as server:
+        judgment = _jury_from_record("mmos", server).judge(request(artifact))
+        assert judgment.status is JudgmentStatus.OK, judgment.error
+        body = server.bodies[0]
+    assert body["temperature"] == 0
+    content = body["messages"][1]["content"]
+    texts = [part["text"] for part in content if part["type"] == "text"]
+    assert texts == ["1. reference image:", "2. generated image:"]  # no program
+    assert "plt.plot" not in str(body)
+    images = [part["image_url"]["url"] for part in content if part["type"] == "image_url"]
+    import base64
+
+    assert images[0] == "data:image/png;base64," + base64.b64encode(big.read_bytes()).decode()
+    system = body["messages"][0]["content"]
+    assert "first image is the reference" in system
+    assert "numbers of axis tick labels do not count" in system
+
+
+def test_showing_the_program_is_its_own_judge(artifact) -> None:  # type: ignore[no-untyped-def]
+    with JudgeStandIn() as server:
+        jury = _jury_from_record("mmos-with-program", server)
+        assert jury.judge(request(artifact)).status is JudgmentStatus.OK
+        content = server.bodies[0]["messages"][1]["content"]
+    assert jury.name == "mmos-with-program"
+    assert any("plt.plot" in part.get("text", "") for part in content)
+    with JudgeStandIn() as server:
+        assert jury.key != _jury_from_record("mmos", server).key

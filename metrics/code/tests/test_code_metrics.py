@@ -1,24 +1,23 @@
-"""Code metrics against the reference packages (crystalbleu, nltk, scikit-learn, ast) on
+"""Code metrics against FigCodeBench's definitions (crystalbleu, nltk, Pygments, ast) on
 programs the tests write."""
 
 from __future__ import annotations
 
 import ast
+import re
 import warnings
 from collections import Counter
 
 import pytest
 from crystalbleu import corpus_bleu
-from nltk.translate.bleu_score import sentence_bleu
+from nltk.translate.bleu_score import SmoothingFunction
 from nltk.util import ngrams
 from refig_metric_code.calls import api_f1, plotting_calls
-from refig_metric_code.crystal import covered_orders, crystal_bleu, trivial_ngrams
+from refig_metric_code.crystal import corpus_score, covered_orders, crystal_tokens, trivial_ngrams
 from refig_metric_code.fcf import fcf, q_delta_e
 from refig_metric_code.scoring import score_code
 from refig_metric_code.smuggling import detect
 from refig_metric_code.syntax_tree import ast_similarity, dice, syntax_tree
-from refig_metric_code.tokens import code_tokens, token_count
-from sklearn.metrics import f1_score
 
 REFERENCES = [
     "import matplotlib.pyplot as plt\n# a comment\nplt.plot([1, 2, 3], [4, 5, 6])\n"
@@ -32,59 +31,106 @@ CANDIDATE = ("import matplotlib.pyplot as plt\nplt.plot([1, 2, 3], [4, 5, 7])\n"
              "plt.title('Sales')\nplt.grid(True)\nplt.savefig('out.png')\n")
 
 
-def test_tokens_drop_comments_and_whitespace() -> None:
-    tokens = code_tokens(REFERENCES[0], "python")
-    assert "# a comment" not in tokens and all(t.strip() == t and t for t in tokens)
-    assert "'Sales'" in tokens  # a string literal is one token
-    assert token_count(REFERENCES[0], "python") == len(tokens)
+def bench_tokens(source: str, suffix: str) -> list[str]:
+    """The benchmark's tokens, written here from its definition: the lexer Pygments picks for
+    the file name, comments and whitespace dropped, values split by its expression."""
+    from pygments import lex
+    from pygments.lexers import get_lexer_for_filename
+    from pygments.token import Token
+
+    out = []
+    for kind, value in lex(source, get_lexer_for_filename("x" + suffix)):
+        if kind in Token.Comment or kind in Token.Text.Whitespace:
+            continue
+        out.extend(re.findall(r"[A-Za-z_]\w*|\d+(?:\.\d+)?|[^\w\s]", value))
+    return out
 
 
-def test_trivial_ngrams_are_the_most_frequent_of_the_reference_stream() -> None:
-    streams = [code_tokens(r, "python") for r in REFERENCES]
-    flat = [t for s in streams for t in s]
-    expected = Counter(g for n in range(1, 5) for g in ngrams(flat, n))
-    got = trivial_ngrams(streams, k=20)
-    assert got == dict(expected.most_common(20))
+#: Hidden programs of the tests' own, per language: (references, generated ones).
+PROGRAMS = {
+    ".py": (REFERENCES, [CANDIDATE, REFERENCES[1].replace("Square", "Cube"), "plt.plot(1)\n"]),
+    ".m": (["x = 1:10; % the x values\nplot(x, x.^2, 'r-');\ntitle('Growth');\n",
+            "figure;\nbar([3 5 2]);\nxlabel('Group'); ylabel('Count');\n",
+            "t = linspace(0, 1, 50);\nscatter(t, sin(t));\ngrid on\n"],
+           ["x = 1:10;\nplot(x, x.^2, 'b--');\ntitle('Growth');\n",
+            "bar([3 5 2 7]);\nxlabel('Group');\n", "scatter(1, 2);\n"]),
+    ".R": (["library(ggplot2)\n# data\nggplot(df, aes(x, y)) + geom_point(colour = 'red')\n",
+            "barplot(c(3, 5, 2), names.arg = c('a', 'b', 'c'))\ntitle('Counts')\n",
+            "plot(1:10, (1:10)^2, type = 'l')\nlegend('topleft', 'sq')\n"],
+           ["ggplot(df, aes(x, y)) + geom_line()\n", "barplot(c(3, 5))\n",
+            "plot(1:10, type = 'l')\n"]),
+    ".tex": (["\\begin{tikzpicture}% axes\n\\draw[->] (0,0) -- (2,0);\n\\node at (1,1) {A};\n"
+              "\\end{tikzpicture}\n",
+              "\\begin{tikzpicture}\\begin{axis}\\addplot coordinates {(0,1) (1,3)};"
+              "\\end{axis}\\end{tikzpicture}\n"],
+             ["\\begin{tikzpicture}\\draw (0,0) -- (2,0);\\end{tikzpicture}\n",
+              "\\begin{tikzpicture}\\begin{axis}\\addplot coordinates {(0,1) (1,2)};"
+              "\\end{axis}\\end{tikzpicture}\n"]),
+}
+LANGUAGE_OF = {".py": "python", ".m": "matlab", ".R": "r", ".tex": "latex"}
 
 
-def test_crystal_bleu_equals_the_reference_package() -> None:
-    streams = [code_tokens(r, "python") for r in REFERENCES]
-    trivial = trivial_ngrams(streams, k=10)
-    ref, cand = code_tokens(REFERENCES[0], "python"), code_tokens(CANDIDATE, "python")
+@pytest.mark.parametrize("suffix", list(PROGRAMS))
+def test_tokens_are_the_benchmark_s(suffix: str) -> None:
+    for source in [*PROGRAMS[suffix][0], *PROGRAMS[suffix][1]]:
+        assert crystal_tokens(source, LANGUAGE_OF[suffix]) == bench_tokens(source, suffix)
+    fenced = "```python\n" + REFERENCES[0] + "```\n"  # a fence around the program is removed
+    assert crystal_tokens(fenced, "python") == bench_tokens(REFERENCES[0], ".py")
+    # the benchmark lexes .m files with Pygments' Objective-C lexer: MATLAB comments stay
+    assert "values" in crystal_tokens(PROGRAMS[".m"][0][0], "matlab")
+
+
+def test_trivial_ngrams_count_each_reference_on_its_own() -> None:
+    streams = [bench_tokens(r, ".py") for r in REFERENCES]
+    expected: Counter[tuple] = Counter()
+    for tokens in streams:  # n-grams never span two programs
+        for n in range(1, 5):
+            expected.update(ngrams(tokens, n))
+    assert trivial_ngrams(streams, k=20) == dict(expected.most_common(20))
+    spanning = (streams[0][-1], streams[1][0])
+    joined = [t for s in streams for t in s]
+    assert spanning in trivial_ngrams([joined], k=10_000)  # what concatenating would count
+    assert spanning not in trivial_ngrams(streams, k=10_000)
+
+
+@pytest.mark.parametrize("suffix", list(PROGRAMS))
+def test_corpus_crystalbleu_equals_the_package_with_the_benchmark_s_settings(suffix: str) -> None:
+    references, generated = PROGRAMS[suffix]
+    refs = [bench_tokens(r, suffix) for r in references]
+    hyps = [bench_tokens(g, suffix) for g in generated]
+    ignored: Counter[tuple] = Counter()
+    for tokens in refs:
+        for n in range(1, 5):
+            ignored.update(ngrams(tokens, n))
+    trivial = dict(ignored.most_common(8))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        expected = corpus_bleu([[ref]], [cand], ignoring=trivial)
-    assert crystal_bleu(ref, cand, trivial) == pytest.approx(expected)
-    assert 0 < crystal_bleu(ref, cand, trivial) < 1
-    assert crystal_bleu(ref, ref, trivial) == pytest.approx(1.0)
+        expected = corpus_bleu([[r] for r in refs], hyps, ignoring=trivial,
+                               smoothing_function=SmoothingFunction().method3)
+    language = LANGUAGE_OF[suffix]
+    learned = trivial_ngrams([crystal_tokens(r, language) for r in references], k=8)
+    assert learned == trivial
+    scored = [score_code(r, g, language, learned)
+              for r, g in zip(references, generated, strict=True)]
+    assert corpus_score(s.counts for s in scored) == pytest.approx(expected, rel=1e-12)
+    for r, g, s in zip(refs, hyps, scored, strict=True):  # one pair is its own corpus
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            alone = corpus_bleu([[r]], [g], ignoring=trivial,
+                                smoothing_function=SmoothingFunction().method3)
+        assert s.crystalbleu_sentence == pytest.approx(alone, rel=1e-12)
+    assert corpus_score([]) is None
 
 
-def test_an_ignore_list_covering_the_reference_is_not_meaningful_rather_than_zero() -> None:
-    streams = [code_tokens(r, "python") for r in REFERENCES]
+def test_an_ignore_list_covering_the_reference_is_flagged() -> None:
+    streams = [crystal_tokens(r, "python") for r in REFERENCES]
     ref = streams[0]
     everything = trivial_ngrams(streams, k=500)  # three short programs: 500 is all of them
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        assert corpus_bleu([[ref]], [ref], ignoring=everything) == 0.0  # even the reference
     assert covered_orders(ref, everything) == (1, 2, 3, 4)
-    assert score_code(REFERENCES[0], REFERENCES[0], "python", everything).crystalbleu is None
-    assert score_code(REFERENCES[0], CANDIDATE, "python", everything).crystalbleu is None
-    some = trivial_ngrams(streams, k=10)  # the paper's definition wherever a value exists
-    assert covered_orders(ref, some) == ()
-    scored = score_code(REFERENCES[0], CANDIDATE, "python", some)
-    assert scored.covered == () and scored.crystalbleu == pytest.approx(
-        crystal_bleu(ref, code_tokens(CANDIDATE, "python"), some))
-    only_unigrams = {(t,): 1 for t in ref}  # one order covered is enough to void the score
+    assert score_code(REFERENCES[0], CANDIDATE, "python", everything).covered == (1, 2, 3, 4)
+    assert covered_orders(ref, trivial_ngrams(streams, k=10)) == ()
+    only_unigrams = {(t,): 1 for t in ref}  # one order covered is enough to flag it
     assert covered_orders(ref, only_unigrams) == (1,)
-
-
-def test_crystal_bleu_without_trivial_ngrams_is_nltk_bleu() -> None:
-    ref, cand = code_tokens(REFERENCES[0], "python"), code_tokens(CANDIDATE, "python")
-    assert crystal_bleu(ref, cand, {}) == pytest.approx(sentence_bleu([ref], cand))
-    from nltk.translate.bleu_score import SmoothingFunction
-
-    smoothed = sentence_bleu([ref], cand, smoothing_function=SmoothingFunction().method1)
-    assert crystal_bleu(ref, cand, {}, smooth="method1") == pytest.approx(smoothed)
 
 
 def test_ast_similarity_is_multiset_dice_of_labels_and_productions() -> None:
@@ -117,29 +163,37 @@ def test_other_languages_parse_through_their_grammars(language: str, source: str
 
 
 @pytest.mark.parametrize(("language", "source", "calls"), [
-    ("python", CANDIDATE, {"plot", "title", "grid"}),
-    ("python", "import seaborn as sns\nsns.histplot(df)\nplt.show()\n", {"histplot"}),
-    ("r", "library(ggplot2)\nggplot2::ggplot(df, aes(x, y)) + geom_point()\ndev.off()\n",
-     {"ggplot", "aes", "geom_point"}),
-    ("r", "png('a.png')\nbarplot(c(1, 2))\nlegend('top', 'a')\n", {"barplot", "legend"}),
-    ("matlab", "figure;\nbar([1 2]);\nhold on\nxlabel('x');\nsaveas(gcf, 'a.png');\n",
-     {"figure", "bar", "hold", "xlabel"}),
-    ("latex", "\\documentclass{standalone}\\usepackage{pgfplots}\\begin{document}"
-              "\\begin{tikzpicture}\\begin{axis}\\addplot{x};\\end{axis}\\end{tikzpicture}"
-              "\\end{document}", {"tikzpicture", "axis", "addplot"}),
+    ("python", "import matplotlib.pyplot as plt\nplt.plot(x)\nplt.plot(y)\nax.plot(z)\n"
+               "plt.show()\nplt.savefig('a.png')\nsns.color_palette()\n", {"plot": 3}),
+    ("python", "import seaborn as sns\nsns.histplot(df)\nplt.Circle((0, 0), 1)\n",
+     {"histplot": 1, "circle": 1}),  # names are kept lower-cased
+    ("python", "plt.plot(x\nplt.title('a')\nmy.plot(2)\n",  # does not parse: by expression
+     {"plot": 2, "title": 1}),
+    ("r", "library(ggplot2)\nggplot2::ggplot(df, aes(x, y)) + geom_point() + scale_x_log10()\n"
+          "png('a.png')\nmy_plot(1)\ndev.off()\n",
+     {"ggplot": 1, "aes": 1, "geom_point": 1, "scale_x_log10": 1}),
+    ("matlab", "figure;\nPlot(x);\nPLOT(y);\nhold on\nsaveas(gcf, 'a.png');\nh.plot(1);\n",
+     {"plot": 2}),  # without case; command syntax (hold on) has no parenthesis
+    ("latex", "\\begin{tikzpicture}\\draw (0,0) -- (1,1);\\begin{Axis}\\addplot+ {x};"
+              "\\addplot {x};\\end{Axis}\\end{tikzpicture}",
+     {"environment:tikzpicture": 1, "environment:axis": 1, "macro:draw": 1,
+      "macro:addplot+": 1, "macro:addplot": 1}),
 ])
-def test_plotting_calls_follow_the_allow_list_and_exclusions(language: str, source: str,
-                                                             calls: set[str]) -> None:
-    assert plotting_calls(source, language) == calls
+def test_plotting_calls_are_the_benchmark_s_multiset(language: str, source: str,
+                                                     calls: dict[str, int]) -> None:
+    assert plotting_calls(source, language) == Counter(calls)
 
 
-def test_api_f1_equals_scikit_learn() -> None:
-    reference = {"plot", "title", "xlabel"}
-    generated = plotting_calls(CANDIDATE, "python")
-    universe = sorted(reference | generated)
-    expected = f1_score([n in reference for n in universe], [n in generated for n in universe])
-    assert api_f1(reference, generated) == pytest.approx(expected)
-    assert api_f1(set(), set()) == 1.0 and api_f1({"plot"}, set()) == 0.0
+def test_api_f1_is_multiset_f1() -> None:
+    three, one = Counter({"plot": 3}), Counter({"plot": 1})
+    assert api_f1(three, one) == pytest.approx(2 * 1.0 * (1 / 3) / (1 + 1 / 3))  # recall 1/3
+    assert api_f1(one, three) == pytest.approx(0.5)
+    assert api_f1(Counter(), Counter()) == 1.0 and api_f1(one, Counter()) == 0.0
+    mixed = Counter({"plot": 2, "title": 1, "xlabel": 1})
+    generated = Counter({"plot": 1, "title": 2, "grid": 1})
+    overlap = 2  # plot 1, title 1
+    p, r = overlap / 4, overlap / 4
+    assert api_f1(mixed, generated) == pytest.approx(2 * p * r / (p + r))
 
 
 def test_fcf_by_hand() -> None:
@@ -148,12 +202,15 @@ def test_fcf_by_hand() -> None:
     perfect = fcf(executed=True, psnr=100, ssim=1, lpips=0, delta_e=0, ref_tokens=5,
                   gen_tokens=5)
     assert perfect == pytest.approx((1 - 1e-5) ** (1 / 4))
-    q = [1 - 10 ** (-20 / 20), 0.5, 1 / (1 + 0.25), 0.5]  # dE 4.5 is halfway 3 -> 6
+    q = [1 - 10 ** (-20 / 20), 0.5, 1 / (1 + 0.25), 0.5]  # dE 4.5: Q = 3 - 1.5/3 = 2.5 of 5
     value = fcf(executed=True, psnr=20, ssim=0.5, lpips=0.25, delta_e=4.5, ref_tokens=10,
                 gen_tokens=20)
     assert value == pytest.approx((q[0] * q[1] * q[2] * q[3]) ** 0.25 * 0.5)
+    assert fcf(executed=True, psnr=20, ssim=0.5, lpips=None, delta_e=4.5, ref_tokens=10,
+               gen_tokens=20) is None  # no LPIPS, no FCF (the benchmark's)
     assert q_delta_e(0.2) == 1.0 and q_delta_e(24) == 0.0 and q_delta_e(30) == 0.0
-    assert q_delta_e(1.5) == pytest.approx(0.8)
+    assert q_delta_e(1.5) == pytest.approx(0.8) and q_delta_e(1.0) == pytest.approx(0.9)
+    assert q_delta_e(18) == pytest.approx(0.1) and q_delta_e(float("nan")) == 0.0
 
 
 PAYLOAD = "iVBORw0KGgoAAAANSUhEUgAA" * 12  # a base64 run of 288 characters
@@ -229,7 +286,7 @@ def test_a_run_s_references_are_its_suite_when_evaluate_scores_the_run(tmp_path)
     # `refig evaluate` hands the metric the object's path inside the run, as here
     ignored = suite_trivial_ngrams(store.objects.path(shas[0]), Language.PYTHON, 40)
     assert ignored.references == 3  # the run's three Python references, not the R one
-    assert ignored.ngrams == trivial_ngrams([code_tokens(r, "python") for r in REFERENCES], 40)
+    assert ignored.ngrams == trivial_ngrams([crystal_tokens(r, "python") for r in REFERENCES], 40)
 
 
 def test_latex_literals_are_its_words_and_numbers_not_its_commands() -> None:

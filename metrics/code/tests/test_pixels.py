@@ -1,49 +1,78 @@
-"""Image metrics after FigCodeBench's preprocessing, against scikit-image on drawn images."""
+"""FigCodeBench's image metrics, against an independent implementation of its
+``image_metrics.py`` definition (written here from the definition, on images drawn here)."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image, ImageDraw
-from refig_metric_code.pixels import WORST, pixel_scores, preprocess
+from PIL import Image, ImageDraw, ImageOps
+from refig_metric_code.pixels import FCF_SIDE, WORST, load_unit_rgb, pixel_scores
 from skimage.color import deltaE_ciede2000, rgb2lab
 from skimage.metrics import peak_signal_noise_ratio, structural_similarity
 
 
-def draw(path: Path, size: tuple[int, int], shift: int, alpha: bool) -> Path:
+def draw(path: Path, size: tuple[int, int], shift: int, alpha: bool,
+         colour: tuple[int, int, int] = (200, 30, 30)) -> Path:
     image = Image.new("RGBA" if alpha else "RGB", size, (0, 0, 0, 0) if alpha else "white")
     pen = ImageDraw.Draw(image)
-    pen.rectangle((20 + shift, 30, 200 + shift, 150), fill=(200, 30, 30, 255))
+    pen.rectangle((20 + shift, 30, 200 + shift, 150), fill=(*colour, 255))
     pen.line((0, 0, size[0], size[1]), fill=(0, 0, 255, 255), width=5)
     image.save(path)
     return path
 
 
-def test_preprocessing_composites_alpha_on_white_and_resizes_bicubic(tmp_path: Path) -> None:
+def benchmark_rgb(path: Path, side: int) -> np.ndarray:
+    """The benchmark's loading: EXIF orientation, alpha on white, RGB, bicubic, /255 float32."""
+    with Image.open(path) as image:
+        image = ImageOps.exif_transpose(image)
+        if image.mode in {"RGBA", "LA"} or "transparency" in image.info:
+            rgba = image.convert("RGBA")
+            image = Image.alpha_composite(Image.new("RGBA", rgba.size, "white"), rgba)
+        image = image.convert("RGB").resize((side, side), Image.Resampling.BICUBIC)
+        return np.asarray(image, dtype=np.float32) / 255.0
+
+
+def benchmark_scores(ref: Path, gen: Path, side: int) -> tuple[float, float, float]:
+    a, b = benchmark_rgb(ref, side), benchmark_rgb(gen, side)
+    psnr = float(peak_signal_noise_ratio(a, b, data_range=1.0))
+    return (100.0 if math.isinf(psnr) else psnr,
+            float(structural_similarity(a, b, data_range=1.0, channel_axis=2)),
+            float(np.mean(deltaE_ciede2000(rgb2lab(a), rgb2lab(b)))))
+
+
+def test_loading_equals_the_benchmark_s(tmp_path: Path) -> None:
     path = draw(tmp_path / "a.png", (640, 480), 0, alpha=True)
-    image = preprocess(path)
-    assert image.size == (256, 256) and image.mode == "RGB"
-    assert image.getpixel((250, 5)) == (255, 255, 255)  # transparent became white, not black
-    rgba = Image.open(path)
-    white = Image.alpha_composite(Image.new("RGBA", rgba.size, "white"), rgba).convert("RGB")
-    expected = white.resize((256, 256), Image.Resampling.BICUBIC)
-    assert np.array_equal(np.asarray(image), np.asarray(expected))
+    image = load_unit_rgb(path, 256)
+    assert image.shape == (256, 256, 3) and image.dtype == np.float32
+    assert tuple(image[5, 250]) == (1.0, 1.0, 1.0)  # transparent became white, not black
+    assert np.array_equal(image, benchmark_rgb(path, 256))
 
 
-def test_scores_equal_scikit_image_on_the_preprocessed_pair(tmp_path: Path) -> None:
+@pytest.mark.parametrize("side", [256, FCF_SIDE])
+def test_scores_equal_the_benchmark_s_definition(tmp_path: Path, side: int) -> None:
     ref = draw(tmp_path / "ref.png", (640, 480), 0, alpha=False)
     gen = draw(tmp_path / "gen.png", (800, 600), 25, alpha=True)
-    scores = pixel_scores(ref, gen)
-    a, b = (np.asarray(preprocess(p)) for p in (ref, gen))
-    assert scores.psnr == pytest.approx(peak_signal_noise_ratio(a, b, data_range=255))
-    la = np.asarray(Image.fromarray(a).convert("L"), dtype=np.float64)
-    lb = np.asarray(Image.fromarray(b).convert("L"), dtype=np.float64)
-    assert scores.ssim == pytest.approx(structural_similarity(
-        la, lb, gaussian_weights=True, sigma=1.5, use_sample_covariance=False, data_range=255))
-    assert scores.ciede2000 == pytest.approx(
-        deltaE_ciede2000(rgb2lab(a / 255.0), rgb2lab(b / 255.0)).mean())
+    scores = pixel_scores(ref, gen, side=side)
+    psnr, ssim, delta_e = benchmark_scores(ref, gen, side)
+    assert scores.psnr == pytest.approx(psnr, abs=1e-9)
+    assert scores.ssim == pytest.approx(ssim, abs=1e-9)
+    assert scores.ciede2000 == pytest.approx(delta_e, abs=1e-9)
+
+
+def test_ssim_sees_colour_a_red_line_is_not_a_blue_one(tmp_path: Path) -> None:
+    # refig's former luma SSIM read 0.999 here: the two lines have nearly the same luma.
+    red, blue = (Image.new("RGB", (256, 256), "white") for _ in range(2))
+    ImageDraw.Draw(red).line([(10, 240), (128, 20), (246, 200)], fill=(255, 0, 0), width=6)
+    ImageDraw.Draw(blue).line([(10, 240), (128, 20), (246, 200)], fill=(0, 0, 255), width=6)
+    red.save(tmp_path / "red.png")
+    blue.save(tmp_path / "blue.png")
+    scores = pixel_scores(tmp_path / "red.png", tmp_path / "blue.png")
+    assert scores.ssim < 0.95  # luma SSIM: 0.991
+    assert scores.ssim == pytest.approx(benchmark_scores(tmp_path / "red.png",
+                                                         tmp_path / "blue.png", 256)[1])
 
 
 def test_identical_images_cap_psnr_and_failures_weigh_worst(tmp_path: Path) -> None:

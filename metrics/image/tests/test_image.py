@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
@@ -13,7 +12,6 @@ from refig.models import GateResult, MetricValue
 from refig.protocols import Artifact
 from refig_metric_image.metric import ImageSimilarity
 from refig_metric_image.pairing import pair
-from refig_metric_image.perceptual import ENV_VAR, Lpips, LpipsUnavailable, backbone_state
 from refig_metric_image.similarity import PSNR_CAP, ciede2000, psnr, ssim
 
 
@@ -228,36 +226,11 @@ def test_real_figure_pasted_on_a_slide(kit: ModuleType, render, slides) -> None:
 # --- LPIPS ---------------------------------------------------------------------------------------
 
 
-def test_lpips_without_weights_says_how_to_get_them(source_png: Path, monkeypatch) -> None:
-    monkeypatch.delenv(ENV_VAR, raising=False)
+def test_lpips_is_off_for_slides_unless_asked(source_png: Path, tmp_path: Path) -> None:
     value = compare(source_png, source_png)["lpips"]
-    assert value.value is None
-    assert ENV_VAR in value.detail["reason"]
-    assert "alexnet-owt-7be5be79.pth" in value.detail["reason"]
-
-
-@pytest.mark.skipif(
-    importlib.util.find_spec("torch") is not None, reason="torch is installed: LPIPS can run"
-)
-def test_lpips_without_torch_fails_clearly(source_png: Path, tmp_path: Path, monkeypatch) -> None:
-    # torch is not installed on this machine: the real import fails, no mock involved.
-    monkeypatch.setenv(ENV_VAR, str(tmp_path))
-    value = compare(source_png, source_png)["lpips"]
-    assert value.value is None
-    assert "refig-metric-image[lpips]" in value.detail["reason"]
-    assert "torch" in value.detail["reason"]
-    with pytest.raises(LpipsUnavailable, match="not installed"):
-        Lpips(tmp_path).model()
-
-
-def test_backbone_weights_are_renamed_into_the_lpips_slices() -> None:
-    conv = {f"features.{i}.{p}": (i, p) for i in (0, 3, 6, 8, 10) for p in ("weight", "bias")}
-    state = backbone_state({f"net.slice1.0.{p}" for p in ("weight", "bias")}, conv)
-    assert state["net.slice1.0.weight"] == (0, "weight")
-    assert state["net.slice2.3.bias"] == (3, "bias")
-    assert state["net.slice5.10.weight"] == (10, "weight")
-    with pytest.raises(LpipsUnavailable, match="wrong file"):
-        backbone_state({"net.slice9.99.weight"}, conv)
+    assert value.value is None and "image:lpips=true" in value.detail["reason"]
+    missing = compare(source_png, source_png, lpips_weights=str(tmp_path))["lpips"]
+    assert missing.value is None and "refig-lpips-weights" in missing.detail["reason"]
 
 
 def test_extreme_aspects_stay_bounded(kit: ModuleType) -> None:

@@ -21,7 +21,22 @@ from refig.plugin import (
 )
 from refig.plugin.analysis import Context, Outcome, RunData
 from refig_family_figure_to_code.report import SECTIONS
-from scipy.stats import friedmanchisquare, kendalltau
+from refig_metric_code.crystal import pair_counts
+from scipy.stats import friedmanchisquare, kendalltau, pearsonr, spearmanr
+
+#: Token lists of the tests' own: each task's reference and each configuration's program.
+IGNORED = {("plt",): 1, (".",): 1}
+
+
+def tokens_of(language: str, k: int, model: str | None) -> list[str]:
+    """A reference (model None) or a generated program's tokens, varied by task and model."""
+    base = ["plt", ".", "plot", "(", "x", f"{language}{k}", ")", "plt", ".", "title", "(", "'t'",
+            ")", "grid", "(", ")"]
+    if model == "m1":
+        return [*base[:-3], "legend", "(", ")"]
+    if model == "m2":
+        return [*base[: 6 + k], ")"]
+    return base
 
 LANGUAGES = ("python", "r", "latex")
 #: Two configurations of one model (as the offline baselines are: model `none`), told apart by
@@ -64,6 +79,14 @@ def run_data() -> tuple[RunData, dict]:  # type: ignore[type-arg]
                 metrics[artifact] = {"": {("code", n): MetricValue(
                     artifact_sha256=artifact, metric="code", name=n, value=v)
                     for n, v in values.items()}}
+                counts = pair_counts(tokens_of(language, k, None), tokens_of(language, k, model),
+                                     IGNORED)
+                metrics[artifact][""][("code", "crystalbleu_sentence")] = MetricValue(
+                    artifact_sha256=artifact, metric="code", name="crystalbleu_sentence",
+                    value=0.5, detail=counts.as_detail())
+                metrics[artifact][""][("code", "codebertscore_f1")] = MetricValue(
+                    artifact_sha256=artifact, metric="code", name="codebertscore_f1", value=None,
+                    detail={"reason": "CodeBERTScore needs the model supplied locally"})
                 total = 40 + 20 * k + 5 * m + index if ran else 0.0
                 judgments[artifact] = [
                     Judgment(artifact_sha256=artifact, judge=name, judge_key=name,
@@ -79,6 +102,8 @@ def run_data() -> tuple[RunData, dict]:  # type: ignore[type-arg]
                 if ran:
                     truth["ssim"].append(ssim)
                     truth["mmos"].append(total)
+                    truth.setdefault(("ssim", language), []).append(ssim)
+                    truth.setdefault(("mmos", language), []).append(total)
     data = RunData(root=Path("."), store=None, suite=None, tasks=tasks,  # type: ignore[arg-type]
                    configs=configs, outcomes=outcomes, attempts=attempts, inspections=inspections,
                    renders={}, metrics=metrics, judgments=judgments, preferences=[],
@@ -139,3 +164,38 @@ def test_configurations_that_made_no_model_call_are_no_friedman_blocks() -> None
         [table] = SECTIONS[3].build(Context(data=data))
     assert table.key == "code_friedman" and table.insufficient is not None
     assert all(row["chi2"] is None and row["configs"] == 0 for row in table.rows)
+
+
+def test_crystalbleu_is_the_corpus_value_of_each_group_and_codebertscore_says_why_empty() -> None:
+    import warnings
+
+    from crystalbleu import corpus_bleu
+    from nltk.translate.bleu_score import SmoothingFunction
+
+    built, _ = tables()
+    table = built["code_by_language"]
+    for row in table.rows:
+        model = next(m for m in MODELS if CONFIGS[m] == row["config"])
+        refs = [[tokens_of(row["language"], k, None)] for k in range(3)]
+        hyps = [tokens_of(row["language"], k, model) for k in range(3)]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = corpus_bleu(refs, hyps, ignoring=IGNORED,
+                                   smoothing_function=SmoothingFunction().method3)
+        assert row["crystalbleu"] == pytest.approx(expected, rel=1e-12)
+        assert row["codebertscore_f1"] is None
+    assert any("CodeBERTScore —: CodeBERTScore needs the model" in n for n in table.notes)
+    assert "crystalbleu_sentence" in built["code_tasks"].rows[0]
+
+
+def test_image_metrics_against_mmos_per_language_match_scipy() -> None:
+    built, truth = tables()
+    rows = {(r["language"], r["metric"]): r for r in built["code_correlation_by_language"].rows}
+    assert {language for language, _ in rows} == set(LANGUAGES)
+    for language in LANGUAGES:
+        ssim, mmos = truth[("ssim", language)], truth[("mmos", language)]
+        row = rows[(language, "ssim")]
+        assert row["n"] == len(ssim)
+        assert row["kendall"] == pytest.approx(kendalltau(ssim, mmos).statistic)
+        assert row["spearman"] == pytest.approx(spearmanr(ssim, mmos).statistic)
+        assert row["pearson"] == pytest.approx(pearsonr(ssim, mmos).statistic)

@@ -26,8 +26,9 @@ def test_the_panel_shows_the_program_its_output_the_failure_and_the_metrics() ->
     outcome = Outcome("t", "m@model/answer", attempt, "a" * 64, None,
                       gate_reason="syntax_error", gate_detail="unexpected symbol (line 2)")
     metrics = {("code", v.name): v for v in (
-        _value("execution", 0.0), _value("crystalbleu", None, not_meaningful="the 500 ignored "
-                                          "n-grams cover every 1-gram"),
+        _value("execution", 0.0),
+        _value("crystalbleu_sentence", None,
+               not_meaningful="the 500 ignored n-grams cover every 1-gram"),
         _value("smuggling", 0.0, reasons=[]), _value("psnr", None))}
     found = SimpleNamespace(task=None, outcome=outcome, metrics=metrics, pages=[],
                             log_sha256=LOG, read_text=TEXTS.get)
@@ -38,4 +39,4 @@ def test_the_panel_shows_the_program_its_output_the_failure_and_the_metrics() ->
                                        "message": "unexpected symbol (line 2)"}
     shown = dict(blocks[3]["rows"])
     assert shown["ran"] == "0" and shown["PSNR (dB)"] == "—"
-    assert shown["CrystalBLEU"].startswith("not meaningful: the 500 ignored")
+    assert shown["CrystalBLEU (program)"].startswith("not meaningful: the 500 ignored")

@@ -20,6 +20,10 @@ def register(app: typer.Typer, registry: Registry) -> None:
             [], "--metric", "-m", help="Run only these metrics (repeatable); default: the "
             "installed metrics marked default."
         ),
+        metric_opt: list[str] = typer.Option(
+            [], "--metric-opt", help="METRIC:KEY=VALUE for a metric (repeatable), e.g. "
+            "code:trivial_k=100 or code:codebert_model=DIR."
+        ),
         renderer: str | None = typer.Option(
             None, "--renderer", help="The renderer (default: the run's task family's)."
         ),
@@ -63,7 +67,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
         from refig.pipeline import evaluate as evaluate_run
 
         request = EvaluateRequest(
-            run=run, metrics=metric, renderer=renderer, executor=executor, jobs=jobs,
+            run=run, metrics=metric, metric_options=metric_opt, renderer=renderer,
+            executor=executor, jobs=jobs,
             judges=judge, judge_options=judge_opt, repeats=repeats, budget=budget, rubric=rubric,
             judge_jobs=judge_jobs, rejudge_failed=rejudge_failed, quiet=quiet or as_json,
         )

@@ -38,7 +38,13 @@ def registry() -> Registry:
 def plugin(kind: PluginKind, name: str) -> Any:
     """The plugin object for ``name``, created once on first use in this process (thread-safe;
     only callers of the same plugin wait for its creation)."""
-    return _plugins.get((kind.value, name), lambda: registry().resolve(kind, name).create())
+    def make() -> Any:
+        from refig.metric_options import metric_options
+
+        options = metric_options(name) if kind is PluginKind.METRIC else {}
+        return registry().resolve(kind, name).create(**options)
+
+    return _plugins.get((kind.value, name), make)
 
 
 def family_for(name: str) -> TaskFamily:

@@ -13,10 +13,11 @@ from refig.plugin import FIGURE_TO_CODE, JudgeRecord, UsageError, hookimpl
 MODELS_ENV = "REFIG_MMOS_MODELS"
 
 
-def _jury(argument: str | None, options: dict[str, Any], *, swapped: bool) -> Any:
+def _jury(argument: str | None, options: dict[str, Any], *, swapped: bool = False,
+          with_program: bool = False) -> Any:
     from refig_judge_rubric.judge import build_judge
 
-    from refig_judge_mmos.jury import MmosJury
+    from refig_judge_mmos.jury import MEMBER_DEFAULTS, MmosJury
 
     listed = argument or options.pop("models", None) or os.environ.get(MODELS_ENV, "")
     models = [m.strip() for m in str(listed).split(",") if m.strip()]
@@ -26,16 +27,22 @@ def _jury(argument: str | None, options: dict[str, Any], *, swapped: bool) -> An
             fix="write --judge mmos:MODEL1,MODEL2,MODEL3 (litellm names, e.g. "
             f"openai/gpt-4o,anthropic/claude-sonnet-4-5,gemini/gemini-2.5-pro) or set {MODELS_ENV}",
         )
-    members = [(m, build_judge(f"mmos/{m}", dict(options), {"model": m})) for m in models]
-    return MmosJury("mmos-swapped" if swapped else "mmos", members, swapped=swapped)
+    members = [(m, build_judge(f"mmos/{m}", dict(options), {**MEMBER_DEFAULTS, "model": m}))
+               for m in models]
+    name = "mmos-swapped" if swapped else "mmos-with-program" if with_program else "mmos"
+    return MmosJury(name, members, swapped=swapped, with_program=with_program)
 
 
 def _mmos(argument: str | None = None, **options: Any) -> Any:
-    return _jury(argument, options, swapped=False)
+    return _jury(argument, options)
 
 
 def _mmos_swapped(argument: str | None = None, **options: Any) -> Any:
     return _jury(argument, options, swapped=True)
+
+
+def _mmos_with_program(argument: str | None = None, **options: Any) -> Any:
+    return _jury(argument, options, with_program=True)
 
 
 def _proxy(argument: str | None = None, **options: Any) -> Any:
@@ -49,9 +56,16 @@ def refig_judges() -> Iterator[JudgeRecord]:
     code = frozenset({FIGURE_TO_CODE})
     yield JudgeRecord(
         name="mmos",
-        description="FigCodeBench's MMOS jury: litellm judges score five criteria of 20; MMOS "
-        "is the mean of their totals (--judge mmos:M1,M2,M3).",
+        description="FigCodeBench's MMOS jury: litellm judges score five criteria of 20 from "
+        "the two images (reference first, temperature 0); MMOS is the mean of their totals "
+        "(--judge mmos:M1,M2,M3).",
         factory=_mmos, families=code, accepts_argument=True,
+    )
+    yield JudgeRecord(
+        name="mmos-with-program",
+        description="refig's variant of the MMOS jury that also reads the generated program "
+        "(not the benchmark's MMOS).",
+        factory=_mmos_with_program, families=code, accepts_argument=True,
     )
     yield JudgeRecord(
         name="mmos-swapped",

@@ -2,11 +2,14 @@
 
 Each member is refig's rubric judge on one litellm model with the MMOS rubric: a strict JSON
 schema of five criteria (chart types, layout, text content, data, style; 0-20 each), an answer
-whose total is not the sum of its parts re-asked with the problem quoted, the reference image
-first and the generated image second, each labelled. The jury's criterion scores are the means
-of its members' and its total is MMOS. A failed execution scores 0 without a model call. With
-``swapped`` the generated image is shown first (the position-bias probe, judge `mmos-swapped`);
-the report gives the mean shift. When one member fails, the jury's judgment fails with that
+whose total is not the sum of its parts re-asked with the problem quoted. As FigCodeBench's
+judge, it sees the two images only, the reference image first and the generated image second,
+each labelled, at temperature 0, each image sent as its own bytes up to 8192 px a side. The
+jury's criterion scores are the means of its members' and its total is MMOS. A failed execution
+scores 0 without a model call. With ``swapped`` the generated image is shown first (the
+position-bias probe, judge `mmos-swapped`); the report gives the mean shift. With
+``with_program`` the generated program is shown too (judge `mmos-with-program`, refig's
+variant, never the benchmark's MMOS). When one member fails, the jury's judgment fails with that
 member's typed error; the members that answered are kept in memory, so the engine's retry asks
 only the member that failed.
 """
@@ -20,7 +23,6 @@ from typing import Any
 
 from refig.plugin import (
     AxisScore,
-    Evidence,
     JudgeRequest,
     Judgment,
     JudgmentStatus,
@@ -29,7 +31,10 @@ from refig.plugin import (
     stable_hash,
 )
 
-VERSION = "1"
+VERSION = "2"
+#: A member's defaults: the benchmark's temperature, and images sent as they are (no downscaling
+#: below 8192 px, the largest side a request may carry).
+MEMBER_DEFAULTS = {"temperature": 0, "max_image_side": 8192}
 CRITERIA = ("chart_types", "layout", "text_content", "data", "style")
 
 
@@ -73,11 +78,14 @@ def combine(members: Sequence[tuple[str, Judgment]], base: Judgment) -> Judgment
 class MmosJury:
     """A jury of judges (objects with ``key`` and ``judge(request)``), one per model."""
 
-    def __init__(self, name: str, members: Sequence[tuple[str, Any]], *, swapped: bool = False):
+    def __init__(self, name: str, members: Sequence[tuple[str, Any]], *, swapped: bool = False,
+                 with_program: bool = False):
         self.name = name
         self.members = list(members)
         self.swapped = swapped
+        self.with_program = with_program
         self.key = stable_hash({"judge": name, "version": VERSION, "swapped": swapped,
+                                "with_program": with_program,
                                 "members": [m.key for _, m in self.members]})
         self._answered: dict[tuple[str, int, str, tuple[str, ...]], Judgment] = {}
         self._lock = threading.Lock()
@@ -85,9 +93,10 @@ class MmosJury:
     def _request(self, request: JudgeRequest) -> JudgeRequest:
         rubric = request.rubric_path or load_rubric(None, family="figure-to-code").path
         evidence = request.evidence
+        if not self.with_program:  # the benchmark's judge sees the images only
+            evidence = replace(evidence, text="", text_label="")
         if self.swapped:
-            evidence = Evidence(images=tuple(reversed(evidence.images)), text=evidence.text,
-                                text_label=evidence.text_label)
+            evidence = replace(evidence, images=tuple(reversed(evidence.images)))
         return replace(request, evidence=evidence, rubric_path=rubric)
 
     def judge(self, request: JudgeRequest) -> Judgment:

@@ -24,7 +24,7 @@ from refig_metric_code.tokens import literals
 
 from refig_judge_mmos.jury import failed_execution
 
-VERSION = "1"
+VERSION = "2"  # 2: the benchmark's RGB SSIM and multiset plotting-API F1 as inputs
 KEY = f"code-metrics-proxy/{VERSION}"
 #: What the proxy can and cannot see, printed under every table of its scores.
 SIGHT = ("it reads the code metrics (plotting-API F1, SSIM, CIEDE2000) and the programs' "

@@ -1,93 +1,95 @@
-"""Per-language allow-lists of plotting calls, and the calls that never count.
-
-A call counts toward plotting-API F1 when its bare name (``plt.plot`` -> ``plot``,
-``ggplot2::geom_point`` -> ``geom_point``, ``\\addplot`` -> ``addplot``) is on its language's
-list; the exclusions (showing, saving, closing devices, loading libraries) are not plotting.
-"""
+"""FigCodeBench's plotting-API lists, per language: the names that count toward plotting-API F1
+and the ones that never do (showing, saving, devices, loading), as its
+``compute_code_oriented_metrics.py`` lists them. R also counts any name starting with one of
+:data:`R_PREFIXES`; LaTeX lists macros and environments apart."""
 
 from __future__ import annotations
-
-from refig_metric_code.languages import Language
 
 
 def _names(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-_PYTHON = _names(
-    "plot scatter bar barh hist hist2d boxplot violinplot errorbar fill fill_between "
-    "fill_betweenx stackplot stem step pie polar imshow pcolor pcolormesh contour contourf "
-    "quiver streamplot hexbin axhline axvline axhspan axvspan hlines vlines annotate text "
-    "title suptitle xlabel ylabel zlabel legend grid xlim ylim xticks yticks xscale yscale "
-    "colorbar subplots subplot subplot2grid add_subplot add_axes figure set_title set_xlabel "
-    "set_ylabel set_xlim set_ylim set_xticks set_yticks set_xticklabels set_yticklabels "
-    "set_xscale set_yscale set_aspect tick_params twinx twiny tight_layout subplots_adjust "
-    "table arrow add_patch add_artist plot_surface plot_wireframe plot_trisurf scatter3D "
-    "contour3D bar3d tricontour tricontourf triplot matshow spy loglog semilogx semilogy "
-    "eventplot broken_barh violin bxp ecdf stairs histplot kdeplot ecdfplot rugplot displot "
-    "scatterplot lineplot relplot barplot countplot boxplot boxenplot violinplot stripplot "
-    "swarmplot pointplot catplot heatmap clustermap regplot lmplot residplot jointplot "
-    "pairplot set_theme set_style set_palette despine"
+PYTHON = _names(
+    "figure axes subplot subplots subplot2grid subplot_mosaic twinx twiny add_axes add_subplot "
+    "subfigures add_subfigure add_gridspec subplots_adjust tight_layout align_labels "
+    "align_xlabels align_ylabels inset_axes secondary_xaxis secondary_yaxis plot plot_date step "
+    "stairs loglog semilogx semilogy scatter errorbar bar barh bar_label stem eventplot pie "
+    "stackplot broken_barh fill fill_between fill_betweenx hist hist2d boxplot violinplot imshow "
+    "matshow pcolor pcolormesh pcolorfast hexbin specgram spy contour contourf tricontour "
+    "tricontourf tripcolor triplot quiver quiverkey barbs streamplot plot3D scatter3D "
+    "plot_surface plot_wireframe plot_trisurf contour3D bar3d text3D text annotate title "
+    "suptitle xlabel ylabel figtext legend table set_title set_xlabel set_ylabel supxlabel "
+    "supylabel axis grid box margins autoscale tick_params ticklabel_format minorticks_on "
+    "minorticks_off xlim ylim xscale yscale xticks yticks set_xlim set_ylim set_zlim "
+    "set_xscale set_yscale set_zscale set_xticks set_yticks set_zticks set_xticklabels "
+    "set_yticklabels set_zticklabels set_aspect set_adjustable set_axis_off set_axis_on "
+    "set_rmax set_rmin set_rorigin set_rticks set_rlabel_position set_thetamin set_thetamax "
+    "axhline axvline axline axhspan axvspan hlines vlines arrow Line2D Arc Arrow Circle "
+    "ConnectionPatch Ellipse FancyArrowPatch FancyBboxPatch PathPatch Polygon Rectangle Wedge "
+    "add_artist add_collection add_container add_image add_line add_patch add_table colorbar "
+    "colormap set_cmap clim setp set_facecolor set_prop_cycle set_label set_theme set_style "
+    "set_context despine move_legend scatterplot lineplot relplot histplot kdeplot ecdfplot "
+    "rugplot displot stripplot swarmplot boxenplot pointplot barplot countplot catplot regplot "
+    "residplot lmplot heatmap clustermap pairplot jointplot FacetGrid PairGrid JointGrid map "
+    "map_dataframe map_diag map_lower map_upper"
+)
+PYTHON_EXCLUDED = _names("show savefig load_dataset color_palette")
+
+MATLAB = _names(
+    "figure uifigure axes uiaxes polaraxes geoaxes subplot tiledlayout nexttile yyaxis hold "
+    "plot plot3 fplot fplot3 fimplicit fimplicit3 loglog semilogx semilogy stairs area "
+    "stackedplot errorbar scatter scatter3 binscatter scatterhistogram swarmchart swarmchart3 "
+    "bubblechart bubblechart3 bubblecloud bar barh bar3 bar3h stem stem3 pareto histogram "
+    "histogram2 boxchart boxplot violinplot raincloudplot pie pie3 piechart donutchart dotchart "
+    "wordcloud polarplot polarscatter polarhistogram polarbubblechart fpolarplot compass "
+    "compassplot geoplot geoscatter geobubble geodensityplot geolimits geobasemap contour "
+    "contourf contour3 fcontour contourslice surf surfc surfl fsurf mesh meshc meshz fmesh "
+    "waterfall ribbon pcolor slice isosurface isonormals isocaps quiver quiver3 feather "
+    "streamline streamslice streamtube streamribbon streamparticles coneplot image imagesc "
+    "imshow montage imtile line patch surface fill fill3 rectangle viscircles title subtitle "
+    "sgtitle xlabel ylabel zlabel legend bubblelegend text annotation xline yline xregion "
+    "yregion constantplane datatip texlabel axis xlim ylim zlim xticks yticks zticks "
+    "xticklabels yticklabels zticklabels grid box colorbar colormap clim caxis view daspect "
+    "pbaspect camlight lighting material shading alpha fontname fontsize set"
+)
+MATLAB_EXCLUDED = _names("drawnow saveas savefig exportgraphics print close openfig")
+
+R = _names(
+    "plot.new plot.window frame par layout split.screen screen close.screen plot curve matplot "
+    "pairs coplot barplot dotchart hist boxplot bxp pie mosaicplot assocplot fourfoldplot "
+    "spineplot stripchart sunflowerplot smoothScatter contour filled.contour image persp stars "
+    "symbols stem points lines segments arrows abline polygon polypath rect text mtext title "
+    "axis box grid legend rug rasterImage xspline ggplot qplot quickplot aes aes_ guides labs "
+    "xlab ylab ggtitle annotate annotation_custom annotation_logticks annotation_map theme "
+    "theme_gray theme_grey theme_bw theme_linedraw theme_light theme_dark theme_minimal "
+    "theme_classic theme_void theme_set theme_update theme_replace element_text element_line "
+    "element_rect element_blank element_point margin grid.newpage grid.layout viewport "
+    "pushViewport popViewport upViewport downViewport seekViewport grid.draw grid.points "
+    "grid.lines grid.polyline grid.segments grid.arrows grid.rect grid.roundrect grid.circle "
+    "grid.ellipse grid.polygon grid.xspline grid.curve grid.text grid.raster grid.grill xyplot "
+    "bwplot barchart histogram densityplot stripplot qq qqmath splom levelplot contourplot "
+    "cloud wireframe parallelplot panel.xyplot panel.points panel.lines panel.abline "
+    "panel.grid panel.text panel.polygon panel.rect panel.segments panel.arrows panel.smooth "
+    "panel.loess panel.levelplot panel.contourplot trellis.par.set update.trellis"
+)
+R_PREFIXES = ("geom_", "stat_", "scale_", "coord_", "facet_", "guide_")
+R_EXCLUDED = _names(
+    "png jpeg tiff bmp pdf svg dev.new dev.off ggsave print.ggplot plotly_build library require "
+    "source"
 )
 
-_MATLAB = _names(
-    "plot plot3 scatter scatter3 bar barh bar3 histogram histogram2 hist area pie pie3 stem "
-    "stairs errorbar fill fill3 patch line surf surfc mesh meshc contour contourf contour3 "
-    "quiver quiver3 image imagesc pcolor polarplot polar compass feather rose semilogx "
-    "semilogy loglog fplot fsurf fmesh fcontour ezplot boxplot heatmap xline yline text title "
-    "subtitle xlabel ylabel zlabel legend grid axis xlim ylim zlim xticks yticks zticks "
-    "xticklabels yticklabels colorbar colormap subplot tiledlayout nexttile figure hold box "
-    "view shading lighting camlight annotation rectangle sgtitle yyaxis daspect pbaspect set "
-    "gca gcf caxis clim ribbon waterfall"
+LATEX_MACROS = _names(
+    "draw path fill filldraw shade shadedraw clip pattern node coordinate matrix graph pic "
+    "addplot addplot+ addplot3 addplot3+ addlegendentry addlegendimage legend pgfplotsset "
+    "pgfplotstabletypeset pgfplotstablevertcat pgfplotstablesort tikzset tikzstyle pgfkeys "
+    "pgfkeysalso pgftransformshift pgftransformxshift pgftransformyshift pgftransformscale "
+    "pgftransformxscale pgftransformyscale pgftransformrotate pgfpathmoveto pgfpathlineto "
+    "pgfpathcurveto pgfpathquadraticcurveto pgfpathrectangle pgfpathcircle pgfpathellipse "
+    "pgfpatharc pgfpathclose pgfusepath pgftext pgfnode pgfnodeconnline pgfshadepath pgfimage "
+    "includegraphics resizebox scalebox rotatebox reflectbox"
 )
-
-_R = _names(
-    "plot lines points abline barplot hist boxplot pie polygon rect segments arrows text "
-    "mtext legend title axis box grid par layout matplot curve image contour filled.contour "
-    "persp symbols stripchart dotchart mosaicplot pairs coplot smoothScatter rug polypath "
-    "ggplot aes geom_point geom_line geom_bar geom_col geom_histogram geom_boxplot "
-    "geom_violin geom_density geom_area geom_ribbon geom_errorbar geom_errorbarh geom_smooth "
-    "geom_text geom_label geom_tile geom_raster geom_rect geom_segment geom_path geom_polygon "
-    "geom_hline geom_vline geom_abline geom_step geom_jitter geom_count geom_dotplot "
-    "geom_freqpoly geom_sf geom_contour geom_contour_filled geom_hex geom_bin2d geom_curve "
-    "geom_pointrange geom_linerange geom_crossbar geom_spoke geom_map stat_summary "
-    "stat_density_2d stat_ecdf facet_wrap facet_grid coord_flip coord_polar coord_cartesian "
-    "coord_fixed coord_sf scale_x_continuous scale_y_continuous scale_x_discrete "
-    "scale_y_discrete scale_x_log10 scale_y_log10 scale_x_date scale_colour_manual "
-    "scale_color_manual scale_fill_manual scale_fill_gradient scale_fill_gradient2 "
-    "scale_colour_gradient scale_color_gradient scale_fill_viridis_c scale_fill_viridis_d "
-    "scale_color_viridis_c scale_color_viridis_d scale_fill_brewer scale_colour_brewer "
-    "scale_color_brewer scale_size scale_alpha scale_shape_manual scale_linetype_manual labs "
-    "xlab ylab ggtitle theme theme_minimal theme_bw theme_classic theme_void theme_light "
-    "theme_gray theme_grey element_text element_line element_rect element_blank guides "
-    "guide_legend annotate xlim ylim lims expand_limits xyplot bwplot densityplot histogram "
-    "levelplot dotplot barchart stripplot splom wireframe cloud contourplot grid.newpage "
-    "grid.rect grid.lines grid.points grid.text grid.circle grid.polygon grid.segments "
-    "viewport pushViewport popViewport"
+LATEX_ENVIRONMENTS = _names(
+    "tikzpicture axis semilogxaxis semilogyaxis loglogaxis polaraxis ternaryaxis smithchart "
+    "groupplot pgfpicture"
 )
-
-_LATEX = _names(
-    "tikzpicture axis semilogxaxis semilogyaxis loglogaxis polaraxis groupplot scope addplot "
-    "addplot3 addlegendentry legend draw fill filldraw path node coordinate shade shadedraw "
-    "clip pie foreach pgfplotsset tikzset usetikzlibrary pgfmathsetmacro nextgroupplot matrix "
-    "graph pic datavisualization"
-)
-
-ALLOWED: dict[Language, frozenset[str]] = {
-    Language.PYTHON: _PYTHON,
-    Language.MATLAB: _MATLAB,
-    Language.R: _R,
-    Language.LATEX: _LATEX,
-}
-
-EXCLUDED: dict[Language, frozenset[str]] = {
-    Language.PYTHON: frozenset({"show", "savefig", "close", "clf", "cla", "ion", "ioff",
-                                "pause", "draw", "use"}),
-    Language.MATLAB: frozenset({"print", "saveas", "exportgraphics", "close", "clc", "clear",
-                                "drawnow", "pause", "pkg", "disp"}),
-    Language.R: frozenset({"dev.off", "png", "pdf", "jpeg", "svg", "ggsave", "library",
-                           "require", "print", "install.packages", "suppressPackageStartupMessages",
-                           "set.seed", "graphics.off"}),
-    Language.LATEX: frozenset({"documentclass", "usepackage", "begin", "end", "document",
-                               "includegraphics", "standalone"}),
-}

@@ -11,9 +11,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from refig_metric_code.crystal import TRIVIAL_K, trivial_ngrams
+from refig_metric_code.crystal import TRIVIAL_K, crystal_tokens, trivial_ngrams
 from refig_metric_code.languages import Language
-from refig_metric_code.tokens import code_tokens
 
 SUITE_FILE, TASKS_FILE = "suite.json", "tasks.jsonl"
 RUN_DB, RUN_OBJECTS = "refig.db", "objects"
@@ -82,7 +81,7 @@ class Ignored:
 @functools.lru_cache(maxsize=32)
 def _learned(root: Path, language: Language, stamp: int, k: int) -> Ignored:
     programs = (run_reference_programs if _is_run(root) else reference_programs)(root, language)
-    streams = [code_tokens(p, language) for p in programs]
+    streams = [crystal_tokens(p, language) for p in programs]
     return Ignored(trivial_ngrams(streams, k), len(streams))
 
 
@@ -92,7 +91,7 @@ def suite_trivial_ngrams(reference: Path, language: Language, k: int = TRIVIAL_K
     when it is created)."""
     root = suite_root(reference)
     if root is None:
-        alone = code_tokens(reference.read_text("utf-8", "replace"), language)
+        alone = crystal_tokens(reference.read_text("utf-8", "replace"), language)
         return Ignored(trivial_ngrams([alone], k), 1)
     stamp = 0 if _is_run(root) else (root / TASKS_FILE).stat().st_mtime_ns
     return _learned(root, language, stamp, k)

@@ -18,7 +18,8 @@ def refig_metrics() -> Any:
     yield MetricRecord(
         name="code",
         description="FigCodeBench: execution, PSNR/SSIM/LPIPS/CIEDE2000 at 256 px (raw and "
-                    "weighted), CrystalBLEU, AST, plotting-API F1, FCF, raster smuggling.",
+                    "weighted), CrystalBLEU counts, AST, plotting-API F1, CodeBERTScore (local "
+                    "model), FCF at 1024 px, raster smuggling.",
         factory=_factory,
         families=frozenset({FIGURE_TO_CODE}),
     )

@@ -9,10 +9,16 @@ from collections import Counter
 from dataclasses import dataclass
 
 from refig_metric_code.calls import api_f1, plotting_calls
-from refig_metric_code.crystal import covered_orders, crystal_bleu
+from refig_metric_code.crystal import (
+    PairCounts,
+    corpus_score,
+    covered_orders,
+    crystal_tokens,
+    pair_counts,
+    unfenced,
+)
 from refig_metric_code.languages import Language
 from refig_metric_code.syntax_tree import ParseFailure, dice, syntax_tree
-from refig_metric_code.tokens import code_tokens
 
 
 @dataclass(frozen=True)
@@ -21,7 +27,7 @@ class Facts:
 
     tokens: tuple[str, ...]
     bag: Counter[str] | None
-    calls: frozenset[str]
+    calls: Counter[str]
 
 
 def facts(source: str, language: Language) -> Facts:
@@ -30,8 +36,8 @@ def facts(source: str, language: Language) -> Facts:
         bag: Counter[str] | None = syntax_tree(source, language).bag()
     except ParseFailure:
         bag = None
-    return Facts(tuple(code_tokens(source, language)), bag,
-                 frozenset(plotting_calls(source, language)))
+    return Facts(tuple(crystal_tokens(source, language)), bag,
+                 plotting_calls(unfenced(source), language))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -42,10 +48,12 @@ def reference_facts(source: str, language: Language) -> Facts:
 
 @dataclass(frozen=True)
 class CodeScores:
-    """CrystalBLEU, AST similarity and plotting-API F1 of one generated program; CrystalBLEU
-    is None when the ignore list covers an n-gram order of the reference (``covered``)."""
+    """One generated program's code scores: its CrystalBLEU counts (what the corpus value sums)
+    and own score, AST similarity, plotting-API F1 and lengths; ``covered`` lists the n-gram
+    orders the ignore list leaves the reference nothing of."""
 
-    crystalbleu: float | None
+    counts: PairCounts
+    crystalbleu_sentence: float
     ast: float
     api_f1: float
     tokens: int
@@ -53,13 +61,12 @@ class CodeScores:
     covered: tuple[int, ...] = ()
 
 
-def score_code(reference: str, generated: str, language: Language, trivial: dict[tuple, int],
-               *, smooth: str | None = None) -> CodeScores:
+def score_code(reference: str, generated: str, language: Language,
+               trivial: dict[tuple, int]) -> CodeScores:
     """The code scores of ``generated`` against ``reference``."""
     ref = reference_facts(reference, language)
     gen = facts(generated, language)
     ast = 0.0 if gen.bag is None or ref.bag is None else dice(ref.bag, gen.bag)
-    covered = covered_orders(ref.tokens, trivial)
-    bleu = None if covered else crystal_bleu(ref.tokens, gen.tokens, trivial, smooth=smooth)
-    return CodeScores(bleu, ast, api_f1(set(ref.calls), set(gen.calls)), len(gen.tokens),
-                      len(ref.tokens), covered)
+    counts = pair_counts(ref.tokens, gen.tokens, trivial)
+    return CodeScores(counts, corpus_score([counts]) or 0.0, ast, api_f1(ref.calls, gen.calls),
+                      len(gen.tokens), len(ref.tokens), covered_orders(ref.tokens, trivial))

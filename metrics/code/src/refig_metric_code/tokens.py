@@ -1,7 +1,8 @@
-"""Code tokens through Pygments, without comments and whitespace: the unit of CrystalBLEU and L.
-
-``L`` (a program's length in FCF) is the number of these tokens. Strings count as one token
-each (Pygments may split a string into delimiters and body; those parts are joined).
+"""refig's code tokens through Pygments, without comments and whitespace, each string literal
+one token (Pygments may split a string into delimiters and body; those parts are joined): the
+unit of the smuggling detector's share of numbers, the tiers' code length and a program's
+``tokens`` in its structure. CrystalBLEU and FCF's ``L`` use the benchmark's own tokens
+(:func:`refig_metric_code.crystal.crystal_tokens`).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def code_tokens(source: str, language: Language | str) -> list[str]:
 
 
 def token_count(source: str, language: Language | str) -> int:
-    """``L``: the number of :func:`code_tokens` of ``source``."""
+    """The number of :func:`code_tokens` of ``source``."""
     return len(code_tokens(source, language))
 
 

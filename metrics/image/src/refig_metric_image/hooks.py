@@ -9,20 +9,29 @@ from refig.plugin import MetricRecord, hookimpl
 
 
 def _checks() -> Iterator[Any]:
-    """LPIPS is optional: it needs torch and local AlexNet weights (never downloaded)."""
-    import os
-    from importlib import util
-    from pathlib import Path
-
+    """LPIPS reads its weights from a local file put there at install time (never downloaded
+    while scoring)."""
     from refig.plugin import Check, Status
 
-    weights = os.environ.get("REFIG_LPIPS_WEIGHTS")
-    found = weights and (Path(weights) / "checkpoints" / "alexnet-owt-7be5be79.pth").is_file()
-    if found and util.find_spec("torch") and util.find_spec("lpips"):
-        yield Check("LPIPS", Status.OK, f"weights in {weights}")
-    else:
-        yield Check("LPIPS", Status.WARN, "optional; without torch and local weights the lpips "
-                    "value is null", "see docs/metrics.md (LPIPS)")
+    from refig_metric_image.lpips_weights import (
+        CHECKPOINT,
+        WeightsError,
+        alexnet_lpips,
+        weights_dir,
+    )
+
+    path = weights_dir() / CHECKPOINT
+    try:
+        alexnet_lpips(path)
+    except WeightsError as exc:
+        yield Check(
+            "LPIPS",
+            Status.WARN,
+            f"the lpips values are null: {exc}",
+            "run refig-lpips-weights (docs/metrics.md, LPIPS)",
+        )
+        return
+    yield Check("LPIPS", Status.OK, f"weights in {path}")
 
 
 def _factory(**options: Any) -> Any:
@@ -35,7 +44,7 @@ def _factory(**options: Any) -> Any:
 def refig_metrics() -> Iterator[MetricRecord]:
     yield MetricRecord(
         name="image",
-        description="SSIM, PSNR, CIEDE2000 (LPIPS optional) of the rendering against the source.",
+        description="SSIM, PSNR, CIEDE2000 (LPIPS on request) of the rendering against the source.",
         factory=_factory,
         families=frozenset({"figure-to-slide"}),
         checks=_checks,

@@ -60,6 +60,16 @@ def blank_scores(key: str | None, path: Path, width: int) -> Blank:
                  ssim(layout.side, coarse))
 
 
+LPIPS_OFF = (
+    "LPIPS is off for the image metric unless asked for: --metric-opt image:lpips=true "
+    "(weights from refig-lpips-weights) or image:lpips_weights=DIR"
+)
+
+
+def _truthy(value: bool | str) -> bool:
+    return value is True or str(value).strip().lower() in {"1", "true", "yes", "on"}
+
+
 class ImageSimilarity:
     """SSIM, PSNR, mean CIEDE2000 and (when set up) LPIPS between the source and the render.
 
@@ -72,9 +82,17 @@ class ImageSimilarity:
     # 2: the empty-slide baselines
     version = "3"
 
-    def __init__(self, width: int = WORK_WIDTH, lpips_weights: str | Path | None = None):
+    def __init__(
+        self,
+        width: int = WORK_WIDTH,
+        lpips_weights: str | Path | None = None,
+        lpips: bool | str = False,
+    ):
         self.width = int(width)
-        self.lpips = Lpips(lpips_weights)
+        # Off unless asked for: about a second a page at 1024 px, and slides' numbers unchanged.
+        self.lpips = Lpips(lpips_weights) if lpips_weights or _truthy(lpips) else None
+        if self.lpips is not None:  # values with LPIPS are other values: stored apart
+            self.version = f"{type(self).version}+lpips"
 
     def compute(self, artifact: Artifact) -> Iterator[MetricValue]:
         make = ValueMaker(artifact, METRIC, self.version, source_sha256(artifact))
@@ -102,10 +120,15 @@ class ImageSimilarity:
         yield make.value("ssim", ssim(source.side, rendered), **detail)
         yield make.value("psnr", psnr(source.side, rendered), size=size)
         yield make.value("ciede2000", ciede2000(source.side, rendered), size=size)
-        try:
-            yield make.value("lpips", self.lpips.distance(images.source, images.render), size=size)
-        except LpipsUnavailable as exc:
-            yield make.value("lpips", None, reason=str(exc))
+        if self.lpips is None:
+            yield make.value("lpips", None, reason=LPIPS_OFF)
+        else:
+            try:
+                yield make.value(
+                    "lpips", self.lpips.distance(images.source, images.render), size=size
+                )
+            except LpipsUnavailable as exc:
+                yield make.value("lpips", None, reason=str(exc))
         blank = blank_scores(make.reference_sha256, artifact.source, self.width)
         detail = {"size": size, "blank": list(render.size)}
         yield make.value("ssim_blank", blank.ssim, **detail)

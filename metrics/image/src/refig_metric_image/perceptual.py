@@ -1,105 +1,108 @@
-"""LPIPS (Zhang et al. 2018, AlexNet, v0.1), optional, with weights read from local files only.
+"""LPIPS (Zhang et al. 2018, AlexNet, v0.1) as a numpy forward pass: no torch, no network.
 
-LPIPS needs two sets of weights: the linear calibration layers, which ship inside the ``lpips``
-wheel, and torchvision's ImageNet AlexNet backbone, which torchvision would download on first use.
-refig never downloads: the backbone is read from ``<dir>/checkpoints/alexnet-owt-7be5be79.pth``,
-where ``<dir>`` is the ``lpips_weights`` option or the ``REFIG_LPIPS_WEIGHTS`` environment variable.
-Without them the value is None, with a message saying how to get them.
+The network is the ``lpips`` package's ``LPIPS(net="alex", version="0.1")``: inputs RGB in
+[-1, 1], its scaling layer (shift -0.030, -0.088, -0.188; scale 0.458, 0.448, 0.450), AlexNet's
+five ReLU outputs (conv 11x11/4 pad 2, max-pool 3/2, conv 5x5 pad 2, max-pool 3/2, three conv
+3x3 pad 1), each unit-normalised over channels (eps 1e-10), squared differences weighted by the
+linear layers and averaged over space, summed over the five layers. The weights come from
+:mod:`refig_metric_image.lpips_weights`; equality with the package's torch forward pass to 1e-5
+is a test (reference values recorded from torch, ``tests/data/lpips_reference.json``).
 """
 
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
-from typing import Any
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 from PIL import Image
 
-ENV_VAR = "REFIG_LPIPS_WEIGHTS"
-BACKBONE_FILE = "alexnet-owt-7be5be79.pth"
-BACKBONE_URL = "https://download.pytorch.org/models/" + BACKBONE_FILE
-#: torchvision AlexNet ``features`` index -> the LPIPS slice that holds it.
-_SLICE_OF_LAYER = {0: 1, 1: 1, 2: 2, 3: 2, 4: 2, 5: 3, 6: 3, 7: 3, 8: 4, 9: 4, 10: 5, 11: 5}
+from refig_metric_image.lpips_weights import CHECKPOINT, WeightsError, alexnet_lpips, weights_dir
 
-INSTALL_HINT = "pip install 'refig-metric-image[lpips]'  (torch, torchvision and lpips)"
+SHIFT = np.array([-0.030, -0.088, -0.188], np.float32)
+SCALE = np.array([0.458, 0.448, 0.450], np.float32)
+#: (stride, padding, max-pool before this convolution) of AlexNet's five convolutions.
+_LAYOUT = ((4, 2, False), (1, 2, True), (1, 1, True), (1, 1, False), (1, 1, False))
 
 
 class LpipsUnavailable(Exception):
     """LPIPS cannot run here; the message says why and how to fix it."""
 
 
-def weights_dir(option: str | Path | None) -> Path:
-    """The configured weights directory, or :class:`LpipsUnavailable` saying how to set one."""
-    value = option or os.environ.get(ENV_VAR)
-    if not value:
-        raise LpipsUnavailable(
-            f"LPIPS is off: no weights directory. Set {ENV_VAR} (or the metric option "
-            f"lpips_weights) to a directory holding checkpoints/{BACKBONE_FILE} "
-            f"(download it from {BACKBONE_URL}), and {INSTALL_HINT}."
-        )
-    return Path(value).expanduser()
+def _conv(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray, stride: int, pad: int) -> np.ndarray:
+    """A 2-D convolution of an HWC array with an HWIO kernel, then ReLU."""
+    kh, kw = kernel.shape[:2]
+    padded = np.pad(x, ((pad, pad), (pad, pad), (0, 0)))
+    windows = sliding_window_view(padded, (kh, kw), axis=(0, 1))[::stride, ::stride]
+    out = np.tensordot(windows, kernel, axes=([2, 3, 4], [2, 0, 1])) + bias
+    return np.maximum(out, 0.0, out=out)
 
 
-def backbone_state(model_state_keys: set[str], weights: dict[str, Any]) -> dict[str, Any]:
-    """torchvision AlexNet ``features.<i>.*`` renamed to the LPIPS ``net.slice<k>.<i>.*``."""
-    renamed = {}
-    for key, value in weights.items():
-        head, _, rest = key.partition(".")
-        index, _, param = rest.partition(".")
-        if head == "features" and index.isdigit() and int(index) in _SLICE_OF_LAYER:
-            renamed[f"net.slice{_SLICE_OF_LAYER[int(index)]}.{index}.{param}"] = value
-    missing = {k for k in model_state_keys if k.startswith("net.")} - renamed.keys()
-    if missing:
-        raise LpipsUnavailable(f"the AlexNet weights lack {sorted(missing)[:3]}...: wrong file?")
-    return renamed
+def _max_pool(x: np.ndarray) -> np.ndarray:
+    """3 x 3 max-pooling with stride 2, no padding (torch's MaxPool2d(3, 2))."""
+    return sliding_window_view(x, (3, 3), axis=(0, 1))[::2, ::2].max(axis=(3, 4))
+
+
+class AlexLpips:
+    """LPIPS v0.1 over AlexNet, from numpy weights."""
+
+    def __init__(self, path: Path):
+        self.convs, self.lins = alexnet_lpips(path)
+
+    def features(self, rgb: np.ndarray) -> list[np.ndarray]:
+        """The five unit-normalised ReLU outputs of an HWC image in [-1, 1]."""
+        x = (rgb.astype(np.float32) - SHIFT) / SCALE
+        out = []
+        for (kernel, bias), (stride, pad, pool) in zip(self.convs, _LAYOUT, strict=True):
+            if pool:
+                x = _max_pool(x)
+            x = _conv(x, kernel, bias, stride, pad)
+            norm = np.sqrt(np.sum(x * x, axis=2, keepdims=True))
+            out.append(x / (norm + 1e-10))
+        return out
+
+    def distance(self, a: np.ndarray, b: np.ndarray) -> float:
+        """LPIPS of two HWC images in [-1, 1] of one size."""
+        total = 0.0
+        for fa, fb, lin in zip(self.features(a), self.features(b), self.lins, strict=True):
+            total += float(np.mean(((fa - fb) ** 2) @ lin))
+        return total
 
 
 class Lpips:
-    """A loaded LPIPS model; thread-safe, loaded once per weights directory."""
+    """LPIPS from the weights in a directory (the option, ``$REFIG_LPIPS_WEIGHTS`` or the user
+    cache); thread-safe, loaded once per file."""
 
-    _models: dict[Path, Any] = {}  # noqa: RUF012 - a process-wide cache shared by instances
+    _models: dict[Path, AlexLpips] = {}  # noqa: RUF012 - a process-wide cache shared by instances
     _lock = threading.Lock()
 
     def __init__(self, weights: str | Path | None = None):
         self.weights = weights
 
-    def model(self) -> Any:
-        """The LPIPS network, or :class:`LpipsUnavailable`."""
-        directory = weights_dir(self.weights)
-        backbone = directory / "checkpoints" / BACKBONE_FILE
-        try:
-            import lpips
-            import torch
-        except ImportError as exc:
-            raise LpipsUnavailable(
-                f"LPIPS needs torch, torchvision and lpips, which are not installed "
-                f"({exc.name} is missing): {INSTALL_HINT}"
-            ) from exc
-        if not backbone.is_file():
-            raise LpipsUnavailable(
-                f"no AlexNet weights at {backbone}: download {BACKBONE_URL} there "
-                f"(or point {ENV_VAR} at a directory holding checkpoints/{BACKBONE_FILE})"
-            )
+    def model(self) -> AlexLpips:
+        """The loaded network, or :class:`LpipsUnavailable` saying how to get the weights."""
+        path = weights_dir(self.weights) / CHECKPOINT
         with self._lock:
-            if directory not in self._models:
-                # pnet_rand builds the backbone without torchvision's download; the linear
-                # layers come from the lpips wheel, the backbone from the local file.
-                net = lpips.LPIPS(net="alex", version="0.1", pnet_rand=True, verbose=False)
-                state = torch.load(backbone, map_location="cpu", weights_only=True)
-                net.load_state_dict(backbone_state(set(net.state_dict()), state), strict=False)
-                self._models[directory] = net.eval()
-            return self._models[directory]
+            if path not in self._models:
+                try:
+                    self._models[path] = AlexLpips(path)
+                except WeightsError as exc:
+                    raise LpipsUnavailable(f"LPIPS is off: {exc}") from exc
+            return self._models[path]
 
     def distance(self, a: Image.Image, b: Image.Image) -> float:
         """LPIPS distance of two RGB images of one size (0 for identical images)."""
-        net = self.model()  # raises LpipsUnavailable before torch is touched
-        import torch
+        return self.distance01(unit_rgb(a), unit_rgb(b))
 
-        def tensor(image: Image.Image) -> Any:
-            pixels = np.asarray(image.convert("RGB"), dtype=np.float32) / 127.5 - 1.0
-            return torch.from_numpy(pixels).permute(2, 0, 1).unsqueeze(0)
+    def distance01(self, a: np.ndarray, b: np.ndarray) -> float:
+        """LPIPS of two HWC float arrays in [0, 1], mapped to [-1, 1] as ``2x - 1``."""
+        model = self.model()
+        return model.distance(
+            a * np.float32(2.0) - np.float32(1.0), b * np.float32(2.0) - np.float32(1.0)
+        )
 
-        with torch.no_grad():
-            return float(net(tensor(a), tensor(b)).item())
+
+def unit_rgb(image: Image.Image) -> np.ndarray:
+    """An image as HWC float32 RGB in [0, 1]."""
+    return np.asarray(image.convert("RGB"), dtype=np.float32) / np.float32(255.0)

@@ -1,12 +1,14 @@
 """The figure-to-code report sections: FigCodeBench's tables from a run.
 
-Per language and configuration (the baselines, all of model ``none``, kept apart): execution
-rate, PSNR/SSIM/LPIPS/CIEDE2000 raw (over programs that ran) and weighted (failures at the
-worst value), CrystalBLEU, AST, API F1, FCF, smuggling and MMOS; the same per category and per
-tier; the Friedman test of tokens and of cost across languages (blocks: the configurations);
-Kendall's tau between each image metric and MMOS; MMOS against cost per configuration
-(FigCodeBench's Figure 1); the MMOS jury's position bias when `mmos-swapped` judged; and MMOS
-against expert ratings with the experts' agreement when `refig annotate --rate` collected any.
+Per language and configuration (the paper's Table 4; the baselines, all of model ``none``, kept
+apart): execution rate, PSNR/SSIM/LPIPS/CIEDE2000 raw (over programs that ran) and weighted
+(failures at the worst value), corpus CrystalBLEU, AST, API F1, CodeBERTScore (Python, with a
+local model), FCF, smuggling and MMOS; the same per category and per tier; the Friedman test of
+tokens and of cost across languages (blocks: the configurations); Kendall's tau between each
+image metric and MMOS (per language: :mod:`.correlation`, the paper's Table 9); MMOS against
+cost per configuration (FigCodeBench's Figure 1); the MMOS jury's position bias when
+`mmos-swapped` judged; and each judge against expert ratings with the experts' agreement when
+`refig annotate --rate` collected any.
 """
 
 from __future__ import annotations
@@ -29,11 +31,12 @@ from refig.plugin.analysis import (
     judge_human_table,
     raters_table,
 )
+from refig_metric_code.crystal import PairCounts, corpus_score
 
 #: The judge whose totals are MMOS; without it, the run's primary judge (e.g. the proxy).
 JURY, PROBE = "mmos", "mmos-swapped"
 IMAGE = ("psnr", "ssim", "lpips", "ciede2000")
-CODE = ("crystalbleu", "ast", "api_f1", "fcf")
+CODE = ("ast", "api_f1", "codebertscore_f1", "fcf")
 
 
 @dataclass
@@ -51,10 +54,15 @@ class Row:
     probe: float | None = None
     tokens: float | None = None
     cost: float | None = None
+    #: The program's CrystalBLEU counts (what the corpus value of a group sums); None when the
+    #: agent handed in no program.
+    bleu: PairCounts | None = None
     #: Why CrystalBLEU is not meaningful for this program (the ignore list covers its reference).
     bleu_void: str | None = None
-    #: Why LPIPS is off (no torch or no weights), when it is.
+    #: Why LPIPS is off (no weights), when it is.
     lpips_off: str | None = None
+    #: Why CodeBERTScore is empty (not Python, no local model), when it is.
+    codebert_off: str | None = None
 
 
 def _judge_total(outcome: Outcome, judge: str | None) -> float | None:
@@ -72,7 +80,8 @@ def _label(ctx: Context, name: str) -> str | None:
     return next((label for label in labels if label.split(":", 1)[0] == name), None)
 
 
-def _proxy(ctx: Context, label: str | None) -> bool:
+def is_proxy(ctx: Context, label: str | None) -> bool:
+    """Whether judge ``label`` is a proxy (its agreement with metrics is by construction)."""
     return any(j.proxy for found in ctx.data.judgments.values() for j in found
                if j.judge == label)
 
@@ -83,7 +92,7 @@ def score_label(ctx: Context) -> str:
     judge = mmos_judge(ctx)
     if judge is None or judge.split(":", 1)[0] == JURY:
         return "MMOS"
-    return f"{judge} (proxy)" if _proxy(ctx, judge) else judge
+    return f"{judge} (proxy)" if is_proxy(ctx, judge) else judge
 
 
 def _score(ctx: Context, best: bool = True) -> Column:
@@ -108,7 +117,7 @@ def rows(ctx: Context) -> list[Row]:
             continue
         values: dict[str, float | None] = {}
         for name in ("execution", *IMAGE, *(f"{n}_weighted" for n in IMAGE), *CODE,
-                     "smuggling"):
+                     "crystalbleu_sentence", "smuggling"):
             values[name] = outcome.metric("code", name)
         if outcome.gated:  # a program that did not run or made no image
             values |= {"execution": 0.0, "fcf": 0.0,
@@ -116,7 +125,9 @@ def rows(ctx: Context) -> list[Row]:
                           zip(IMAGE, (0.0, 0.0, 1.0, 100.0), strict=True)}}
         usage = outcome.attempt.usage
         stored = outcome.values
-        bleu, lpips = stored.get(("code", "crystalbleu")), stored.get(("code", "lpips_weighted"))
+        bleu = stored.get(("code", "crystalbleu_sentence"))
+        lpips, codebert = (stored.get(("code", n)) for n in ("lpips_weighted",
+                                                             "codebertscore_f1"))
         found.append(Row(
             task=task_id, config=config_id, reason=outcome.gate_reason,
             language=str(task.params.get("language", "?")),
@@ -126,8 +137,11 @@ def rows(ctx: Context) -> list[Row]:
             probe=_judge_total(outcome, probe),
             tokens=float(usage.input_tokens + usage.output_tokens),
             cost=outcome.attempt.cost_usd,
+            bleu=PairCounts.from_detail(bleu.detail)
+            if bleu is not None and "matches" in bleu.detail else None,
             bleu_void=bleu.detail.get("not_meaningful") if bleu is not None else None,
-            lpips_off=lpips.detail.get("note") if lpips is not None else None))
+            lpips_off=lpips.detail.get("note") if lpips is not None else None,
+            codebert_off=codebert.detail.get("reason") if codebert is not None else None))
     if any(r.lpips_off for r in found):  # LPIPS is off here: no worst value for failures either
         for row in found:
             row.values["lpips_weighted"] = None
@@ -153,8 +167,9 @@ def _summary(group: list[Row], names: Iterable[str]) -> dict[str, Any]:
     out: dict[str, Any] = {"n": len({r.task for r in group})}
     for name in names:
         out[name] = _mean(r.values.get(name) for r in group)
-    if "crystalbleu" in out and out["crystalbleu"] is None and any(r.bleu_void for r in group):
-        out["crystalbleu"] = NOT_MEANINGFUL
+    counted = [r for r in group if r.bleu is not None]
+    out["crystalbleu"] = NOT_MEANINGFUL if counted and all(r.bleu_void for r in counted) \
+        else corpus_score(r.bleu for r in counted if r.bleu is not None)
     out["mmos"] = _mean(r.mmos for r in group)
     return out
 
@@ -171,7 +186,11 @@ def bleu_notes(found: list[Row]) -> list[str]:
             notes.append(f"CrystalBLEU {NOT_MEANINGFUL} for {len(void)} of {len(group)} "
                          f"{language} programs: {void[0].bleu_void}; a real suite (hundreds of "
                          "references per language) gives a value, and so does a smaller ignore "
-                         "list (`--metric-opt trivial_k=N`)")
+                         "list (`--metric-opt code:trivial_k=N`)")
+    python = [r for r in found if r.language == "python"]
+    if python and all(r.values.get("codebertscore_f1") is None for r in python):
+        why = next((r.codebert_off for r in python if r.codebert_off), "no value stored")
+        notes.append(f"CodeBERTScore —: {why.rstrip('. ')}")
     return notes
 
 
@@ -189,6 +208,7 @@ _MAIN = [Column("n", "Tasks", "int"), Column("execution", "Exec", "pct", best="m
          *_image_columns(),
          Column("crystalbleu", "CrystalBLEU", "float", 3, "max"),
          Column("ast", "AST", "float", 3, "max"), Column("api_f1", "API F1", "float", 3, "max"),
+         Column("codebertscore_f1", "CodeBERTScore F1", "float", 3, "max"),
          Column("fcf", "FCF", "float", 3, "max"), Column("smuggling", "Smuggled", "pct")]
 _NAMES = ["execution", *IMAGE, *(f"{n}_weighted" for n in IMAGE), *CODE, "smuggling"]
 
@@ -201,7 +221,9 @@ def by_language(ctx: Context) -> Iterator[Table]:
                   [Column("language", "Language"), Column("config", "Configuration"), *_MAIN,
                    _score(ctx)],
                   description="raw: over programs that ran; w(eighted): failures count PSNR 0, "
-                  "SSIM 0, LPIPS 1, ΔE00 100. The score column is from judge "
+                  "SSIM 0, LPIPS 1, ΔE00 100 (all at 256 px). CrystalBLEU: the corpus value over "
+                  "the group's programs (counts summed, method3 smoothing). FCF at 1024 px, "
+                  "failures 0. The score column is from judge "
                   f"{mmos_judge(ctx) or 'none'} (failed runs 0).", notes=bleu_notes(found))
     for (language, config), group in _grouped(found, lambda r: (r.language, r.config)).items():
         table.rows.append({"language": language, "config": config, **_summary(group, _NAMES)})
@@ -269,7 +291,7 @@ def kendall(ctx: Context) -> Iterator[Table]:
                   [Column("metric", "Metric"), Column("n", "Pairs", "int"),
                    Column("tau", "τ", "float", 3), Column("p", "p", "float", 4)])
     judge = mmos_judge(ctx)
-    if _proxy(ctx, judge):
+    if is_proxy(ctx, judge):
         table.not_applicable = (f"the scores are those of the proxy {judge}, computed from these "
                                 "image metrics: their agreement is true by construction (judge "
                                 "with `--judge mmos:M1,M2,M3`)")
@@ -318,7 +340,8 @@ def per_task(ctx: Context) -> Iterator[Table]:
     columns = [Column("task", "Task"), Column("config", "Configuration"),
                Column("language", "Language"), Column("category", "Category"),
                Column("tier", "Tier"), Column("reason", "Failure"),
-               Column("ssim", "SSIM", "float", 3), Column("crystalbleu", "CrystalBLEU", "float", 3),
+               Column("ssim", "SSIM", "float", 3),
+               Column("crystalbleu_sentence", "CrystalBLEU (program)", "float", 3),
                Column("ast", "AST", "float", 3), Column("api_f1", "API F1", "float", 3),
                Column("fcf", "FCF", "float", 3), Column("smuggling", "Smuggled", "int"),
                _score(ctx, best=False)]
@@ -327,21 +350,21 @@ def per_task(ctx: Context) -> Iterator[Table]:
     for row in sorted(found, key=lambda r: (r.task, r.config)):
         table.rows.append({"task": row.task, "config": row.config, "language": row.language,
                            "category": row.category, "tier": row.tier, "reason": row.reason,
-                           **{k: row.values.get(k) for k in ("ssim", "crystalbleu", "ast",
-                                                             "api_f1", "fcf")},
-                           **({"crystalbleu": NOT_MEANINGFUL} if row.bleu_void else {}),
+                           **{k: row.values.get(k) for k in ("ssim", "crystalbleu_sentence",
+                                                             "ast", "api_f1", "fcf")},
+                           **({"crystalbleu_sentence": NOT_MEANINGFUL} if row.bleu_void else {}),
                            "smuggling": None if row.values.get("smuggling") is None
                            else int(row.values["smuggling"] or 0), "mmos": row.mmos})
     yield table
 
 
 def judge_human(ctx: Context) -> Iterator[Table]:
-    """MMOS (or the primary judge) against the experts' 0-20 ratings, overall and per criterion,
-    and the experts' agreement; nothing when no program is rated."""
-    judge = mmos_judge(ctx)
+    """Each judge of the run (the MMOS jury, each one-model jury, the proxy) against the experts'
+    0-20 ratings, overall and per criterion, and the experts' agreement; nothing when no program
+    is rated. A jury's members are told apart by judging with each as its own jury too
+    (``--judge mmos:M1 --judge mmos:M2 --judge mmos:M1,M2``)."""
     table = judge_human_table(ctx, FIGURE_TO_CODE, key="code_judge_human",
-                              title="MMOS against expert ratings (Pearson)",
-                              judges=[judge] if judge else [],
+                              title="Each judge against expert ratings (Pearson)",
                               reference="FigCodeBench reports r = 0.826 overall.")
     if table.insufficient is not None:
         return
@@ -352,12 +375,21 @@ def judge_human(ctx: Context) -> Iterator[Table]:
     yield raters_table(ctx, FIGURE_TO_CODE, key="code_raters", title="Expert ratings per annotator")
 
 
+def correlation_by_language(ctx: Context) -> Iterator[Table]:
+    """:func:`refig_family_figure_to_code.correlation.correlation_by_language` (imported here,
+    where it can import this module)."""
+    from refig_family_figure_to_code.correlation import correlation_by_language as build
+
+    yield from build(ctx)
+
+
 SECTIONS: list[Section] = [
     Section("code-by-language", by_language),
     Section("code-by-category", _by("category", "figure-to-code by category")),
     Section("code-by-tier", _by("tier", "figure-to-code by difficulty tier")),
     Section("code-friedman", friedman),
     Section("code-kendall", kendall),
+    Section("code-correlation-by-language", correlation_by_language),
     Section("code-mmos-cost", mmos_cost),
     Section("code-judge-human", judge_human),
     Section("code-tasks", per_task),

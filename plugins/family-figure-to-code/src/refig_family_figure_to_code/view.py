@@ -13,15 +13,16 @@ TITLE = "Program"
 KEY_METRICS = (
     ("code", "execution", "ran"),
     ("code", "ssim_weighted", "SSIM (weighted)"),
-    ("code", "crystalbleu", "CrystalBLEU"),
+    ("code", "crystalbleu_sentence", "CrystalBLEU (program)"),
     ("code", "fcf", "FCF"),
 )
 #: Characters of a program or an interpreter's output shown inline (the file is a download).
 MAX_CODE = 60_000
 #: The `code` metric's values the panel lists, in this order, with their labels.
 SHOWN = (("execution", "ran"), ("psnr", "PSNR (dB)"), ("ssim", "SSIM"), ("lpips", "LPIPS"),
-         ("ciede2000", "mean ΔE00"), ("crystalbleu", "CrystalBLEU"), ("ast", "AST similarity"),
-         ("api_f1", "plotting-API F1"), ("fcf", "FCF"), ("tokens", "tokens"),
+         ("ciede2000", "mean ΔE00"), ("crystalbleu_sentence", "CrystalBLEU (program)"),
+         ("ast", "AST similarity"), ("api_f1", "plotting-API F1"),
+         ("codebertscore_f1", "CodeBERTScore F1"), ("fcf", "FCF (1024 px)"), ("tokens", "tokens"),
          ("reference_tokens", "reference tokens"), ("smuggling", "raster smuggling"))
 
 
