@@ -17,7 +17,8 @@ def test_coverage_counts_attempts_gates_and_scores(hand, hand_analysis, table_ro
     assert row_b["gate_failures"] == "multiple_slides 1, render_failed 1"
     row_c = table_row(hand_analysis, "coverage", config=C.id)
     assert (row_c["succeeded"], row_c["unevaluated"], row_c["scored"]) == (5, 1, 5)
-    assert row_c["gate_failures"] == "missing 1"
+    assert (row_c["gate_failures"], row_c["model_failures"]) == ("0", "timeout 1")
+    assert row_c["infrastructure_failures"] == "0"
     assert table_row(hand_analysis, "coverage", config=A.id)["judge_failures"] == 1
 
 
