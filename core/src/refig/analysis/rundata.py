@@ -2,9 +2,9 @@
 
 Rules (``docs/statistics.md``): a task x configuration is scored from its latest succeeded attempt
 (highest try index). When no attempt succeeded, or the succeeded one left no slide, it is a gate
-failure whose reason is the attempt's typed error kind (``bad_request``, ``timeout``...; ``no_output``
-when a succeeded attempt left none) with its message as detail, and the error kept as
-``failure``; an infrastructure failure (:mod:`refig.analysis.failures`) is told apart from the
+failure whose reason is the attempt's typed error kind (``bad_request``, ``timeout``...;
+``no_output`` when a succeeded attempt left none) with its message as detail, and the error kept
+as ``failure``; an infrastructure failure (:mod:`refig.analysis.failures`) is told apart from the
 model's own. Otherwise the final
 gate that ``refig evaluate`` stores as metric ``gate/passed`` (structure and rendering) decides,
 falling back to the inspection's structural gate; a failure keeps its reason. Gate failures score
@@ -28,8 +28,8 @@ from refig.metric_values import task_source_sha256
 from refig.models import (
     Attempt,
     AttemptStatus,
-    ErrorInfo,
     Configuration,
+    ErrorInfo,
     GateReason,
     Inspection,
     Judgment,

@@ -68,7 +68,8 @@ def sample_rows(ctx: Context) -> dict[str, Any]:
             "tier": task_meta(task, "tier"),
             "status": status,
             "reason": reason,
-            "detail": (outcome.gate_detail or (attempt.error.message if attempt.error else ""))[:300],
+            "detail": (outcome.gate_detail
+                       or (attempt.error.message if attempt.error else ""))[:300],
             "try": attempt.try_index,
             "scores": scores,
             "metrics": metrics,
