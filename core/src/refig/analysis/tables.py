@@ -10,6 +10,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import numpy as np
+
 ColumnKind = Literal["text", "int", "float", "pct", "estimate", "usd"]
 
 
@@ -134,6 +136,19 @@ def _json_cell(cell: Cell) -> Any:
     if isinstance(cell, float):
         return finite(cell)
     return cell
+
+
+def format_number(value: float | None) -> str:
+    """A measured number for a page, never in exponent notation: whole numbers with thousands
+    separators (``90,050``, not ``9.005e+04``), others to 4 significant digits (``0.6931``,
+    ``0.00001234``), ``—`` for missing or non-finite."""
+    if value is None or not math.isfinite(value):
+        return "—"
+    if float(value).is_integer() and abs(value) < 1e15:
+        return f"{int(value):,}"
+    if abs(value) >= 1000:
+        return f"{value:,.0f}"
+    return str(np.format_float_positional(value, precision=4, fractional=False, trim="-"))
 
 
 def _fmt(value: float, digits: int) -> str:

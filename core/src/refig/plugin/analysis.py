@@ -21,6 +21,7 @@ from refig.analysis import (
     analysis_for,
     effect_pairs,
     format_cell,
+    format_number,
 )
 from refig.analysis.context import (
     EDITABILITY_HINTS,
@@ -79,6 +80,7 @@ __all__ = [
     "effect_pairs",
     "expert_agreement_table",
     "format_cell",
+    "format_number",
     "judge_human_table",
     "judge_labels",
     "raters_table",

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from refig.plugin.analysis import format_number
+
 FAMILY = "deck-edit"
 KEY_METRICS = (
     ("deck-diff", "edit_recall", "edit recall"),
@@ -38,7 +40,7 @@ def _diff_blocks(found: Any) -> list[Block]:
     for _, name, label in KEY_METRICS:
         value = _value(found, name)
         if value is not None:
-            rows.append([label, "—" if value.value is None else f"{value.value:.3g}"])
+            rows.append([label, format_number(value.value)])
     if rows:
         blocks.append({"kind": "pairs", "title": "Structural diff", "rows": rows})
     recall, collateral = _value(found, "edit_recall"), _value(found, "collateral")

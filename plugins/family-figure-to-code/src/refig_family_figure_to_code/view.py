@@ -8,6 +8,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+from refig.plugin.analysis import format_number
+
 FAMILY = "figure-to-code"
 TITLE = "Program"
 KEY_METRICS = (
@@ -28,7 +30,7 @@ SHOWN = (("execution", "ran"), ("psnr", "PSNR (dB)"), ("ssim", "SSIM"), ("lpips"
 def _shown(value: Any) -> str:
     """A metric value as the panel prints it, with why it is missing when the metric said."""
     if value.value is not None:
-        return f"{value.value:.4g}"
+        return format_number(value.value)
     why = value.detail.get("not_meaningful") or value.detail.get("reason")
     return f"not meaningful: {why}" if value.detail.get("not_meaningful") else \
         f"— ({why})" if why else "—"

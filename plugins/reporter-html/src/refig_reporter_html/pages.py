@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 from refig.plugin import Attempt, Judgment, JudgmentStatus
-from refig.plugin.analysis import Outcome, Table
+from refig.plugin.analysis import Outcome, Table, format_number
 
 from refig_reporter_html.fields import (
     family_of,
@@ -191,7 +191,7 @@ class PageBuilder:
             if picture(source) and picture(result) else None,
             panel_title=view.title or view.family,
             panel=panel,
-            metrics=[(f"{m}/{n}", "—" if v.value is None else f"{v.value:.4g}")
+            metrics=[(f"{m}/{n}", format_number(v.value))
                      for (m, n), v in sorted(metrics.items())],
             judges=self._judges(outcome),
             talk=talk,
