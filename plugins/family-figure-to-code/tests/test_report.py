@@ -139,3 +139,30 @@ def test_configurations_that_made_no_model_call_are_no_friedman_blocks() -> None
         [table] = SECTIONS[3].build(Context(data=data))
     assert table.key == "code_friedman" and table.insufficient is not None
     assert all(row["chi2"] is None and row["configs"] == 0 for row in table.rows)
+
+
+def test_a_smuggler_is_never_marked_best() -> None:
+    # m2's programs draw the reference's own image (smuggling 1): pixel metrics are perfect,
+    # and it was marked best in PSNR, SSIM and FCF beside "Smuggled 100%".
+    import dataclasses
+
+    data, _ = run_data()
+    smuggled = {}
+    for key, outcome in data.outcomes.items():
+        if outcome.config_id == CONFIGS["m2"]:
+            values = {**outcome.values}
+            for name, value in (("smuggling", 1.0), ("psnr", 99.0), ("ssim", 1.0),
+                                ("ssim_weighted", 1.0), ("fcf", 1.0)):
+                values[("code", name)] = MetricValue(
+                    artifact_sha256=outcome.artifact or "", metric="code", name=name, value=value)
+            outcome = dataclasses.replace(outcome, values=values, gate_reason=None)
+        smuggled[key] = outcome
+    data.outcomes = smuggled
+    built = {t.key: t for section in SECTIONS for t in section.build(Context(data=data))}
+    for key in ("code_by_language", "code_by_category", "code_by_tier"):
+        table = built[key]
+        honest = {i for i, r in enumerate(table.rows) if r["config"] == CONFIGS["m1"]}
+        for column in ("psnr", "ssim", "ssim_weighted", "fcf"):
+            if any(c.key == column for c in table.columns):
+                assert table.best_rows(column) <= honest, (key, column)
+        assert any("smuggled" in note for note in table.notes)

@@ -15,10 +15,19 @@ from refig.analysis.sections import (
     judge_margins,
     sections,
 )
-from refig.analysis.tables import Cell, Column, Estimate, Table, format_cell, format_number
+from refig.analysis.tables import (
+    UNRANKED,
+    Cell,
+    Column,
+    Estimate,
+    Table,
+    format_cell,
+    format_number,
+)
 
 __all__ = [
     "REPORT_FORMAT",
+    "UNRANKED",
     "Analysis",
     "Cell",
     "Column",

@@ -79,11 +79,13 @@ class Table:
         return f"Too little data: {self.insufficient or 'no rows'}"
 
     def best_rows(self, key: str) -> set[int]:
-        """Indices of the rows holding the best value of a column that declares one."""
+        """Indices of the rows holding the best value of a column that declares one; a row
+        that says why it must not win (:data:`UNRANKED`, e.g. smuggled) is never marked."""
         column = next((c for c in self.columns if c.key == key), None)
         if column is None or column.best is None or len(self.rows) < 2:
             return set()
-        values = {i: number(row.get(key)) for i, row in enumerate(self.rows)}
+        values = {i: number(row.get(key)) for i, row in enumerate(self.rows)
+                  if not row.get(UNRANKED)}
         found = {i: v for i, v in values.items() if v is not None and math.isfinite(v)}
         if len(set(found.values())) < 2:
             return set()  # none, or all equal: marking every row would say nothing
@@ -136,6 +138,10 @@ def _json_cell(cell: Cell) -> Any:
     if isinstance(cell, float):
         return finite(cell)
     return cell
+
+
+#: A row key whose value (why: "smuggled", "capped") keeps the row out of every best mark.
+UNRANKED = "unranked"
 
 
 def format_number(value: float | None) -> str:
