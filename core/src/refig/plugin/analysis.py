@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from refig.analysis import (
+    UNRANKED,
     Analysis,
     Cell,
     Column,
@@ -16,7 +17,6 @@ from refig.analysis import (
     Options,
     Outcome,
     RunData,
-    UNRANKED,
     Table,
     analyse,
     analysis_for,
@@ -60,8 +60,8 @@ __all__ = [
     "NO_JUDGMENTS",
     "PAIR_COLUMNS",
     "SEMANTIC_HINTS",
-    "UNRANKED",
     "TOTAL",
+    "UNRANKED",
     "Analysis",
     "Cell",
     "Column",
