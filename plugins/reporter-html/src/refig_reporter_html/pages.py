@@ -70,6 +70,8 @@ class SampleView:
     diff: str | None
     panel_title: str
     panel: list[Block]
+    #: The panel's blocks that decide the verdict, shown first and at full width.
+    lead: list[Block]
     metrics: list[tuple[str, str]]
     judges: list[JudgeView]
     talk: Conversation
@@ -190,7 +192,8 @@ class PageBuilder:
             diff=self._link(f"img/diff/{source}-{result}.png")
             if picture(source) and picture(result) else None,
             panel_title=view.title or view.family,
-            panel=panel,
+            panel=[block for block in panel if not block.get("lead")],
+            lead=[block for block in panel if block.get("lead")],
             metrics=[(f"{m}/{n}", format_number(v.value))
                      for (m, n), v in sorted(metrics.items())],
             judges=self._judges(outcome),
