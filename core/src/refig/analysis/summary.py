@@ -10,7 +10,7 @@ import numpy as np
 
 from refig.analysis.context import MIN_TASKS_FOR_INTERVAL, NO_JUDGMENTS, Context
 from refig.analysis.scores import TOTAL, JudgeScores
-from refig.analysis.tables import Cell, Column, Estimate, Table
+from refig.analysis.tables import UNRANKED, Cell, Column, Estimate, Table
 
 
 def _counted(reasons: Counter[str]) -> str:
@@ -181,7 +181,8 @@ def economics(ctx: Context) -> Iterator[Table]:
     ]
     rows: list[dict[str, Cell]] = []
     for config_id in data.config_order:
-        chosen = [o.attempt for (_, cid), o in data.outcomes.items() if cid == config_id]
+        outcomes = [o for (_, cid), o in data.outcomes.items() if cid == config_id]
+        chosen = [o.attempt for o in outcomes]
         every = [a for a in data.attempts if a.config_id == config_id]
         turns = [a.turns for a in chosen if a.turns is not None]
         costs = [a.cost_usd for a in chosen if a.cost_usd is not None]
@@ -197,6 +198,9 @@ def economics(ctx: Context) -> Iterator[Table]:
                 "mean_output_tokens": float(np.mean([a.usage.output_tokens for a in chosen]))
                 if chosen
                 else None,
+                # no turns and no cost because nothing ran: never the "best" economics
+                UNRANKED: "every attempt failed" if outcomes and all(
+                    o.failure is not None for o in outcomes) else None,
             }
         )
     table = Table(
