@@ -198,7 +198,7 @@ function samplesPage() {
   }
 
   function cell(row, col) {
-    const td = el("td", col.num ? { class: "float" } : {});
+    const td = el("td", { class: col.num ? "float" : null, "data-key": col.key });
     if (col.key === "pick") {
       const box = el("input", { type: "checkbox", "aria-label": "pick for pair view" });
       box.checked = state.checked.has(sampleId(row));
