@@ -181,7 +181,8 @@ def report_collection(registry: Registry, request: ReportRequest,
                 registry, replace(request, run=r, targets=(), judge=j)))
     options = {"quiet": request.quiet, "judge": request.judge, "resamples": request.resamples,
                "elo_resamples": request.elo_resamples, "seed": request.seed,
-               "zero_margin": request.zero_margin, "unreadable": unreadable}
+               "zero_margin": request.zero_margin, "count_failures": request.count_failures,
+               "unreadable": unreadable}
     written: dict[str, Path] = {}
     for selection, target in wanted:
         path = selection.create().report(request.run, target, options)

@@ -38,12 +38,15 @@ def _plain(cell: RenderableType) -> str:
 
 
 def print_table(console: Console, table: Table) -> None:
-    """Print ``table`` without breaking a word apart.
+    """Print ``table`` within the console's width without breaking a word apart.
 
     When it does not fit as rich lays it out, each column gets its longest word (up to
-    ``WHOLE_WORD``) and a share of the rest of the width in proportion to what it would like;
-    a table whose words alone are wider than the console is printed at the width they need
-    (a pipe gets the whole table; rich would otherwise cut words, "sema/ntic").
+    ``WHOLE_WORD``) and a share of the rest of the width in proportion to what it would like.
+    When even the words do not fit, the columns are printed in parts, each part repeating the
+    leading left-aligned columns that name the row (at most two), so no line is wider than the
+    console (``COLUMNS`` in a pipe); a row's name keeps its whole line unless that takes more
+    than half the width, and folds only when the console is too narrow for it beside the widest
+    other column.
     """
     natural = console.measure(table, options=console.options.update(max_width=1 << 16)).maximum
     if natural <= console.width:
@@ -52,25 +55,75 @@ def print_table(console: Console, table: Table) -> None:
     texts = [[_plain(column.header), *map(_plain, column.cells)] for column in table.columns]
     most = [max(max(len(line) for line in text.splitlines() or [""]) for text in col)
             for col in texts]
+    words = [min(WHOLE_WORD, max(len(w) for text in col for w in text.split() or [""]))
+             for col in texts]
+    keys = _key_columns(table)
     # a column that must not wrap (the configuration that names the row) keeps its whole line
-    least = [whole if column.no_wrap else
-             min(WHOLE_WORD, max(len(w) for text in col for w in text.split() or [""]))
-             for column, col, whole in zip(table.columns, texts, most, strict=True)]
-    frame = len(table.columns) + 1 + sum(table.padding[1] + table.padding[3]
-                                         for _ in table.columns)
-    spare = console.width - frame - sum(least)
+    least = [whole if column.no_wrap and whole <= console.width // (2 * keys) else word
+             for column, whole, word in zip(table.columns, most, words, strict=True)]
+    # the row's name folds when it leaves too little room for the widest other column
+    room = console.width - _frame(table, keys + 1) - max(least[keys:], default=0)
+    for k in range(keys):
+        least[k] = max(4, min(least[k], room // keys))
+    for column, n, whole in zip(table.columns, least, most, strict=True):
+        column.no_wrap = column.no_wrap and n == whole
+    parts = _parts(least, keys, console.width, _frame(table, 1) - _frame(table, 0))
+    for n, part in enumerate(parts):
+        piece = table if len(parts) == 1 else _columns_of(table, part, n, len(parts))
+        _fit(console, piece, [least[k] for k in part], [most[k] for k in part])
+
+
+def _frame(table: Table, columns: int) -> int:
+    """Characters of borders and padding around ``columns`` columns."""
+    return columns + 1 + columns * (table.padding[1] + table.padding[3])
+
+
+def _key_columns(table: Table) -> int:
+    """How many leading columns name the row: the first, and the second when it too must not
+    wrap (``no_wrap``, as the terminal report marks a row's naming columns)."""
+    second = len(table.columns) > 2 and table.columns[0].no_wrap and table.columns[1].no_wrap
+    return 2 if second else 1
+
+
+def _parts(least: list[int], keys: int, width: int, per_column: int) -> list[list[int]]:
+    """Column indices in parts that fit ``width``, each starting with the ``keys`` columns."""
+    head = list(range(keys))
+    first = sum(least[k] + per_column for k in head) + 1
+    parts: list[list[int]] = [list(head)]
+    used = first
+    for k in range(keys, len(least)):
+        need = least[k] + per_column
+        if used + need > width and len(parts[-1]) > keys:
+            parts.append(list(head))
+            used = first
+        parts[-1].append(k)
+        used += need
+    return parts
+
+
+def _columns_of(table: Table, part: list[int], n: int, count: int) -> Table:
+    """A copy of ``table`` with the columns ``part``: the title on the first part, the caption on
+    the last, each saying which part it is."""
+    piece = Table(title=f"{table.title or ''} (columns {n + 1}/{count})".strip(),
+                  title_justify=table.title_justify, title_style=table.title_style,
+                  caption=table.caption if n == count - 1 else None,
+                  caption_justify=table.caption_justify, padding=table.padding)
+    for k in part:
+        column = table.columns[k]
+        piece.add_column(column.header, justify=column.justify, overflow="fold",
+                         no_wrap=column.no_wrap)
+    for cells in zip(*(list(table.columns[k].cells) for k in part), strict=True):
+        piece.add_row(*cells)
+    return piece
+
+
+def _fit(console: Console, table: Table, least: list[int], most: list[int]) -> None:
+    """Give each column its least width and a share of the spare width; print."""
+    spare = console.width - _frame(table, len(table.columns)) - sum(least)
     wants = [max(0, m - n) for m, n in zip(most, least, strict=True)]
     for column, n, want in zip(table.columns, least, wants, strict=True):
         column.width = n + (spare * want // sum(wants) if spare > 0 and sum(wants) else 0)
-    if spare >= 0:
-        console.print(table)
-        return
-    width = console.width
-    console.width = frame + sum(least)  # rich clamps print(width=...) to the console's width
-    try:
-        console.print(table)
-    finally:
-        console.width = width
+    console.print(table)
 
 
 def format_duration(seconds: float) -> str:

@@ -164,6 +164,7 @@ class ReportRequest:
     seed: int = 0
     quiet: bool = False
     zero_margin: Literal["exclude", "disagree"] = "exclude"
+    count_failures: bool = False
 
 
 def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
@@ -196,7 +197,7 @@ def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
     quiet = request.quiet or request.as_json
     options = Options(judge=request.judge, resamples=request.resamples,
                       elo_resamples=request.elo_resamples, seed=request.seed,
-                      zero_margin=request.zero_margin)
+                      zero_margin=request.zero_margin, count_failures=request.count_failures)
     analysis = analyse(store, options, quiet=quiet)
     shared = {"analysis": analysis, "quiet": quiet, "judge": request.judge}
     written: dict[str, Path] = {}

@@ -156,9 +156,9 @@ class HandRun:
         slide = self.store.objects.put_bytes(f"slide {config.id} {task}".encode())
         turns, cost = 4 + c + t, round(0.1 * (c + 1) + 0.01 * t, 4)
         records: list[Any] = []
-        if (c, t) == (2, 2):  # every attempt failed: a gate failure with reason missing
+        if (c, t) == (2, 2):  # every attempt failed (the model's timeout): scored 0
             records += [self._attempt(c, t, 0, None, ok=False, turns=turns, cost=cost)]
-            self.gates[(c, t)] = "missing"
+            self.gates[(c, t)] = "timeout"
             self.expected[(c, t)] = np.zeros(6)
             self.expected_j2[(c, t)] = 0.0
             self.turns[c].append(turns)

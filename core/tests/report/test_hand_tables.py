@@ -17,7 +17,8 @@ def test_coverage_counts_attempts_gates_and_scores(hand, hand_analysis, table_ro
     assert row_b["gate_failures"] == "multiple_slides 1, render_failed 1"
     row_c = table_row(hand_analysis, "coverage", config=C.id)
     assert (row_c["succeeded"], row_c["unevaluated"], row_c["scored"]) == (5, 1, 5)
-    assert row_c["gate_failures"] == "missing 1"
+    assert (row_c["gate_failures"], row_c["model_failures"]) == ("0", "timeout 1")
+    assert row_c["infrastructure_failures"] == "0"
     assert table_row(hand_analysis, "coverage", config=A.id)["judge_failures"] == 1
 
 
@@ -142,3 +143,26 @@ def test_elo_and_direction_agreement(hand, hand_analysis, table_row) -> None:
     assert (overall["decisive"], overall["matches"]) == (decisive, matches)
     low, high = stats.wilson_interval(matches, decisive)
     assert (overall["share"].low, overall["share"].high) == pytest.approx((low, high))
+
+
+def test_a_configuration_whose_every_attempt_failed_is_no_best_economics(hand_analysis) -> None:
+    import dataclasses
+
+    from refig.analysis.summary import economics
+
+    ctx = hand_analysis.context
+    data = ctx.data
+    config = data.config_order[0]
+    saved = data.outcomes
+    failure = saved[next(k for k in saved if saved[k].failure is not None)].failure
+    data.outcomes = {k: dataclasses.replace(o, failure=failure, attempt=o.attempt.model_copy(
+        update={"turns": 0, "cost_usd": 0.0})) if k[1] == config else o
+        for k, o in saved.items()}
+    try:
+        [table] = economics(ctx)
+    finally:
+        data.outcomes = saved
+    failed = next(i for i, r in enumerate(table.rows) if r["config"] == config)
+    for column in ("median_turns", "mean_cost"):
+        assert failed not in table.best_rows(column)
+        assert table.best_rows(column)  # the others still compete

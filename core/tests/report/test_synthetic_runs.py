@@ -102,11 +102,13 @@ def test_synthetic_run_with_clusters_matches_brute_force(tmp_path: Path, table_r
     )
     store = synthetic_run(tmp_path / "run", spec)
     analysis = analyse(store, Options(judge="judge-a", resamples=1000, elo_resamples=200))
-    # Brute force from the records: latest success, final gate, mean of ok repeats.
-    attempts = {}
+    # Brute force from the records: latest success, final gate, mean of ok repeats; a cell
+    # whose last try failed on the provider (api_error) is left out.
+    attempts, last = {}, {}
     for a in store.query(Attempt):
+        last[(a.task_id, a.config_id)] = a  # key order: the latest try wins
         if a.status == AttemptStatus.SUCCEEDED:
-            attempts[(a.task_id, a.config_id)] = a  # key order: the latest try wins
+            attempts[(a.task_id, a.config_id)] = a
     gate = {m.artifact_sha256: m.value for m in store.query(MetricValue, metric="gate")}
     judged: dict[str, list[float]] = {}
     for j in store.query(Judgment):
@@ -117,6 +119,9 @@ def test_synthetic_run_with_clusters_matches_brute_force(tmp_path: Path, table_r
         values, clusters = [], []
         for task_id in sorted(tasks):
             attempt = attempts.get((task_id, config.id))
+            error = last[(task_id, config.id)].error
+            if attempt is None and error is not None and error.kind == "api_error":
+                continue
             if attempt is None or gate.get(attempt.slide_sha256) == 0.0:
                 values.append(0.0)
             elif attempt.slide_sha256 in judged:

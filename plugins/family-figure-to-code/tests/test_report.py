@@ -199,3 +199,30 @@ def test_image_metrics_against_mmos_per_language_match_scipy() -> None:
         assert row["kendall"] == pytest.approx(kendalltau(ssim, mmos).statistic)
         assert row["spearman"] == pytest.approx(spearmanr(ssim, mmos).statistic)
         assert row["pearson"] == pytest.approx(pearsonr(ssim, mmos).statistic)
+
+
+def test_a_smuggler_is_never_marked_best() -> None:
+    # m2's programs draw the reference's own image (smuggling 1): pixel metrics are perfect,
+    # and it was marked best in PSNR, SSIM and FCF beside "Smuggled 100%".
+    import dataclasses
+
+    data, _ = run_data()
+    smuggled = {}
+    for key, outcome in data.outcomes.items():
+        if outcome.config_id == CONFIGS["m2"]:
+            values = {**outcome.values}
+            for name, value in (("smuggling", 1.0), ("psnr", 99.0), ("ssim", 1.0),
+                                ("ssim_weighted", 1.0), ("fcf", 1.0)):
+                values[("code", name)] = MetricValue(
+                    artifact_sha256=outcome.artifact or "", metric="code", name=name, value=value)
+            outcome = dataclasses.replace(outcome, values=values, gate_reason=None)
+        smuggled[key] = outcome
+    data.outcomes = smuggled
+    built = {t.key: t for section in SECTIONS for t in section.build(Context(data=data))}
+    for key in ("code_by_language", "code_by_category", "code_by_tier"):
+        table = built[key]
+        honest = {i for i, r in enumerate(table.rows) if r["config"] == CONFIGS["m1"]}
+        for column in ("psnr", "ssim", "ssim_weighted", "fcf"):
+            if any(c.key == column for c in table.columns):
+                assert table.best_rows(column) <= honest, (key, column)
+        assert any("smuggled" in note for note in table.notes)

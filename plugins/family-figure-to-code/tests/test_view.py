@@ -33,10 +33,13 @@ def test_the_panel_shows_the_program_its_output_the_failure_and_the_metrics() ->
     found = SimpleNamespace(task=None, outcome=outcome, metrics=metrics, pages=[],
                             log_sha256=LOG, read_text=TEXTS.get)
     blocks = view.panel(found)
-    assert blocks[0] == {"kind": "code", "title": "Program", "text": TEXTS[PROGRAM]}
-    assert blocks[1]["text"] == TEXTS[LOG] and "stderr" in blocks[1]["title"]
-    assert dict(blocks[2]["rows"]) == {"failure": "syntax_error",
+    # what decides the verdict leads the page: the failure, the metrics, the program, its output
+    assert all(block["lead"] for block in blocks)
+    assert dict(blocks[0]["rows"]) == {"failure": "syntax_error",
                                        "message": "unexpected symbol (line 2)"}
-    shown = dict(blocks[3]["rows"])
+    assert blocks[2] == {"kind": "code", "title": "Program", "text": TEXTS[PROGRAM],
+                         "lead": True}
+    assert blocks[3]["text"] == TEXTS[LOG] and "stderr" in blocks[3]["title"]
+    shown = dict(blocks[1]["rows"])
     assert shown["ran"] == "0" and shown["PSNR (dB)"] == "—"
     assert shown["CrystalBLEU (program)"].startswith("not meaningful: the 500 ignored")

@@ -112,8 +112,8 @@ def test_a_folder_of_runs_in_headless_chromium(server: ViewServer, folder: Path,
             assert set(column(page, "run")) == {"deck-edit/run"}
             assert len(column(page, "run")) == viewed_run.tasks * 2
             page.click("button[type=reset]")
-            page.select_option("select[name=status]", ["failed"])
-            assert set(column(page, "status")) == {"failed: bad_request"}
+            page.select_option("select[name=status]", ["infrastructure"])
+            assert set(column(page, "status")) == {"infrastructure: bad_request"}
             page.click("button[type=reset]")
             sync_api.expect(rows).to_have_count(viewed_run.all_samples)
             if shots:

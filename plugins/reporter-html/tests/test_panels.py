@@ -51,7 +51,7 @@ def test_the_code_panel_shows_the_program() -> None:
     texts = {program: "import matplotlib\nplt.bar([1], [2])\n"}
     blocks = registry.panels().view("figure-to-code").panel(PanelInput(
         None, _outcome({"program": program}), {}, [], None, texts.get))
-    assert blocks[0] == {"kind": "code", "title": "Program", "text": texts[program]}
+    assert blocks[0] == {"kind": "code", "title": "Program", "text": texts[program], "lead": True}
 
 
 def test_a_family_plugin_adds_its_panel_by_entry_point(

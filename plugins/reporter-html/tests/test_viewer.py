@@ -120,10 +120,10 @@ def test_the_viewer_in_headless_chromium(server: ViewServer, viewed_run: Any,
             page.click("#samples thead th[data-key='cost']")
             costs = [float(c) for c in _column(page, "cost") if c != "—"]
             assert costs == sorted(costs)
-            # filter: failed attempts only, each with its typed reason
-            page.select_option("select[name=status]", ["failed"])
+            # filter: attempts the provider refused (HTTP 400), each with its typed reason
+            page.select_option("select[name=status]", ["infrastructure"])
             statuses = _column(page, "status")
-            assert statuses == ["failed: bad_request"] * viewed_run.tasks
+            assert statuses == ["infrastructure: bad_request"] * viewed_run.tasks
             page.click("button[type=reset]")
             sync_api.expect(rows).to_have_count(viewed_run.samples)
             # filter by configuration and by score range

@@ -15,10 +15,19 @@ from refig.analysis.sections import (
     judge_margins,
     sections,
 )
-from refig.analysis.tables import Cell, Column, Estimate, Table, format_cell
+from refig.analysis.tables import (
+    UNRANKED,
+    Cell,
+    Column,
+    Estimate,
+    Table,
+    format_cell,
+    format_number,
+)
 
 __all__ = [
     "REPORT_FORMAT",
+    "UNRANKED",
     "Analysis",
     "Cell",
     "Column",
@@ -35,6 +44,7 @@ __all__ = [
     "effect_pairs",
     "elo_table",
     "format_cell",
+    "format_number",
     "judge_margins",
     "preference_comparisons",
     "sections",

@@ -48,6 +48,9 @@ class Options:
     buckets: tuple[float, ...] = stats.DEFAULT_MARGIN_BUCKETS
     #: Decisive votes on pairs the judge scored level: left out (protocol) or mismatches.
     zero_margin: stats.ZeroMargin = "exclude"
+    #: Score infrastructure failures (provider errors, missing keys...) 0 instead of leaving
+    #: them out of every mean (``refig.analysis.failures``).
+    count_failures: bool = False
 
 
 @dataclass
@@ -61,7 +64,8 @@ class Context:
     def judges(self) -> dict[str, JudgeScores]:
         """Scores per judge label, every judge that judged one of the run's artifacts."""
         return {
-            label: judge_scores(self.data, label, found)
+            label: judge_scores(self.data, label, found,
+                                count_failures=self.options.count_failures)
             for label, found in judge_labels(self.data).items()
         }
 

@@ -2,7 +2,10 @@
 
 Rules (``docs/statistics.md``): a task x configuration is scored from its latest succeeded attempt
 (highest try index). When no attempt succeeded, or the succeeded one left no slide, it is a gate
-failure with reason ``missing`` (the attempt's error kind kept as detail). Otherwise the final
+failure whose reason is the attempt's typed error kind (``bad_request``, ``timeout``...;
+``no_output`` when a succeeded attempt left none) with its message as detail, and the error kept
+as ``failure``; an infrastructure failure (:mod:`refig.analysis.failures`) is told apart from the
+model's own. Otherwise the final
 gate that ``refig evaluate`` stores as metric ``gate/passed`` (structure and rendering) decides,
 falling back to the inspection's structural gate; a failure keeps its reason. Gate failures score
 zero on every axis. An artifact not evaluated yet is unscored: counted, never silently scored.
@@ -19,12 +22,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from refig.analysis.failures import is_infrastructure
 from refig.judging.stage import inputs_key
 from refig.metric_values import task_source_sha256
 from refig.models import (
     Attempt,
     AttemptStatus,
     Configuration,
+    ErrorInfo,
     GateReason,
     Inspection,
     Judgment,
@@ -53,6 +58,13 @@ class Outcome:
     gate_detail: str = ""
     values: Mapping[tuple[str, str], MetricValue] = field(default_factory=dict)
     judgments: tuple[Judgment, ...] = ()
+    #: Why the attempt left nothing to score (None when it left an artifact).
+    failure: ErrorInfo | None = None
+
+    @property
+    def infrastructure(self) -> bool:
+        """True when nothing was produced because the provider or set-up failed, not the model."""
+        return is_infrastructure(self.failure)
 
     def metric(self, metric: str, name: str) -> float | None:
         """One metric value measured for this outcome's task, or None when not measured."""
@@ -168,6 +180,9 @@ def _config_from_id(config_id: str) -> Configuration:
         return Configuration(model=config_id, harness="?", workflow="?")
 
 
+#: The reason of a succeeded attempt that left no artifact.
+NO_OUTPUT = "no_output"
+
 #: Where ``refig evaluate`` stores the final gate (1 passed, 0 failed, reason in detail).
 GATE_METRIC = ("gate", "passed")
 
@@ -175,8 +190,9 @@ GATE_METRIC = ("gate", "passed")
 def _outcomes(
     attempts: list[Attempt], inspections: dict[str, Inspection], role: str,
 ) -> dict[tuple[str, str], Outcome]:
-    """Each cell's chosen attempt and artifact (no artifact: a ``missing`` gate failure); the
-    final gate is read with the outcome's own metric values (:func:`_with_scores`)."""
+    """Each cell's chosen attempt and artifact (no artifact: a gate failure named by the
+    attempt's typed error); the final gate is read with the outcome's own metric values
+    (:func:`_with_scores`)."""
     by_cell: dict[tuple[str, str], list[Attempt]] = defaultdict(list)
     for attempt in attempts:
         by_cell[(attempt.task_id, attempt.config_id)].append(attempt)
@@ -187,12 +203,14 @@ def _outcomes(
         attempt = succeeded[-1] if succeeded else tries[-1]
         artifact = attempt.output(role) if succeeded else None
         inspection = inspections.get(artifact) if artifact else None
-        reason, detail = None, ""
+        failure = None
         if artifact is None:
-            reason = GateReason.MISSING.value
-            detail = attempt.error.kind if attempt.error else "no slide produced"
+            failure = attempt.error or ErrorInfo(
+                kind=NO_OUTPUT, message=f"the attempt succeeded but left no {role}")
         outcomes[(task_id, config_id)] = Outcome(
-            task_id, config_id, attempt, artifact, inspection, reason, detail
+            task_id, config_id, attempt, artifact, inspection,
+            failure.kind if failure else None, failure.message if failure else "",
+            failure=failure,
         )
     return outcomes
 

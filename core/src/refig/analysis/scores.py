@@ -2,7 +2,8 @@
 
 A cell is the mean over the judge's successful repeats of that artifact on that task's inputs
 (failed judgments are counted, never averaged in as zeros). A gate failure is zero on every
-axis. A cell with neither is NaN (unscored) and drops out of every mean and pairing.
+axis, but an infrastructure failure (``refig.analysis.failures``) is NaN unless failures are
+counted. A cell with neither is NaN (unscored) and drops out of every mean and pairing.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ class JudgeScores:
 
     ``mean[c, t, a]`` (axes then the total in the last slot), ``repeats[c, t, r]`` the totals of
     each successful repeat (NaN where absent), ``gated[c, t]`` gate failures, ``failed[c, t]``
-    failed judgments, and per artifact the judgments themselves for the HTML report.
+    failed judgments, ``infrastructure[c, t]`` infrastructure failures left unscored, and per
+    artifact the judgments themselves for the HTML report.
     """
 
     judge: str
@@ -51,6 +53,8 @@ class JudgeScores:
     #: Axis -> what it was measured against when some judgment's reference was inexact
     #: (``ocr``); such an axis is out of every total (see ``refig.rubric.counted_total``).
     inexact: dict[str, str] = field(default_factory=dict)
+    #: Cells whose attempt failed for the provider or set-up and are left out (NaN).
+    infrastructure: NDArray[np.bool_] = field(default_factory=lambda: np.zeros((0, 0), bool))
 
     @property
     def total(self) -> NDArray[np.float64]:
@@ -118,8 +122,10 @@ def _axes(judgments: list[Judgment]) -> tuple[tuple[str, ...], NDArray[np.float6
     return tuple(order), np.array(list(order.values()), dtype=np.float64)
 
 
-def judge_scores(data: RunData, judge: str, judgments: list[Judgment]) -> JudgeScores:
-    """Build one judge's arrays over the run's configurations and tasks."""
+def judge_scores(data: RunData, judge: str, judgments: list[Judgment], *,
+                 count_failures: bool = False) -> JudgeScores:
+    """Build one judge's arrays over the run's configurations and tasks; infrastructure
+    failures score 0 with ``count_failures``, else they are left out."""
     axes, max_points = _axes(judgments)
     configs, tasks = tuple(data.config_order), tuple(data.task_order)
     label_ids = {id(j) for j in judgments}
@@ -132,6 +138,7 @@ def judge_scores(data: RunData, judge: str, judgments: list[Judgment]) -> JudgeS
     repeats = np.full((len(configs), len(tasks), max(n_rep, 1)), np.nan)
     gated = np.zeros((len(configs), len(tasks)), dtype=bool)
     failed = np.zeros((len(configs), len(tasks)), dtype=np.int64)
+    infrastructure = np.zeros((len(configs), len(tasks)), dtype=bool)
     t_index = {t: i for i, t in enumerate(tasks)}
     for c, config_id in enumerate(configs):
         for task_id in tasks:
@@ -139,6 +146,9 @@ def judge_scores(data: RunData, judge: str, judgments: list[Judgment]) -> JudgeS
             if outcome is None:
                 continue
             t = t_index[task_id]
+            if outcome.infrastructure and not count_failures:
+                infrastructure[c, t] = True
+                continue
             if outcome.gated:
                 gated[c, t] = True
                 mean[c, t] = 0.0
@@ -161,4 +171,4 @@ def judge_scores(data: RunData, judge: str, judgments: list[Judgment]) -> JudgeS
     inexact = {s.axis: s.reference for j in judgments if j.status == JudgmentStatus.OK
                for s in j.scores if s.reference}
     return JudgeScores(judge, configs, tasks, axes, max_points, mean, repeats, gated, failed, proxy,
-                       deterministic, sight, inexact)
+                       deterministic, sight, inexact, infrastructure)

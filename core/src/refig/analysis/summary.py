@@ -10,32 +10,49 @@ import numpy as np
 
 from refig.analysis.context import MIN_TASKS_FOR_INTERVAL, NO_JUDGMENTS, Context
 from refig.analysis.scores import TOTAL, JudgeScores
-from refig.analysis.tables import Cell, Column, Estimate, Table
+from refig.analysis.tables import UNRANKED, Cell, Column, Estimate, Table
+
+
+def _counted(reasons: Counter[str]) -> str:
+    return ", ".join(f"{r} {n}" for r, n in sorted(reasons.items())) or "0"
 
 
 def coverage(ctx: Context) -> Iterator[Table]:
-    """What was attempted, what passed the gate, what was judged: the denominators."""
+    """What was attempted, what failed and why, what passed the gate, what was judged: the
+    denominators. Failed attempts keep their typed reason; infrastructure failures (the
+    provider's or the set-up's, ``refig.analysis.failures``) are counted apart."""
     data, scores = ctx.data, ctx.scores
+    counted = ctx.options.count_failures
     columns = [
         Column("config", "configuration"),
         Column("tasks", "tasks", "int"),
         Column("succeeded", "succeeded", "int"),
         Column("gate_passed", "gate passed", "int"),
+        Column("model_failures", "failed attempts (scored 0)"),
+        Column("infrastructure_failures",
+               "infrastructure failures" + (" (scored 0)" if counted else " (not scored)")),
         Column("gate_failures", "gate failures (scored 0)"),
         Column("unevaluated", "not inspected", "int"),
         Column("scored", f"scored by {ctx.primary}" if ctx.primary else "scored", "int"),
         Column("judge_failures", "failed judgments", "int"),
     ]
     rows: list[dict[str, Cell]] = []
+    infrastructure = 0
     for c, config_id in enumerate(data.config_order):
         outcomes = [o for (_, cid), o in data.outcomes.items() if cid == config_id]
-        reasons = Counter(o.gate_reason for o in outcomes if o.gated)
+        failures = [o for o in outcomes if o.failure is not None]
+        infra = Counter(o.gate_reason or "" for o in failures if o.infrastructure)
+        infrastructure += sum(infra.values())
         row: dict[str, Cell] = {
             "config": config_id,
             "tasks": len(outcomes),
             "succeeded": sum(o.attempt.status == "succeeded" for o in outcomes),
             "gate_passed": sum(o.passed for o in outcomes),
-            "gate_failures": ", ".join(f"{r} {n}" for r, n in sorted(reasons.items())) or "0",
+            "model_failures": _counted(Counter(
+                o.gate_reason or "" for o in failures if not o.infrastructure)),
+            "infrastructure_failures": _counted(infra),
+            "gate_failures": _counted(Counter(
+                o.gate_reason or "" for o in outcomes if o.gated and o.failure is None)),
             "unevaluated": sum(not o.evaluated for o in outcomes),
             "scored": None,
             "judge_failures": None,
@@ -49,11 +66,23 @@ def coverage(ctx: Context) -> Iterator[Table]:
         "Coverage",
         columns,
         rows,
-        description="Latest succeeded attempt per task; gate failures score 0 with their reason.",
+        description="Latest succeeded attempt per task; a failed attempt is named by its typed "
+        "error, a gate failure by its reason, both scored 0.",
     )
+    if infrastructure:
+        table.notes.append(infrastructure_note(infrastructure, counted))
     if not rows:
         table.insufficient = "no attempts in this run yet; start one with `refig run`"
     yield table
+
+
+def infrastructure_note(count: int, counted: bool) -> str:
+    """What the report says about infrastructure failures, once for every table of means."""
+    what = f"{count} attempt{'s' if count != 1 else ''} failed for the provider or the set-up " \
+        "(API errors, provider timeouts, missing keys, unreachable upstream), not the model: "
+    if counted:
+        return what + "scored 0 (--count-failures)"
+    return what + "left out of every mean; --count-failures scores them 0"
 
 
 def _axis_columns(scores: JudgeScores) -> list[Column]:
@@ -108,6 +137,8 @@ def means(ctx: Context) -> Iterator[Table]:
         table.notes.append(
             f"no interval where fewer than {MIN_TASKS_FOR_INTERVAL} tasks are scored"
         )
+    if infra := sum(o.infrastructure for o in ctx.data.outcomes.values()):
+        table.notes.append(infrastructure_note(infra, ctx.options.count_failures))
     if not any(isinstance(r.get(TOTAL), Estimate) for r in rows):
         table.insufficient = f"no artifact is scored by {ctx.primary} yet"
     yield table
@@ -150,7 +181,8 @@ def economics(ctx: Context) -> Iterator[Table]:
     ]
     rows: list[dict[str, Cell]] = []
     for config_id in data.config_order:
-        chosen = [o.attempt for (_, cid), o in data.outcomes.items() if cid == config_id]
+        outcomes = [o for (_, cid), o in data.outcomes.items() if cid == config_id]
+        chosen = [o.attempt for o in outcomes]
         every = [a for a in data.attempts if a.config_id == config_id]
         turns = [a.turns for a in chosen if a.turns is not None]
         costs = [a.cost_usd for a in chosen if a.cost_usd is not None]
@@ -166,6 +198,9 @@ def economics(ctx: Context) -> Iterator[Table]:
                 "mean_output_tokens": float(np.mean([a.usage.output_tokens for a in chosen]))
                 if chosen
                 else None,
+                # no turns and no cost because nothing ran: never the "best" economics
+                UNRANKED: "every attempt failed" if outcomes and all(
+                    o.failure is not None for o in outcomes) else None,
             }
         )
     table = Table(
@@ -207,6 +242,8 @@ def task_scores(ctx: Context) -> Iterator[Table]:
             "cluster": data.cluster(task_id),
             "gate": gate,
             "gate_detail": outcome.gate_detail,
+            "failure": outcome.failure.kind if outcome.failure else None,
+            "infrastructure": outcome.infrastructure,
         }
         if not ctx.judges:
             table.rows.append({**base, "judge": None, "repeats": 0, TOTAL: None})

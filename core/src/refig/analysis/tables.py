@@ -10,6 +10,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import numpy as np
+
 ColumnKind = Literal["text", "int", "float", "pct", "estimate", "usd"]
 
 
@@ -77,11 +79,13 @@ class Table:
         return f"Too little data: {self.insufficient or 'no rows'}"
 
     def best_rows(self, key: str) -> set[int]:
-        """Indices of the rows holding the best value of a column that declares one."""
+        """Indices of the rows holding the best value of a column that declares one; a row
+        that says why it must not win (:data:`UNRANKED`, e.g. smuggled) is never marked."""
         column = next((c for c in self.columns if c.key == key), None)
         if column is None or column.best is None or len(self.rows) < 2:
             return set()
-        values = {i: number(row.get(key)) for i, row in enumerate(self.rows)}
+        values = {i: number(row.get(key)) for i, row in enumerate(self.rows)
+                  if not row.get(UNRANKED)}
         found = {i: v for i, v in values.items() if v is not None and math.isfinite(v)}
         if len(set(found.values())) < 2:
             return set()  # none, or all equal: marking every row would say nothing
@@ -134,6 +138,23 @@ def _json_cell(cell: Cell) -> Any:
     if isinstance(cell, float):
         return finite(cell)
     return cell
+
+
+#: A row key whose value (why: "smuggled", "capped") keeps the row out of every best mark.
+UNRANKED = "unranked"
+
+
+def format_number(value: float | None) -> str:
+    """A measured number for a page, never in exponent notation: whole numbers with thousands
+    separators (``90,050``, not ``9.005e+04``), others to 4 significant digits (``0.6931``,
+    ``0.00001234``), ``—`` for missing or non-finite."""
+    if value is None or not math.isfinite(value):
+        return "—"
+    if float(value).is_integer() and abs(value) < 1e15:
+        return f"{int(value):,}"
+    if abs(value) >= 1000:
+        return f"{value:,.0f}"
+    return str(np.format_float_positional(value, precision=4, fractional=False, trim="-"))
 
 
 def _fmt(value: float, digits: int) -> str:

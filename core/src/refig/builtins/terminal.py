@@ -12,6 +12,12 @@ from refig.console import print_table
 BEST_MARK = "*"
 
 
+def _naming_columns(table: Table) -> int:
+    """The first column, and the second too when it is text (language, then configuration)."""
+    kinds = [c.kind for c in table.columns[:3]]
+    return 2 if len(kinds) == 3 and kinds[:2] == ["text", "text"] else 1
+
+
 def render_table(table: Table) -> RichTable | Text:
     """One table as rich renders it; a sentence when the data are too few."""
     if table.empty:
@@ -20,12 +26,13 @@ def render_table(table: Table) -> RichTable | Text:
     rich = RichTable(
         title=table.title, title_justify="left", title_style="bold", caption_justify="left"
     )
+    naming = _naming_columns(table)
     for k, column in enumerate(table.columns):
         numeric = column.kind != "text"
-        # The first column names the row (a configuration id): keep it on one line.
+        # The leading text columns name the row (a configuration id): keep them on one line.
         rich.add_column(  # axis ids wrap between their words, not inside them
             column.label.replace("_", " "), justify="right" if numeric else "left",
-            overflow="fold", no_wrap=k == 0,
+            overflow="fold", no_wrap=k < naming,
         )
     best = {c.key: table.best_rows(c.key) for c in table.columns}
     for i, row in enumerate(table.rows):

@@ -50,6 +50,11 @@ def register(app: typer.Typer, registry: Registry) -> None:
             help="Human votes on pairs the judge scored level: exclude them and count them (the "
             "ReFigBench protocol) or count them as disagreements (the older convention).",
         ),
+        count_failures: bool = typer.Option(
+            False, "--count-failures",
+            help="Score attempts that failed for the provider or the set-up (API errors, "
+            "provider timeouts, missing keys) 0 instead of leaving them out of every mean.",
+        ),
         quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress or file messages."),
     ) -> None:
         """Tables of a run with intervals: means, audits, effects, judges, Elo, sensitivity."""
@@ -67,4 +72,5 @@ def register(app: typer.Typer, registry: Registry) -> None:
             run=run, targets=targets, as_json=as_json, judge=judge, resamples=resamples,
             elo_resamples=elo_resamples, seed=seed, quiet=quiet,
             zero_margin=zero_margin,  # type: ignore[arg-type]
+            count_failures=count_failures,
         ))

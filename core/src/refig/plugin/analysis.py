@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from refig.analysis import (
+    UNRANKED,
     Analysis,
     Cell,
     Column,
@@ -21,6 +22,7 @@ from refig.analysis import (
     analysis_for,
     effect_pairs,
     format_cell,
+    format_number,
 )
 from refig.analysis.context import (
     EDITABILITY_HINTS,
@@ -59,6 +61,7 @@ __all__ = [
     "PAIR_COLUMNS",
     "SEMANTIC_HINTS",
     "TOTAL",
+    "UNRANKED",
     "Analysis",
     "Cell",
     "Column",
@@ -79,6 +82,7 @@ __all__ = [
     "effect_pairs",
     "expert_agreement_table",
     "format_cell",
+    "format_number",
     "judge_human_table",
     "judge_labels",
     "raters_table",

@@ -1,11 +1,17 @@
 """The deck-edit panel of the HTML task pages (``refig view``, ``refig report --html``),
 contributed through the viewer's ``refig.viewer`` entry point: the structural diff's verdicts,
 original, target and edited renderings side by side for each slide chosen for the VQ judge, and
-every slide of the three decks, hidden ones marked; all read from the ``deck-diff`` values."""
+every slide of the three decks, hidden ones marked; all read from the ``deck-diff`` values.
+
+What decides the verdict leads the page, large (``lead``): the numbers, the achieved, missed and
+collateral changes (open), and the changed slides as original | target | edited at a third of
+the page's width each; every slide of each deck is folded away."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from refig.plugin.analysis import format_number
 
 FAMILY = "deck-edit"
 KEY_METRICS = (
@@ -38,9 +44,9 @@ def _diff_blocks(found: Any) -> list[Block]:
     for _, name, label in KEY_METRICS:
         value = _value(found, name)
         if value is not None:
-            rows.append([label, "—" if value.value is None else f"{value.value:.3g}"])
+            rows.append([label, format_number(value.value)])
     if rows:
-        blocks.append({"kind": "pairs", "title": "Structural diff", "rows": rows})
+        blocks.append({"kind": "pairs", "title": "Structural diff", "rows": rows, "lead": True})
     recall, collateral = _value(found, "edit_recall"), _value(found, "collateral")
     verdicts = []
     for value, key, verdict in ((recall, "achieved", "achieved"), (recall, "missed", "missed"),
@@ -49,7 +55,8 @@ def _diff_blocks(found: Any) -> list[Block]:
             verdicts.append([verdict, line])
     if verdicts:
         blocks.append({"kind": "table", "title": "Requested and done changes",
-                       "columns": ["verdict", "change"], "rows": verdicts})
+                       "columns": ["verdict", "change"], "rows": verdicts, "lead": True,
+                       "open": True})
     return blocks
 
 
@@ -81,13 +88,13 @@ def _slide_blocks(found: Any) -> list[Block]:
             where = ", ".join(f"{deck} {slide[role]}" for role, deck in ROLES
                               if slide.get(role) is not None)
             blocks.append({"kind": "images", "title": f"Selected: {where} ({slide['reasons']})",
-                           "items": items})
+                           "items": items, "lead": True, "large": True})
     for role, deck in ROLES:
         shas = pages.get(role, [])
         if shas:
             blocks.append({"kind": "images", "title": f"Every slide of the {deck} deck",
                            "items": [{"label": _label(deck, i + 1, hidden, role), "sha256": sha}
-                                     for i, sha in enumerate(shas)]})
+                                     for i, sha in enumerate(shas)], "folded": True})
     return blocks
 
 

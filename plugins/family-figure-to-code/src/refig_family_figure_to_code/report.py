@@ -22,6 +22,7 @@ from typing import Any
 from refig import stats
 from refig.plugin import FIGURE_TO_CODE
 from refig.plugin.analysis import (
+    UNRANKED,
     Column,
     Context,
     Outcome,
@@ -115,6 +116,8 @@ def rows(ctx: Context) -> list[Row]:
         task = ctx.data.tasks.get(task_id)
         if task is None or task.family != "figure-to-code":
             continue
+        if outcome.infrastructure and not ctx.options.count_failures:
+            continue  # the provider's failure, not the model's: out of the means (Coverage)
         values: dict[str, float | None] = {}
         for name in ("execution", *IMAGE, *(f"{n}_weighted" for n in IMAGE), *CODE,
                      "crystalbleu_sentence", "smuggling"):
@@ -171,7 +174,19 @@ def _summary(group: list[Row], names: Iterable[str]) -> dict[str, Any]:
     out["crystalbleu"] = NOT_MEANINGFUL if counted and all(r.bleu_void for r in counted) \
         else corpus_score(r.bleu for r in counted if r.bleu is not None)
     out["mmos"] = _mean(r.mmos for r in group)
+    if out.get("smuggling"):  # its images are the reference's: a smuggler is never "best"
+        out[UNRANKED] = "smuggled"
     return out
+
+
+#: The note of a table with smuggling rows.
+UNRANKED_NOTE = "rows with smuggled programs (Smuggled > 0) get no best mark"
+
+
+def _note_unranked(table: Table) -> Table:
+    if any(row.get(UNRANKED) for row in table.rows):
+        table.notes.append(UNRANKED_NOTE)
+    return table
 
 
 def bleu_notes(found: list[Row]) -> list[str]:
@@ -227,7 +242,7 @@ def by_language(ctx: Context) -> Iterator[Table]:
                   f"{mmos_judge(ctx) or 'none'} (failed runs 0).", notes=bleu_notes(found))
     for (language, config), group in _grouped(found, lambda r: (r.language, r.config)).items():
         table.rows.append({"language": language, "config": config, **_summary(group, _NAMES)})
-    yield table
+    yield _note_unranked(table)
 
 
 def _by(attribute: str, title: str) -> Callable[[Context], Iterator[Table]]:
@@ -244,7 +259,7 @@ def _by(attribute: str, title: str) -> Callable[[Context], Iterator[Table]]:
         for (value, config), group in _grouped(
                 found, lambda r: (getattr(r, attribute), r.config)).items():
             table.rows.append({attribute: value, "config": config, **_summary(group, _NAMES)})
-        yield table
+        yield _note_unranked(table)
 
     return build
 

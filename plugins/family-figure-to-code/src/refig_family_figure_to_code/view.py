@@ -1,12 +1,15 @@
 """The figure-to-code panel of the HTML task pages (``refig view``, ``refig report --html``),
 contributed through the viewer's ``refig.viewer`` entry point. The page itself shows the
 reference figure beside the program's image, the status and the downloads; this panel adds the
-program, what its interpreter printed, the typed failure and the code metrics."""
+program, what its interpreter printed, the typed failure and the code metrics, all leading the
+page (``lead``): the viewer folds a long program so the output and metrics stay in reach."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 from typing import Any
+
+from refig.plugin.analysis import format_number
 
 FAMILY = "figure-to-code"
 TITLE = "Program"
@@ -29,7 +32,7 @@ SHOWN = (("execution", "ran"), ("psnr", "PSNR (dB)"), ("ssim", "SSIM"), ("lpips"
 def _shown(value: Any) -> str:
     """A metric value as the panel prints it, with why it is missing when the metric said."""
     if value.value is not None:
-        return f"{value.value:.4g}"
+        return format_number(value.value)
     why = value.detail.get("not_meaningful") or value.detail.get("reason")
     return f"not meaningful: {why}" if value.detail.get("not_meaningful") else \
         f"— ({why})" if why else "—"
@@ -51,23 +54,22 @@ def panel(found: Any) -> list[dict[str, Any]]:
     """Blocks: the program, the interpreter's output, the typed failure, the code metrics."""
     outcome = found.outcome
     program = found.read_text(outcome.attempt.outputs.get("program"))
-    blocks: list[dict[str, Any]] = [
-        {"kind": "code", "title": "Program", "text": program[:MAX_CODE]}
-        if program is not None else {"kind": "note", "text": "no program stored"},
-    ]
-    output = found.read_text(found.log_sha256)
-    if output is not None:
-        blocks.append({"kind": "code", "title": "Interpreter output (stdout and stderr)",
-                       "text": output[:MAX_CODE]})
-    elif found.pages:
-        blocks.append({"kind": "note", "text": "the interpreter printed nothing"})
+    blocks: list[dict[str, Any]] = []
     if outcome.gate_reason is not None:
         blocks.append({"kind": "pairs", "title": "Execution failed", "rows": [
             ["failure", outcome.gate_reason], ["message", outcome.gate_detail or "—"]]})
     rows = _metrics(found)
     if rows:
         blocks.append({"kind": "pairs", "title": "Code metrics", "rows": rows})
-    return blocks
+    blocks.append({"kind": "code", "title": "Program", "text": program[:MAX_CODE]}
+                  if program is not None else {"kind": "note", "text": "no program stored"})
+    output = found.read_text(found.log_sha256)
+    if output is not None:
+        blocks.append({"kind": "code", "title": "Interpreter output (stdout and stderr)",
+                       "text": output[:MAX_CODE]})
+    elif found.pages:
+        blocks.append({"kind": "note", "text": "the interpreter printed nothing"})
+    return [{**block, "lead": True} for block in blocks]
 
 
 #: What the viewer's entry point loads: the attributes of its ``FamilyView``.

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 from refig.plugin import Attempt, Judgment, JudgmentStatus
-from refig.plugin.analysis import Outcome, Table
+from refig.plugin.analysis import Outcome, Table, format_number
 
 from refig_reporter_html.fields import (
     family_of,
@@ -70,6 +70,8 @@ class SampleView:
     diff: str | None
     panel_title: str
     panel: list[Block]
+    #: The panel's blocks that decide the verdict, shown first and at full width.
+    lead: list[Block]
     metrics: list[tuple[str, str]]
     judges: list[JudgeView]
     talk: Conversation
@@ -190,8 +192,9 @@ class PageBuilder:
             diff=self._link(f"img/diff/{source}-{result}.png")
             if picture(source) and picture(result) else None,
             panel_title=view.title or view.family,
-            panel=panel,
-            metrics=[(f"{m}/{n}", "—" if v.value is None else f"{v.value:.4g}")
+            panel=[block for block in panel if not block.get("lead")],
+            lead=[block for block in panel if block.get("lead")],
+            metrics=[(f"{m}/{n}", format_number(v.value))
                      for (m, n), v in sorted(metrics.items())],
             judges=self._judges(outcome),
             talk=talk,

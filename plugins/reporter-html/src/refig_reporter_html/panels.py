@@ -20,7 +20,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from refig.plugin import MetricValue, Task, err
-from refig.plugin.analysis import Outcome
+from refig.plugin.analysis import Outcome, format_number
 
 from refig_reporter_html.fields import PageImage, object_tree
 
@@ -55,7 +55,7 @@ class FamilyView:
 
 def _metric_rows(found: PanelInput, prefixes: tuple[str, ...] = ()) -> list[list[str]]:
     return [
-        [f"{metric}/{name}", "—" if value.value is None else f"{value.value:.4g}"]
+        [f"{metric}/{name}", format_number(value.value)]
         for (metric, name), value in sorted(found.metrics.items())
         if not prefixes or metric.startswith(prefixes)
     ]

@@ -42,14 +42,31 @@ def _svg(height: float, body: Sequence[str], label: str) -> Markup:
     )
 
 
+def nice_step(span: float, ticks: int = 5) -> float:
+    """A round tick step (1, 2, 2.5 or 5 times a power of ten) giving about ``ticks`` steps."""
+    if not math.isfinite(span) or span <= 0:
+        return 1.0
+    raw = span / ticks
+    power = 10.0 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw * 0.999)
+
+
+def nice_ticks(low: float, high: float, ticks: int = 5) -> list[float]:
+    """Round tick values from ``low`` to ``high`` (both multiples of the step when the caller
+    rounded them with :func:`nice_step`)."""
+    step = nice_step(high - low, ticks)
+    first = math.ceil(low / step - 1e-9)
+    count = math.floor(high / step + 1e-9) - first
+    return [round((first + k) * step, 10) for k in range(count + 1)]
+
+
 def _axis(low: float, high: float, y: float, ticks: int = 5, fmt: str = "{:g}") -> list[str]:
     parts = [f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y}" y2="{y}" stroke="#999"/>']
-    for k in range(ticks + 1):
-        value = low + (high - low) * k / ticks
+    for value in nice_ticks(low, high, ticks):
         x = _x(value, low, high)
         parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{y}" y2="{y + 4}" stroke="#999"/>'
                      f'<text x="{x:.1f}" y="{y + 16}" text-anchor="middle" class="tick">'
-                     f"{escape(fmt.format(round(value, 3)))}</text>")
+                     f"{escape(fmt.format(value))}</text>")
     return parts
 
 
@@ -103,7 +120,9 @@ def effects(analysis: Analysis) -> Plot:
             "no paired effects"
         return Plot("effects", title, "", missing=reason)
     ends = [v for _, e in rows for v in (e.value, e.low, e.high) if v is not None]
-    bound = max(abs(v) for v in ends) * 1.1 or 1.0
+    widest = max(abs(v) for v in ends) * 1.05 or 1.0
+    step = nice_step(2 * widest, 6)
+    bound = math.ceil(widest / step) * step  # the axis ends on a round tick
     body = []
     for i, (row, est) in enumerate(rows):
         y = TOP + i * ROW
@@ -117,7 +136,7 @@ def effects(analysis: Analysis) -> Plot:
     zero = _x(0, -bound, bound)
     body.append(f'<line x1="{zero:.1f}" x2="{zero:.1f}" y1="{TOP - 12}" y2="{height - 10}" '
                 f'stroke="#bbb" stroke-dasharray="3 3"/>')
-    body += _axis(-bound, bound, height - 10, 4, "{:+g}")
+    body += _axis(-bound, bound, height - 10, 6, "{:+g}")
     caption = f"Δ total (judge {analysis.primary}) with {analysis.context.options.level:.0%} "\
               "paired bootstrap intervals; left of the dashed line the treatment is worse."
     return Plot("effects", title, caption, _svg(height + 12, body, title))
@@ -196,7 +215,10 @@ def cost_score(analysis: Analysis) -> Plot:
                 points.append((float(outcome.attempt.cost_usd), float(total), c))
     if not points:
         return Plot("cost", title, "", missing="no attempt with a known cost and a score")
-    xmax = max(p[0] for p in points) * 1.1 or 1.0
+    if not any(p[0] for p in points):
+        return Plot("cost", title, "", missing=f"no cost recorded: all {len(points)} scored "
+                    "attempts cost $0 (model-free baselines, or calls without a price)")
+    xmax = max(p[0] for p in points) * 1.1
     svg = _scatter(points, xmax, scores.full_marks or 100, "cost (USD)",
                    f"total ({analysis.primary})", title, False)
     return Plot("cost", title, f"{len(points)} attempts, coloured by configuration "

@@ -11,7 +11,6 @@ import math
 from typing import Any
 
 import numpy as np
-from refig.plugin import AttemptStatus
 from refig.plugin.analysis import Context, Outcome
 
 from refig_reporter_html.fields import family_of, pages, source_sha, task_meta
@@ -20,11 +19,11 @@ from refig_reporter_html.slugs import slug
 
 
 def status_of(outcome: Outcome) -> tuple[str, str]:
-    """``(status, reason)``: failed (the attempt's error kind), gated (the gate's reason),
-    pending (not evaluated yet) or passed."""
-    attempt = outcome.attempt
-    if attempt.status == AttemptStatus.FAILED and outcome.artifact is None:
-        return "failed", attempt.error.kind if attempt.error else "failed"
+    """``(status, reason)``: infrastructure (the provider's or set-up's failure, by its error
+    kind), failed (the model's: the attempt's error kind), gated (the gate's reason), pending
+    (not evaluated yet) or passed."""
+    if outcome.failure is not None:
+        return "infrastructure" if outcome.infrastructure else "failed", outcome.failure.kind
     if outcome.gated:
         return "gated", outcome.gate_reason or ""
     if not outcome.evaluated:
@@ -53,7 +52,7 @@ def sample_rows(ctx: Context) -> dict[str, Any]:
             axes = {a: _number(v) for a, v in zip(js.axes, js.axis_points[c, t], strict=True)}
             total = js.total[c, t]
             if np.isfinite(total):
-                scores[label] = {"total": _number(total), "axes": axes}
+                scores[label] = {"total": _number(total), "axes": axes, "full": js.full_marks}
         metrics = {
             label: _number(outcome.metric(metric, name))
             for metric, name, label in registry.view(family).key_metrics
@@ -69,7 +68,8 @@ def sample_rows(ctx: Context) -> dict[str, Any]:
             "tier": task_meta(task, "tier"),
             "status": status,
             "reason": reason,
-            "detail": outcome.gate_detail or (attempt.error.message[:300] if attempt.error else ""),
+            "detail": (outcome.gate_detail
+                       or (attempt.error.message if attempt.error else ""))[:300],
             "try": attempt.try_index,
             "scores": scores,
             "metrics": metrics,

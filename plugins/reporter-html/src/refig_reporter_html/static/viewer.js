@@ -19,9 +19,11 @@ function el(tag, attrs = {}, text) {
   return node;
 }
 
+// A number with thousands separators and at most `digits` decimals (never 9.005e+4).
 function fmt(value, digits = 1) {
   if (value === null || value === undefined) return "—";
-  return typeof value === "number" ? value.toFixed(digits).replace(/\.0+$/, "") : String(value);
+  if (typeof value !== "number") return String(value);
+  return value.toLocaleString("en-US", { maximumFractionDigits: digits, useGrouping: true });
 }
 
 // --- live refresh ---------------------------------------------------------------------------
@@ -75,12 +77,27 @@ function samplesPage() {
 
   // "" in a folder of runs whose main judges differ: each row's own run's main judge.
   function judge() { return form.elements.judge.value || state.doc.primary || ""; }
-  function scoreOf(row) { return (row.scores[judge() || row.primary] || {}).total ?? null; }
+  function ownScore(row) { return row.scores[judge() || row.primary] || {}; }
+  // Totals of judges with different full marks (a /10 and a /100 rubric) are put on one scale,
+  // percent of each judge's full marks, when the rows shown mix them.
+  function mixedScales(rows) {
+    return new Set(rows.map(r => ownScore(r).full).filter(f => f)).size > 1;
+  }
+  function scoreOf(row) {
+    const found = ownScore(row);
+    if (found.total === undefined || found.total === null) return null;
+    return state.mixed && found.full ? 100 * found.total / found.full : found.total;
+  }
   function facet(key) { return state.doc.facets[key] || []; }
   function sampleId(row) { return (row.run || "") + "\u0000" + row.task + "\u0000" + row.config; }
+  function hasAny(rows, get) { return rows.some(r => { const v = get(r); return v !== null && v !== undefined; }); }
 
-  function columns() {
+  // The columns of the rows shown: a judge, axis or metric no shown row has is left out, so a
+  // list filtered to one family shows that family's own columns. Turns, tokens, cost and time
+  // come right after the status, in view without scrolling.
+  function columns(rows) {
     const doc = state.doc;
+    const families = new Set(rows.map(r => r.family));
     const cols = [
       { key: "pick", label: "", sortable: false },
       { key: "thumbs", label: "source · result", sortable: false },
@@ -94,26 +111,29 @@ function samplesPage() {
     cols.push(
       { key: "status", label: "status", get: r => r.status + ":" + r.reason },
       { key: "detail", label: "detail", get: r => r.detail });
-    if (!judge() && Object.keys(doc.judges).length) {
-      cols.push({ key: "score", label: "main judge total", num: true, get: scoreOf });
-    }
-    for (const label of Object.keys(doc.judges)) {
-      cols.push({ key: "j:" + label, label: label, num: true,
-                  get: r => (r.scores[label] || {}).total ?? null });
-    }
-    const shown = judge();
-    for (const axis of doc.judges[shown] || []) {
-      cols.push({ key: "a:" + axis, label: shown + " " + axis, num: true,
-                  get: r => ((r.scores[shown] || {}).axes || {})[axis] ?? null });
-    }
-    for (const metric of doc.metrics) {
-      cols.push({ key: "m:" + metric, label: metric, num: true, digits: 3,
-                  get: r => r.metrics[metric] ?? null });
-    }
     cols.push({ key: "turns", label: "turns", num: true, digits: 0, get: r => r.turns },
               { key: "tokens", label: "tokens", num: true, digits: 0, get: r => r.tokens },
               { key: "cost", label: "cost $", num: true, digits: 3, get: r => r.cost },
               { key: "wall", label: "wall s", num: true, digits: 0, get: r => r.wall });
+    if (!judge() && Object.keys(doc.judges).length) {
+      cols.push({ key: "score", label: state.mixed ? "main judge total (% of full marks)" : "main judge total",
+                  num: true, get: scoreOf });
+    }
+    for (const label of Object.keys(doc.judges)) {
+      const get = r => (r.scores[label] || {}).total ?? null;
+      if (hasAny(rows, get) || label === judge()) cols.push({ key: "j:" + label, label: label, num: true, get });
+    }
+    const shown = judge();
+    for (const axis of doc.judges[shown] || []) {
+      const get = r => ((r.scores[shown] || {}).axes || {})[axis] ?? null;
+      if (hasAny(rows, get)) cols.push({ key: "a:" + axis, label: shown + " " + axis, num: true, get });
+    }
+    for (const metric of doc.metrics) {
+      // a metric belongs to the families whose rows carry it (measured or not)
+      if (!rows.some(r => families.has(r.family) && metric in r.metrics)) continue;
+      cols.push({ key: "m:" + metric, label: metric, num: true, digits: 3,
+                  get: r => r.metrics[metric] ?? null });
+    }
     return cols;
   }
 
@@ -141,11 +161,15 @@ function samplesPage() {
     const min = form.elements.min.value === "" ? null : Number(form.elements.min.value);
     const max = form.elements.max.value === "" ? null : Number(form.elements.max.value);
     const q = form.elements.q.value.trim().toLowerCase();
-    return state.doc.rows.filter(r => {
+    const rows = state.doc.rows.filter(r => {
       for (const [key, set] of Object.entries(sets)) {
         if (set.size && !set.has(String(r[key]))) return false;
       }
-      if (q && !r.task.toLowerCase().includes(q)) return false;
+      return !q || r.task.toLowerCase().includes(q);
+    });
+    // the scale of the rows the facets keep; the score range is read on that scale
+    state.mixed = mixedScales(rows);
+    return rows.filter(r => {
       if (min !== null || max !== null) {
         const total = scoreOf(r);
         if (total === null) return false;
@@ -174,7 +198,7 @@ function samplesPage() {
   }
 
   function cell(row, col) {
-    const td = el("td", col.num ? { class: "float" } : {});
+    const td = el("td", { class: col.num ? "float" : null, "data-key": col.key });
     if (col.key === "pick") {
       const box = el("input", { type: "checkbox", "aria-label": "pick for pair view" });
       box.checked = state.checked.has(sampleId(row));
@@ -204,8 +228,10 @@ function samplesPage() {
   }
 
   function draw() {
-    const cols = columns();
-    const rows = sorted(filtered(), cols);
+    const kept = filtered();
+    const cols = columns(kept);
+    const rows = sorted(kept, cols);
+    document.getElementById("scale-note").hidden = !state.mixed;
     const pages = Math.max(1, Math.ceil(rows.length / PAGE_SIZE));
     state.page = Math.min(state.page, pages - 1);
     const head = table.tHead.rows[0];
