@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -55,6 +56,15 @@ def problems(exc: ValidationError, *, most: int = 5) -> str:
     return "; ".join(found) + (f"; and {more} more" if more > 0 else "")
 
 
+def did_you_mean(name: str, names: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the names closest to a mistyped ``name``, else ``""``:
+    every place refig resolves a name appends it to its "unknown" message."""
+    close = difflib.get_close_matches(name, sorted(set(names)), n=2, cutoff=0.6)
+    if not close:
+        return ""
+    return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
+
+
 def plural(kind: str) -> str:
     """``judge`` -> ``judges``, ``family`` -> ``families``."""
     if kind.endswith("y"):
@@ -69,7 +79,8 @@ class UnknownPluginError(UsageError):
         names = sorted(available)
         listing = ", ".join(names) if names else "none installed"
         super().__init__(
-            f"unknown {kind} {selector!r}; available {plural(kind)}: {listing}",
+            f"unknown {kind} {selector!r}{did_you_mean(selector, names)}; "
+            f"available {plural(kind)}: {listing}",
             fix="`refig list-plugins --all` shows every plugin and what it provides",
         )
         self.kind = kind

@@ -173,7 +173,9 @@ def generic_cells(report: dict[str, Any]) -> dict[str, str]:
     return cells
 
 
-def _table(reports: list[dict[str, Any]], family: TaskFamily) -> None:
+def _table(reports: list[dict[str, Any]], family: TaskFamily, *, told: set[str]) -> None:
+    """The verdicts as a table, then each failed gate's detail, except for the files in
+    ``told``, whose error is printed on stderr (said once, not twice)."""
     from rich.table import Table
 
     cells_of = getattr(family, "check_cells", generic_cells)
@@ -191,7 +193,7 @@ def _table(reports: list[dict[str, Any]], family: TaskFamily) -> None:
                       *(cells.get(column, "-") for column in columns))
     print_table(out, table)
     for report in reports:
-        if not report["gate"]["passed"] and report["gate"]["detail"]:
+        if not report["gate"]["passed"] and report["gate"]["detail"] and report["file"] not in told:
             out.print(f"[dim]{report['file']}: {report['gate']['detail']}[/]", soft_wrap=True)
 
 
@@ -323,14 +325,14 @@ def register(app: typer.Typer, registry: Registry) -> None:
             pages=pages,
         )
         family = family_for(record.name)
+        problems = unreadable(files, reports, family)
+        problems += [(str(path), why) for path, why in unread]
         if as_json:
             typer.echo(json.dumps(reports, indent=2))
         else:
-            _table(reports, family)
+            _table(reports, family, told={name for name, _ in problems})
             if pages is not None:
                 out.print(f"rendered pages kept in {pages}", soft_wrap=True, highlight=False)
-        problems = unreadable(files, reports, family)
-        problems += [(str(path), why) for path, why in unread]
         for name, why in problems:
             err.print(f"[red]error:[/] {name}: {why}", soft_wrap=True, highlight=False)
         if problems:

@@ -14,7 +14,7 @@ from rich.table import Table
 from typer.core import TyperGroup
 
 from refig.console import err, out, print_table
-from refig.errors import RefigError, UsageError
+from refig.errors import RefigError, UsageError, did_you_mean
 from refig.plugins import Registry
 from refig.records import PluginKind, SuiteRecord
 
@@ -32,7 +32,8 @@ class _BuilderGroup(TyperGroup):
         if name is not None and not name.startswith("-") and self.get_command(ctx, name) is None:
             builders = sorted(n for n, c in self.commands.items() if not c.hidden)
             raise UsageError(
-                f"unknown suite builder {name!r}; builders: {', '.join(builders) or 'none'}",
+                f"unknown suite builder {name!r}{did_you_mean(name, builders)}; "
+                f"builders: {', '.join(builders) or 'none'}",
                 fix="`refig list-plugins --kind suite` shows what provides them",
             )
         return super().resolve_command(ctx, args)

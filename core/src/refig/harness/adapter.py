@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
-from refig.errors import RefigError, UsageError
+from refig.errors import RefigError, UsageError, did_you_mean
 from refig.gateway import Gateway, PriceTable, Upstream, summarize
 from refig.gateway.calls import CallSummary, write_calls
 from refig.harness.figure import DEFAULT_FIGURE, FIGURE_DELIVERY, Delivery
@@ -119,11 +119,13 @@ class CliHarness(ABC):
     def check_option(self, key: str, value: str) -> None:
         """Refuse a key this adapter does not read, or a value it does not allow."""
         if key not in self.accepted:
-            raise UsageError(f"harness {self.name} has no option {key!r}; "
+            raise UsageError(f"harness {self.name} has no option {key!r}"
+                             f"{did_you_mean(key, self.accepted)}; "
                              f"options: {', '.join(sorted(self.accepted))}")
         allowed = self.accepted[key]
         if allowed and value not in allowed:
-            raise UsageError(f"unknown {self.name} {key} {value!r}; "
+            raise UsageError(f"unknown {self.name} {key} {value!r}"
+                             f"{did_you_mean(value, allowed)}; "
                              f"choose one of: {', '.join(allowed)}")
         if key in COUNT_OPTIONS and not value.isdigit():
             raise UsageError(f"{self.name} {key} must be a whole number, not {value!r}")

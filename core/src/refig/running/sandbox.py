@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from refig.errors import UsageError
+from refig.errors import UsageError, did_you_mean
 from refig.running.process_cap import AGENT_MAX_PROCESSES, agent_mechanism, process_cap
 from refig.running.processes import ProcessResult, run_process
 
@@ -74,7 +74,8 @@ def bwrap_works() -> bool:
 def resolve_mode(requested: str) -> str:
     """``auto`` -> ``bwrap`` when it works here, else ``none``; ``bwrap`` must work."""
     if requested not in MODES:
-        raise UsageError(f"unknown sandbox {requested!r}; choose one of: {', '.join(MODES)}")
+        raise UsageError(f"unknown sandbox {requested!r}{did_you_mean(requested, MODES)}; "
+                         f"choose one of: {', '.join(MODES)}")
     if requested == "none":
         return "none"
     if bwrap_works():
