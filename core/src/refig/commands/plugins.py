@@ -43,6 +43,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
         for info in infos:
             style = STATUS_STYLE[info.status]
             provides = "\n".join(sorted(info.provides)) or escape(info.error or "")
+            if info.lost:
+                provides += "\n[yellow]" + escape("\n".join(info.lost)) + "[/]"
             table.add_row(
                 info.name + (" (built-in)" if info.builtin else ""),
                 info.version,

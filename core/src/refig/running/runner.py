@@ -166,6 +166,8 @@ def make_request(
     if not needs_model and model not in (None, "none"):
         raise UsageError(f"harness {record.name} uses no model; drop --model {model}")
     options = dict(options or {})
+    if isinstance(record, HarnessRecord) and "suite" in record.local_options:
+        options.setdefault("suite", str(suite))  # a baseline reading hidden references: this run's
     try:
         harness = harness_sel.create(**options)
     except (TypeError, ValueError) as exc:
@@ -275,6 +277,9 @@ def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
                 f"{selection.record.kind} {selection.record.name} does not serve the "
                 f"{suite.manifest.family} family"
             )
+    preflight = getattr(request.harness.create(**request.options), "preflight", None)
+    if preflight is not None:
+        preflight()
     root = (request.workspace_root or default_root()).absolute()
     check_outside(root, request.suite, request.out)
     root.mkdir(parents=True, exist_ok=True)
