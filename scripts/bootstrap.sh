@@ -76,6 +76,7 @@ fi
 cd "$ROOT"
 say "syncing the workspace (uv sync)"
 uv sync --all-packages --locked --quiet
+"$ROOT/scripts/put-on-path"  # `uv` and `refig` for every new login shell
 
 # --- harness CLIs (tests drive the real binaries against a scripted local model server) ----------
 if ((WITH_TESTS)) && uv run --quiet refig harness --help >/dev/null 2>&1; then
