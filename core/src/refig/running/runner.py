@@ -63,6 +63,8 @@ class RunRequest:
     timeout: float = DEFAULT_TIMEOUT
     retry_failed: bool = False
     max_tries: int = 3
+    #: A new try of every task, done or not (``refig run --redo``).
+    redo: bool = False
     sandbox: str = "auto"
     #: ``gateway`` (only the recording gateway is reachable) or ``host`` (see SandboxPolicy).
     network: str = "gateway"
@@ -293,7 +295,7 @@ def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
     store.put(config)
     plan: Plan = plan_attempts(
         tasks, store.query(Attempt, config_id=config.id),
-        retry_failed=request.retry_failed, max_tries=request.max_tries,
+        retry_failed=request.retry_failed, max_tries=request.max_tries, redo=request.redo,
     )
     summary = RunSummary(
         run=store.root, config_id=config.id, tasks=len(tasks), sandbox=policy.mode,
