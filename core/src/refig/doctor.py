@@ -19,6 +19,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from refig import __version__
+from refig.errors import docs
 from refig.plugins import Registry
 from refig.records import HarnessRecord, PluginKind
 
@@ -161,7 +162,7 @@ def sandbox_check() -> Check:
     from refig.running.sandbox import bwrap_works
 
     found = tool("bubblewrap", ("bwrap", "--version"), apt_fix("bubblewrap"),
-                 purpose="without it attempts run unsandboxed; see docs/running.md")
+                 purpose=f"without it attempts run unsandboxed; see {docs('running.md')}")
     if found.status is Status.OK and not bwrap_works():
         return Check("bubblewrap", Status.WARN,
                      f"{found.detail} cannot create namespaces here, so attempts run unsandboxed",

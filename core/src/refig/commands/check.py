@@ -289,7 +289,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
         render_timeout; figure-to-code: syntax_error, runtime_error, timeout, no_image, ...).
         Exit codes, as a linter's: 0 every file was read (a failed gate is a result), 1 some
         input could not be read (each is named on stderr and still gets its row), 2 usage.
-        See docs/evaluation.md.
+        See evaluation.md in refig's documentation.
         """
         from refig.engine.files import check_task
         from refig.engine.plugins import family_for, use_registry

@@ -12,7 +12,7 @@ import typer
 from rich.markup import escape
 
 from refig.console import err, format_duration, out, print_table
-from refig.errors import UsageError
+from refig.errors import UsageError, docs
 from refig.plugins import Registry
 
 
@@ -136,7 +136,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
              f"{summary.usage.output_tokens:,} / {summary.usage.cached_tokens:,}"),
             ("cost", f"${summary.cost_usd:.4f}" if summary.cost_usd is not None
              else f"unknown ({summary.unpriced} attempts used unpriced models; see "
-                  "docs/harnesses.md on price overrides)"),
+                  f"{docs('harnesses.md')} on price overrides)"),
         ]
         for key, value in rows:
             table.add_row(key, value)

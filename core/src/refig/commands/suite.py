@@ -14,7 +14,7 @@ from rich.table import Table
 from typer.core import TyperGroup
 
 from refig.console import err, out, print_table
-from refig.errors import RefigError, UsageError, did_you_mean
+from refig.errors import RefigError, UsageError, did_you_mean, install_fix
 from refig.plugins import Registry
 from refig.records import PluginKind, SuiteRecord
 
@@ -129,7 +129,7 @@ def _info(root: Path, plot: Path | None, as_json: bool) -> None:
         except ImportError as exc:
             raise RefigError(
                 "--plot needs matplotlib, which is not installed",
-                fix="uv pip install 'refig[plot]'  (or: pip install matplotlib)",
+                fix=install_fix("refig-core[plot]"),
             ) from exc
         except (ValueError, OSError) as exc:  # an unknown format, or a folder not writable
             raise RefigError(f"cannot write the plot: {exc}", path=plot,

@@ -14,7 +14,7 @@ def _checks() -> Iterator[Any]:
     from importlib import util
     from pathlib import Path
 
-    from refig.plugin import Check, Status
+    from refig.plugin import Check, Status, docs
 
     weights = os.environ.get("REFIG_LPIPS_WEIGHTS")
     found = weights and (Path(weights) / "checkpoints" / "alexnet-owt-7be5be79.pth").is_file()
@@ -22,7 +22,7 @@ def _checks() -> Iterator[Any]:
         yield Check("LPIPS", Status.OK, f"weights in {weights}")
     else:
         yield Check("LPIPS", Status.WARN, "optional; without torch and local weights the lpips "
-                    "value is null", "see docs/metrics.md (LPIPS)")
+                    "value is null", f"see {docs('metrics.md')} (LPIPS)")
 
 
 def _factory(**options: Any) -> Any:
