@@ -205,4 +205,4 @@ def test_a_harness_pointed_at_another_server_needs_no_key(
         pytest.skip("the codex CLI is not installed")
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    request.harness.create(**request.options).preflight()  # returns: another server is named
+    request.harness.create(**request.options).preflight("m")  # returns: another server

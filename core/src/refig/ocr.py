@@ -1,8 +1,8 @@
 """Offline OCR through rapidocr-onnxruntime (its models ship in the wheel).
 
-Install the ``ocr`` extra (``refig-core[ocr]``) to use it. The engine loads once per process, on first
-use; large images are downscaled to ``max_side`` first so time stays bounded, and thin ones padded
-(:func:`letterboxed`) so memory does.
+Install the ``ocr`` extra (``refig-core[ocr]``) to use it. The engine loads once per process, on
+first use; large images are downscaled to ``max_side`` first so time stays bounded, and thin
+ones padded (:func:`letterboxed`) so memory does.
 
 The text detector reads an image longer than :data:`DETECTOR_SIDE` px as a copy shrunk to that
 side (:class:`ScaledDetector`); the recogniser still reads each line it finds from the image at

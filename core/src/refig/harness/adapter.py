@@ -154,24 +154,14 @@ class CliHarness(ABC):
     def read_report(self, transcript: Path) -> Report:
         """Parse the CLI's machine-readable output."""
 
-    def preflight(self) -> None:
+    def preflight(self, model: str) -> None:
         """Refuse (exit 2, before the first attempt) what would fail every attempt: the pinned
         CLI not installed, or no API key while calls go to the provider's own address."""
         try:
             require(self.name, self.pin)
         except RefigError as exc:
             raise UsageError(exc.message, fix=exc.fix) from exc
-        if self.options.get("upstream") or os.environ.get(self.provider.base_env):
-            return  # another server (a local one, a proxy) may need no key
-        if not any(os.environ.get(key) for key in self.provider.key_env):
-            keys = " or ".join(self.provider.key_env)
-            raise UsageError(
-                f"harness {self.name} needs {keys}: without it every call to "
-                f"{self.provider.default_base} is refused",
-                fix=f"export {self.provider.key_env[0]}=... (refig's gateway holds it; the "
-                "agent never sees it), or point the harness at another server with "
-                f"{self.provider.base_env}=URL or --harness-opt upstream=URL",
-            )
+        require_key(self.name, self.provider, self.options.get("upstream"))
 
     def upstream(self, ctx: AttemptContext) -> Upstream:
         """The real provider behind the gateway, with the real key (never given to the agent)."""
@@ -251,6 +241,21 @@ class CliHarness(ABC):
             return ErrorInfo(kind="harness_error",
                              message=f"{self.name} exited {exit_code} without a final report")
         return ErrorInfo(kind="harness_error", message=f"{self.name} exited {exit_code}")
+
+
+def require_key(harness: str, provider: Provider, upstream: str | None) -> None:
+    """A :class:`UsageError` with the fix when ``provider``'s calls would go to its own address
+    (no ``upstream``, no base URL variable) without its API key in refig's environment."""
+    if upstream or os.environ.get(provider.base_env):
+        return  # another server (a local one, a proxy) may need no key
+    if not any(os.environ.get(key) for key in provider.key_env):
+        raise UsageError(
+            f"harness {harness} needs {' or '.join(provider.key_env)}: without it every call "
+            f"to {provider.default_base} is refused",
+            fix=f"export {provider.key_env[0]}=... (refig's gateway holds it; the agent never "
+            f"sees it), or point the harness at another server with {provider.base_env}=URL or "
+            "--harness-opt upstream=URL",
+        )
 
 
 def upstream_for(provider: Provider, ctx: AttemptContext, base: str | None = None) -> Upstream:

@@ -22,6 +22,7 @@ from refig.harness.adapter import (
     Report,
     events,
     last_event,
+    require_key,
     upstream_for,
 )
 from refig.harness.figure import stream_json_message
@@ -53,6 +54,7 @@ __all__ = [
     "events",
     "in_flight",
     "last_event",
+    "require_key",
     "run_command",
     "source_name",
     "status_kind",

@@ -281,7 +281,7 @@ def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
             )
     preflight = getattr(request.harness.create(**request.options), "preflight", None)
     if preflight is not None:
-        preflight()
+        preflight(request.model)
     root = (request.workspace_root or default_root()).absolute()
     check_outside(root, request.suite, request.out)
     root.mkdir(parents=True, exist_ok=True)
