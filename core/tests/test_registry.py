@@ -316,3 +316,20 @@ def test_list_plugins_json_shape_and_filters(make_dist, capsys):
     assert "judge:good" in table and "failed" in table
     assert run(["list-plugins", "--kind", "bogus"]) == 2
     assert "unknown kind 'bogus'" in capsys.readouterr().err
+
+
+def test_refig_run_names_a_factory_that_returns_none_before_any_attempt(
+        make_dist, tmp_path, capsys):
+    make_dist("testplug-harness-none", """
+from refig import hookimpl
+from refig.records import HarnessRecord
+@hookimpl
+def refig_harnesses():
+    yield HarnessRecord(name="nothing", description="d", needs_model=False,
+                        factory=lambda **_: None)
+""")
+    out = tmp_path / "run"
+    assert run(["run", "--suite", str(tmp_path), "--harness", "nothing", "--out", str(out)]) == 1
+    said = " ".join(capsys.readouterr().err.split())
+    assert "plugin testplug-harness-none: the factory of harness 'nothing' returned None" in said
+    assert not out.exists()
