@@ -333,3 +333,17 @@ def refig_harnesses():
     said = " ".join(capsys.readouterr().err.split())
     assert "plugin testplug-harness-none: the factory of harness 'nothing' returned None" in said
     assert not out.exists()
+
+
+def test_a_name_one_plugin_claims_twice_keeps_its_first_record(make_dist):
+    make_dist("testplug-judge-twice", """
+from refig import hookimpl
+from refig.records import JudgeRecord
+@hookimpl
+def refig_judges():
+    yield JudgeRecord(name="twice", description="first", factory=object)
+    yield JudgeRecord(name="twice", description="second", factory=object)
+""")
+    registry, lines = _load()
+    assert registry.resolve("judge", "twice").record.description == "first"
+    assert "claimed twice by testplug-judge-twice" in lines[0]

@@ -330,11 +330,13 @@ class Registry:
             (kind, name), dists = clash
             holder, newcomer = sorted(dists, key=seniority)[:2]
             loaded = self._loaded[newcomer]
-            record = next(r for r in loaded.records if r.kind == kind and name in r.names)
+            record = [r for r in loaded.records if r.kind == kind and name in r.names][-1]
             lost = (f"{kind} {name!r}" if name == record.name
                     else f"the alias {name!r} of its {kind} {record.name!r}")
             message = (f"{kind} {name!r} is claimed by both {holder} and {newcomer}; {holder} "
-                       f"(installed first) keeps it, so {newcomer} loses {lost}")
+                       f"(installed first) keeps it, so {newcomer} loses {lost}"
+                       if holder != newcomer else
+                       f"{kind} {name!r} is claimed twice by {holder}; its second claim is lost")
             if self._strict:
                 raise PluginLoadError(message, fix=f"uninstall one of them, or hide one with "
                                       f"REFIG_DISABLE_PLUGINS={newcomer}")
