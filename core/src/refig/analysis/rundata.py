@@ -175,7 +175,7 @@ GATE_METRIC = ("gate", "passed")
 def _outcomes(
     attempts: list[Attempt], inspections: dict[str, Inspection], role: str,
 ) -> dict[tuple[str, str], Outcome]:
-    """Each cell's latest try and its artifact (no artifact: a ``missing`` gate failure); the
+    """Each cell's chosen attempt and artifact (no artifact: a ``missing`` gate failure); the
     final gate is read with the outcome's own metric values (:func:`_with_scores`)."""
     by_cell: dict[tuple[str, str], list[Attempt]] = defaultdict(list)
     for attempt in attempts:
@@ -183,9 +183,9 @@ def _outcomes(
     outcomes = {}
     for (task_id, config_id), tries in by_cell.items():
         tries.sort(key=lambda a: a.try_index)
-        # the latest try counts: a retry after a failure, or a --redo after a change of code
-        attempt = tries[-1]
-        artifact = attempt.output(role) if attempt.status == AttemptStatus.SUCCEEDED else None
+        succeeded = [a for a in tries if a.status == AttemptStatus.SUCCEEDED]
+        attempt = succeeded[-1] if succeeded else tries[-1]
+        artifact = attempt.output(role) if succeeded else None
         inspection = inspections.get(artifact) if artifact else None
         reason, detail = None, ""
         if artifact is None:

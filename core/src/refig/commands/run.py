@@ -66,7 +66,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
         max_tries: int = typer.Option(3, "--max-tries", min=1, help="Tries per task at most."),
         redo: bool = typer.Option(
             False, "--redo", help="Run every task again as a new try, done or not (after a "
-            "change to the harness's code); each task's latest try counts."
+            "change to the harness's code); each task's latest succeeded try counts."
         ),
         harness_opt: list[str] = typer.Option(
             [], "--harness-opt", help="KEY=VALUE passed to the harness; part of the "
