@@ -16,22 +16,38 @@ import pytest
 from refig.errors import RefigError, docs, install_fix
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = [p for pattern in ("*/*/src/**/*.py", "core/src/**/*.py", "docs/*.md", "README.md",
-                             "*/*/README.md", "plugin-template/**/*")
-           for p in ROOT.glob(pattern) if p.is_file() and ".venv" not in p.parts]
+SOURCES = [
+    p
+    for pattern in (
+        "*/*/src/**/*.py",
+        "core/src/**/*.py",
+        "docs/*.md",
+        "README.md",
+        "*/*/README.md",
+        "plugin-template/**/*",
+    )
+    for p in ROOT.glob(pattern)
+    if p.is_file() and ".venv" not in p.parts
+]
 HINT = re.compile(r"(?<![\w-])refig\[(\w+)\]")
 CORE_HINT = re.compile(r"refig-core\[(\w+)\]")
 
 
 def test_no_hint_installs_the_unrelated_refig_project() -> None:
-    found = [f"{p.relative_to(ROOT)}: {m.group(0)}" for p in SOURCES
-             for m in HINT.finditer(p.read_text(errors="replace"))]
+    found = [
+        f"{p.relative_to(ROOT)}: {m.group(0)}"
+        for p in SOURCES
+        for m in HINT.finditer(p.read_text(errors="replace"))
+    ]
     assert found == []
 
 
 def test_every_extra_a_hint_names_is_declared() -> None:
-    declared = set(tomllib.loads((ROOT / "core" / "pyproject.toml").read_text())["project"][
-        "optional-dependencies"])
+    declared = set(
+        tomllib.loads((ROOT / "core" / "pyproject.toml").read_text())["project"][
+            "optional-dependencies"
+        ]
+    )
     named = {m.group(1) for p in SOURCES for m in CORE_HINT.finditer(p.read_text(errors="replace"))}
     assert named and named <= declared, named - declared
     assert {"llm", "ocr", "plot"} <= declared
@@ -59,8 +75,13 @@ def _docstrings(tree: ast.AST) -> set[int]:
     found = set()
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
-        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and isinstance(
-                body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+        if (
+            isinstance(body, list)
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
             found.add(id(body[0].value))
     return found
 
@@ -75,8 +96,12 @@ def test_messages_name_no_bare_docs_path() -> None:
             continue
         tree = ast.parse(path.read_text())
         skip = _docstrings(tree)
-        found += [f"{path.relative_to(ROOT)}:{node.lineno}: {node.value}"
-                  for node in ast.walk(tree)
-                  if isinstance(node, ast.Constant) and isinstance(node.value, str)
-                  and id(node) not in skip and bare.search(node.value)]
+        found += [
+            f"{path.relative_to(ROOT)}:{node.lineno}: {node.value}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in skip
+            and bare.search(node.value)
+        ]
     assert found == []

@@ -20,18 +20,30 @@ SCRIPT = ROOT / "scripts" / "put-on-path"
 
 pytestmark = pytest.mark.skipif(
     shutil.which("bash") is None or not (ROOT / ".venv" / "bin" / "refig").exists(),
-    reason="needs bash and the workspace's .venv (uv sync)")
+    reason="needs bash and the workspace's .venv (uv sync)",
+)
 
 
 def _put(home: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(SCRIPT)], capture_output=True, text=True, check=False, timeout=60,
-                          env={"HOME": str(home), "PATH": os.environ["PATH"], **env})
+    return subprocess.run(
+        [str(SCRIPT)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+        env={"HOME": str(home), "PATH": os.environ["PATH"], **env},
+    )
 
 
 def _login(home: Path, command: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["env", "-i", f"HOME={home}", "TERM=dumb", "bash", "-lc", command],
-                          capture_output=True, text=True, check=False, timeout=60,
-                          stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        ["env", "-i", f"HOME={home}", "TERM=dumb", "bash", "-lc", command],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def test_a_new_login_shell_finds_uv_and_refig(tmp_path: Path) -> None:
@@ -45,7 +57,8 @@ def test_a_new_login_shell_finds_uv_and_refig(tmp_path: Path) -> None:
     assert after.returncode == 0, after.stderr
     assert after.stdout.splitlines()[0] == f"refig {__version__}"
     assert (tmp_path / ".local" / "bin" / "refig").resolve() == (
-        ROOT / ".venv" / "bin" / "refig").resolve()
+        ROOT / ".venv" / "bin" / "refig"
+    ).resolve()
     assert _put(tmp_path).returncode == 0  # again: nothing added twice
     assert (tmp_path / ".profile").read_text().count("put-on-path") == 1
 

@@ -25,8 +25,23 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _run(suite: Path, out: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> dict:
-    assert run(["run", "--suite", str(suite), "--harness", "raster-paste", "--out", str(out),
-                "-q", "--json", *extra]) == 0
+    assert (
+        run(
+            [
+                "run",
+                "--suite",
+                str(suite),
+                "--harness",
+                "raster-paste",
+                "--out",
+                str(out),
+                "-q",
+                "--json",
+                *extra,
+            ]
+        )
+        == 0
+    )
     return json.loads(capsys.readouterr().out)
 
 
@@ -35,8 +50,10 @@ def test_redo_runs_every_done_task_again_as_a_new_try(suite, tmp_path, capsys):
     assert _run(suite, out, capsys)["succeeded"] == 2
     again = _run(suite, out, capsys)
     assert (again["planned"], again["skipped_done"]) == (0, 2)
-    assert run(["run", "--suite", str(suite), "--harness", "raster-paste", "--out", str(out),
-                "-q"]) == 0
+    assert (
+        run(["run", "--suite", str(suite), "--harness", "raster-paste", "--out", str(out), "-q"])
+        == 0
+    )
     assert "--redo runs them again" in " ".join(capsys.readouterr().out.split())
     redone = _run(suite, out, capsys, "--redo")
     assert (redone["planned"], redone["succeeded"], redone["skipped_done"]) == (2, 2, 0)

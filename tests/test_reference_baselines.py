@@ -28,6 +28,7 @@ def test_a_reference_baseline_reads_the_runs_own_suite(harness: str, tmp_path: P
     assert run(["run", "--suite", str(suite), "--harness", harness, "--out", str(out), "-q"]) == 0
     attempts = RunStore.open(out).query(Attempt)
     assert attempts and all(a.status is AttemptStatus.SUCCEEDED for a in attempts), [
-        a.error for a in attempts]
+        a.error for a in attempts
+    ]
     # the suite's path is where this machine keeps it, not part of the configuration
     assert {a.config_id for a in attempts} == {f"none@{harness}/direct"}

@@ -31,7 +31,8 @@ def _member(tmp_path: Path) -> Path:
     (folder / "src" / "refig_metric_probe" / "rubric.toml").write_text("")
     (folder / "pyproject.toml").write_text(
         '[project]\nname = "refig-metric-probe"\nversion = "0.1.0"\n'
-        '[tool.hatch.build.targets.wheel]\npackages = ["src/refig_metric_probe"]\n')
+        '[tool.hatch.build.targets.wheel]\npackages = ["src/refig_metric_probe"]\n'
+    )
     return folder
 
 
@@ -45,8 +46,10 @@ def _wheel(tmp_path: Path, metadata: str, entry_points: str, files: list[str]) -
     return wheel
 
 
-GOOD = ("Metadata-Version: 2.4\nName: refig-metric-probe\nVersion: 0.1.0\nSummary: a probe\n"
-        "Requires-Python: >=3.11\nRequires-Dist: refig-core[ocr]\n\n")
+GOOD = (
+    "Metadata-Version: 2.4\nName: refig-metric-probe\nVersion: 0.1.0\nSummary: a probe\n"
+    "Requires-Python: >=3.11\nRequires-Dist: refig-core[ocr]\n\n"
+)
 POINTS = "[refig]\nprobe = refig_metric_probe.hooks\n"
 FILES = ["refig_metric_probe/hooks.py", "refig_metric_probe/rubric.toml"]
 
@@ -61,9 +64,14 @@ def test_each_problem_of_a_wheel_is_named(tmp_path: Path) -> None:
     release = _release()
     bad = GOOD.replace("Summary: a probe\n", "").replace(
         "Requires-Dist: refig-core[ocr]\n",
-        "Requires-Dist: refig[ocr]\nRequires-Dist: refig-core[nope]\n")
-    wheel = _wheel(tmp_path, bad, "[refig]\nprobe = refig_metric_probe.gone\n",
-                   ["refig_metric_probe/hooks.py", "tests/test_x.py"])
+        "Requires-Dist: refig[ocr]\nRequires-Dist: refig-core[nope]\n",
+    )
+    wheel = _wheel(
+        tmp_path,
+        bad,
+        "[refig]\nprobe = refig_metric_probe.gone\n",
+        ["refig_metric_probe/hooks.py", "tests/test_x.py"],
+    )
     said = "\n".join(release.check_wheel(wheel, _member(tmp_path), {"ocr", "llm"}))
     assert "no Summary" in said
     assert "requires 'refig[ocr]'" in said and "unrelated" in said
@@ -77,8 +85,13 @@ def test_each_problem_of_a_wheel_is_named(tmp_path: Path) -> None:
 def test_release_builds_checks_and_installs_a_plugin(tmp_path: Path) -> None:
     if shutil.which("uv") is None:
         pytest.skip("uv is not on PATH")
-    done = subprocess.run([str(SCRIPT), "--out", str(tmp_path / "dist")], capture_output=True,
-                          text=True, timeout=900, check=False)
+    done = subprocess.run(
+        [str(SCRIPT), "--out", str(tmp_path / "dist")],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert "ready to publish" in done.stderr
     wheels = sorted(p.name for p in (tmp_path / "dist").glob("*.whl"))

@@ -49,9 +49,11 @@ REGISTRATION_HOOKS: dict[str, PluginKind] = {
 
 Status = Literal["active", "failed", "disabled"]
 #: Code that is not the plugin's own: a failure's place is the innermost frame outside these.
-_NOT_THE_PLUGIN = (*(str(Path(m.__file__ or "").parent) + os.sep for m in (hookspecs, pluggy,
-                                                                            importlib)),
-                   "<frozen ", "<string>")
+_NOT_THE_PLUGIN = (
+    *(str(Path(m.__file__ or "").parent) + os.sep for m in (hookspecs, pluggy, importlib)),
+    "<frozen ",
+    "<string>",
+)
 
 
 def _truthy(value: str | None) -> bool:
@@ -166,8 +168,13 @@ class _Loaded:
 class Registry:
     """Typed access to everything plugins registered."""
 
-    def __init__(self, *, strict: bool = False, warn: Callable[[str], None] | None = None,
-                 debug: bool = False):
+    def __init__(
+        self,
+        *,
+        strict: bool = False,
+        warn: Callable[[str], None] | None = None,
+        debug: bool = False,
+    ):
         self._pm = pluggy.PluginManager(hookspecs.PROJECT)
         self._pm.add_hookspecs(hookspecs)
         self._strict = strict
@@ -187,8 +194,11 @@ class Registry:
     ) -> Registry:
         """Load built-ins and installed plugins, honouring the ``REFIG_*_PLUGINS`` variables."""
         env = os.environ if environ is None else environ
-        registry = cls(strict=_truthy(env.get("REFIG_STRICT_PLUGINS")), warn=warn,
-                       debug=_truthy(env.get("REFIG_DEBUG")))
+        registry = cls(
+            strict=_truthy(env.get("REFIG_STRICT_PLUGINS")),
+            warn=warn,
+            debug=_truthy(env.get("REFIG_DEBUG")),
+        )
         registry._load_builtins()
         allow = _names_from_env(env.get("REFIG_LOAD_PLUGINS"))
         deny = _names_from_env(env.get("REFIG_DISABLE_PLUGINS")) or set()
@@ -240,8 +250,9 @@ class Registry:
             loaded.records = self._collect(loaded)
         except Exception as exc:  # a broken plugin must never take the CLI down
             place = where(exc)
-            self._fail(loaded, f"{type(exc).__name__}: {exc}" + (f" ({place})" if place else ""),
-                       exc)
+            self._fail(
+                loaded, f"{type(exc).__name__}: {exc}" + (f" ({place})" if place else ""), exc
+            )
             return
         self._add(loaded)
 
@@ -249,16 +260,22 @@ class Registry:
         """Warn about hook functions pluggy ignores because they lack ``@hookimpl``, and about a
         module that implements no hook at all (it would be listed active, providing nothing)."""
         hooked = {caller.name for caller in self._pm.get_hookcallers(module) or ()}
-        unmarked = sorted(name for name, value in vars(module).items()
-                          if callable(value) and hasattr(self._pm.hook, name)
-                          and name not in hooked)
+        unmarked = sorted(
+            name
+            for name, value in vars(module).items()
+            if callable(value) and hasattr(self._pm.hook, name) and name not in hooked
+        )
         if unmarked:
-            self._warn(f"refig: plugin {dist}: {module.__name__} defines {', '.join(unmarked)} "
-                       "without @hookimpl, so refig ignores them (decorate each with "
-                       "`@hookimpl`, from refig.plugin)")
+            self._warn(
+                f"refig: plugin {dist}: {module.__name__} defines {', '.join(unmarked)} "
+                "without @hookimpl, so refig ignores them (decorate each with "
+                "`@hookimpl`, from refig.plugin)"
+            )
         elif not hooked:
-            self._warn(f"refig: plugin {dist}: its entry point {ep.name} = {ep.value} names a "
-                       "module that implements no refig hook, so it provides nothing")
+            self._warn(
+                f"refig: plugin {dist}: its entry point {ep.name} = {ep.value} names a "
+                "module that implements no refig hook, so it provides nothing"
+            )
 
     def _collect(self, loaded: _Loaded) -> list[PluginRecord]:
         """Call the plugin's registration hooks one by one and check what they return."""
@@ -314,6 +331,7 @@ class Registry:
         """A name two distributions claim stays with the built-ins, else with the distribution
         installed first; the newcomer loses that name only (an alias, or the record whose name
         it is), with a warning naming both. Under ``REFIG_STRICT_PLUGINS=1`` it is an error."""
+
         def seniority(dist: str) -> tuple[bool, float, str]:
             info = self._loaded[dist].info
             return (not info.builtin, info.installed, dist)
@@ -331,19 +349,28 @@ class Registry:
             holder, newcomer = sorted(dists, key=seniority)[:2]
             loaded = self._loaded[newcomer]
             record = [r for r in loaded.records if r.kind == kind and name in r.names][-1]
-            lost = (f"{kind} {name!r}" if name == record.name
-                    else f"the alias {name!r} of its {kind} {record.name!r}")
-            message = (f"{kind} {name!r} is claimed by both {holder} and {newcomer}; {holder} "
-                       f"(installed first) keeps it, so {newcomer} loses {lost}"
-                       if holder != newcomer else
-                       f"{kind} {name!r} is claimed twice by {holder}; its second claim is lost")
+            lost = (
+                f"{kind} {name!r}"
+                if name == record.name
+                else f"the alias {name!r} of its {kind} {record.name!r}"
+            )
+            message = (
+                f"{kind} {name!r} is claimed by both {holder} and {newcomer}; {holder} "
+                f"(installed first) keeps it, so {newcomer} loses {lost}"
+                if holder != newcomer
+                else f"{kind} {name!r} is claimed twice by {holder}; its second claim is lost"
+            )
             if self._strict:
-                raise PluginLoadError(message, fix=f"uninstall one of them, or hide one with "
-                                      f"REFIG_DISABLE_PLUGINS={newcomer}")
+                raise PluginLoadError(
+                    message,
+                    fix=f"uninstall one of them, or hide one with REFIG_DISABLE_PLUGINS={newcomer}",
+                )
             loaded.records = [
-                r if r is not record else dataclasses.replace(
-                    r, aliases=tuple(a for a in r.aliases if a != name))
-                for r in loaded.records if r is not record or name != record.name
+                r
+                if r is not record
+                else dataclasses.replace(r, aliases=tuple(a for a in r.aliases if a != name))
+                for r in loaded.records
+                if r is not record or name != record.name
             ]
             loaded.info.provides = [f"{r.kind}:{r.name}" for r in loaded.records]
             loaded.info.lost.append(message)
