@@ -347,3 +347,15 @@ def refig_judges():
     registry, lines = _load()
     assert registry.resolve("judge", "twice").record.description == "first"
     assert "claimed twice by testplug-judge-twice" in lines[0]
+
+
+def test_list_plugins_shows_what_a_newcomer_lost(make_dist, capsys):
+    first = make_dist("testplug-judge-old", JUDGE_PLUGIN.format(name="shared"))
+    later = make_dist(
+        "testplug-judge-new",
+        JUDGE_PLUGIN.format(name="shared").replace('name="shared-metric"', 'name="new-metric"'),
+    )
+    _installed_in_order(first, later)
+    assert run(["list-plugins", "--kind", "judge"]) == 0
+    shown = capsys.readouterr().out  # the table wraps the sentence across lines
+    assert "loses" in shown and "testplug-judge-old" in shown and "(installed first)" in shown
