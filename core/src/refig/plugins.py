@@ -107,9 +107,12 @@ class PluginInfo:
     installed: float = 0.0
 
     def may_provide(self, kind: str) -> bool:
-        """True when the plugin provides ``kind``, or failed before it could say and its
-        registration hooks or its name (``refig-<kind>-<name>``) say it is of that kind."""
+        """True when the plugin provides ``kind``, lost a name of that kind to another, or
+        failed before it could say and its registration hooks or its name
+        (``refig-<kind>-<name>``) say it is of that kind."""
         if any(p.startswith(f"{kind}:") for p in self.provides):
+            return True
+        if any(lost.startswith(f"{kind} ") for lost in self.lost):
             return True
         if self.status != "failed":
             return False
