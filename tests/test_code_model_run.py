@@ -239,3 +239,24 @@ def test_the_task_pages_show_the_program_its_output_failure_and_metrics(
         finally:
             browser.close()
     assert problems == []
+
+
+def test_the_model_harness_without_its_key_refuses_before_the_first_attempt(
+        tmp_path, monkeypatch, capsys):
+    """One litellm call per attempt, all refused without a key: refused once, before any."""
+    from refig.plugins import Registry
+
+    registry = Registry.load(warn=lambda _: None)
+    if "model" not in registry.names("harness") or "code-sample" not in registry.names("suite"):
+        pytest.skip("the model harness or the code-sample suite is not installed")
+    suite = tmp_path / "suite"
+    assert refig(["suite", "build", "code-sample", "--out", str(suite), "--language", "python",
+                  "--category", "statistical", "-q"]) == 0
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    capsys.readouterr()
+    assert refig(["run", "--suite", str(suite), "--harness", "model", "--model", "openai/gpt-x",
+                  "--workflow", "answer", "--out", str(tmp_path / "run"), "-q"]) == 2
+    said = " ".join(capsys.readouterr().err.split())
+    assert "harness model needs OPENAI_API_KEY" in said and "fix: export OPENAI_API_KEY=" in said
+    assert not (tmp_path / "run").exists()

@@ -108,3 +108,44 @@ def test_the_verdict_table_prints_configuration_options_as_text(tmp_path, capsys
     assert _verdict(outcome)
     assert "none@oracle/direct[suite=demo/deck-edit/suite]" in "".join(
         capsys.readouterr().out.split())
+
+
+def _figure_demo():
+    from refig.demo import DEMOS
+
+    return next(d for d in DEMOS if d.family == "figure-to-slide")
+
+
+def test_the_demo_refuses_a_family_whose_baselines_are_unavailable(capsys):
+    """A family installed without what its demo runs fails loudly instead of being skipped."""
+    from refig.demo import installed
+    from refig.errors import RefigError
+    from refig.plugins import Registry
+
+    registry = Registry.load(environ={"REFIG_DISABLE_PLUGINS": "refig-harness-baseline"},
+                             warn=lambda _: None)
+    if "figure-to-slide" not in registry.names("family"):
+        pytest.skip("the figure-to-slide family is not installed")
+    with pytest.raises(RefigError, match="figure-to-slide demo cannot run: harness cv, "
+                       "harness raster-paste not available"):
+        installed(registry, _figure_demo())
+
+
+def test_the_demo_skips_a_family_that_is_not_installed():
+    from refig.demo import installed
+    from refig.plugins import Registry
+
+    registry = Registry.load(environ={"REFIG_LOAD_PLUGINS": ""}, warn=lambda _: None)
+    assert installed(registry, _figure_demo()) is False
+
+
+def test_refig_demo_exits_non_zero_before_any_work_when_a_family_is_broken(
+        tmp_path, monkeypatch, capsys):
+    from refig.plugins import Registry
+
+    if "figure-to-slide" not in Registry.load(warn=lambda _: None).names("family"):
+        pytest.skip("the figure-to-slide family is not installed")
+    monkeypatch.setenv("REFIG_DISABLE_PLUGINS", "refig-harness-baseline")
+    assert run(["demo", "--out", str(tmp_path / "demo"), "-q"]) == 1
+    assert "figure-to-slide demo cannot run" in " ".join(capsys.readouterr().err.split())
+    assert not (tmp_path / "demo" / "suite").exists()

@@ -37,3 +37,33 @@ def test_without_libreoffice_the_demo_cannot_run(capsys, monkeypatch):
     office = checks["LibreOffice"]
     assert office["status"] == "missing" and office["required"] is True
     assert "apt-get install" in office["fix"] and "libreoffice-impress" in office["fix"]
+
+
+def test_inside_a_virtualenv_uv_is_not_installed_with_user(capsys, monkeypatch):
+    from refig.doctor import in_virtualenv
+
+    monkeypatch.setenv("PATH", str(Path(sys.executable).parent))  # no uv
+    _, checks = _checks(capsys)
+    assert checks["uv"]["status"] == "warn"
+    if in_virtualenv():  # the workspace's .venv, as under `uv run`
+        assert checks["uv"]["fix"] == f"{sys.executable} -m pip install uv"
+    else:
+        assert "--user" in checks["uv"]["fix"]
+
+
+def test_the_refig_command_is_looked_for_where_a_shell_finds_it(capsys, monkeypatch, tmp_path):
+    here = Path(sys.executable).parent
+    monkeypatch.setenv("UV", "/usr/bin/uv")  # as `uv run` sets it, with its bin first on PATH
+    monkeypatch.setenv("PATH", str(here))
+    _, checks = _checks(capsys)
+    command = checks["refig command"]
+    assert command["status"] == "warn" and "uv run" in command["detail"]
+    assert f"ln -s {here / 'refig'} ~/.local/bin/refig" in command["fix"]
+    linked = tmp_path / "bin"
+    linked.mkdir()
+    (linked / "refig").symlink_to(here / "refig")
+    monkeypatch.setenv("PATH", f"{here}:{linked}")
+    _, checks = _checks(capsys)
+    assert checks["refig command"] == {"component": "refig command", "status": "ok",
+                                       "detail": str(linked / "refig"), "fix": None,
+                                       "required": False}

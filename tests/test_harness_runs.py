@@ -162,3 +162,41 @@ def test_a_baseline_takes_no_figure_delivery(tmp_path: Path) -> None:
     request = make_request(Registry.load(warn=lambda _: None), suite=tmp_path, out=tmp_path / "r",
                            harness="cv")
     assert request.options == {}
+
+
+@pytest.mark.parametrize("name", list(HARNESSES))
+def test_a_real_harness_without_its_key_refuses_before_the_first_attempt(
+        name: str, suite: Path, tmp_path: Path) -> None:
+    _installed(name)
+    _, variable, _ = HARNESSES[name]
+    key = "ANTHROPIC_API_KEY" if variable.startswith("ANTHROPIC") else "OPENAI_API_KEY"
+    env = {k: v for k, v in os.environ.items() if k not in {key, variable}}
+    done = refig("run", "--suite", str(suite), "--harness", name, "--model", "m", "--out",
+                 str(tmp_path / "run"), "-q", env=env)
+    said = " ".join(done.stderr.split())
+    assert done.returncode == 2, said
+    record = next(r for r in Registry.load(warn=lambda _: None).records(PluginKind.HARNESS)
+                  if r.name == name)
+    assert isinstance(record, HarnessRecord) and record.cli is not None
+    if locate(name, record.cli).ok:
+        assert f"harness {name} needs {key}" in said and f"fix: export {key}=..." in said
+    else:  # no CLI here: that is what it refuses first, with the command that installs it
+        assert f"harness {name} needs {record.cli.package}" in said and "harness install" in said
+    assert not (tmp_path / "run").exists()  # no attempt, not even a run directory
+
+
+def test_a_harness_pointed_at_another_server_needs_no_key(
+        suite: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A local server (the scripted ones of these tests, a proxy) may need no key: no refusal."""
+    from refig.running.runner import make_request
+
+    _installed("codex")
+    request = make_request(Registry.load(warn=lambda _: None), suite=suite, out=tmp_path / "r",
+                           harness="codex", model="m", options={"upstream": "http://127.0.0.1:9"})
+    record = request.harness.record
+    assert isinstance(record, HarnessRecord) and record.cli is not None
+    if not locate("codex", record.cli).ok:
+        pytest.skip("the codex CLI is not installed")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    request.harness.create(**request.options).preflight("m")  # returns: another server

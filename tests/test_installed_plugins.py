@@ -51,8 +51,11 @@ def _venv(tmp_path: Path, *packages: str | Path) -> Path:
 @pytest.mark.parametrize("kind", KINDS)
 def test_template_bakes_installs_lists_and_passes_its_tests(tmp_path, kind):
     name = f"probe-{kind}"
+    # quotes and a backslash in the description: it must still bake valid Python and TOML
+    description = 'A "probe" plugin\\ of kind ' + kind
     baked = Path(cookiecutter(str(TEMPLATE), no_input=True, output_dir=str(tmp_path),
-                              extra_context={"kind": kind, "name": name}))
+                              extra_context={"kind": kind, "name": name,
+                                             "description": description}))
     distribution = f"refig-{kind}-{name}"
     assert baked.name == distribution
     assert not (baked / "_kinds").exists()
@@ -67,6 +70,11 @@ def test_template_bakes_installs_lists_and_passes_its_tests(tmp_path, kind):
         "provides": [f"{kind}:{name}"], "hooks": [f"refig_{_hook(kind)}"], "error": None,
     }]
     _run(venv / "bin" / "pytest", "-q", "-p", "no:cacheprovider", baked / "tests", cwd=baked)
+    from importlib.metadata import Distribution
+
+    installed = Distribution.at(next((venv / "lib").glob(
+        f"python*/site-packages/{distribution.replace('-', '_')}-0.1.0.dist-info")))
+    assert installed.metadata["Summary"] == description
 
 
 def _hook(kind: str) -> str:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 from refig.cli import run
-from refig.errors import PluginLoadError, UnknownPluginError
+from refig.errors import PluginLoadError, RefigError, UnknownPluginError
 from refig.plugins import Registry
 from refig.records import PluginKind
 
@@ -131,19 +133,46 @@ def test_allow_and_deny_lists(make_dist):
     assert _info(not_a, "testplug-judge-a").status == "disabled"
 
 
-def test_two_plugins_claiming_one_name_fail_naming_both(make_dist):
-    make_dist("testplug-judge-a", JUDGE_PLUGIN.format(name="same"))
-    make_dist("testplug-judge-b", JUDGE_PLUGIN.format(name="same"))
+def _installed_in_order(*packages: Path) -> None:
+    """Give each distribution's metadata a later time than the one before (its install time)."""
+    for order, package in enumerate(packages):
+        for info in package.parent.glob(f"{package.name}-*.dist-info"):
+            os.utime(info, (1_000_000 + order, 1_000_000 + order))
+
+
+def test_a_clash_takes_the_name_from_the_newcomer_only(make_dist):
+    first = make_dist("testplug-judge-b", JUDGE_PLUGIN.format(name="same"))
+    later = make_dist("testplug-judge-a", JUDGE_PLUGIN.format(name="same").replace(
+        'name="same-metric"', 'name="mine-metric"'))
     make_dist("testplug-judge-c", JUDGE_PLUGIN.format(name="other"))
+    _installed_in_order(first, later)  # b installed first, though a sorts first
     registry, lines = _load()
-    for dist in ("testplug-judge-a", "testplug-judge-b"):
-        info = _info(registry, dist)
-        assert info.status == "failed"
-        assert "testplug-judge-a" in info.error and "testplug-judge-b" in info.error
-    assert "same" not in registry.names("judge") and "other" in registry.names("judge")
-    assert len(lines) == 2
+    holder, newcomer = _info(registry, "testplug-judge-b"), _info(registry, "testplug-judge-a")
+    assert holder.status == newcomer.status == "active" and not holder.lost
+    # the newcomer loses the clashing names (the judge and its alias), keeps its metric
+    assert newcomer.provides == ["metric:mine-metric"]
+    assert registry.resolve("judge", "same").distribution == "testplug-judge-b"
+    assert registry.resolve("metric", "other-metric").distribution == "testplug-judge-c"
+    said = " ".join(newcomer.lost)
+    assert "testplug-judge-a" in said and "testplug-judge-b" in said
+    assert "testplug-judge-a loses judge 'same'" in said
+    assert newcomer.as_json()["error"] == "; ".join(newcomer.lost)
+    assert lines and all("testplug-judge-a" in line and "testplug-judge-b" in line
+                         for line in lines)
     with pytest.raises(PluginLoadError, match="claimed by both"):
         Registry.load(environ=_strict("testplug-judge-a,testplug-judge-b"), warn=lambda _: None)
+
+
+def test_a_clash_on_an_alias_takes_only_the_alias(make_dist):
+    first = make_dist("testplug-judge-x", JUDGE_PLUGIN.format(name="x"))
+    later = make_dist("testplug-judge-y", JUDGE_PLUGIN.format(name="y").replace(
+        'aliases=("y-alias",)', 'aliases=("x-alias", "y-alias")'))
+    _installed_in_order(first, later)
+    registry, _ = _load()
+    assert registry.resolve("judge", "x-alias").distribution == "testplug-judge-x"
+    assert registry.resolve("judge", "y").distribution == "testplug-judge-y"
+    assert registry.resolve("judge", "y-alias").record.name == "y"
+    assert "the alias 'x-alias' of its judge 'y'" in _info(registry, "testplug-judge-y").lost[0]
 
 
 def test_a_plugin_cannot_take_a_builtin_name(make_dist):
@@ -155,8 +184,74 @@ def refig_executors():
     yield ExecutorRecord(name="local", description="impostor", factory=object)
 """)
     registry, _ = _load()
-    assert _info(registry, "testplug-executor-fake").status == "failed"
+    fake = _info(registry, "testplug-executor-fake")
+    assert fake.provides == [] and "refig-core (installed first) keeps it" in fake.lost[0]
     assert registry.resolve("executor", "local").distribution == "refig-core"
+
+
+def test_a_failed_import_names_the_file_and_line(make_dist):
+    package = make_dist("testplug-broken-line", "import os\n\nimport testplug_not_there\n")
+    registry, lines = _load()
+    info = _info(registry, "testplug-broken-line")
+    assert f"{package / 'hooks.py'}:3" in info.error
+    assert "Traceback" not in " ".join(lines)
+    with pytest.raises(PluginLoadError, match=r"hooks\.py:3"):
+        Registry.load(environ=_strict("testplug-broken-line"), warn=lambda _: None)
+
+
+def test_a_syntax_error_names_its_line_and_refig_debug_shows_the_traceback(make_dist):
+    package = make_dist("testplug-broken-syntax", "x = 1\ndef (:\n")
+    registry, _ = _load()
+    assert f"{package / 'hooks.py'}:2" in _info(registry, "testplug-broken-syntax").error
+    _, debug_lines = _load(REFIG_DEBUG="1")
+    assert any("Traceback (most recent call last)" in line for line in debug_lines)
+    said: list[str] = []
+    with pytest.raises(PluginLoadError):
+        Registry.load(environ={**_strict("testplug-broken-syntax"), "REFIG_DEBUG": "1"},
+                      warn=said.append)
+    assert any("Traceback" in line and "SyntaxError" in line for line in said)
+
+
+def test_hooks_without_hookimpl_are_warned_about(make_dist):
+    make_dist("testplug-judge-unmarked", JUDGE_PLUGIN.format(name="u").replace("@hookimpl\n", ""))
+    make_dist("testplug-judge-empty", "X = 1\n")
+    registry, lines = _load()
+    assert _info(registry, "testplug-judge-unmarked").provides == []
+    said = "\n".join(lines)
+    assert "refig_judges, refig_metrics without @hookimpl" in said
+    assert "testplug-judge-empty" in said and "implements no refig hook" in said
+
+
+@pytest.mark.parametrize(("factory", "complaint"), [
+    ("'not a function'", "judge 'odd' has a factory that is not callable (str)"),
+    ("None", "judge 'odd' has a factory that is not callable (NoneType)"),
+])
+def test_a_record_whose_factory_cannot_be_called_fails_when_loaded(make_dist, factory, complaint):
+    make_dist("testplug-judge-odd", f"""
+from refig import hookimpl
+from refig.records import JudgeRecord
+@hookimpl
+def refig_judges():
+    yield JudgeRecord(name="odd", description="d", factory={factory})
+""")
+    registry, lines = _load()
+    info = _info(registry, "testplug-judge-odd")
+    assert info.status == "failed" and complaint in info.error
+    assert "testplug-judge-odd" in lines[0]
+
+
+def test_a_factory_returning_none_is_named_when_created(make_dist):
+    make_dist("testplug-judge-none", """
+from refig import hookimpl
+from refig.records import JudgeRecord
+@hookimpl
+def refig_judges():
+    yield JudgeRecord(name="nothing", description="d", factory=lambda **_: None)
+""")
+    registry, _ = _load()
+    with pytest.raises(RefigError, match="plugin testplug-judge-none: the factory of judge "
+                       "'nothing' returned None"):
+        registry.resolve("judge", "nothing").create()
 
 
 @pytest.mark.parametrize("flavour", ["import", "raises"])
@@ -221,3 +316,46 @@ def test_list_plugins_json_shape_and_filters(make_dist, capsys):
     assert "judge:good" in table and "failed" in table
     assert run(["list-plugins", "--kind", "bogus"]) == 2
     assert "unknown kind 'bogus'" in capsys.readouterr().err
+
+
+def test_refig_run_names_a_factory_that_returns_none_before_any_attempt(
+        make_dist, tmp_path, capsys):
+    make_dist("testplug-harness-none", """
+from refig import hookimpl
+from refig.records import HarnessRecord
+@hookimpl
+def refig_harnesses():
+    yield HarnessRecord(name="nothing", description="d", needs_model=False,
+                        factory=lambda **_: None)
+""")
+    out = tmp_path / "run"
+    assert run(["run", "--suite", str(tmp_path), "--harness", "nothing", "--out", str(out)]) == 1
+    said = " ".join(capsys.readouterr().err.split())
+    assert "plugin testplug-harness-none: the factory of harness 'nothing' returned None" in said
+    assert not out.exists()
+
+
+def test_a_name_one_plugin_claims_twice_keeps_its_first_record(make_dist):
+    make_dist("testplug-judge-twice", """
+from refig import hookimpl
+from refig.records import JudgeRecord
+@hookimpl
+def refig_judges():
+    yield JudgeRecord(name="twice", description="first", factory=object)
+    yield JudgeRecord(name="twice", description="second", factory=object)
+""")
+    registry, lines = _load()
+    assert registry.resolve("judge", "twice").record.description == "first"
+    assert "claimed twice by testplug-judge-twice" in lines[0]
+
+
+def test_list_plugins_shows_what_a_newcomer_lost(make_dist, capsys):
+    first = make_dist("testplug-judge-old", JUDGE_PLUGIN.format(name="shared"))
+    later = make_dist(
+        "testplug-judge-new",
+        JUDGE_PLUGIN.format(name="shared").replace('name="shared-metric"', 'name="new-metric"'),
+    )
+    _installed_in_order(first, later)
+    assert run(["list-plugins", "--kind", "judge"]) == 0
+    shown = capsys.readouterr().out  # the table wraps the sentence across lines
+    assert "loses" in shown and "testplug-judge-old" in shown and "(installed first)" in shown

@@ -106,6 +106,10 @@ def test_plan_skips_done_and_final_failures_and_retries_retryable_ones() -> None
     retry = plan_attempts(tasks, stored, retry_failed=True, max_tries=3)
     assert [(p.task.id, p.try_index) for p in retry.todo] == [("t1", 1), ("t4", 0)]
     assert retry.exhausted == 1 and retry.skipped == 3
+    redo = plan_attempts(tasks, stored, redo=True, max_tries=3)  # every task, past max_tries
+    assert [(p.task.id, p.try_index) for p in redo.todo] == [
+        ("t0", 1), ("t1", 1), ("t2", 1), ("t3", 3), ("t4", 0)]
+    assert redo.skipped == 0
 
 
 # --- processes ----------------------------------------------------------------------------------

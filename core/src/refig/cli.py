@@ -11,6 +11,8 @@ import importlib
 import pkgutil
 import sqlite3
 import sys
+from types import SimpleNamespace
+from typing import Any
 
 import typer
 from rich.markup import escape
@@ -21,6 +23,8 @@ from refig.errors import RefigError
 from refig.plugins import Registry
 from refig.store_marks import unreadable_store
 
+HELP_OPTIONS = ["-h", "--help"]
+
 
 def create_app(registry: Registry) -> typer.Typer:
     """Build the ``refig`` app for a registry."""
@@ -30,7 +34,7 @@ def create_app(registry: Registry) -> typer.Typer:
         no_args_is_help=True,
         pretty_exceptions_show_locals=False,
         rich_markup_mode="rich",
-        context_settings={"help_option_names": ["-h", "--help"]},
+        context_settings={"help_option_names": HELP_OPTIONS},
     )
 
     def _version(value: bool) -> None:
@@ -53,11 +57,24 @@ def create_app(registry: Registry) -> typer.Typer:
     return app
 
 
+def _hide_flag_types(command: Any) -> Any:
+    """Show a flag as just its name in ``--help``: typer labels every flag, ``--help`` too,
+    ``<bool>``, which reads as if it took a value."""
+    names = SimpleNamespace(help_option_names=HELP_OPTIONS)  # all get_help_option reads
+    helper = command.get_help_option(names)
+    for param in [*command.params, *([helper] if helper else [])]:
+        if getattr(param, "is_flag", False) and not getattr(param, "count", False):
+            param.metavar = ""
+    for sub in getattr(command, "commands", {}).values():
+        _hide_flag_types(sub)
+    return command
+
+
 def run(argv: list[str] | None = None) -> int:
     """Run the CLI with ``argv``; return the exit code instead of exiting."""
     try:
         app = create_app(Registry.load())
-        app(args=argv, prog_name="refig")
+        _hide_flag_types(typer.main.get_command(app))(args=argv, prog_name="refig")
     except RefigError as exc:
         return _report(exc)
     except sqlite3.DatabaseError as exc:  # damage found past the store's opening checks

@@ -81,8 +81,6 @@ class FamilyDemo:
     repeats: int = 1
     folder: str = ""
     check: Callable[[DemoOutcome], tuple[str, bool]] | None = None
-    #: Baselines that read the suite's hidden references (an oracle): given ``suite=DIR``.
-    suite_harnesses: tuple[str, ...] = ()
 
 
 def oracle_above_identity(outcome: DemoOutcome) -> tuple[str, bool]:
@@ -102,15 +100,15 @@ def reference_above_the_rest(outcome: DemoOutcome) -> tuple[str, bool]:
             caught and reference.total > blank.total and reference.total > smuggle.total)
 
 
-#: The demos ``refig demo`` runs, in order, each when its family, suite and harnesses are
-#: installed. A family adds its own with one line here (see docs/architecture.md).
+#: The demos ``refig demo`` runs, in order, each when its family is installed (a family whose
+#: suite, judge or harnesses are not is an error). A family adds its own with one line here
+#: (see docs/architecture.md).
 DEMOS: tuple[FamilyDemo, ...] = (
     FamilyDemo("figure-to-slide", "sample", ("cv", "raster-paste"), check=paste_is_caught),
     FamilyDemo("deck-edit", "deck-sample", ("identity", "oracle"), judge="deck-metrics",
-               folder="deck-edit", check=oracle_above_identity, suite_harnesses=("oracle",)),
+               folder="deck-edit", check=oracle_above_identity),
     FamilyDemo("figure-to-code", "code-sample", ("reference", "blank", "smuggle"),
-               judge="code-metrics", folder="figure-to-code", check=reference_above_the_rest,
-               suite_harnesses=("reference",)),
+               judge="code-metrics", folder="figure-to-code", check=reference_above_the_rest),
 )
 
 
@@ -120,11 +118,24 @@ def _stage(number: int, title: str, quiet: bool) -> None:
 
 
 def installed(registry: Registry, demo: FamilyDemo) -> bool:
-    """True when the demo's family, suite builder, harnesses and judge are all installed."""
+    """True when the demo's family and everything it runs are installed; False when the family
+    is not (nor any plugin that failed, which might have been it); else an error naming what is
+    missing, so the demo never skips a family silently."""
     wanted = [(PluginKind.FAMILY, demo.family), (PluginKind.SUITE, demo.suite),
               (PluginKind.JUDGE, demo.judge),
               *((PluginKind.HARNESS, h) for h in demo.harnesses)]
-    return all(name in registry.names(kind) for kind, name in wanted)
+    missing = [f"{kind} {name}" for kind, name in wanted if name not in registry.names(kind)]
+    failed = [info for info in registry.plugins if info.status == "failed"]
+    if not missing or (missing[0] == f"family {demo.family}" and not failed):
+        return not missing
+    problems = [f"{info.name} failed: {info.error}" for info in failed]
+    problems += [lost for info in registry.plugins for lost in info.lost]
+    raise RefigError(
+        f"the {demo.family} demo cannot run: {', '.join(missing)} not available"
+        + "".join(f"\n  {line}" for line in problems),
+        fix="`refig list-plugins` shows each plugin's state; reinstall the missing one, or hide "
+        "a plugin that breaks it with REFIG_DISABLE_PLUGINS=NAME",
+    )
 
 
 def run_demo(registry: Registry, out: Path, *, tasks: int = 6, seed: int = 0, jobs: int = 2,
@@ -155,8 +166,7 @@ def run_family_demo(registry: Registry, demo: FamilyDemo, out: Path, *, tasks: i
     _stage(1, f"build the {demo.suite} suite ({tasks} generated tasks, seed {seed})", quiet)
     sample.create()(out / "suite", n=tasks, seed=seed, quiet=quiet)
     requests = [make_request(registry, suite=out / "suite", out=out / "run", harness=name,
-                             jobs=jobs, options={"suite": str(out / "suite")}
-                             if name in demo.suite_harnesses else None)
+                             jobs=jobs)
                 for name in demo.harnesses]
     _stage(2, "run the baselines: " + " and ".join(demo.harnesses), quiet)
     for request in requests:

@@ -16,8 +16,10 @@ import sys
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from enum import StrEnum
+from pathlib import Path
 
 from refig import __version__
+from refig.errors import docs
 from refig.plugins import Registry
 from refig.records import HarnessRecord, PluginKind
 
@@ -103,7 +105,8 @@ def core_checks(registry: Registry) -> Iterator[Check]:
         if info.status == "failed":
             yield Check(f"plugin {info.name}", Status.WARN, info.error or "failed to load",
                         f"reinstall it, or hide it with REFIG_DISABLE_PLUGINS={info.name}")
-    yield tool("uv", ("uv", "--version"), "python3 -m pip install --user uv")
+    yield tool("uv", ("uv", "--version"), uv_fix())
+    yield command_check()
     yield tool("node", ("node", "--version"), apt_fix("nodejs", "npm"),
                purpose="the harness CLIs run on Node.js 20 or newer")
     yield sandbox_check()
@@ -125,13 +128,42 @@ def core_checks(registry: Registry) -> Iterator[Check]:
             yield Check(name, Status.WARN, f"not configured: {use} needs it", fix)
 
 
+def in_virtualenv() -> bool:
+    """True when this Python is a virtual environment's (where ``pip install --user`` fails)."""
+    return sys.prefix != sys.base_prefix
+
+
+def uv_fix() -> str:
+    """How to install uv from here: into this virtual environment, else the user's site."""
+    if in_virtualenv():
+        return f"{sys.executable} -m pip install uv"
+    return "python3 -m pip install --user uv"
+
+
+def command_check() -> Check:
+    """Whether a shell finds the ``refig`` command that refig's hints name (``refig view ...``):
+    under ``uv run`` (which puts the environment's bin first on PATH) the PATH without it."""
+    here = Path(sys.executable).parent
+    path = os.environ.get("PATH", "")
+    if os.environ.get("UV"):  # set by `uv run`, which added `here` for this command only
+        path = os.pathsep.join(p for p in path.split(os.pathsep) if Path(p) != here)
+    found = shutil.which("refig", path=path)
+    if found:
+        return Check("refig command", Status.OK, found)
+    return Check("refig command", Status.WARN,
+                 "not on PATH: the commands refig prints (refig view DIR, refig harness install "
+                 "NAME) need it; meanwhile prefix them with `uv run`",
+                 f"ln -s {here / 'refig'} ~/.local/bin/refig and put ~/.local/bin on PATH (in a "
+                 "clone of refig, scripts/put-on-path does both)")
+
+
 def sandbox_check() -> Check:
     """Whether bubblewrap is installed and can create namespaces here (``--sandbox auto``)."""
     from refig.running.sandbox import bwrap_works
 
     found = tool("bubblewrap", ("bwrap", "--version"), apt_fix("bubblewrap"),
                  purpose="without it refig run starts no agent (only model-free baselines, "
-                 "unsandboxed) unless given --sandbox none; see docs/running.md")
+                 f"unsandboxed) unless given --sandbox none; see {docs('running.md')}")
     if found.status is Status.OK and not bwrap_works():
         return Check("bubblewrap", Status.WARN,
                      f"{found.detail} cannot create namespaces here, so refig run starts no "

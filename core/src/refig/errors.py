@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -55,6 +56,37 @@ def problems(exc: ValidationError, *, most: int = 5) -> str:
     return "; ".join(found) + (f"; and {more} more" if more > 0 else "")
 
 
+def docs(page: str) -> str:
+    """Where a page of refig's documentation is (``docs("running.md")``): the file, in a clone
+    of refig; else the address refig-core's metadata gives (``Documentation``), as the wheels
+    hold no ``docs/``."""
+    here = Path(__file__).resolve().parents[3] / "docs" / page  # core/src/refig -> the clone
+    if here.is_file():
+        return str(here)
+    from importlib import metadata
+
+    urls = metadata.metadata("refig-core").get_all("Project-URL") or []
+    base = next((u.split(",", 1)[1].strip() for u in urls if u.startswith("Documentation,")),
+                "")
+    return f"{base.rstrip('/')}/{page}" if base else f"docs/{page} in refig's repository"
+
+
+def install_fix(requirement: str) -> str:
+    """The command that installs an optional part: ``requirement`` names a distribution that
+    exists (``refig-core[ocr]``; never ``refig[...]``, an unrelated project on PyPI)."""
+    return f"pip install '{requirement}' into refig's environment (in a clone: uv pip install " \
+           f"'{requirement}')"
+
+
+def did_you_mean(name: str, names: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the names closest to a mistyped ``name``, else ``""``:
+    every place refig resolves a name appends it to its "unknown" message."""
+    close = difflib.get_close_matches(name, sorted(set(names)), n=2, cutoff=0.6)
+    if not close:
+        return ""
+    return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
+
+
 def plural(kind: str) -> str:
     """``judge`` -> ``judges``, ``family`` -> ``families``."""
     if kind.endswith("y"):
@@ -69,7 +101,8 @@ class UnknownPluginError(UsageError):
         names = sorted(available)
         listing = ", ".join(names) if names else "none installed"
         super().__init__(
-            f"unknown {kind} {selector!r}; available {plural(kind)}: {listing}",
+            f"unknown {kind} {selector!r}{did_you_mean(selector, names)}; "
+            f"available {plural(kind)}: {listing}",
             fix="`refig list-plugins --all` shows every plugin and what it provides",
         )
         self.kind = kind

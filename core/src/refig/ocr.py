@@ -1,8 +1,8 @@
 """Offline OCR through rapidocr-onnxruntime (its models ship in the wheel).
 
-Install the ``ocr`` extra (``refig[ocr]``) to use it. The engine loads once per process, on first
-use; large images are downscaled to ``max_side`` first so time stays bounded, and thin ones padded
-(:func:`letterboxed`) so memory does.
+Install the ``ocr`` extra (``refig-core[ocr]``) to use it. The engine loads once per process, on
+first use; large images are downscaled to ``max_side`` first so time stays bounded, and thin
+ones padded (:func:`letterboxed`) so memory does.
 
 The text detector reads an image longer than :data:`DETECTOR_SIDE` px as a copy shrunk to that
 side (:class:`ScaledDetector`); the recogniser still reads each line it finds from the image at
@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageOps
 
-from refig.errors import RefigError
+from refig.errors import RefigError, install_fix
 from refig.images import open_image
 
 THREADS_ENV = "REFIG_OCR_THREADS"
@@ -105,7 +105,7 @@ def engine(threads: int | None = None, *, arena: bool = True,
             except ImportError as exc:
                 raise RefigError(
                     "OCR needs rapidocr-onnxruntime, which is not installed",
-                    fix="uv pip install 'refig[ocr]'  (or: pip install rapidocr-onnxruntime)",
+                    fix=install_fix("refig-core[ocr]"),
                 ) from exc
             # RapidOCR leaves a count of -1 to onnxruntime (one thread per core)
             count = threads if threads > 0 else -1

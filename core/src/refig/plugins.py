@@ -2,28 +2,33 @@
 
 Plugins are modules named by entry points in group ``refig`` (plus refig's own built-ins). Each is
 loaded on its own: one that fails to import, implements an unknown hook, raises in a registration
-hook or returns something that is not a record is reported as ``failed`` and skipped, unless
+hook or returns something that is not a record is reported as ``failed`` (with the file and line
+where it failed; the whole traceback under ``REFIG_DEBUG=1``) and skipped, unless
 ``REFIG_STRICT_PLUGINS=1``. ``REFIG_LOAD_PLUGINS`` (comma-separated distributions; empty means
-built-ins only) and ``REFIG_DISABLE_PLUGINS`` choose which distributions load.
+built-ins only) and ``REFIG_DISABLE_PLUGINS`` choose which distributions load. A name two
+distributions claim stays with the one installed first; the newcomer loses only that name.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import os
 import re
 import sys
+import traceback
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import metadata
+from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
 
 import pluggy
 
 from refig import hookspecs
-from refig.errors import FamilyMismatchError, PluginLoadError, UnknownPluginError
+from refig.errors import FamilyMismatchError, PluginLoadError, RefigError, UnknownPluginError
 from refig.records import RECORD_TYPES, PluginKind, PluginRecord
 
 ENTRY_POINT_GROUP = "refig"
@@ -43,6 +48,36 @@ REGISTRATION_HOOKS: dict[str, PluginKind] = {
 }
 
 Status = Literal["active", "failed", "disabled"]
+#: Code that is not the plugin's own: a failure's place is the innermost frame outside these.
+_NOT_THE_PLUGIN = (
+    *(str(Path(m.__file__ or "").parent) + os.sep for m in (hookspecs, pluggy, importlib)),
+    "<frozen ",
+    "<string>",
+)
+
+
+def _truthy(value: str | None) -> bool:
+    return (value or "") in {"1", "true", "yes"}
+
+
+def where(exc: BaseException) -> str:
+    """``file:line`` of the plugin's code that ``exc`` came from (the line of a syntax error;
+    else the innermost frame outside refig's loader, pluggy and importlib), or ``""``."""
+    if isinstance(exc, SyntaxError) and exc.filename:
+        return f"{exc.filename}:{exc.lineno}"
+    frames = traceback.extract_tb(exc.__traceback__)
+    mine = [f for f in frames if not f.filename.startswith(_NOT_THE_PLUGIN)]
+    return f"{mine[-1].filename}:{mine[-1].lineno}" if mine else ""
+
+
+def installed_at(ep: metadata.EntryPoint) -> float:
+    """When ``ep``'s distribution was installed (its metadata's time; 0 when unknown): of two
+    distributions claiming one name, the one installed first keeps it."""
+    found = getattr(ep.dist, "_path", None)  # a PathDistribution's .dist-info directory
+    try:
+        return Path(found).stat().st_mtime if found else 0.0
+    except OSError:
+        return 0.0
 
 
 def canonical(name: str) -> str:
@@ -67,11 +102,17 @@ class PluginInfo:
     hooks: list[str] = field(default_factory=list)
     error: str | None = None
     builtin: bool = False
+    #: Names this distribution claims that another, installed first, holds (each a sentence).
+    lost: list[str] = field(default_factory=list)
+    installed: float = 0.0
 
     def may_provide(self, kind: str) -> bool:
-        """True when the plugin provides ``kind``, or failed before it could say and its
-        registration hooks or its name (``refig-<kind>-<name>``) say it is of that kind."""
+        """True when the plugin provides ``kind``, lost a name of that kind to another, or
+        failed before it could say and its registration hooks or its name
+        (``refig-<kind>-<name>``) say it is of that kind."""
         if any(p.startswith(f"{kind}:") for p in self.provides):
+            return True
+        if any(lost.startswith(f"{kind} ") for lost in self.lost):
             return True
         if self.status != "failed":
             return False
@@ -86,7 +127,7 @@ class PluginInfo:
             "status": self.status,
             "provides": sorted(self.provides),
             "hooks": sorted(self.hooks),
-            "error": self.error,
+            "error": self.error or ("; ".join(self.lost) if self.lost else None),
         }
 
 
@@ -104,10 +145,20 @@ class Selection:
         return f"{self.record.name}:{self.argument}" if self.argument else self.record.name
 
     def create(self, **options: Any) -> Any:
-        """Call the record's factory (the heavy import happens here)."""
+        """Call the record's factory (the heavy import happens here); a factory that returns
+        nothing is the plugin's bug, said with its name rather than as a later AttributeError."""
         if self.record.accepts_argument:
             options["argument"] = self.argument
-        return self.record.factory(**options)
+        made = self.record.factory(**options)
+        if made is None:
+            kind, name = self.record.kind, self.record.name
+            raise RefigError(
+                f"plugin {self.distribution}: the factory of {kind} {name!r} returned None, "
+                f"not a {kind}",
+                fix=f"make it return the {kind} object (the plugin's author must fix it; "
+                f"REFIG_DISABLE_PLUGINS={self.distribution} hides it)",
+            )
+        return made
 
 
 @dataclass
@@ -120,10 +171,17 @@ class _Loaded:
 class Registry:
     """Typed access to everything plugins registered."""
 
-    def __init__(self, *, strict: bool = False, warn: Callable[[str], None] | None = None):
+    def __init__(
+        self,
+        *,
+        strict: bool = False,
+        warn: Callable[[str], None] | None = None,
+        debug: bool = False,
+    ):
         self._pm = pluggy.PluginManager(hookspecs.PROJECT)
         self._pm.add_hookspecs(hookspecs)
         self._strict = strict
+        self._debug = debug
         self._warn = warn or (lambda line: print(line, file=sys.stderr))
         self._loaded: dict[str, _Loaded] = {}
         self._by_name: dict[PluginKind, dict[str, tuple[PluginRecord, str]]] = defaultdict(dict)
@@ -139,8 +197,11 @@ class Registry:
     ) -> Registry:
         """Load built-ins and installed plugins, honouring the ``REFIG_*_PLUGINS`` variables."""
         env = os.environ if environ is None else environ
-        strict = env.get("REFIG_STRICT_PLUGINS", "") in {"1", "true", "yes"}
-        registry = cls(strict=strict, warn=warn)
+        registry = cls(
+            strict=_truthy(env.get("REFIG_STRICT_PLUGINS")),
+            warn=warn,
+            debug=_truthy(env.get("REFIG_DEBUG")),
+        )
         registry._load_builtins()
         allow = _names_from_env(env.get("REFIG_LOAD_PLUGINS"))
         deny = _names_from_env(env.get("REFIG_DISABLE_PLUGINS")) or set()
@@ -156,6 +217,7 @@ class Registry:
                 registry._loaded[dist] = _Loaded(info, [])
                 continue
             registry._load_distribution(dist, version, group)
+            registry._loaded[dist].info.installed = installed_at(group[0])
         registry._resolve_conflicts()
         return registry
 
@@ -187,11 +249,36 @@ class Registry:
                 ]
                 if unknown:
                     raise ValueError(f"implements unknown hook(s) {', '.join(unknown)}")
+                self._warn_unmarked(dist, ep, module)
             loaded.records = self._collect(loaded)
         except Exception as exc:  # a broken plugin must never take the CLI down
-            self._fail(loaded, f"{type(exc).__name__}: {exc}", exc)
+            place = where(exc)
+            self._fail(
+                loaded, f"{type(exc).__name__}: {exc}" + (f" ({place})" if place else ""), exc
+            )
             return
         self._add(loaded)
+
+    def _warn_unmarked(self, dist: str, ep: metadata.EntryPoint, module: ModuleType) -> None:
+        """Warn about hook functions pluggy ignores because they lack ``@hookimpl``, and about a
+        module that implements no hook at all (it would be listed active, providing nothing)."""
+        hooked = {caller.name for caller in self._pm.get_hookcallers(module) or ()}
+        unmarked = sorted(
+            name
+            for name, value in vars(module).items()
+            if callable(value) and hasattr(self._pm.hook, name) and name not in hooked
+        )
+        if unmarked:
+            self._warn(
+                f"refig: plugin {dist}: {module.__name__} defines {', '.join(unmarked)} "
+                "without @hookimpl, so refig ignores them (decorate each with "
+                "`@hookimpl`, from refig.plugin)"
+            )
+        elif not hooked:
+            self._warn(
+                f"refig: plugin {dist}: its entry point {ep.name} = {ep.value} names a "
+                "module that implements no refig hook, so it provides nothing"
+            )
 
     def _collect(self, loaded: _Loaded) -> list[PluginRecord]:
         """Call the plugin's registration hooks one by one and check what they return."""
@@ -210,6 +297,13 @@ class Registry:
                             f"{caller.name} returned {type(record).__name__}, "
                             f"expected {expected.__name__}"
                         )
+                    for part in ("factory", "checks"):
+                        value = getattr(record, part)
+                        if not callable(value) and (part == "factory" or value is not None):
+                            raise TypeError(
+                                f"{caller.name}: {kind} {record.name!r} has a {part} that is not "
+                                f"callable ({type(value).__name__}); give a function or class"
+                            )
                     records.append(record)
         loaded.info.hooks = sorted(set(loaded.info.hooks))
         return records
@@ -220,6 +314,8 @@ class Registry:
 
     def _fail(self, loaded: _Loaded, error: str, cause: BaseException | None = None) -> None:
         dist = loaded.info.name
+        if self._debug and cause is not None:
+            self._warn("".join(traceback.format_exception(cause)).rstrip())
         if self._strict:
             raise PluginLoadError(f"plugin {dist} failed to load: {error}") from cause
         for module in loaded.modules:
@@ -235,7 +331,14 @@ class Registry:
         )
 
     def _resolve_conflicts(self) -> None:
-        """Two distributions claiming one name is an error that names both."""
+        """A name two distributions claim stays with the built-ins, else with the distribution
+        installed first; the newcomer loses that name only (an alias, or the record whose name
+        it is), with a warning naming both. Under ``REFIG_STRICT_PLUGINS=1`` it is an error."""
+
+        def seniority(dist: str) -> tuple[bool, float, str]:
+            info = self._loaded[dist].info
+            return (not info.builtin, info.installed, dist)
+
         while True:
             claims: dict[tuple[PluginKind, str], list[str]] = defaultdict(list)
             for dist, loaded in self._loaded.items():
@@ -246,10 +349,35 @@ class Registry:
             if clash is None:
                 break
             (kind, name), dists = clash
-            message = f"{kind} {name!r} is claimed by both {dists[0]} and {dists[1]}"
-            losers = [d for d in dists if not self._loaded[d].info.builtin] or dists
-            for dist in losers:
-                self._fail(self._loaded[dist], message)
+            holder, newcomer = sorted(dists, key=seniority)[:2]
+            loaded = self._loaded[newcomer]
+            record = [r for r in loaded.records if r.kind == kind and name in r.names][-1]
+            lost = (
+                f"{kind} {name!r}"
+                if name == record.name
+                else f"the alias {name!r} of its {kind} {record.name!r}"
+            )
+            message = (
+                f"{kind} {name!r} is claimed by both {holder} and {newcomer}; {holder} "
+                f"(installed first) keeps it, so {newcomer} loses {lost}"
+                if holder != newcomer
+                else f"{kind} {name!r} is claimed twice by {holder}; its second claim is lost"
+            )
+            if self._strict:
+                raise PluginLoadError(
+                    message,
+                    fix=f"uninstall one of them, or hide one with REFIG_DISABLE_PLUGINS={newcomer}",
+                )
+            loaded.records = [
+                r
+                if r is not record
+                else dataclasses.replace(r, aliases=tuple(a for a in r.aliases if a != name))
+                for r in loaded.records
+                if r is not record or name != record.name
+            ]
+            loaded.info.provides = [f"{r.kind}:{r.name}" for r in loaded.records]
+            loaded.info.lost.append(message)
+            self._warn(f"refig: {message} (REFIG_DISABLE_PLUGINS={newcomer} hides it)")
         self._by_name.clear()
         for dist, loaded in self._loaded.items():
             for record in loaded.records:

@@ -96,7 +96,13 @@ class HarnessResult:
 
 @runtime_checkable
 class Harness(Protocol):
-    """Runs one agent attempt inside a prepared workspace."""
+    """Runs one agent attempt inside a prepared workspace.
+
+    A harness may also define ``preflight(model: str) -> None``: ``refig run`` calls it once,
+    before the first attempt, and it raises :class:`refig.errors.UsageError` (exit 2, with the
+    fix) when it cannot work here (no API key, its program not installed, a required option
+    missing), instead of failing every attempt.
+    """
 
     def run(self, ctx: AttemptContext) -> HarnessResult: ...
 

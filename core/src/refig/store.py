@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
-from refig.errors import RefigError, UsageError
+from refig.errors import RefigError, UsageError, did_you_mean
 from refig.migration import migrate_store
 from refig.models import (
     SCHEMA_VERSION,
@@ -386,7 +386,8 @@ def export_table(table_name: str, fmt: str) -> Table:
     table = TABLES_BY_NAME.get(table_name)
     if table is None:
         raise UsageError(
-            f"unknown table {table_name!r}; tables: {', '.join(sorted(TABLES_BY_NAME))}"
+            f"unknown table {table_name!r}{did_you_mean(table_name, TABLES_BY_NAME)}; "
+            f"tables: {', '.join(sorted(TABLES_BY_NAME))}"
         )
     if fmt not in EXPORT_FORMATS:
         raise UsageError(f"unknown format {fmt!r}; formats: {', '.join(EXPORT_FORMATS)}")

@@ -173,7 +173,9 @@ def generic_cells(report: dict[str, Any]) -> dict[str, str]:
     return cells
 
 
-def _table(reports: list[dict[str, Any]], family: TaskFamily) -> None:
+def _table(reports: list[dict[str, Any]], family: TaskFamily, *, told: set[str]) -> None:
+    """The verdicts as a table, then each failed gate's detail, except for the files in
+    ``told``, whose error is printed on stderr (said once, not twice)."""
     from rich.table import Table
 
     cells_of = getattr(family, "check_cells", generic_cells)
@@ -191,7 +193,7 @@ def _table(reports: list[dict[str, Any]], family: TaskFamily) -> None:
                       *(cells.get(column, "-") for column in columns))
     print_table(out, table)
     for report in reports:
-        if not report["gate"]["passed"] and report["gate"]["detail"]:
+        if not report["gate"]["passed"] and report["gate"]["detail"] and report["file"] not in told:
             out.print(f"[dim]{report['file']}: {report['gate']['detail']}[/]", soft_wrap=True)
 
 
@@ -287,7 +289,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
         render_timeout; figure-to-code: syntax_error, runtime_error, timeout, no_image, ...).
         Exit codes, as a linter's: 0 every file was read (a failed gate is a result), 1 some
         input could not be read (each is named on stderr and still gets its row), 2 usage.
-        See docs/evaluation.md.
+        See evaluation.md in refig's documentation.
         """
         from refig.engine.files import check_task
         from refig.engine.plugins import family_for, use_registry
@@ -323,14 +325,14 @@ def register(app: typer.Typer, registry: Registry) -> None:
             pages=pages,
         )
         family = family_for(record.name)
+        problems = unreadable(files, reports, family)
+        problems += [(str(path), why) for path, why in unread]
         if as_json:
             typer.echo(json.dumps(reports, indent=2))
         else:
-            _table(reports, family)
+            _table(reports, family, told={name for name, _ in problems})
             if pages is not None:
                 out.print(f"rendered pages kept in {pages}", soft_wrap=True, highlight=False)
-        problems = unreadable(files, reports, family)
-        problems += [(str(path), why) for path, why in unread]
         for name, why in problems:
             err.print(f"[red]error:[/] {name}: {why}", soft_wrap=True, highlight=False)
         if problems:

@@ -10,6 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from refig.console import format_duration, out, print_table
+from refig.errors import docs
 from refig.plugins import Registry
 
 if TYPE_CHECKING:
@@ -43,7 +44,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
         for outcome in outcomes:
             held = _verdict(outcome) and held
         out.print(f"finished in {format_duration(time.monotonic() - started)}; next: "
-                  "docs/running.md shows a real experiment with Claude Code and Codex")
+                  f"{docs('running.md')} shows a real experiment with Claude Code and Codex",
+                  soft_wrap=True)
         # the one command that opens every family's run at once
         out.print(f"browse all {len(outcomes)} runs: [bold]refig view {out_dir}[/]",
                   soft_wrap=True)

@@ -8,7 +8,7 @@ import typer
 from rich.table import Table
 
 from refig.console import err, out, print_table
-from refig.errors import RefigError, UsageError
+from refig.errors import RefigError, UsageError, did_you_mean
 from refig.harness.install import harness_clis, install, pinned_clis
 from refig.plugins import Registry
 from refig.records import CliPin, PluginKind
@@ -18,7 +18,7 @@ def _pinned(pins: dict[str, CliPin], name: str) -> CliPin:
     """The pin of harness ``name``, or a UsageError listing the harnesses that drive a CLI."""
     if name not in pins:
         raise UsageError(
-            f"unknown harness CLI {name!r}; harnesses with a CLI: "
+            f"unknown harness CLI {name!r}{did_you_mean(name, pins)}; harnesses with a CLI: "
             f"{', '.join(sorted(pins)) or 'none installed'}",
             fix="`refig harness list` shows them",
         )

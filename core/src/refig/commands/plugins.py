@@ -9,7 +9,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from refig.console import out, print_table
-from refig.errors import UsageError
+from refig.errors import UsageError, did_you_mean
 from refig.plugins import Registry
 from refig.records import PluginKind
 
@@ -26,9 +26,10 @@ def register(app: typer.Typer, registry: Registry) -> None:
         ),
     ) -> None:
         """List installed plugins: distribution, version, status, what each provides."""
-        if kind is not None and kind not in {k.value for k in PluginKind}:
+        kinds = [k.value for k in PluginKind]
+        if kind is not None and kind not in kinds:
             raise UsageError(
-                f"unknown kind {kind!r}; kinds: {', '.join(k.value for k in PluginKind)}"
+                f"unknown kind {kind!r}{did_you_mean(kind, kinds)}; kinds: {', '.join(kinds)}"
             )
         infos = [i for i in registry.plugins if all_ or not i.builtin]
         if kind is not None:
@@ -42,6 +43,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
         for info in infos:
             style = STATUS_STYLE[info.status]
             provides = "\n".join(sorted(info.provides)) or escape(info.error or "")
+            if info.lost:
+                provides += "\n[yellow]" + escape("\n".join(info.lost)) + "[/]"
             table.add_row(
                 info.name + (" (built-in)" if info.builtin else ""),
                 info.version,

@@ -12,7 +12,7 @@ import typer
 from rich.markup import escape
 
 from refig.console import err, format_duration, out, print_table
-from refig.errors import UsageError
+from refig.errors import UsageError, docs
 from refig.plugins import Registry
 
 
@@ -64,6 +64,10 @@ def register(app: typer.Typer, registry: Registry) -> None:
             False, "--retry-failed", help="Run a new try of attempts that failed retryably."
         ),
         max_tries: int = typer.Option(3, "--max-tries", min=1, help="Tries per task at most."),
+        redo: bool = typer.Option(
+            False, "--redo", help="Run every task again as a new try, done or not (after a "
+            "change to the harness's code); each task's latest succeeded try counts."
+        ),
         harness_opt: list[str] = typer.Option(
             [], "--harness-opt", help="KEY=VALUE passed to the harness; part of the "
             "configuration id. Repeatable."
@@ -92,7 +96,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
             registry, suite=suite, out=out_dir, harness=harness, workflow=workflow,
             model=model, executor=executor, ray_address=ray_address,
             options=_options(harness_opt), jobs=jobs, limit=limit, timeout=timeout,
-            retry_failed=retry_failed, max_tries=max_tries, sandbox=sandbox, network=network,
+            retry_failed=retry_failed, max_tries=max_tries, redo=redo, sandbox=sandbox,
+            network=network,
             workspace_root=workspace_root, keep_workspaces=keep_workspaces,
         )
         try:
@@ -131,13 +136,16 @@ def register(app: typer.Typer, registry: Registry) -> None:
              f"{summary.usage.output_tokens:,} / {summary.usage.cached_tokens:,}"),
             ("cost", f"${summary.cost_usd:.4f}" if summary.cost_usd is not None
              else f"unknown ({summary.unpriced} attempts used unpriced models; see "
-                  "docs/harnesses.md on price overrides)"),
+                  f"{docs('harnesses.md')} on price overrides)"),
         ]
         for key, value in rows:
             table.add_row(key, value)
         print_table(out, table)
         out.print(f"sandbox: {summary.sandbox}, network: {summary.network}, "
                   f"executor: {summary.executor}")
+        if summary.skipped_done and not summary.planned:
+            out.print("every task was done before; --redo runs them again (after a change to "
+                      "the harness's code)")
         if summary.skipped_failed and not retry_failed:
             out.print(f"{summary.skipped_failed} task(s) failed before; --retry-failed retries "
                       "those whose error is retryable")

@@ -14,7 +14,7 @@ from rich.table import Table
 from typer.core import TyperGroup
 
 from refig.console import err, out, print_table
-from refig.errors import RefigError, UsageError
+from refig.errors import RefigError, UsageError, did_you_mean, install_fix
 from refig.plugins import Registry
 from refig.records import PluginKind, SuiteRecord
 
@@ -32,7 +32,8 @@ class _BuilderGroup(TyperGroup):
         if name is not None and not name.startswith("-") and self.get_command(ctx, name) is None:
             builders = sorted(n for n, c in self.commands.items() if not c.hidden)
             raise UsageError(
-                f"unknown suite builder {name!r}; builders: {', '.join(builders) or 'none'}",
+                f"unknown suite builder {name!r}{did_you_mean(name, builders)}; "
+                f"builders: {', '.join(builders) or 'none'}",
                 fix="`refig list-plugins --kind suite` shows what provides them",
             )
         return super().resolve_command(ctx, args)
@@ -128,7 +129,7 @@ def _info(root: Path, plot: Path | None, as_json: bool) -> None:
         except ImportError as exc:
             raise RefigError(
                 "--plot needs matplotlib, which is not installed",
-                fix="uv pip install 'refig[plot]'  (or: pip install matplotlib)",
+                fix=install_fix("refig-core[plot]"),
             ) from exc
         except (ValueError, OSError) as exc:  # an unknown format, or a folder not writable
             raise RefigError(f"cannot write the plot: {exc}", path=plot,

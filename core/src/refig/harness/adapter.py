@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
-from refig.errors import RefigError, UsageError
+from refig.errors import RefigError, UsageError, did_you_mean
 from refig.gateway import Gateway, PriceTable, Upstream, summarize
 from refig.gateway.calls import CallSummary, write_calls
 from refig.harness.figure import DEFAULT_FIGURE, FIGURE_DELIVERY, Delivery
@@ -119,11 +119,13 @@ class CliHarness(ABC):
     def check_option(self, key: str, value: str) -> None:
         """Refuse a key this adapter does not read, or a value it does not allow."""
         if key not in self.accepted:
-            raise UsageError(f"harness {self.name} has no option {key!r}; "
+            raise UsageError(f"harness {self.name} has no option {key!r}"
+                             f"{did_you_mean(key, self.accepted)}; "
                              f"options: {', '.join(sorted(self.accepted))}")
         allowed = self.accepted[key]
         if allowed and value not in allowed:
-            raise UsageError(f"unknown {self.name} {key} {value!r}; "
+            raise UsageError(f"unknown {self.name} {key} {value!r}"
+                             f"{did_you_mean(value, allowed)}; "
                              f"choose one of: {', '.join(allowed)}")
         if key in COUNT_OPTIONS and not value.isdigit():
             raise UsageError(f"{self.name} {key} must be a whole number, not {value!r}")
@@ -151,6 +153,15 @@ class CliHarness(ABC):
     @abstractmethod
     def read_report(self, transcript: Path) -> Report:
         """Parse the CLI's machine-readable output."""
+
+    def preflight(self, model: str) -> None:
+        """Refuse (exit 2, before the first attempt) what would fail every attempt: the pinned
+        CLI not installed, or no API key while calls go to the provider's own address."""
+        try:
+            require(self.name, self.pin)
+        except RefigError as exc:
+            raise UsageError(exc.message, fix=exc.fix) from exc
+        require_key(self.name, self.provider, self.options.get("upstream"))
 
     def upstream(self, ctx: AttemptContext) -> Upstream:
         """The real provider behind the gateway, with the real key (never given to the agent)."""
@@ -230,6 +241,21 @@ class CliHarness(ABC):
             return ErrorInfo(kind="harness_error",
                              message=f"{self.name} exited {exit_code} without a final report")
         return ErrorInfo(kind="harness_error", message=f"{self.name} exited {exit_code}")
+
+
+def require_key(harness: str, provider: Provider, upstream: str | None) -> None:
+    """A :class:`UsageError` with the fix when ``provider``'s calls would go to its own address
+    (no ``upstream``, no base URL variable) without its API key in refig's environment."""
+    if upstream or os.environ.get(provider.base_env):
+        return  # another server (a local one, a proxy) may need no key
+    if not any(os.environ.get(key) for key in provider.key_env):
+        raise UsageError(
+            f"harness {harness} needs {' or '.join(provider.key_env)}: without it every call "
+            f"to {provider.default_base} is refused",
+            fix=f"export {provider.key_env[0]}=... (refig's gateway holds it; the agent never "
+            f"sees it), or point the harness at another server with {provider.base_env}=URL or "
+            "--harness-opt upstream=URL",
+        )
 
 
 def upstream_for(provider: Provider, ctx: AttemptContext, base: str | None = None) -> Upstream:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from refig.errors import RefigError, install_fix
 from refig.llm.options import ChatOptions
 from refig.models import ErrorInfo, Usage
 
@@ -26,7 +27,11 @@ OPENAI_COMPATIBLE = {"openai", "hosted_vllm", "custom_openai", "openai_like"}
 def import_litellm() -> ModuleType:
     """Import litellm quietly and offline (its bundled price map, no fetch at import)."""
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    import litellm
+    try:
+        import litellm
+    except ImportError as exc:
+        raise RefigError("refig's LLM client needs litellm, which is not installed",
+                         fix=install_fix("refig-core[llm]")) from exc
 
     litellm.suppress_debug_info = True
     return litellm

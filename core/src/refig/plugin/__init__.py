@@ -50,7 +50,8 @@ _LAZY: dict[str, str] = {
          "HarnessResult", "AttemptContext", "Prompt", "SectionBuilder"),
         "refig.protocols",
     ),
-    **dict.fromkeys(("RefigError", "UsageError", "FamilyMismatchError"), "refig.errors"),
+    **dict.fromkeys(("RefigError", "UsageError", "FamilyMismatchError", "docs", "install_fix"),
+                    "refig.errors"),
     **dict.fromkeys(("Suite", "SuiteWriter", "SuiteError"), "refig.suite"),
     **dict.fromkeys(("ValueMaker", "source_sha256", "unavailable"), "refig.metric_values"),
     **dict.fromkeys(("AnswerError", "Rubric", "counted_total", "load_rubric"), "refig.rubric"),
@@ -202,6 +203,7 @@ __all__ = [
     "content_box",
     "counted_total",
     "data_url",
+    "docs",
     "dpi_within",
     "err",
     "find_secrets",
@@ -209,6 +211,7 @@ __all__ = [
     "hookimpl",
     "image_signature",
     "import_litellm",
+    "install_fix",
     "load_rubric",
     "locate",
     "open_image",
@@ -234,7 +237,9 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
-        raise AttributeError(f"refig.plugin has no {name!r} (see docs/plugins.md)")
+        from refig.errors import docs
+
+        raise AttributeError(f"refig.plugin has no {name!r} (see {docs('plugins.md')})")
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value

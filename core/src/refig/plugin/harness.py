@@ -1,6 +1,8 @@
 """The surface a harness adapter imports: the CLI adapter base and its reports, the gateway's
 names (and the gateway itself, for a harness that calls a model without a CLI), the sandboxed
-command runner and the workspace's file names."""
+command runner (``run_command``: this is its one import path for plugins) and the workspace's
+file names, with ``write_inputs``, which puts a task's inputs in a workspace as a real attempt
+does (for a harness's own tests)."""
 
 from __future__ import annotations
 
@@ -20,12 +22,14 @@ from refig.harness.adapter import (
     Report,
     events,
     last_event,
+    require_key,
     upstream_for,
 )
 from refig.harness.figure import stream_json_message
 from refig.inflight import in_flight
 from refig.llm import OPENAI_COMPATIBLE
 from refig.running import PROGRAM_FILE, SLIDE_FILE, run_command, source_name
+from refig.running.workspace import write_inputs
 from refig.traffic import RetryPolicy
 
 __all__ = [
@@ -50,6 +54,7 @@ __all__ = [
     "events",
     "in_flight",
     "last_event",
+    "require_key",
     "run_command",
     "source_name",
     "status_kind",
@@ -57,4 +62,5 @@ __all__ = [
     "summarize",
     "upstream_for",
     "write_calls",
+    "write_inputs",
 ]

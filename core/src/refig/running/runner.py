@@ -63,6 +63,8 @@ class RunRequest:
     timeout: float = DEFAULT_TIMEOUT
     retry_failed: bool = False
     max_tries: int = 3
+    #: A new try of every task, done or not (``refig run --redo``).
+    redo: bool = False
     sandbox: str = "auto"
     #: ``gateway`` (only the recording gateway is reachable) or ``host`` (see SandboxPolicy).
     network: str = "gateway"
@@ -166,6 +168,8 @@ def make_request(
     if not needs_model and model not in (None, "none"):
         raise UsageError(f"harness {record.name} uses no model; drop --model {model}")
     options = dict(options or {})
+    if isinstance(record, HarnessRecord) and "suite" in record.local_options:
+        options.setdefault("suite", str(suite))  # a baseline reading hidden references: this run's
     try:
         harness = harness_sel.create(**options)
     except (TypeError, ValueError) as exc:
@@ -275,6 +279,9 @@ def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
                 f"{selection.record.kind} {selection.record.name} does not serve the "
                 f"{suite.manifest.family} family"
             )
+    preflight = getattr(request.harness.create(**request.options), "preflight", None)
+    if preflight is not None:
+        preflight(request.model)
     root = (request.workspace_root or default_root()).absolute()
     check_outside(root, request.suite, request.out)
     policy = SandboxPolicy.create(request.sandbox, protected=(request.suite, request.out, root),
@@ -289,7 +296,7 @@ def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
     store.put(config)
     plan: Plan = plan_attempts(
         tasks, store.query(Attempt, config_id=config.id),
-        retry_failed=request.retry_failed, max_tries=request.max_tries,
+        retry_failed=request.retry_failed, max_tries=request.max_tries, redo=request.redo,
     )
     summary = RunSummary(
         run=store.root, config_id=config.id, tasks=len(tasks), sandbox=policy.mode,

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from refig.errors import UsageError
+from refig.errors import UsageError, did_you_mean
 from refig.running.process_cap import AGENT_MAX_PROCESSES, agent_mechanism, process_cap
 from refig.running.processes import ProcessResult, run_process
 
@@ -81,7 +81,8 @@ def resolve_mode(requested: str, *, agent: bool = False) -> str:
     """``auto`` -> ``bwrap`` when it works here, else ``none``; ``bwrap`` must work, and so must
     ``auto`` when ``agent`` (the commands run an agent): no agent runs unsandboxed by accident."""
     if requested not in MODES:
-        raise UsageError(f"unknown sandbox {requested!r}; choose one of: {', '.join(MODES)}")
+        raise UsageError(f"unknown sandbox {requested!r}{did_you_mean(requested, MODES)}; "
+                         f"choose one of: {', '.join(MODES)}")
     if requested == "none":
         return "none"
     if bwrap_works():

@@ -45,8 +45,11 @@ def plan_attempts(
     *,
     retry_failed: bool = False,
     max_tries: int = 3,
+    redo: bool = False,
 ) -> Plan:
-    """Plan one configuration's attempts over ``tasks`` (its stored ``attempts`` given)."""
+    """Plan one configuration's attempts over ``tasks`` (its stored ``attempts`` given);
+    ``redo``: a new try of every task, whatever its last try did (after a change to the
+    harness's code, which the configuration id cannot see), beyond ``max_tries``."""
     latest: dict[str, Attempt] = {}
     for attempt in attempts:
         seen = latest.get(attempt.task_id)
@@ -57,6 +60,8 @@ def plan_attempts(
         last = latest.get(task.id)
         if last is None:
             plan.todo.append(Planned(task, 0))
+        elif redo:
+            plan.todo.append(Planned(task, last.try_index + 1))
         elif last.status == AttemptStatus.SUCCEEDED:
             plan.done += 1
         elif last.error is not None and not last.error.retryable:

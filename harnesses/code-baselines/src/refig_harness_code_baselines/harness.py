@@ -2,7 +2,8 @@
 
 They need no model and run nothing themselves: the program is executed at evaluation, like an
 agent's. ``reference`` copies the task's hidden reference program, which no attempt workspace
-holds, so it reads it from the suite named by ``--harness-opt suite=DIR``.
+holds, so it reads it from the run's suite (``refig run`` gives it as ``suite=DIR``, a local
+option; ``--harness-opt suite=DIR`` names another copy).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ def refig_harnesses() -> Iterator[HarnessRecord]:
     code = frozenset({FIGURE_TO_CODE})
     yield HarnessRecord(name="reference", factory=partial(_make, "reference"), families=code,
                         needs_model=False, runs_agent=False, local_options=frozenset({"suite"}),
-                        description="The task's reference program (--harness-opt suite=DIR): "
+                        description="The task's reference program (read from the run's --suite): "
                         "must reach the maximum.")
     yield HarnessRecord(name="blank", factory=partial(_make, "blank"), families=code,
                         needs_model=False, runs_agent=False,

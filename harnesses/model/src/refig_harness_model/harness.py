@@ -38,6 +38,7 @@ from refig.plugin.harness import (
     PriceTable,
     Provider,
     RetryPolicy,
+    require_key,
     summarize,
     upstream_for,
     write_calls,
@@ -96,6 +97,11 @@ class ModelHarness:
     def __init__(self, **options: Any):
         self.raw = {k: v for k, v in options.items() if v is not None}
         self.options = parse_options(self.raw)
+
+    def preflight(self, model: str) -> None:
+        """Refuse, before the first attempt, a model litellm cannot map to a wire the gateway
+        reads, or its provider's API key missing while calls go to the provider itself."""
+        require_key(self.name, provider_of(model), self.options.upstream)
 
     def run(self, ctx: AttemptContext) -> HarnessResult:
         options = parse_options({**self.raw, **ctx.options})

@@ -11,7 +11,7 @@ from refig.plugin import MetricRecord, hookimpl
 def _checks() -> Iterator[Any]:
     """LPIPS reads its weights from a local file put there at install time (never downloaded
     while scoring)."""
-    from refig.plugin import Check, Status
+    from refig.plugin import Check, Status, docs
 
     from refig_metric_image.lpips_weights import (
         CHECKPOINT,
@@ -28,7 +28,7 @@ def _checks() -> Iterator[Any]:
             "LPIPS",
             Status.WARN,
             f"the lpips values are null: {exc}",
-            "run refig-lpips-weights (docs/metrics.md, LPIPS)",
+            f"run refig-lpips-weights (see {docs('metrics.md')}, LPIPS)",
         )
         return
     yield Check("LPIPS", Status.OK, f"weights in {path}")

@@ -13,13 +13,13 @@ def _checks() -> Iterator[Any]:
     from importlib import metadata, util
     from pathlib import Path
 
-    from refig.plugin import Check, Status
+    from refig.plugin import Check, Status, install_fix
 
     spec = util.find_spec("rapidocr_onnxruntime")
     models = sorted(Path(spec.origin).parent.glob("models/*.onnx")) if spec and spec.origin else []
     if not models:
         yield Check("OCR models", Status.MISSING, "rapidocr-onnxruntime or its models are missing",
-                    "uv pip install 'refig[ocr]'", required=True)
+                    install_fix("refig-core[ocr]"), required=True)
         return
     version = metadata.version("rapidocr-onnxruntime")
     yield Check("OCR models", Status.OK, f"rapidocr-onnxruntime {version}: "

@@ -11,5 +11,5 @@ def _make(**options):
 
 @hookimpl
 def refig_executors():
-    yield ExecutorRecord(name="{{ cookiecutter.name }}", description="{{ cookiecutter.description }}",
+    yield ExecutorRecord(name="{{ cookiecutter.name }}", description={{ cookiecutter.description | jsonify }},
                          factory=_make)

@@ -13,7 +13,7 @@ def _make(**options):
 def refig_task_families():
     yield TaskFamilyRecord(
         name="{{ cookiecutter.name }}",
-        description="{{ cookiecutter.description }}",
+        description={{ cookiecutter.description | jsonify }},
         factory=_make,
         inputs=(InputSpec("figure", visible=True, description="the figure to caption"),
                 InputSpec("caption", visible=False, required=False,

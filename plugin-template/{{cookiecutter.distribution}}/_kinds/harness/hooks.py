@@ -11,5 +11,5 @@ def _make(**options):
 
 @hookimpl
 def refig_harnesses():
-    yield HarnessRecord(name="{{ cookiecutter.name }}", description="{{ cookiecutter.description }}",
+    yield HarnessRecord(name="{{ cookiecutter.name }}", description={{ cookiecutter.description | jsonify }},
                         factory=_make, needs_model=False, families={"figure-to-slide"})

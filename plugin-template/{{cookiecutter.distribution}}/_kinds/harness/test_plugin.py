@@ -2,16 +2,35 @@ import time
 
 from pptx import Presentation
 from refig.plugin import Asset, AttemptContext, Prompt, Registry, Task
+from refig.plugin.harness import write_inputs
 
 from {{ cookiecutter.module }}.plugin import TitleHarness
 
+#: A real PNG (one white pixel): the bytes a suite's figure would hold.
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c63f8ffffff7f0009fb03fd2a86e38a0000000049454e44ae426082"
+)
 
-def _context(tmp_path, seconds=60.0):
-    figure = Asset(path="assets/fig-7.png", sha256="0" * 64)
-    task = Task(id="fig-7", family="figure-to-slide", inputs={"figure": figure})
-    return AttemptContext(task=task, workspace=tmp_path, source=tmp_path / "fig-7.png",
+
+def _context(tmp_path, seconds=60.0, task_id="fig-7"):
+    """The context a real run gives: the task's visible inputs put in the workspace by refig's
+    own ``write_inputs``, under the names a real attempt sees (the figure as ``source.png``,
+    whatever the suite calls it), and ``source`` pointing at it."""
+    task = Task(id=task_id, family="figure-to-slide",
+                inputs={"figure": Asset(path=f"assets/{task_id}.png", sha256="0" * 64)})
+    workspace = tmp_path / task_id
+    workspace.mkdir(parents=True)
+    source = write_inputs(workspace, task, {"figure": PNG})
+    return AttemptContext(task=task, workspace=workspace, source=source,
                           prompt=Prompt(text="rebuild"), model="none",
                           deadline=time.monotonic() + seconds)
+
+
+def test_the_context_is_what_a_real_run_gives(tmp_path):
+    ctx = _context(tmp_path)
+    assert ctx.source.read_bytes() == PNG and ctx.source.parent == ctx.workspace
+    assert not (ctx.workspace / "fig-7.png").exists()  # the suite's name never reaches it
 
 
 def test_writes_and_runs_the_program(tmp_path):
@@ -22,6 +41,16 @@ def test_writes_and_runs_the_program(tmp_path):
     texts = [shape.text_frame.text for shape in deck.slides[0].shapes]
     assert texts == ["Figure fig-7"]
     assert result.program.read_text().startswith("from pptx import")
+
+
+def test_two_tasks_give_two_slides(tmp_path):
+    """What a real run shows: attempts on different tasks differ (a harness that read a fixed
+    file name would pass one test and give every task the same slide)."""
+    titles = []
+    for task_id in ("fig-7", "fig-8"):
+        result = TitleHarness().run(_context(tmp_path / task_id, task_id=task_id))
+        titles.append(Presentation(str(result.slide)).slides[0].shapes[0].text_frame.text)
+    assert titles == ["Figure fig-7", "Figure fig-8"]
 
 
 def test_a_past_deadline_is_a_retryable_timeout(tmp_path):

@@ -11,5 +11,5 @@ def _make(argument=None, **options):
 
 @hookimpl
 def refig_judges():
-    yield JudgeRecord(name="{{ cookiecutter.name }}", description="{{ cookiecutter.description }}",
+    yield JudgeRecord(name="{{ cookiecutter.name }}", description={{ cookiecutter.description | jsonify }},
                       factory=_make, families={"figure-to-slide"})

@@ -3,6 +3,13 @@
 It is a proxy (labelled so in every judgment), small enough to read in a minute, and shows the
 whole judge contract: load the rubric, score each axis, let the rubric check and cap the scores,
 and return failures as typed judgments instead of raising.
+
+It calls no model, so it says what a model-free judge is: ``deterministic = True`` (the same
+inputs give the same scores: refig scores it once whatever ``--repeats`` says and reports no
+repeatability for it), and every judgment has ``deterministic=True``, ``calls=0`` (model calls
+made; the default, 1, is for a judge that calls a model) and ``cost_usd=0.0`` (nothing spent,
+not an unknown price). A judge that calls a model leaves ``deterministic`` False and reports its
+calls, usage and cost.
 """
 
 from refig.plugin import (
@@ -21,13 +28,15 @@ class NativeShareJudge:
     """Scores ``axis.max x (native objects / all objects)`` on every axis."""
 
     label = "{{ cookiecutter.name }}"
+    deterministic = True
     key = stable_hash({"judge": "{{ cookiecutter.name }}", "version": 1})
 
     def judge(self, request: JudgeRequest) -> Judgment:
         rubric = load_rubric(request.rubric_path)
         fields = dict(artifact_sha256=request.artifact.sha256, judge=self.label,
                       judge_key=self.key, rubric_sha256=rubric.sha256,
-                      rubric_version=rubric.version, repeat=request.repeat, proxy=True)
+                      rubric_version=rubric.version, repeat=request.repeat, proxy=True,
+                      deterministic=True, calls=0, cost_usd=0.0)
         tree = request.artifact.tree
         # shown(): what the slide paints (not hidden objects, nor the layout's and master's)
         objects = [o for o in tree.shown() if o.kind is not ObjectKind.GROUP] if tree else []

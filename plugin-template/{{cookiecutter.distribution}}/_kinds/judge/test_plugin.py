@@ -66,6 +66,15 @@ def test_scores_every_axis_by_native_share(rubric_path):
     assert judgment.total == sum(s.score for s in judgment.scores)
 
 
+def test_it_says_it_is_model_free(rubric_path):
+    """Scored once whatever --repeats says, no repeatability row, no calls, nothing spent."""
+    judge = NativeShareJudge()
+    assert judge.deterministic is True
+    for objects in ([SlideObject(kind=ObjectKind.TEXT_BOX, text="x")], []):  # ok and failed
+        judgment = judge.judge(_request(rubric_path, objects))
+        assert judgment.deterministic and judgment.calls == 0 and judgment.cost_usd == 0.0
+
+
 def test_hidden_objects_are_not_judged(rubric_path):
     shown = SlideObject(kind=ObjectKind.TEXT_BOX, text="Encoder")
     hidden = SlideObject(kind=ObjectKind.PICTURE, hidden=True)

@@ -13,7 +13,7 @@ def _make(**options):
 def refig_metrics():
     yield MetricRecord(
         name="{{ cookiecutter.name }}",
-        description="{{ cookiecutter.description }}",
+        description={{ cookiecutter.description | jsonify }},
         factory=_make,
         families={"figure-to-slide"},
     )

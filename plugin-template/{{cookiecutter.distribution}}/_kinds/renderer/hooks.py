@@ -11,5 +11,5 @@ def _make(**options):
 
 @hookimpl
 def refig_renderers():
-    yield RendererRecord(name="{{ cookiecutter.name }}", description="{{ cookiecutter.description }}",
+    yield RendererRecord(name="{{ cookiecutter.name }}", description={{ cookiecutter.description | jsonify }},
                          factory=_make)

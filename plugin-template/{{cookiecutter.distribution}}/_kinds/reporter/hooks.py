@@ -11,5 +11,5 @@ def _make(**options):
 
 @hookimpl
 def refig_reporters():
-    yield ReporterRecord(name="{{ cookiecutter.name }}", description="{{ cookiecutter.description }}",
+    yield ReporterRecord(name="{{ cookiecutter.name }}", description={{ cookiecutter.description | jsonify }},
                          factory=_make)

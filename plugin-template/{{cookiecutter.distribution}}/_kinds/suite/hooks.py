@@ -21,5 +21,5 @@ def build(
 
 @hookimpl
 def refig_suites():
-    yield SuiteRecord(name="{{ cookiecutter.name }}", description="{{ cookiecutter.description }}",
+    yield SuiteRecord(name="{{ cookiecutter.name }}", description={{ cookiecutter.description | jsonify }},
                       factory=lambda **_: build, command=build, families={"figure-to-slide"})

@@ -11,5 +11,5 @@ def _make(**options):
 
 @hookimpl
 def refig_workflows():
-    yield WorkflowRecord(name="{{ cookiecutter.name }}", description="{{ cookiecutter.description }}",
+    yield WorkflowRecord(name="{{ cookiecutter.name }}", description={{ cookiecutter.description | jsonify }},
                          factory=_make, families={"figure-to-slide"})

@@ -1,1 +1,1 @@
-"""{{ cookiecutter.description }}"""
+{{ cookiecutter.description | jsonify }}

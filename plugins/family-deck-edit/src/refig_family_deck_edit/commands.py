@@ -11,7 +11,7 @@ import typer
 def deck_sample_command(
     out: Path = typer.Option(..., "--out", "-o", help="The suite directory to write."),
     n: int | None = typer.Option(None, "--n", "-n",
-                                 help="How many tasks (default: one per edit recipe, 22)."),
+                                 help="How many tasks (default: one per edit recipe, 25)."),
     seed: int = typer.Option(0, "--seed", help="Random seed: the same seed gives the same bytes."),
     recipe: list[str] = typer.Option([], "--recipe", help="Only these edit recipes, in turn "
                                      "(repeatable; `a+b` for a combination)."),

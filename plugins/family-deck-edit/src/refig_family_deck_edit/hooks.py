@@ -146,5 +146,5 @@ def refig_harnesses() -> Iterator[HarnessRecord]:
                         description="Returns the original deck unchanged: the floor (IF near 0).")
     yield HarnessRecord(name="oracle", factory=_oracle, families=SERVES, needs_model=False,
                         runs_agent=False, local_options=frozenset({"suite"}),
-                        description="Returns the hidden target deck (--harness-opt suite=DIR): "
+                        description="Returns the hidden target deck (read from the run's --suite): "
                         "an oracle for validating judges, marked as such in every table.")

@@ -37,7 +37,7 @@ def register(app: typer.Typer) -> None:
         default; the pages follow the run as attempts, renders, metrics and judgments land.
         Given a folder of runs, one sample list covers them all, with run and family columns.
         """
-        from refig.plugin import RefigError, err, out
+        from refig.plugin import RefigError, UsageError, err, out
         from refig.plugin.collection import collection_runs
 
         from refig_reporter_html.collection import CollectionSite, LiveFolder
@@ -52,7 +52,13 @@ def register(app: typer.Typer) -> None:
             datas = [m.site.state().snap.data for m in folder.members()]
             what = f"{run}: {len(datas)} runs,"
         else:
-            source = LiveRun(run, judge=judge)
+            try:
+                source = LiveRun(run, judge=judge)
+            except UsageError as exc:  # say what else view accepts, which a run's reader cannot
+                raise UsageError(exc.message, path=exc.path, fix=(
+                    "give a run directory (it holds refig.db, made by `refig run --out DIR`) or a "
+                    "folder of runs, one in each subfolder (such as `refig demo`'s output)"
+                )) from exc
             site = live_site(source)
             datas = [source.snapshot().data]
             what = f"{datas[0].root}:"
