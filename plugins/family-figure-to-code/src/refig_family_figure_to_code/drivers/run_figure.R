@@ -1,7 +1,8 @@
 # refig's driver for R programs: parse first, draw on a png device, print visible values (a
 # ggplot at top level draws, as it would interactively). refig_run returns 0 ran, 3 syntax
-# error, 4 runtime error. As a script: arguments program, image out, width px, height px; with
-# REFIG_WARM set it serves jobs from stdin instead (see warm_figure.R).
+# error, 4 runtime error. As a script: arguments program, image out, width px, height px and
+# optionally the capture protocol (figcodebench: refig_capture); with REFIG_WARM set it serves
+# jobs from stdin instead (see warm_figure.R).
 refused <- function(...) message("refig: package installation refused: nothing can be installed here")
 install.packages <- refused
 
@@ -27,8 +28,29 @@ refig_run <- function(program, image, width, height) {
   if (ok) 0L else 4L
 }
 
+# FigCodeBench's capture: png(OUT, width=8, height=6, units='in', res=300);
+# source(PROG, print.eval=TRUE); dev.off(). Parsed first, so a syntax error is told apart.
+refig_capture <- function(program, image) {
+  parsed <- tryCatch(parse(program, keep.source = FALSE), error = function(e) {
+    message("Error: ", conditionMessage(e))
+    NULL
+  })
+  if (is.null(parsed)) return(3L)
+  png(image, width = 8, height = 6, units = "in", res = 300)
+  ok <- tryCatch({
+    source(program, print.eval = TRUE)
+    TRUE
+  }, error = function(e) {
+    message("Error: ", conditionMessage(e))
+    FALSE
+  })
+  graphics.off()
+  if (ok) 0L else 4L
+}
+
 if (!nzchar(Sys.getenv("REFIG_WARM"))) {
   args <- commandArgs(trailingOnly = TRUE)
-  quit(save = "no", status = refig_run(args[1], args[2], as.integer(args[3]),
-                                       as.integer(args[4])))
+  status <- if (isTRUE(args[5] == "figcodebench")) refig_capture(args[1], args[2]) else
+    refig_run(args[1], args[2], as.integer(args[3]), as.integer(args[4]))
+  quit(save = "no", status = status)
 }
