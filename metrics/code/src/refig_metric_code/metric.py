@@ -10,7 +10,9 @@ caps the judgments through the rubric) and ``fcf`` (exactly the issue's definiti
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
+from PIL import Image
 from refig.plugin import Artifact, MetricValue, ValueMaker
 from refig_metric_image.perceptual import Lpips
 
@@ -19,9 +21,9 @@ from refig_metric_code.fcf import fcf
 from refig_metric_code.languages import Language
 from refig_metric_code.pixels import WORST, pixel_scores
 from refig_metric_code.scoring import score_code
-from refig_metric_code.smuggling import detect
+from refig_metric_code.smuggling import COPIED_INPUT_KEY, detect
 
-VERSION = "2"
+VERSION = "3"
 IMAGE_NAMES = tuple(WORST)
 NAMES = ("execution", *IMAGE_NAMES, *(f"{n}_weighted" for n in IMAGE_NAMES), "crystalbleu",
          "ast", "api_f1", "tokens", "reference_tokens", "smuggling", "fcf")
@@ -36,6 +38,14 @@ def _not_meaningful(covered: tuple[int, ...], ignored: Ignored,
     return (f"the {len(ignored.ngrams)} ignored n-grams learned from the suite's "
             f"{ignored.references} {language.value} reference program(s) cover every n-gram "
             f"of order {orders} of the reference, so every program would read 0")
+
+
+def copied_input(page: Path | None) -> str | None:
+    """The visible input the executed image copies, as the realiser recorded it in the page."""
+    if page is None:
+        return None
+    with Image.open(page) as image:
+        return getattr(image, "text", {}).get(COPIED_INPUT_KEY)
 
 
 def _language(artifact: Artifact) -> Language | None:
@@ -87,7 +97,7 @@ class CodeMetrics:
         yield make.value("tokens", float(code.tokens))
         yield make.value("reference_tokens", float(code.reference_tokens))
         names = (figure.name, f"source{figure.suffix}")  # its name in the agent's workspace
-        finding = detect(source, language, figure_names=names)
+        finding = detect(source, language, figure_names=names, copied_input=copied_input(image))
         yield make.value("smuggling", float(finding.flagged), reasons=list(finding.reasons))
         value = fcf(executed=executed, psnr=scores.psnr,
                     ssim=scores.ssim, lpips=scores.lpips, delta_e=scores.ciede2000,

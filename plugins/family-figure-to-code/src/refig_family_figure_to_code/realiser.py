@@ -20,6 +20,7 @@ from pathlib import Path
 from PIL import Image
 from PIL.PngImagePlugin import PngInfo
 from refig.plugin import ErrorInfo, RenderJob, RenderOutput, Task
+from refig_metric_code.smuggling import COPIED_INPUT_KEY
 
 from refig_family_figure_to_code.capture import FIGCODEBENCH, protocol_of
 from refig_family_figure_to_code.execution import Execution, Limits, execute
@@ -29,8 +30,6 @@ from refig_family_figure_to_code.toolchains import binary
 from refig_family_figure_to_code.warm import WARM_LANGUAGES, WarmInterpreter
 
 SETTINGS_VERSION = "program/2"
-#: The PNG text chunk naming the visible input a page copies (read by the ``code`` metric).
-COPIED_INPUT_KEY = "refig:copied-input"
 
 
 def workspace_inputs(inputs: Mapping[str, Path], task: Task | None = None) -> dict[str, Path]:
