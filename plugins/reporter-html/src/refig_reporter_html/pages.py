@@ -137,7 +137,7 @@ class PageBuilder:
         data = self.data
         task = data.tasks.get(outcome.task_id)
         attempt = outcome.attempt
-        render = data.render(outcome.artifact)
+        render = data.render(outcome.artifact, outcome.task_id)
         shown = pages(render)
         result = shown[0].sha256 if shown else None
         language = task.params.get("language") if task is not None else None
