@@ -6,19 +6,17 @@
 refused <- function(...) message("refig: package installation refused: nothing can be installed here")
 install.packages <- refused
 
-refig_run <- function(program, image, width, height) {
+# Parse `program` (3 when it does not), open the device `open_device()`, run `draw(exprs)`
+# (4 when it fails), close every device: 0 when it drew.
+refig_draw <- function(program, open_device, draw) {
   exprs <- tryCatch(parse(program, keep.source = FALSE), error = function(e) {
     message("Error: ", conditionMessage(e))
     NULL
   })
   if (is.null(exprs)) return(3L)
-  png(image, width = width, height = height)
-  env <- new.env(parent = globalenv())
+  open_device()
   ok <- tryCatch({
-    for (e in exprs) {
-      v <- withVisible(eval(e, envir = env))
-      if (v$visible) print(v$value)
-    }
+    draw(exprs)
     TRUE
   }, error = function(e) {
     message("Error: ", conditionMessage(e))
@@ -28,24 +26,21 @@ refig_run <- function(program, image, width, height) {
   if (ok) 0L else 4L
 }
 
+refig_run <- function(program, image, width, height) {
+  env <- new.env(parent = globalenv())
+  refig_draw(program, function() png(image, width = width, height = height), function(exprs) {
+    for (e in exprs) {
+      v <- withVisible(eval(e, envir = env))
+      if (v$visible) print(v$value)
+    }
+  })
+}
+
 # FigCodeBench's capture: png(OUT, width=8, height=6, units='in', res=300);
 # source(PROG, print.eval=TRUE); dev.off(). Parsed first, so a syntax error is told apart.
 refig_capture <- function(program, image) {
-  parsed <- tryCatch(parse(program, keep.source = FALSE), error = function(e) {
-    message("Error: ", conditionMessage(e))
-    NULL
-  })
-  if (is.null(parsed)) return(3L)
-  png(image, width = 8, height = 6, units = "in", res = 300)
-  ok <- tryCatch({
-    source(program, print.eval = TRUE)
-    TRUE
-  }, error = function(e) {
-    message("Error: ", conditionMessage(e))
-    FALSE
-  })
-  graphics.off()
-  if (ok) 0L else 4L
+  refig_draw(program, function() png(image, width = 8, height = 6, units = "in", res = 300),
+             function(exprs) source(program, print.eval = TRUE))
 }
 
 if (!nzchar(Sys.getenv("REFIG_WARM"))) {
