@@ -152,15 +152,24 @@ class RunData:
         made for task ``task_id`` when its family renders per task (a program's inputs)."""
         return _rendered(self.renders, artifact, self.tasks.get(task_id or ""))
 
+    def renderings(self, artifact: str | None, task_id: str | None = None) -> list[Render]:
+        """Every rendering of the artifact made for task ``task_id``, failed ones included."""
+        return _renderings(self.renders, artifact, self.tasks.get(task_id or ""))
 
-def _rendered(renders: dict[str, list[Render]], artifact: str | None,
-              task: Task | None = None) -> Render | None:
+
+def _renderings(renders: dict[str, list[Render]], artifact: str | None,
+                task: Task | None = None) -> list[Render]:
     if not artifact:
-        return None
+        return []
     from refig.engine.stages import render_key
 
     key = render_key(artifact, task.family, task) if task is not None else artifact
-    return next((r for r in renders.get(key, []) if r.png_sha256), None)
+    return renders.get(key, [])
+
+
+def _rendered(renders: dict[str, list[Render]], artifact: str | None,
+              task: Task | None = None) -> Render | None:
+    return next((r for r in _renderings(renders, artifact, task) if r.png_sha256), None)
 
 
 def _config_from_id(config_id: str) -> Configuration:

@@ -148,8 +148,8 @@ class PageBuilder:
             if (size := self._size(sha)) is not None
         ]
         # a failed rendering has no page but may have a log (the interpreter's error)
-        log = render_log(render) or next((r.log_sha256 for r in data.renders.get(
-            outcome.artifact or "", []) if r.log_sha256), None)
+        log = render_log(render) or next((r.log_sha256 for r in data.renderings(
+            outcome.artifact, outcome.task_id) if r.log_sha256), None)
         if log and (size := self._size(log)) is not None:
             files.append(FileLink("render-log", download_name("render-log", stem),
                                   self._link(f"files/{log}"), size))
