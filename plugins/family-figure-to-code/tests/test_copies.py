@@ -62,6 +62,30 @@ def test_a_link_beside_a_drawn_figure_is_refused_too(tmp_path: Path) -> None:
     assert f"a link to {secret}" in result.error.message
 
 
+def test_a_copy_that_refuses_any_other_input_is_still_a_copy(tmp_path: Path) -> None:
+    """A program that copies the figure only when its hash is the real one's, and fails on a
+    decoy, follows its input all the same."""
+    import hashlib
+
+    figure = host_image(tmp_path / "figure.png")
+    digest = hashlib.sha256(figure.read_bytes()).hexdigest()
+    program = ("import hashlib, shutil\nname = 'sour' + 'ce' + chr(46) + 'png'\n"
+               f"if hashlib.sha256(open(name, 'rb').read()).hexdigest() != {digest!r}:\n"
+               "    raise SystemExit(1)\nshutil.copyfile(name, 'out.png')\n")
+    result = execute(program, "python", inputs={"source.png": figure})
+    assert result.ok and result.copied_input == "source.png", result.log
+    assert b"refig: the image copies the input source.png" in result.log
+
+
+def test_a_program_that_draws_the_figure_copies_nothing(tmp_path: Path) -> None:
+    drawn = execute("import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\n", "python")
+    figure = tmp_path / "source.png"
+    figure.write_bytes(drawn.png)  # the figure is exactly what the program draws
+    result = execute("import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\n", "python",
+                     inputs={"source.png": figure})
+    assert result.ok and result.copied_input is None
+
+
 @pytest.fixture(scope="module")
 def suite(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     for tool in TOOL.values():

@@ -274,7 +274,7 @@ def with_copy_check(execution: Execution, inputs: Mapping[str, Path],
     if copied is None:
         return execution
     note = (f"refig: the image copies the input {copied}: run again with that input "
-            "replaced by a decoy, the program's image became the decoy\n").encode()
+            "replaced by a decoy, the program no longer made the same picture\n").encode()
     return replace(execution, copied_input=copied, log=execution.log + note)
 
 
