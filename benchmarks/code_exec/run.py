@@ -6,6 +6,11 @@ sandbox. Cold: :func:`execute`, one fresh interpreter per program (the realiser'
 Warm: one :class:`WarmInterpreter` per language (Python fork server, R, Octave), reset between
 programs. LaTeX has no warm mode (xelatex cannot be reset), so it is reported cold only.
 
+Copy check: a reference pass gives each program its figure, which it reproduces, so every
+reference image looks like an input and is run a second time with a decoy figure
+(:mod:`refig_family_figure_to_code.copies`). Measured as the cold time of the same programs with
+their own image beside them as the figure against without any figure, in one run.
+
 Code metrics: ``--programs`` generated programs (mutations of the references: a changed
 number, a dropped line, a renamed colour), ten per reference. The plain loop does what a
 script calling the packages per pair does: learn the trivial n-grams from the references,
@@ -14,7 +19,7 @@ language and reads each reference once (:mod:`refig_metric_code.scoring`). Both 
 numbers (checked).
 
     uv run python benchmarks/code_exec/run.py [--programs-per-language 14] [--programs 1000]
-        [--json]
+        [--section all|execution|copy-check|metrics] [--json]
 """
 
 from __future__ import annotations
@@ -78,6 +83,33 @@ def execution(per_language: int) -> dict[str, dict[str, float]]:
     return results
 
 
+def copy_check(per_language: int) -> dict[str, dict[str, float]]:
+    """Cold seconds with the program's own image as its figure against without a figure."""
+    results: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        for language in (Language.PYTHON, Language.R):
+            programs = corpus(language, per_language, Path(scratch))
+            figured = []
+            for index, (program, inputs) in enumerate(programs):
+                made = execute(program, language, inputs=inputs)
+                figure = Path(scratch) / f"{language}-{index}-figure.png"
+                figure.write_bytes(made.png or b"")
+                figured.append((program, {**inputs, "source.png": figure}))
+            started = time.monotonic()
+            plain_ok = sum(execute(p, language, inputs=i).ok for p, i in programs)
+            without = time.monotonic() - started
+            started = time.monotonic()
+            runs = [execute(p, language, inputs=i) for p, i in figured]
+            with_figure = time.monotonic() - started
+            row = {"programs": len(programs), "ok": plain_ok,
+                   "copies_flagged": sum(r.copied_input is not None for r in runs),
+                   "without_figure_s": without, "with_figure_s": with_figure,
+                   "ratio": with_figure / without}
+            results[language.value] = row
+            print(f"copy-check {language.value:7s} {json.dumps(row)}", flush=True)
+    return results
+
+
 def mutate(source: str, rng: random.Random) -> str:
     lines = source.splitlines()
     for _ in range(rng.randint(1, 3)):
@@ -133,11 +165,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--programs-per-language", type=int, default=14)
     parser.add_argument("--programs", type=int, default=1000)
+    parser.add_argument("--section", choices=("all", "execution", "copy-check", "metrics"),
+                        default="all")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     print(f"machine: {platform.platform()}, python {platform.python_version()}")
-    report = {"execution": execution(args.programs_per_language),
-              "metrics": metrics(args.programs)}
+    report: dict[str, object] = {}
+    if args.section in ("all", "execution"):
+        report["execution"] = execution(args.programs_per_language)
+    if args.section in ("all", "copy-check"):
+        report["copy_check"] = copy_check(args.programs_per_language)
+    if args.section in ("all", "metrics"):
+        report["metrics"] = metrics(args.programs)
     if args.json:
         print(json.dumps(report, indent=2))
 

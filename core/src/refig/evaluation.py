@@ -18,7 +18,7 @@ from refig.claims import ClaimedStage, Claims
 from refig.engine.engine import Engine, MetricKey, Summary, reference_of
 from refig.engine.plugins import family_for
 from refig.engine.runs import primary_role, run_family
-from refig.engine.stages import Item, Rendered, final_gate
+from refig.engine.stages import Item, Rendered, final_gate, render_key
 from refig.integrity import Damage, intact
 from refig.models import Attempt, GateResult, Inspection, MetricValue, Render, Task
 from refig.plugins import Registry, Selection
@@ -49,19 +49,27 @@ class StoreSource:
         return Damage(self.store)
 
     def items(self, damage: Damage | None) -> list[Item]:
+        """One item per output and distinct rendering key (:func:`render_key`): a program
+        handed in for two tasks is executed for each, with that task's inputs."""
         role = primary_role(self.store)
-        outputs = {sha: f"{role} of attempt {a.task_id} / {a.config_id} / {a.try_index}"
-                   for a in self.store.iter(Attempt) if (sha := a.output(role)) is not None}
-        made_for = {a.output(role): a.task_id for a in self.store.iter(Attempt)}
         tasks = {task.id: task for task in self.store.iter(Task)}
-        items = []
-        for sha in sorted(outputs):
-            if damage is not None and not damage.check(sha, outputs[sha]):
+        found: dict[tuple[str, str], tuple[str, Task | None]] = {}
+        for a in self.store.iter(Attempt):
+            if (sha := a.output(role)) is None:
                 continue
-            task = tasks.get(made_for[sha])
+            task = tasks.get(a.task_id)
+            key = render_key(sha, task.family if task else self.family, task)
+            found[(sha, key)] = (f"{role} of attempt {a.task_id} / {a.config_id} / "
+                                 f"{a.try_index}", task)
+        items = []
+        checked: dict[str, bool] = {}
+        for (sha, key), (what, task) in sorted(found.items(), key=lambda kv: kv[0]):
+            if damage is not None and not checked.setdefault(sha, damage.check(sha, what)):
+                continue
             inputs = tuple((name, str(self.store.objects.path(asset.sha256)))
                            for name, asset in task.visible_inputs().items()) if task else ()
-            items.append(Item(sha, str(self.store.objects.path(sha)), self.family, task, inputs))
+            items.append(Item(sha, str(self.store.objects.path(sha)), self.family, task, inputs,
+                              render_key=key))
         return items
 
     def reference_items(self, items: Sequence[Item], damage: Damage | None) -> list[Item]:
@@ -87,8 +95,8 @@ class StoreSource:
 
     def rendering(self, name: str, settings: str, executor: Executor) -> Executor:
         return ClaimedStage(executor, self.claims, grouped=True,
-                            stored=lambda item: bool(self._whole(name, settings, item.sha256)),
-                            key=lambda item: f"render:{name}:{item.sha256}")
+                            stored=lambda item: bool(self._whole(name, settings, item.key)),
+                            key=lambda item: f"render:{name}:{item.key}")
 
     def measuring(self, metric: str, version: str, executor: Executor) -> Executor:
         def stored(artifact: Artifact) -> bool:
@@ -216,7 +224,8 @@ def _artifacts(
             continue
         seen.add((sha, attempt.task_id))
         inspection = inspections[sha]
-        render = renders.get(sha)
+        key = render_key(sha, task.family if task else family, task)
+        render = renders.get(key)
         inputs = [(sha, f"{role} of attempt {attempt.task_id} / {attempt.config_id}")]
         if task is not None:
             inputs += [(asset.sha256, f"{name} of task {task.id}")
@@ -244,7 +253,7 @@ def _artifacts(
         yield Artifact(
             path=store.objects.path(sha),
             sha256=sha,
-            gate=gates.get(sha) or final_gate(inspection, render, family_name),
+            gate=gates.get(key) or final_gate(inspection, render, family_name),
             family=family_name,
             files={
                 role: store.objects.path(out) for role, out in attempt.outputs.items()

@@ -66,23 +66,25 @@ def figure(path: Path, shade: int) -> None:
 
 
 def build_release(root: Path) -> Path:
-    """Two languages' worth of tasks per split and variant, an auxinfo, a data file, a stray
-    program without its image."""
+    """Three tasks per language over splits and variants (LaTeX flat, as released), an
+    auxinfo, a data file, a stray program without its image."""
     for language, (folder, ext) in FOLDERS.items():
         for split, variant, category, stem in (
                 ("exemplary", "base", "Statistical", "0001"),
                 ("exemplary", "variant1", "Statistical", "0001"),
                 ("user_generated", "base", "Temporal", "u42")):
-            code = root / folder / split / f"code_{variant}" / category / f"{stem}.{ext}"
+            place = "" if language == "latex" else category  # the release keeps LaTeX flat
+            code = root / folder / split / f"code_{variant}" / place / f"{stem}.{ext}"
             code.parent.mkdir(parents=True, exist_ok=True)
             code.write_text(REFERENCE[language])
-            figure(root / folder / split / f"image_{variant}" / category / f"{stem}.png",
+            figure(root / folder / split / f"image_{variant}" / place / f"{stem}.png",
                    len(stem) * 10 + len(variant))
-        aux = root / folder / "exemplary" / "code_base" / "Statistical" / "0001_auxinfo.txt"
+        place = "" if language == "latex" else "Statistical"
+        aux = root / folder / "exemplary" / "code_base" / place / "0001_auxinfo.txt"
         aux.write_text("Package dependencies: matplotlib, numpy\nData files: 0001_data.csv\n"
                        "Random seed: 42\nFigure size: 640x480\nNotes: the bars are sorted\n")
         (aux.parent / "0001_data.csv").write_text("label,value\na,1\nb,2\n")
-        stray = root / folder / "exemplary" / "code_base" / "Statistical" / f"9999.{ext}"
+        stray = root / folder / "exemplary" / "code_base" / place / f"9999.{ext}"
         stray.write_text(REFERENCE[language])
     return root
 

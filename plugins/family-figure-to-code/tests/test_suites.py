@@ -61,7 +61,62 @@ def test_a_corrupt_image_is_skipped_and_named(tmp_path: Path, kit: ModuleType) -
     assert len(suite.tasks) == 11
     params = Suite.load(tmp_path / "suite").manifest.params
     assert params["skipped"]["unreadable or oversized file"] == 1
-    assert params["skipped_files"][0].startswith("R/exemplary/code_base/Statistical/0001.R")
+    assert any(line.startswith("R/exemplary/code_base/Statistical/0001.R: cannot read image")
+               for line in params["skipped_files"])
+
+
+def test_flat_latex_is_imported_whole_and_tagged_conceptual(tmp_path: Path,
+                                                              kit: ModuleType) -> None:
+    release = kit.build_release(tmp_path / "release")
+    assert (release / "latex/exemplary/code_base/0001.tex").is_file()  # no category folder
+    suite = build_figcodebench(tmp_path / "suite", source=release)
+    latex = [t for t in suite.tasks if t.params["language"] == "latex"]
+    assert {t.id for t in latex} == {"latex-exemplary-base-conceptual-0001",
+                                     "latex-exemplary-variant1-conceptual-0001",
+                                     "latex-user_generated-base-conceptual-u42"}
+    assert all(t.meta["category"] == "conceptual" and t.params["capture"] == "figcodebench"
+               for t in latex)
+    task = next(t for t in latex if t.id == "latex-exemplary-base-conceptual-0001")
+    assert task.params["seed"] == 42 and "data/0001_data.csv" in task.inputs
+    named = Suite.load(tmp_path / "suite").manifest.params["skipped_files"]
+    assert "latex/exemplary/code_base/9999.tex: program without image" in named
+
+
+def test_links_out_of_the_release_are_refused_and_named(tmp_path: Path, kit: ModuleType,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    from refig.cli import run
+
+    release = kit.build_release(tmp_path / "release")
+    secret = tmp_path / "credentials.txt"
+    secret.write_text("AWS_SECRET=hunter2\n")
+    folder = release / "R/exemplary/code_base/Statistical"
+    (folder / "0001_keys.csv").symlink_to(secret)  # a data file by its name: a link out
+    (release / "python/exemplary/code_base/Linked").symlink_to(tmp_path, target_is_directory=True)
+    assert run(["suite", "build", "figcodebench", "--from", str(release), "--out",
+                str(tmp_path / "suite"), "-q"]) == 0
+    err = capsys.readouterr().err
+    assert "imported 12 programs (3 latex, 3 matlab, 3 python, 3 r)" in err
+    assert "R/exemplary/code_base/Statistical/0001_keys.csv: a link to" in err
+    assert "python/exemplary/code_base/Linked: a link to a folder" in err
+    loaded = Suite.load(tmp_path / "suite")
+    assert loaded.manifest.params["skipped"]["link or special file refused"] == 2
+    task = next(t for t in loaded.tasks if t.id == "r-exemplary-base-statistical-0001")
+    assert "data/0001_keys.csv" not in task.inputs
+    stored = [p.read_bytes() for p in (tmp_path / "suite").rglob("*") if p.is_file()]
+    assert not any(b"hunter2" in data for data in stored)
+
+
+def test_files_no_task_takes_are_counted_and_named(tmp_path: Path, kit: ModuleType) -> None:
+    release = kit.build_release(tmp_path / "release")
+    (release / "README.md").write_text("the release\n")
+    kit.figure(release / "python/exemplary/image_base/Statistical/0777.png", 3)
+    build_figcodebench(tmp_path / "suite", source=release)
+    params = Suite.load(tmp_path / "suite").manifest.params
+    assert params["skipped"] == {"program without image": 4, "outside the release's layout": 1,
+                                 "image without program": 1}
+    assert "python/exemplary/image_base/Statistical/0777.png: image without program" in \
+        params["skipped_files"]
 
 
 def test_an_empty_folder_is_refused(tmp_path: Path) -> None:

@@ -159,14 +159,29 @@ class RunData:
         task = self.tasks.get(task_id)
         return task.cluster_id if task is not None else task_id
 
-    def render(self, artifact: str | None) -> Render | None:
-        """The artifact's successful rendering (the first renderer setting that has one)."""
-        return _rendered(self.renders, artifact)
+    def render(self, artifact: str | None, task_id: str | None = None) -> Render | None:
+        """The artifact's successful rendering (the first renderer setting that has one), as
+        made for task ``task_id`` when its family renders per task (a program's inputs)."""
+        return _rendered(self.renders, artifact, self.tasks.get(task_id or ""))
+
+    def renderings(self, artifact: str | None, task_id: str | None = None) -> list[Render]:
+        """Every rendering of the artifact made for task ``task_id``, failed ones included."""
+        return _renderings(self.renders, artifact, self.tasks.get(task_id or ""))
 
 
-def _rendered(renders: dict[str, list[Render]], artifact: str | None) -> Render | None:
-    found = renders.get(artifact, []) if artifact else []
-    return next((r for r in found if r.png_sha256), None)
+def _renderings(renders: dict[str, list[Render]], artifact: str | None,
+                task: Task | None = None) -> list[Render]:
+    if not artifact:
+        return []
+    from refig.engine.stages import render_key
+
+    key = render_key(artifact, task.family, task) if task is not None else artifact
+    return renders.get(key, [])
+
+
+def _rendered(renders: dict[str, list[Render]], artifact: str | None,
+              task: Task | None = None) -> Render | None:
+    return next((r for r in _renderings(renders, artifact, task) if r.png_sha256), None)
 
 
 def _config_from_id(config_id: str) -> Configuration:
@@ -228,7 +243,7 @@ def _with_scores(
     def expected(outcome: Outcome) -> str:
         """The inputs key the judging stage gave this outcome: its rendering, its source."""
         task = tasks.get(outcome.task_id)
-        render = _rendered(renders, outcome.artifact)
+        render = _rendered(renders, outcome.artifact, task)
         return inputs_key(render.png_sha256 if render else None,
                           task_source_sha256(task) if task else None)
 

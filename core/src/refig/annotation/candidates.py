@@ -109,7 +109,7 @@ def shown_artifact(store: RunStore, data: RunData, judged: dict[tuple[str, str],
     artifact = judged.get((sha, task_id))
     if artifact is not None and artifact.render is not None:
         return artifact
-    render = data.render(sha)
+    render = data.render(sha, task_id)
     pages = (store.objects.path(render.png_sha256),) if render and render.png_sha256 else ()
     if artifact is not None:
         return replace(artifact, pages=pages)

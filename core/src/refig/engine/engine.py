@@ -174,8 +174,9 @@ class Engine:
                  summary: Summary) -> dict[str, Inspection]:
         inspector = family_for(source.family).inspector
         done = source.inspected(inspector)
-        todo = [item for item in items if item.sha256 not in done]
-        summary.skipped["inspect"] = len(items) - len(todo)
+        # one program handed in for two tasks is one item per task: inspected once
+        todo = list({item.sha256: item for item in items if item.sha256 not in done}.values())
+        summary.skipped["inspect"] = len({item.sha256 for item in items}) - len(todo)
         stage = source.inspecting(inspector, self.executor)
         for _, result in run_stage("inspect", stage, inspect_item, todo, jobs=self.jobs,
                                    quiet=self.quiet):
@@ -199,7 +200,7 @@ class Engine:
         if warm_up is None:
             return
         done = source.renders(name, renderer.settings)  # an estimate: pages not checked here
-        todo = [item for item in items if item.sha256 not in done]
+        todo = [item for item in items if item.key not in done]
         warm_up(min(self.jobs, len(render_batches(todo, self.jobs))))
 
     def _render(self, source: ArtifactSource, items: list[Item],
@@ -211,10 +212,10 @@ class Engine:
         wanted = [item for item in items
                   if item.sha256 in inspections and inspections[item.sha256].gate.passed]
         # a reference that is also an artifact (an unchanged deck) shares its rendering
-        shas = {item.sha256 for item in wanted}
+        keys = {item.key for item in wanted}
         wanted += [item for item in source.reference_items(items, summary.damage)
-                   if item.sha256 not in shas]
-        todo = [item for item in wanted if item.sha256 not in done]
+                   if item.key not in keys]
+        todo = [item for item in wanted if item.key not in done]
         summary.skipped["render"] = len(wanted) - len(todo)
         stage = source.rendering(name, settings, self.executor)
         for _, result in run_stage("render", stage, RenderBatch(name),
@@ -238,13 +239,17 @@ class Engine:
             inspection = inspections.get(item.sha256)
             if inspection is None:
                 continue
-            render = renders.get(item.sha256)
+            render = renders.get(item.key)
             if inspection.gate.passed and render is None:
                 continue  # its rendering failed to run (reported above): no verdict yet
             gate = final_gate(inspection, render, item.family)
-            gates[item.sha256] = gate
+            gates[item.key] = gate
             summary.gates[gate.reason or "passed"] += 1
-            values.append(gate_value(item.sha256, gate, render, inspection.inspector))
+            # a gate that depends on the task is stored under the task's reference
+            reference = (family_for(item.family).reference_key(item.task)
+                         if item.key != item.sha256 and item.task is not None else None)
+            values.append(gate_value(item.sha256, gate, render, inspection.inspector,
+                                     reference))
         source.keep_gates(values)
         return gates
 

@@ -55,6 +55,24 @@ class Item:
     family: str = FIGURE_TO_SLIDE
     task: Task | None = None
     inputs: tuple[tuple[str, str], ...] = ()
+    #: What its rendering is stored under (:func:`render_key`); the artifact's hash when empty.
+    render_key: str = ""
+
+    @property
+    def key(self) -> str:
+        """The key of this item's rendering and final gate."""
+        return self.render_key or self.sha256
+
+
+def render_key(sha256: str, family: str, task: Task | None) -> str:
+    """The key a rendering of artifact ``sha256`` made for ``task`` is stored under: the
+    artifact's hash, or, when the family has a render context (``render_context(task)``:
+    everything besides the file that changes its rendering, e.g. a program's inputs, size,
+    language and capture protocol), the hash of both, so one program handed in for two tasks
+    is executed for each with its own inputs."""
+    context = getattr(family_for(family), "render_context", None)
+    extra = context(task) if context is not None and task is not None else ""
+    return hashlib.sha256(f"{sha256}\n{extra}".encode()).hexdigest() if extra else sha256
 
 
 def inspect_item(item: Item) -> Inspection:
@@ -100,7 +118,7 @@ def _rendered(item: Item, output: RenderOutput, renderer: Renderer, name: str) -
     if not pages and error is None:
         error = ErrorInfo(kind="render_failed", message="the renderer gave no PNG")
     render = Render(
-        artifact_sha256=item.sha256,
+        artifact_sha256=item.key,
         renderer=name,
         settings=renderer.settings,
         pages=tuple(pages),
@@ -198,8 +216,9 @@ def final_gate(inspection: Inspection, render: Render | None,
 
 
 def gate_value(sha256: str, gate: GateResult, render: Render | None,
-               inspector: str) -> MetricValue:
-    """The final gate as a stored metric value (1 passed, 0 failed; reason in detail)."""
+               inspector: str, reference: str | None = None) -> MetricValue:
+    """The final gate as a stored metric value (1 passed, 0 failed; reason in detail), under
+    the task's ``reference`` when the rendering depends on the task (:func:`render_key`)."""
     detail: dict[str, Any] = {
         "reason": gate.reason,
         "detail": gate.detail,
@@ -214,6 +233,7 @@ def gate_value(sha256: str, gate: GateResult, render: Render | None,
         value=1.0 if gate.passed else 0.0,
         version=inspector,
         detail=detail,
+        reference_sha256=reference or None,
     )
 
 

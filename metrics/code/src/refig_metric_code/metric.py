@@ -13,7 +13,9 @@ through the rubric) and ``fcf`` (at 1024 px, the benchmark's).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
+from PIL import Image
 from refig.plugin import Artifact, MetricValue, ValueMaker
 from refig_metric_image.perceptual import Lpips
 
@@ -25,7 +27,7 @@ from refig_metric_code.fcf import fcf
 from refig_metric_code.languages import Language
 from refig_metric_code.pixels import FCF_SIDE, SIDE, WORST, pixel_scores_at
 from refig_metric_code.scoring import score_code
-from refig_metric_code.smuggling import detect
+from refig_metric_code.smuggling import COPIED_INPUT_KEY, detect
 
 VERSION = "3"
 IMAGE_NAMES = tuple(WORST)
@@ -43,6 +45,14 @@ def _not_meaningful(covered: tuple[int, ...], ignored: Ignored,
     return (f"the {len(ignored.ngrams)} ignored n-grams learned from the suite's "
             f"{ignored.references} {language.value} reference program(s) cover every n-gram "
             f"of order {orders} of the reference, so no program can match there")
+
+
+def copied_input(page: Path | None) -> str | None:
+    """The visible input the executed image copies, as the realiser recorded it in the page."""
+    if page is None:
+        return None
+    with Image.open(page) as image:
+        return getattr(image, "text", {}).get(COPIED_INPUT_KEY)
 
 
 def _language(artifact: Artifact) -> Language | None:
@@ -101,7 +111,7 @@ class CodeMetrics:
         yield make.value("reference_tokens", float(code.reference_tokens))
         yield from self._codebert(make, language, reference, source)
         names = (figure.name, f"source{figure.suffix}")  # its name in the agent's workspace
-        finding = detect(source, language, figure_names=names)
+        finding = detect(source, language, figure_names=names, copied_input=copied_input(image))
         yield make.value("smuggling", float(finding.flagged), reasons=list(finding.reasons))
         value = fcf(executed=executed, psnr=large.psnr, ssim=large.ssim, lpips=large.lpips,
                     delta_e=large.ciede2000, ref_tokens=code.reference_tokens,

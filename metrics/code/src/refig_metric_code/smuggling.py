@@ -8,10 +8,13 @@ these holds, each named in the finding:
 * ``names_figure``: it names the task's figure file (``figure.png``) at all;
 * ``embedded_payload``: it holds a data URI or a base64 run of at least 256 characters;
 * ``pixel_array``: it holds at least ``PIXEL_NUMBERS`` numeric literals that make up at least
-  30 % of its tokens (an image written out as numbers).
+  30 % of its tokens (an image written out as numbers);
+* ``copies_input``: its image copies a visible input, byte for byte or nearly, however the
+  file's name was built: the realiser ran it again with that input replaced by a decoy and its
+  image became the decoy (the page's PNG text chunk ``refig:copied-input`` names the input).
 
 An image equal to the figure is no evidence by itself: the reference program, re-run by a
-deterministic toolchain, reproduces its figure to the pixel.
+deterministic toolchain, reproduces its figure to the pixel (and draws it again, decoy or not).
 
 Drawing calls that show arrays (``imshow``, ``imagesc``, ``geom_raster``) are not flagged alone:
 heatmaps are legitimate. Judges cap a flagged program's total at 0 (the rubric's cap); FCF,
@@ -28,6 +31,8 @@ from pygments.token import Number
 from refig_metric_code.languages import Language
 from refig_metric_code.tokens import code_tokens, latex_literals, lexer
 
+#: The PNG text chunk in which the figure-to-code realiser names the input an image copies.
+COPIED_INPUT_KEY = "refig:copied-input"
 PIXEL_NUMBERS = 4096
 BASE64_RUN = 256
 
@@ -67,11 +72,12 @@ def numeric_literals(source: str, language: Language) -> int:
     return sum(1 for kind, _ in lexer(language).get_tokens(source) if kind in Number)
 
 
-def detect(source: str, language: Language | str, *, figure_names: tuple[str, ...] = ()
-           ) -> Finding:
-    """The :class:`Finding` for ``source``; ``figure_names`` are the task figure's file names."""
+def detect(source: str, language: Language | str, *, figure_names: tuple[str, ...] = (),
+           copied_input: str | None = None) -> Finding:
+    """The :class:`Finding` for ``source``; ``figure_names`` are the task figure's file names,
+    ``copied_input`` the visible input its execution copied (when it did)."""
     language = Language.parse(str(language))
-    reasons: list[str] = []
+    reasons: list[str] = ["copies_input"] if copied_input else []
     if _READERS[language].search(source):
         reasons.append("reads_image")
     if any(name and name in source for name in figure_names):

@@ -13,10 +13,21 @@ def figcodebench_command(
                                 "(the folder holding python/, Matlab/, R/, latex/)."),
     quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress."),
 ) -> Path:
-    """Import FigCodeBench's released figures, programs and auxiliary information."""
-    from refig_family_figure_to_code.suites.figcodebench import build_figcodebench
+    """Import FigCodeBench's released figures, programs and auxiliary information; say what was
+    imported per language and name every file it could not take (even with ``--quiet``)."""
+    from refig.plugin import err
 
-    build_figcodebench(out, source=source, progress=None if quiet else _progress())
+    from refig_family_figure_to_code.suites.figcodebench import import_release
+
+    done = import_release(out, source=source, progress=None if quiet else _progress())
+    counts = ", ".join(f"{n} {language}" for language, n in sorted(done.by_language.items()))
+    err.print(f"imported {sum(done.by_language.values())} programs ({counts})", highlight=False)
+    if done.skipped:
+        causes = ", ".join(f"{n} {cause}" for cause, n in sorted(done.skipped.items()))
+        err.print(f"not imported: {sum(done.skipped.values())} files ({causes}):",
+                  highlight=False)
+        for line in done.skipped_files:
+            err.print(f"  {line}", highlight=False, markup=False)
     return out
 
 

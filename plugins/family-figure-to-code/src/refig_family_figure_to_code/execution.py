@@ -3,36 +3,54 @@
 The program runs in a fresh private workspace holding only itself and the task's visible
 inputs (data files, the figure), inside the sandbox (``refig.plugin.run_sandboxed``: no
 network, a deadline with a process-group kill, a memory cap, a cap on its processes), with
-package installations removed first (:mod:`.installs`). Its image is the newest PNG or JPEG it wrote
-itself, else the figure its driver captured (Python, R, MATLAB), else page one of the PDF
-(LaTeX). Failures are typed: ``syntax_error``, ``runtime_error``, ``timeout``, ``no_image``,
-``too_large``, ``toolchain_missing``, ``process_limit`` (a fork bomb: the program failed after
-the process cap refused it a process), each with the interpreter's message. The log's last line
-says how the process cap held.
+package installations removed first (:mod:`.installs`). Its image is decided by the task's
+capture protocol (:mod:`.capture`): under ``refig`` the newest PNG or JPEG it wrote itself,
+else the figure its driver captured (Python, R, MATLAB), else page one of the PDF (LaTeX); under
+``figcodebench`` only the capture the release's conventions make. The image is read like a
+deliverable (``refig.plugin.read_confined``): never through a link, only inside the workspace;
+a link or special file where the image should be fails ``output_refused``. Failures are typed:
+``syntax_error``, ``runtime_error``, ``timeout``, ``no_image``, ``too_large``,
+``toolchain_missing``, ``output_refused``, ``process_limit`` (a fork bomb: the program failed
+after the process cap refused it a process), each with the interpreter's message. The log's
+last line says how the process cap held. An image that copies a visible input is named in
+``copied_input`` (:mod:`.copies`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import shutil
 import tempfile
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from PIL import Image
 from refig.plugin import (
     DEFAULT_MAX_PROCESSES,
     ErrorInfo,
+    FileRefused,
     ImageError,
     PdfError,
+    Refused,
+    confined_files,
     first_page,
     open_image,
     png_bytes,
+    read_confined,
     run_sandboxed,
 )
 
 from refig_family_figure_to_code import toolchains
+from refig_family_figure_to_code.capture import (
+    FIGCODEBENCH,
+    FIGCODEBENCH_DPI,
+    REFIG,
+    crop_margin,
+    figcodebench_python,
+)
+from refig_family_figure_to_code.copies import copied_input
 from refig_family_figure_to_code.installs import police
 from refig_family_figure_to_code.languages import Language, spec
 
@@ -56,9 +74,9 @@ class Execution:
     """The outcome of running one program.
 
     ``png`` is the image as normalised PNG bytes (None on failure); ``source`` says where it came
-    from (``capture``, ``pdf`` or ``file:<name>``); ``copied_input`` names a visible input whose
-    bytes the image file repeats exactly (noted in the log); ``removed`` the installations
-    stripped.
+    from (``capture``, ``pdf`` or ``file:<name>``); ``copied_input`` names the visible input the
+    image copies, as a second run with decoy inputs showed (:mod:`.copies`; noted in the log);
+    ``removed`` the installations stripped.
     """
 
     language: Language
@@ -70,6 +88,8 @@ class Execution:
     source: str = ""
     copied_input: str | None = None
     removed: tuple[str, ...] = field(default=())
+    #: The sha256 of the image file as the program left it (before normalisation).
+    raw_sha256: str = ""
 
     @property
     def ok(self) -> bool:
@@ -83,23 +103,41 @@ def _fail(language: Language, kind: str, message: str, log: bytes = b"", seconds
                      toolchain, removed=removed)
 
 
-def _written_images(workdir: Path, before: set[Path]) -> list[Path]:
-    """Images the program wrote itself, newest first (hidden folders and the capture excluded)."""
-    found = [p for p in workdir.rglob("*") if p.suffix.lower() in _IMAGE_SUFFIXES
-             and p.is_file() and p not in before and p.name != toolchains.CAPTURE
-             and not any(part.startswith(".") for part in p.relative_to(workdir).parts)]
-    return sorted(found, key=lambda p: (-p.stat().st_mtime_ns, p.name))
+class Refusal(Exception):
+    """Where the image should be, a link or special file: never read."""
 
 
-def _pick_image(language: Language, workdir: Path, before: set[Path]) -> tuple[Path, str] | None:
-    written = _written_images(workdir, before)
-    if written:
-        return written[0], f"file:{written[0].relative_to(workdir)}"
-    if (workdir / toolchains.CAPTURE).is_file():
-        return workdir / toolchains.CAPTURE, "capture"
+def _refusal(refused: list[Refused], name: str) -> Refusal:
+    items = "; ".join(f"{r.path.name}: {r.reason}" for r in refused)
+    return Refusal(f"{name} cannot be read as the program's image ({items}): refig reads "
+                   "only regular files inside the program's workspace, never through a link")
+
+
+def _pick_image(prepared: Prepared, protocol: str) -> tuple[Path, str] | None:
+    """The image file the protocol takes, or None when there is none; :class:`Refusal` when
+    the candidate is a link or special file."""
+    workdir, language = prepared.workdir, prepared.language
+    files, refused = confined_files(workdir)
+    refused = [r for r in refused if r.path.suffix.lower() in _IMAGE_SUFFIXES | {".pdf"}
+               and not any(part.startswith(".") for part in r.path.relative_to(workdir).parts)]
     pdf = workdir / "figure.pdf"
-    if language is Language.LATEX and pdf.is_file():
-        return pdf, "pdf"
+    if language is Language.LATEX and (protocol == FIGCODEBENCH or (workdir / "figure.pdf")
+                                       in files):
+        return (pdf, "pdf") if pdf in files else None
+    capture = workdir / toolchains.CAPTURE
+    if protocol == REFIG:
+        written = [p for p in files if p.suffix.lower() in _IMAGE_SUFFIXES
+                   and p not in prepared.before and p != capture
+                   and not any(part.startswith(".") for part in p.relative_to(workdir).parts)]
+        if written:
+            newest = min(written, key=lambda p: (-p.lstat().st_mtime_ns, p.name))
+            return newest, f"file:{newest.relative_to(workdir)}"
+        if refused:
+            raise _refusal(refused, "the image it saved")
+    if capture in files:
+        return capture, "capture"
+    if any(r.path == capture for r in refused):
+        raise _refusal([r for r in refused if r.path == capture], toolchains.CAPTURE)
     return None
 
 
@@ -107,25 +145,28 @@ class TooLarge(Exception):
     """An image over the byte or pixel limits."""
 
 
-def _image_png(path: Path, width: int) -> bytes:
-    """The image as PNG bytes; a PDF's first page at ``width`` pixels across."""
-    size = path.stat().st_size
-    if size > MAX_IMAGE_BYTES:
-        raise TooLarge(f"the image file is {size:,} bytes, over {MAX_IMAGE_BYTES:,}")
-    if path.suffix == ".pdf":
+def _image_png(data: bytes, pdf: bool, width: int, protocol: str, toolchain: str) -> bytes:
+    """The image as PNG bytes; a PDF's first page at ``width`` pixels across (at the release's
+    300 dpi under the figcodebench protocol); Octave's print cropped to its content under it."""
+    if pdf:
+        scale = ((lambda w, h: FIGCODEBENCH_DPI / 72) if protocol == FIGCODEBENCH
+                 else (lambda w, h: width / w))
         try:
-            image = first_page(path, lambda w, h: width / w, max_pixels=MAX_IMAGE_PIXELS)
+            image = first_page(data, scale, max_pixels=MAX_IMAGE_PIXELS)
         except PdfError as exc:
             # PDFium's page-size refusal is the only PdfError that says "over the limit".
             if "over the limit" in exc.message:
                 raise TooLarge(exc.message) from exc
             raise
         return png_bytes(image)
-    with Image.open(path) as head:  # the header only: no pixels decoded yet
+    with Image.open(io.BytesIO(data)) as head:  # the header only: no pixels decoded yet
         pixels = head.width * head.height
     if pixels > MAX_IMAGE_PIXELS:
         raise TooLarge(f"the image is {pixels:,} pixels, over {MAX_IMAGE_PIXELS:,}")
-    return png_bytes(open_image(path, max_pixels=MAX_IMAGE_PIXELS))
+    image = open_image(data, max_pixels=MAX_IMAGE_PIXELS)
+    if protocol == FIGCODEBENCH and toolchain == "octave":
+        image = crop_margin(image)
+    return png_bytes(image)
 
 
 @dataclass(frozen=True)
@@ -135,7 +176,6 @@ class Prepared:
     workdir: Path
     language: Language
     removed: tuple[str, ...]
-    digests: dict[str, str]
     before: frozenset[Path]
 
 
@@ -154,23 +194,26 @@ def refuse(program: str | bytes, language: Language) -> Execution | None:
 
 
 def prepare(workdir: Path, program: str | bytes, language: Language,
-            inputs: Mapping[str, Path]) -> Prepared:
-    """Write the policed program and copy ``inputs`` (name -> file) into ``workdir``."""
+            inputs: Mapping[str, Path], protocol: str = REFIG) -> Prepared:
+    """Write the policed program (as the capture protocol runs it) and copy ``inputs``
+    (name -> file) into ``workdir``."""
     raw = program.encode() if isinstance(program, str) else program
     policed = police(raw.decode("utf-8", errors="replace"), language)
-    digests: dict[str, str] = {}
     for name, path in inputs.items():
         target = workdir / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, target)
-        digests[hashlib.sha256(target.read_bytes()).hexdigest()] = name
-    (workdir / toolchains.RUN_NAMES[language]).write_text(policed.source, encoding="utf-8")
-    return Prepared(workdir, language, policed.removed, digests, frozenset(workdir.rglob("*")))
+    source = policed.source
+    if protocol == FIGCODEBENCH and language is Language.PYTHON:
+        source = figcodebench_python(source, toolchains.CAPTURE)
+    (workdir / toolchains.RUN_NAMES[language]).write_text(source, encoding="utf-8")
+    return Prepared(workdir, language, policed.removed, frozenset(workdir.rglob("*")))
 
 
 def conclude(prepared: Prepared, *, exit_code: int | None, timed_out: bool, output: bytes,
              seconds: float, toolchain: str, width: int, deadline_s: float,
-             process_cap: str = "", process_limit_reached: bool | None = None) -> Execution:
+             process_cap: str = "", process_limit_reached: bool | None = None,
+             protocol: str = REFIG) -> Execution:
     """The :class:`Execution` of a finished run: typed failure, or the image it made.
 
     ``process_cap`` says how the process cap held (``cgroup:256``); ``process_limit_reached``
@@ -197,22 +240,42 @@ def conclude(prepared: Prepared, *, exit_code: int | None, timed_out: bool, outp
     if kind is not None:
         return fail(kind, toolchains.message(language, text)
                     or f"{toolchain} exited with status {exit_code}")
-    picked = _pick_image(language, prepared.workdir, set(prepared.before))
+    try:
+        picked = _pick_image(prepared, protocol)
+    except Refusal as exc:
+        return fail("output_refused", str(exc))
     if picked is None:
         return fail("no_image", "the program ran but left no image: no figure was open "
                     "and it saved no PNG or JPEG")
     path, source = picked
     try:
-        png = _image_png(path, width)
+        raw = read_confined(path, prepared.workdir, max_bytes=MAX_IMAGE_BYTES)
+        png = _image_png(raw, path.suffix == ".pdf", width, protocol, toolchain)
+    except FileRefused as exc:
+        if "over the limit" in str(exc):
+            return fail("too_large", f"{source}: {exc}")
+        return fail("output_refused", f"{source}: {exc}")
     except TooLarge as exc:
         return fail("too_large", f"{source}: {exc}")
     except (ImageError, PdfError, OSError) as exc:
         return fail("no_image", f"{source}: not a readable image: {exc}")
-    copied = prepared.digests.get(hashlib.sha256(path.read_bytes()).hexdigest())
-    if copied:
-        log += f"refig: the image is a byte copy of the input {copied}\n".encode()
-    return Execution(language, png, None, log, seconds, toolchain, source, copied,
-                     prepared.removed)
+    return Execution(language, png, None, log, seconds, toolchain, source, None,
+                     prepared.removed, raw_sha256=hashlib.sha256(raw).hexdigest())
+
+
+def with_copy_check(execution: Execution, inputs: Mapping[str, Path],
+                    rerun: Callable[[Mapping[str, Path]], Execution]) -> Execution:
+    """``execution`` with ``copied_input`` set when its image copies a visible input (decided
+    by ``rerun`` with decoys, :mod:`.copies`) and the finding noted in its log."""
+    if not execution.ok or execution.png is None:
+        return execution
+    copied = copied_input(execution.png, execution.raw_sha256, inputs,
+                          lambda swapped: rerun(swapped).png)
+    if copied is None:
+        return execution
+    note = (f"refig: the image copies the input {copied}: run again with that input "
+            "replaced by a decoy, the program no longer made the same picture\n").encode()
+    return replace(execution, copied_input=copied, log=execution.log + note)
 
 
 def execute(
@@ -223,26 +286,34 @@ def execute(
     width: int = 640,
     height: int = 480,
     limits: Limits | None = None,
+    protocol: str = REFIG,
 ) -> Execution:
     """Run ``program`` (source text) in ``language`` with ``inputs`` (name -> file) beside it,
-    in a fresh process (see :mod:`.warm` for one reused interpreter)."""
+    in a fresh process, captured by ``protocol`` (see :mod:`.warm` for one reused
+    interpreter)."""
     language = Language.parse(str(language))
     limits = limits or Limits()
     refused = refuse(program, language)
     if refused is not None:
         return refused
-    with tempfile.TemporaryDirectory(prefix="refig-program-") as scratch:
-        prepared = prepare(Path(scratch), program, language, inputs or {})
-        launch = toolchains.launch(language, prepared.workdir, width, height)
-        result = run_sandboxed(launch.argv, workdir=prepared.workdir,
-                               deadline_s=limits.deadline_s, memory_mb=limits.memory_mb,
-                               env=program_env(prepared.workdir, launch.env),
-                               binds=launch.binds, max_processes=limits.max_processes)
-        return conclude(prepared, exit_code=result.exit_code, timed_out=result.timed_out,
-                        output=result.stdout + result.stderr, seconds=result.seconds,
-                        toolchain=launch.toolchain, width=width, deadline_s=limits.deadline_s,
-                        process_cap=result.process_cap,
-                        process_limit_reached=result.process_limit_reached)
+
+    def once(given: Mapping[str, Path]) -> Execution:
+        with tempfile.TemporaryDirectory(prefix="refig-program-") as scratch:
+            prepared = prepare(Path(scratch), program, language, given, protocol)
+            launch = toolchains.launch(language, prepared.workdir, width, height, protocol)
+            result = run_sandboxed(launch.argv, workdir=prepared.workdir,
+                                   deadline_s=limits.deadline_s, memory_mb=limits.memory_mb,
+                                   env=program_env(prepared.workdir, launch.env),
+                                   binds=launch.binds, max_processes=limits.max_processes)
+            return conclude(prepared, exit_code=result.exit_code, timed_out=result.timed_out,
+                            output=result.stdout + result.stderr, seconds=result.seconds,
+                            toolchain=launch.toolchain, width=width,
+                            deadline_s=limits.deadline_s, process_cap=result.process_cap,
+                            process_limit_reached=result.process_limit_reached,
+                            protocol=protocol)
+
+    given = inputs or {}
+    return with_copy_check(once(given), given, once)
 
 
 def program_env(workdir: Path, extra: Mapping[str, str]) -> dict[str, str]:

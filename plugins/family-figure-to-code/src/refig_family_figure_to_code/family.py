@@ -8,6 +8,7 @@ the final gate, so a program that does not run or makes no image scores 0 everyw
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from refig_family_figure_to_code.execution import MAX_PROGRAM_BYTES
 from refig_family_figure_to_code.languages import Language, language_of_file, spec
 from refig_family_figure_to_code.roles import FIGURE, REFERENCE_CODE
 from refig_family_figure_to_code.structure import ProgramStructure, read_structure
+from refig_family_figure_to_code.toolchains import matlab_binary
 
 INSPECTOR = "refig-code/1"
 REFERENCE_LABEL = "reference image"
@@ -60,6 +62,22 @@ class CodeFamily:
         reference figure is that code's output, so it changes with it)."""
         code = task.input(REFERENCE_CODE)
         return code.sha256 if code is not None else ""
+
+    def render_context(self, task: Task) -> str:
+        """Everything besides the program that changes its image: the task's visible inputs by
+        content, size, seed, language, toolchain and capture protocol (the engine keys a
+        program's execution by it, so one program text handed in for two tasks runs twice,
+        each time with its own task's inputs)."""
+        params = task.params
+        language = str(params.get("language") or "")
+        toolchain = ("matlab" if matlab_binary() else "octave") if language == "matlab" \
+            else language
+        return json.dumps({"inputs": {role: asset.sha256 for role, asset
+                                      in sorted(task.visible_inputs().items())},
+                           "width": params.get("width"), "height": params.get("height"),
+                           "seed": params.get("seed"), "language": language,
+                           "toolchain": toolchain, "capture": params.get("capture") or "refig"},
+                          sort_keys=True)
 
     def inspect(self, path: Path, task: Task | None) -> tuple[GateResult, BaseModel | None]:
         language = task_language(task, path)

@@ -1,28 +1,35 @@
 """The `program` renderer: realises a figure-to-code artifact by running it for real.
 
 Each job's program runs in the sandbox (:mod:`.execution`) with the task's visible inputs
-beside it: the figure under its own file name and each ``data/<name>`` input as ``<name>``.
-The image becomes the one page; the interpreter's output becomes the log; a failure is typed
-(``syntax_error``, ``runtime_error``, ``timeout``, ``no_image``, ``too_large``, ``process_limit``,
-``toolchain_missing``).
+beside it: the figure under its own file name and each ``data/<name>`` input as ``<name>``,
+captured by the task's protocol (``params.capture``, :mod:`.capture`). The image becomes the
+one page; when it copies a visible input (:mod:`.copies`) the page says so in its PNG text
+chunk :data:`COPIED_INPUT_KEY`, which the ``code`` metric reads as smuggling. The interpreter's
+output becomes the log; a failure is typed (``syntax_error``, ``runtime_error``, ``timeout``,
+``no_image``, ``too_large``, ``output_refused``, ``process_limit``, ``toolchain_missing``).
 """
 
 from __future__ import annotations
 
 import functools
+import io
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from PIL import Image
+from PIL.PngImagePlugin import PngInfo
 from refig.plugin import ErrorInfo, RenderJob, RenderOutput, Task
+from refig_metric_code.smuggling import COPIED_INPUT_KEY
 
+from refig_family_figure_to_code.capture import FIGCODEBENCH, protocol_of
 from refig_family_figure_to_code.execution import Execution, Limits, execute
 from refig_family_figure_to_code.languages import Language, language_of_file
 from refig_family_figure_to_code.roles import DATA_PREFIX, FIGURE
 from refig_family_figure_to_code.toolchains import binary
 from refig_family_figure_to_code.warm import WARM_LANGUAGES, WarmInterpreter
 
-SETTINGS_VERSION = "program/1"
+SETTINGS_VERSION = "program/2"
 
 
 def workspace_inputs(inputs: Mapping[str, Path], task: Task | None = None) -> dict[str, Path]:
@@ -70,6 +77,19 @@ def toolchain_versions() -> str:
     return "; ".join(parts)
 
 
+def _page_png(execution: Execution) -> bytes:
+    """The image as stored: with :data:`COPIED_INPUT_KEY` when it copies a visible input."""
+    assert execution.png is not None
+    if execution.copied_input is None:
+        return execution.png
+    info = PngInfo()
+    info.add_text(COPIED_INPUT_KEY, execution.copied_input)
+    buffer = io.BytesIO()
+    with Image.open(io.BytesIO(execution.png)) as image:
+        image.save(buffer, format="PNG", pnginfo=info)
+    return buffer.getvalue()
+
+
 class ProgramRenderer:
     """Runs programs under the sandbox, each in a fresh private workspace: by default one
     fresh interpreter per program; with ``warm`` one reused interpreter per language where the
@@ -100,13 +120,19 @@ class ProgramRenderer:
         params = job.task.params if job.task is not None else {}
         width, height = int(params.get("width", 640)), int(params.get("height", 480))
         inputs = workspace_inputs(job.inputs, job.task)
-        if self.warm and language in WARM_LANGUAGES:
+        try:
+            protocol = protocol_of(params)
+        except ValueError as exc:
+            return ErrorInfo(kind="runtime_error", message=str(exc))
+        warm = language in WARM_LANGUAGES and (protocol != FIGCODEBENCH
+                                               or language is Language.PYTHON)
+        if self.warm and warm:
             if language not in self._interpreters:
                 self._interpreters[language] = WarmInterpreter(language, self.limits)
             return self._interpreters[language].execute(program, inputs=inputs, width=width,
-                                                        height=height)
+                                                        height=height, protocol=protocol)
         return execute(program, language, inputs=inputs, width=width, height=height,
-                       limits=self.limits)
+                       limits=self.limits, protocol=protocol)
 
     def render(self, jobs: Sequence[RenderJob], out_dir: Path) -> list[RenderOutput]:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -121,7 +147,7 @@ class ProgramRenderer:
                                             log=result.log))
                 continue
             page = out_dir / f"program-{index:04d}.png"
-            page.write_bytes(result.png)
+            page.write_bytes(_page_png(result))
             outputs.append(RenderOutput(pages=(page,), seconds=result.seconds, log=result.log))
         return outputs
 

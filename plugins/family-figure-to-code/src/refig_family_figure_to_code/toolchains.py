@@ -4,7 +4,8 @@ The command lines are fixed here: Python with this environment's interpreter and
 Agg backend; R through ``Rscript --vanilla`` with a png device; MATLAB through GNU Octave with the
 gnuplot graphics toolkit pinned (the qt toolkit needs a display server and draws differently),
 or through MATLAB itself (``matlab -batch``) when one is on ``PATH``; LaTeX through ``xelatex``
-without shell escape. Each driver exits 3 for a syntax error and 4 for a runtime error.
+without shell escape. Each driver exits 3 for a syntax error and 4 for a runtime error. The
+capture protocol (:mod:`.capture`) decides the image's size and resolution.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from refig_family_figure_to_code.capture import FIGCODEBENCH, FIGCODEBENCH_DPI, REFIG
 from refig_family_figure_to_code.languages import Language
 
 #: The file name the program is run under: ``figure.m`` would shadow MATLAB's ``figure``.
@@ -31,11 +33,12 @@ MATLAB_ONLY = ("exportgraphics", "tiledlayout", "nexttile", "geoplot", "geoscatt
                "bubblechart", "donutchart", "piechart", "boxchart", "wordcloud", "heatmap",
                "stackedplot", "parallelplot", "scatterhistogram", "exportapp",
                "xline", "yline", "colororder", "sgtitle")
-#: What ``matlab -batch`` runs: the program, then the open figure saved at 100 dpi.
+#: What ``matlab -batch`` runs: the program, then the open figure saved (100 dpi; 300 dpi under
+#: the figcodebench protocol, as the release's script).
 _MATLAB_BATCH = ("set(groot, 'defaultFigureVisible', 'off'); try, run('{program}'); catch e, "
                  "fprintf(1, 'error: %s\\n', e.message); exit(4); end; "
                  "if ~isempty(get(groot, 'Children')), "
-                 "exportgraphics(gcf, '{image}', 'Resolution', 100); end; exit(0)")
+                 "exportgraphics(gcf, '{image}', 'Resolution', {dpi}); end; exit(0)")
 _UNDEFINED = re.compile(r"'(\w+)' undefined")
 _MISSING_PACKAGE = re.compile(r"File `([^']+\.(?:sty|cls))' not found")
 _MISSING_INPUT = re.compile(r"(?:Could not read table file|File `[^']+' not found|"
@@ -75,25 +78,32 @@ def binary(language: Language) -> str | None:
     return shutil.which({Language.R: "Rscript", Language.LATEX: "xelatex"}[language])
 
 
-def launch(language: Language, workdir: Path, width: int, height: int) -> Launch:
-    """The command that runs ``RUN_NAMES[language]`` in ``workdir`` at the target size."""
+def launch(language: Language, workdir: Path, width: int, height: int,
+           protocol: str = REFIG) -> Launch:
+    """The command that runs ``RUN_NAMES[language]`` in ``workdir`` at the target size (under
+    the ``figcodebench`` protocol, at the release's size: the program written by
+    :func:`.capture.figcodebench_python` saves its own figure)."""
     program = RUN_NAMES[language]
+    release = protocol == FIGCODEBENCH
     if language is Language.PYTHON:
         driver = _driver("run_python.py", workdir)
-        return Launch((sys.executable, "-I", driver, program, CAPTURE, str(width), str(height),
-                       str(DPI)), {"MPLBACKEND": "Agg"}, "python")
+        return Launch((sys.executable, "-I", driver, program, "" if release else CAPTURE,
+                       str(width), str(height), str(DPI)), {"MPLBACKEND": "Agg"}, "python")
     if language is Language.R:
         driver = _driver("run_figure.R", workdir)
         return Launch((shutil.which("Rscript") or "Rscript", "--vanilla", driver, program,
-                       CAPTURE, str(width), str(height)), {}, "Rscript", (Path("/etc/R"),))
+                       CAPTURE, str(width), str(height), protocol), {}, "Rscript",
+                      (Path("/etc/R"),))
     if language is Language.MATLAB:
         driver = _driver("run_figure.m", workdir)
         env = {"REFIG_PROGRAM": program, "REFIG_IMAGE": CAPTURE, "REFIG_WIDTH": str(width),
-               "REFIG_HEIGHT": str(height)}
+               "REFIG_HEIGHT": str(height), "REFIG_PROTOCOL": protocol}
         matlab = matlab_binary()
         if matlab:  # MATLAB wants a script's local functions last: the driver is Octave's
+            dpi = FIGCODEBENCH_DPI if release else DPI
             return Launch((matlab, "-batch", _MATLAB_BATCH.format(program=program,
-                                                                  image=CAPTURE)), env, "matlab")
+                                                                  image=CAPTURE, dpi=dpi)),
+                          env, "matlab")
         return Launch((shutil.which("octave") or "octave", "--no-gui", "--no-window-system",
                        "--norc", "--quiet", "--no-history", driver), env, "octave",
                       (Path("/etc/octave"),))

@@ -9,7 +9,8 @@ reset: attached R packages and Octave's loaded functions. All programs share one
 workspace root, one memory cap), so warm mode trades some isolation for speed; the default
 realiser runs one fresh process per program. A program past its deadline kills the whole
 interpreter (Python kills only the fork), which restarts for the next program. LaTeX has no
-warm mode: xelatex cannot be reset.
+warm mode: xelatex cannot be reset. Under the ``figcodebench`` capture protocol only Python
+runs warm (its program saves its own figure, :mod:`.capture`); R and MATLAB run cold.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from pathlib import Path
 from refig.plugin import ProcessCap, SandboxPolicy, process_cap
 
 from refig_family_figure_to_code import toolchains
+from refig_family_figure_to_code.capture import FIGCODEBENCH, REFIG
 from refig_family_figure_to_code.execution import (
     Execution,
     Limits,
@@ -36,6 +38,7 @@ from refig_family_figure_to_code.execution import (
     prepare,
     program_env,
     refuse,
+    with_copy_check,
 )
 from refig_family_figure_to_code.languages import Language
 
@@ -157,19 +160,31 @@ class WarmInterpreter:
                     return line[len(prefix):]
 
     def execute(self, program: str | bytes, *, inputs: Mapping[str, Path] | None = None,
-                width: int = 640, height: int = 480) -> Execution:
-        """Run one program in the warm interpreter (a fresh job directory, the same process)."""
+                width: int = 640, height: int = 480, protocol: str = REFIG) -> Execution:
+        """Run one program in the warm interpreter (a fresh job directory, the same process),
+        its copies of inputs checked as a cold run's are."""
         refused = refuse(program, self.language)
         if refused is not None:
             return refused
+        if protocol == FIGCODEBENCH and self.language is not Language.PYTHON:
+            raise ValueError(f"the {self.language.value} warm interpreter captures by refig's "
+                             "protocol only")
+        given = inputs or {}
+        return with_copy_check(self._once(program, given, width, height, protocol), given,
+                               lambda swapped: self._once(program, swapped, width, height,
+                                                          protocol))
+
+    def _once(self, program: str | bytes, inputs: Mapping[str, Path], width: int, height: int,
+              protocol: str) -> Execution:
         self._jobs += 1
         job = self._root / f"job-{self._jobs:06d}"
         job.mkdir()
         try:
-            prepared = prepare(job, program, self.language, inputs or {})
+            prepared = prepare(job, program, self.language, inputs, protocol)
             refused_before = self._refusals()
             program_name = toolchains.RUN_NAMES[self.language]
-            fields = [str(job), program_name, toolchains.CAPTURE, str(width), str(height)]
+            image = "" if protocol == FIGCODEBENCH else toolchains.CAPTURE
+            fields = [str(job), program_name, image, str(width), str(height)]
             if self.language is Language.PYTHON:
                 fields += [str(toolchains.DPI), f"{self.limits.deadline_s:g}"]
             self._start()  # waits for a fresh interpreter to load: that is not the program's time
@@ -193,7 +208,8 @@ class WarmInterpreter:
             return conclude(prepared, exit_code=status, timed_out=timed_out, output=output,
                             seconds=seconds, toolchain=f"{self.language.value} (warm)",
                             width=width, deadline_s=self.limits.deadline_s,
-                            process_cap=record, process_limit_reached=reached)
+                            process_cap=record, process_limit_reached=reached,
+                            protocol=protocol)
         finally:
             shutil.rmtree(job, ignore_errors=True)
 

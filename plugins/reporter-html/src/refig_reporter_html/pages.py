@@ -139,7 +139,7 @@ class PageBuilder:
         data = self.data
         task = data.tasks.get(outcome.task_id)
         attempt = outcome.attempt
-        render = data.render(outcome.artifact)
+        render = data.render(outcome.artifact, outcome.task_id)
         shown = pages(render)
         result = shown[0].sha256 if shown else None
         language = task.params.get("language") if task is not None else None
@@ -150,8 +150,8 @@ class PageBuilder:
             if (size := self._size(sha)) is not None
         ]
         # a failed rendering has no page but may have a log (the interpreter's error)
-        log = render_log(render) or next((r.log_sha256 for r in data.renders.get(
-            outcome.artifact or "", []) if r.log_sha256), None)
+        log = render_log(render) or next((r.log_sha256 for r in data.renderings(
+            outcome.artifact, outcome.task_id) if r.log_sha256), None)
         if log and (size := self._size(log)) is not None:
             files.append(FileLink("render-log", download_name("render-log", stem),
                                   self._link(f"files/{log}"), size))

@@ -57,7 +57,7 @@ def sample_rows(ctx: Context) -> dict[str, Any]:
             label: _number(outcome.metric(metric, name))
             for metric, name, label in registry.view(family).key_metrics
         }
-        shown = pages(data.render(outcome.artifact))
+        shown = pages(data.render(outcome.artifact, outcome.task_id))
         rows.append({
             "href": f"tasks/{slug(task_id)}.html#{slug(config_id)}",
             "anchor": slug(config_id),

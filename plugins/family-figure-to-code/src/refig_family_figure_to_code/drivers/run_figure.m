@@ -1,16 +1,21 @@
 % refig's driver for MATLAB programs, under GNU Octave (gnuplot toolkit, pinned) or MATLAB.
-% Cold: reads REFIG_PROGRAM, REFIG_IMAGE, REFIG_WIDTH, REFIG_HEIGHT and exits with 0 ran,
+% Cold: reads REFIG_PROGRAM, REFIG_IMAGE, REFIG_WIDTH, REFIG_HEIGHT (and REFIG_PROTOCOL:
+% figcodebench prints the figure at its own size at 300 dpi, refig crops the margin) and exits with 0 ran,
 % 3 syntax error, 4 runtime error. With REFIG_WARM set it serves jobs from stdin, one per line
 % (tab-separated: directory, program, image, width, height; see below), each in its own function
 % workspace with every figure closed, answering REFIG-DONE<TAB>status.
 1;
 
-function refig_status = refig_job(refig_program, refig_image, refig_width, refig_height)
+function refig_status = refig_job(refig_program, refig_image, refig_width, refig_height, ...
+                                  refig_protocol)
   % The program runs in this function's workspace: every name here is prefixed so that none
   % shadows a function the program calls (image, status...).
   close all;
   set(0, 'defaultfigurevisible', 'off');
-  set(0, 'defaultfigureposition', [0 0 refig_width refig_height]);
+  refig_release = nargin > 4 && strcmp(refig_protocol, 'figcodebench');
+  if ~refig_release
+    set(0, 'defaultfigureposition', [0 0 refig_width refig_height]);
+  end
   refig_status = 0;
   try
     run(refig_program);
@@ -24,7 +29,9 @@ function refig_status = refig_job(refig_program, refig_image, refig_width, refig
     end
     return;
   end
-  if ~isempty(get(0, 'children'))
+  if refig_release && ~isempty(get(0, 'children'))
+    print(gcf, refig_image, '-dpng', '-r300');
+  elseif ~isempty(get(0, 'children'))
     refig_pos = get(gcf, 'position');
     set(gcf, 'paperunits', 'inches', 'paperposition', [0 0 refig_pos(3:4) / 100]);
     print(gcf, refig_image, '-dpng', '-r100', ...
@@ -39,7 +46,8 @@ if exist('OCTAVE_VERSION', 'builtin')
 end
 if isempty(getenv('REFIG_WARM'))
   exit(refig_job(getenv('REFIG_PROGRAM'), getenv('REFIG_IMAGE'), ...
-                 str2double(getenv('REFIG_WIDTH')), str2double(getenv('REFIG_HEIGHT'))));
+                 str2double(getenv('REFIG_WIDTH')), str2double(getenv('REFIG_HEIGHT')), ...
+                 getenv('REFIG_PROTOCOL')));
 end
 % Octave's stdin is block-buffered on a pipe, so jobs arrive as a file that is renamed into
 % place (refig-queue.job in the starting directory) and removed once read.

@@ -1,7 +1,9 @@
 """refig's driver for one Python program: Agg backend, parse first, save the current figure.
 
 ``run`` returns the exit status: 0 ran, 3 syntax error, 4 runtime error. As a script its
-arguments are: program, image out, width px, height px, dpi. The warm server imports it.
+arguments are: program, image out, width px, height px, dpi. An empty image out runs the
+program as it is (a capture protocol that saves the figure itself, see ``capture.py``): no size
+is set and nothing is saved. The warm server imports it.
 """
 
 import sys
@@ -19,9 +21,10 @@ def run(program: str, out: str, width: float, height: float, dpi: float) -> int:
     """Run ``program`` in the current directory and save its figure to ``out``."""
     plt.close("all")
     plt.rcdefaults()
-    plt.rcParams["figure.figsize"] = (width / dpi, height / dpi)
-    plt.rcParams["figure.dpi"] = dpi
-    plt.rcParams["savefig.dpi"] = dpi
+    if out:
+        plt.rcParams["figure.figsize"] = (width / dpi, height / dpi)
+        plt.rcParams["figure.dpi"] = dpi
+        plt.rcParams["savefig.dpi"] = dpi
     with open(program, encoding="utf-8", errors="replace") as handle:
         source = handle.read()
     try:
@@ -39,7 +42,7 @@ def run(program: str, out: str, width: float, height: float, dpi: float) -> int:
     except BaseException:
         traceback.print_exc()
         return 4
-    if plt.get_fignums():
+    if out and plt.get_fignums():
         plt.gcf().savefig(out, dpi=dpi)
     return 0
 
