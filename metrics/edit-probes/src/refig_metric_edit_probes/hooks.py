@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from refig.plugin import DECK_EDIT, FIGURE_TO_SLIDE, MetricRecord, hookimpl
+from refig.plugin import DECK_EDIT, FIGURE_TO_CODE, FIGURE_TO_SLIDE, MetricRecord, hookimpl
 
 
 def _factory(**options: Any) -> Any:
@@ -18,9 +18,10 @@ def _factory(**options: Any) -> Any:
 def refig_metrics() -> Iterator[MetricRecord]:
     yield MetricRecord(
         name="edit-probes",
-        description="Applies a user's next edits (move, relabel, delete, recolour) to the "
-        "artifact, renders them in one conversion and checks each did what it should.",
+        description="Does a user's next edits to the artifact (slides: move, relabel, delete, "
+        "recolour; programs: a string, a data value, a colour), renders or runs them and "
+        "checks each did what it should.",
         factory=_factory,
-        families=frozenset({FIGURE_TO_SLIDE, DECK_EDIT}),
+        families=frozenset({FIGURE_TO_SLIDE, DECK_EDIT, FIGURE_TO_CODE}),
         default=False,  # one more render an artifact: run when named (-m edit-probes)
     )

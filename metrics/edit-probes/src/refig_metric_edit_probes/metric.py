@@ -9,6 +9,7 @@ from typing import Any
 from lxml import etree
 from refig.plugin import (
     DECK_EDIT,
+    FIGURE_TO_CODE,
     Artifact,
     MetricValue,
     Renderer,
@@ -18,6 +19,7 @@ from refig.plugin import (
 )
 from refig.pptx import Package, PackageError
 
+from refig_metric_edit_probes.code import probe_program
 from refig_metric_edit_probes.outcome import Outcome, score
 from refig_metric_edit_probes.slides import ProbeRenderError, probe_slides
 
@@ -48,21 +50,41 @@ def edited_slides(path: Any, original: Any) -> list[int]:
     return changed[:MAX_SLIDES]
 
 
+class ProbeInputError(ValueError):
+    """The artifact lacks what its probes need (a program's stored image)."""
+
+
 class EditProbes:
-    """Slide probes on the figure-to-slide slide or the edited slides of a deck."""
+    """Slide probes on the figure-to-slide slide or the edited slides of a deck; code probes on
+    a figure-to-code program."""
 
     version = "1"
 
-    def __init__(self, renderer: str = "libreoffice"):
-        self.renderer_name = renderer
+    def __init__(self, renderer: str = "libreoffice", code_renderer: str = "program"):
+        self.slide_renderer = renderer
+        self.code_renderer = code_renderer
         self._render_lock = threading.Lock()
 
-    def renderer(self) -> Renderer:
-        """This process's warm renderer: the one the render stage used (closed with it)."""
-        return renderer_for(self.renderer_name)
+    def renderer_name(self, family: str) -> str:
+        """The renderer the family's probes use."""
+        return self.code_renderer if family == FIGURE_TO_CODE else self.slide_renderer
+
+    def renderer(self, family: str = "") -> Renderer:
+        """This process's warm renderer for the family: the one its render stage used."""
+        return renderer_for(self.renderer_name(family))
 
     def outcomes(self, artifact: Artifact) -> list[Outcome]:
         """Every probe's outcome for the artifact."""
+        if artifact.family == FIGURE_TO_CODE:
+            if artifact.render is None:
+                raise ProbeInputError("the program has no stored image")
+            return probe_program(
+                artifact.path,
+                artifact.render,
+                artifact.task,
+                artifact.references,
+                self.renderer(FIGURE_TO_CODE),
+            )
         if artifact.family == DECK_EDIT:
             slides = edited_slides(artifact.path, artifact.references.get("deck"))
         else:
@@ -78,20 +100,20 @@ class EditProbes:
             return
         try:
             outcomes = self.outcomes(artifact)
-        except (PackageError, ProbeRenderError) as exc:
+        except (PackageError, ProbeRenderError, ProbeInputError) as exc:
             yield from make.missing(NAMES, f"the probes could not run: {exc}")
             return
         value, applicable = score(outcomes)
         records = [o.record() for o in outcomes]
         passed = sum(1 for o in outcomes if o.passed)
-        renderer = self.renderer()
+        renderer = self.renderer(artifact.family)
         yield make.value(
             "probe_score",
             value,
             passed=passed,
             applicable=applicable,
             probes=records,
-            renderer=self.renderer_name,
+            renderer=self.renderer_name(artifact.family),
             settings=renderer.settings,
             reason=None if value is not None else "no probe applies",
         )
