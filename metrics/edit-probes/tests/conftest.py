@@ -6,6 +6,7 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from pptx.enum.shapes import MSO_SHAPE, MSO_SHAPE_TYPE
@@ -100,9 +101,19 @@ def builders() -> ModuleType:
     return sys.modules[__name__]
 
 
+@pytest.fixture(scope="session")
+def probe_metric() -> Iterator[Any]:
+    """One metric for the session: its probe decks' renderer stays warm, then is closed."""
+    from refig_metric_edit_probes.metric import EditProbes
+
+    metric = EditProbes()
+    yield metric
+    metric.close()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def close_renderers() -> Iterator[None]:
-    """The probes' warm renderer is this process's; close it when the session ends."""
+    """The program realiser the code probes use is this process's; close it at the end."""
     yield
     from refig.engine.plugins import close_plugins
 

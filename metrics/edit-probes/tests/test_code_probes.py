@@ -53,7 +53,7 @@ def run(program: str, folder: Path) -> Artifact:
 
 
 def probes(artifact: Artifact) -> tuple[float | None, dict[str, dict]]:
-    values = {v.name: v for v in EditProbes().compute(artifact)}
+    values = {v.name: v for v in EditProbes().compute(artifact)}  # programs start no office
     score = values["probe_score"]
     return score.value, {p["probe"]: p for p in score.detail["probes"]}
 

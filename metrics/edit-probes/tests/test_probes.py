@@ -14,7 +14,6 @@ from pptx.enum.shapes import MSO_CONNECTOR, MSO_SHAPE
 from pptx.oxml.ns import qn
 from pptx.util import Emu
 from refig.models import GateResult
-from refig.plugin import renderer_for
 from refig.pptx import Package, read_tree
 from refig.protocols import Artifact
 from refig.records import DECK_EDIT
@@ -103,20 +102,20 @@ def artifact(path: Path, family: str = "figure-to-slide", **references: Path) ->
     )
 
 
-def values(path_or_artifact, metric: EditProbes | None = None) -> dict:
+def values(path_or_artifact, metric: EditProbes) -> dict:
     target = (
         path_or_artifact if isinstance(path_or_artifact, Artifact) else artifact(path_or_artifact)
     )
-    return {v.name: v for v in (metric or EditProbes()).compute(target)}
+    return {v.name: v for v in metric.compute(target)}
 
 
 @pytest.mark.slow
 def test_a_raster_paste_has_no_probe_that_applies(
-    kit: ModuleType, source_png: Path, tmp_path: Path
+    kit: ModuleType, source_png: Path, tmp_path: Path, probe_metric: EditProbes
 ) -> None:
     prs, slide = kit.new_slide()
     slide.shapes.add_picture(str(source_png), 0, 0, Emu(kit.SLIDE_W), Emu(kit.SLIDE_H))
-    got = values(kit.save(prs, tmp_path / "paste.pptx"))
+    got = values(kit.save(prs, tmp_path / "paste.pptx"), probe_metric)
     assert got["probe_score"].value is None
     assert got["probes_applicable"].value == 0
     probes = got["probe_score"].detail["probes"]
@@ -125,20 +124,20 @@ def test_a_raster_paste_has_no_probe_that_applies(
     assert all("no text-bearing shape" in p["reason"] for p in probes)
 
 
-def test_a_failed_gate_gives_no_value(tmp_path: Path) -> None:
+def test_a_failed_gate_gives_no_value(tmp_path: Path, probe_metric: EditProbes) -> None:
     path = tmp_path / "broken.pptx"
     path.write_bytes(b"not a zip")
     failed = Artifact(path=path, sha256="0" * 64, gate=GateResult(passed=False, reason="corrupt"))
-    got = values(failed)
+    got = values(failed, probe_metric)
     assert got["probe_score"].value is None
     assert got["probe_score"].detail["reason"] == "no editable file (gate failed)"
 
 
 @pytest.mark.slow
 def test_all_variants_render_in_one_conversion_and_repeat_exactly(
-    kit: ModuleType, tmp_path: Path
+    kit: ModuleType, tmp_path: Path, probe_metric: EditProbes
 ) -> None:
-    renderer = renderer_for("libreoffice")
+    renderer = probe_metric.renderer()
     calls: list[int] = []
 
     class Counting:
@@ -149,7 +148,7 @@ def test_all_variants_render_in_one_conversion_and_repeat_exactly(
             return renderer.render(jobs, out)
 
     metric = EditProbes()
-    metric.renderer = lambda: Counting()  # type: ignore[method-assign]
+    metric.renderer = lambda family="": Counting()  # type: ignore[method-assign]
     path = two_boxes(kit, tmp_path / "boxes.pptx")
     first = values(path, metric)
     assert calls == [1]  # one job: the deck of the unedited copy and four variants
@@ -161,7 +160,9 @@ def test_all_variants_render_in_one_conversion_and_repeat_exactly(
 
 
 @pytest.mark.slow
-def test_deck_edit_probes_the_edited_slides_only(kit: ModuleType, tmp_path: Path) -> None:
+def test_deck_edit_probes_the_edited_slides_only(
+    kit: ModuleType, tmp_path: Path, probe_metric: EditProbes
+) -> None:
     prs = Presentation()
     prs.slide_width, prs.slide_height = Emu(kit.SLIDE_W), Emu(kit.SLIDE_H)
     for text in ("One", "Two", "Three"):
@@ -174,7 +175,7 @@ def test_deck_edit_probes_the_edited_slides_only(kit: ModuleType, tmp_path: Path
     prs.slides[1].shapes[0].text_frame.text = "Two, edited"
     edited = kit.save(prs, tmp_path / "edited.pptx")
     assert edited_slides(edited, original) == [1]
-    got = values(artifact(edited, DECK_EDIT, deck=original))
+    got = values(artifact(edited, DECK_EDIT, deck=original), probe_metric)
     probes = got["probe_score"].detail["probes"]
     assert {p["slide"] for p in probes} == {1}
     assert all(p["evidence"]["text"] == "Two, edited" for p in probes)

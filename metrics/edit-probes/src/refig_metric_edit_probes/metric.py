@@ -12,6 +12,8 @@ from refig.plugin import (
     FIGURE_TO_CODE,
     Artifact,
     MetricValue,
+    PluginKind,
+    Registry,
     Renderer,
     ValueMaker,
     renderer_for,
@@ -60,18 +62,39 @@ class EditProbes:
 
     version = "1"
 
-    def __init__(self, renderer: str = "libreoffice", code_renderer: str = "program"):
+    def __init__(
+        self, renderer: str = "libreoffice", code_renderer: str = "program", width: int = 800
+    ):
         self.slide_renderer = renderer
         self.code_renderer = code_renderer
+        self.width = int(width)
+        self._lock = threading.Lock()
         self._render_lock = threading.Lock()
+        self._slides: Renderer | None = None
 
     def renderer_name(self, family: str) -> str:
         """The renderer the family's probes use."""
         return self.code_renderer if family == FIGURE_TO_CODE else self.slide_renderer
 
     def renderer(self, family: str = "") -> Renderer:
-        """This process's warm renderer for the family: the one its render stage used."""
-        return renderer_for(self.renderer_name(family))
+        """The renderer of the family's probes, warm between artifacts. Programs run in this
+        process's realiser (the render stage's, with its warm interpreters); probe decks are
+        rendered by the same slide renderer at ``width`` pixels (the checks need no more, and
+        rasterising five pages at the render stage's width cost most of a probe)."""
+        if family == FIGURE_TO_CODE:
+            return renderer_for(self.code_renderer)
+        with self._lock:
+            if self._slides is None:
+                record = Registry.load().resolve(PluginKind.RENDERER, self.slide_renderer)
+                self._slides = record.create(width=self.width)
+            return self._slides
+
+    def close(self) -> None:
+        """End the probe decks' renderer (the engine calls this when it closes its plugins)."""
+        with self._lock:
+            if self._slides is not None:
+                self._slides.close()
+                self._slides = None
 
     def outcomes(self, artifact: Artifact) -> list[Outcome]:
         """Every probe's outcome for the artifact."""

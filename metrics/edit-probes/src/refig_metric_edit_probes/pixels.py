@@ -3,7 +3,8 @@
 Every comparison is between two slides of one conversion (the unedited copy and a variant), so
 the only differences are the edit's. A pixel is *ink* where it differs from the local background
 (the median colour of a ring around the box) by more than :data:`INK` in some channel; it *stays*
-where the variant's pixel is within :data:`INK` of the original's.
+where the variant's pixel is within :data:`INK` of the original's. Each measure reads only the
+box and the margin it needs.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def clip(box: Box, image: np.ndarray) -> Box:
     """The box inside the image."""
     height, width = image.shape[:2]
     x0, y0, x1, y1 = box
-    return max(0, x0), max(0, y0), min(width, x1), min(height, y1)
+    return max(0, x0), max(0, y0), min(width, max(0, x1)), min(height, max(0, y1))
 
 
 def grow(box: Box, by: int) -> Box:
@@ -33,26 +34,21 @@ def grow(box: Box, by: int) -> Box:
     return box[0] - by, box[1] - by, box[2] + by, box[3] + by
 
 
-def box_mask(image: np.ndarray, box: Box) -> np.ndarray:
-    """A boolean mask of the (clipped) box."""
-    mask = np.zeros(image.shape[:2], dtype=bool)
+def window(image: np.ndarray, box: Box) -> tuple[np.ndarray, Box]:
+    """The image's pixels under the (clipped) box, and that box."""
     x0, y0, x1, y1 = clip(box, image)
+    return image[y0:y1, x0:x1], (x0, y0, x1, y1)
+
+
+def box_mask(frame: Box, box: Box) -> np.ndarray:
+    """A boolean mask over ``frame`` of the part of ``box`` inside it."""
+    fx0, fy0, fx1, fy1 = frame
+    mask = np.zeros((fy1 - fy0, fx1 - fx0), dtype=bool)
+    x0, y0 = max(box[0], fx0) - fx0, max(box[1], fy0) - fy0
+    x1, y1 = min(box[2], fx1) - fx0, min(box[3], fy1) - fy0
     if x1 > x0 and y1 > y0:
         mask[y0:y1, x0:x1] = True
     return mask
-
-
-def ring(image: np.ndarray, box: Box, gap: int, width: int) -> np.ndarray:
-    """The pixels between ``gap`` and ``gap + width`` outside the box."""
-    return box_mask(image, grow(box, gap + width)) & ~box_mask(image, grow(box, gap))
-
-
-def background(image: np.ndarray, box: Box) -> np.ndarray:
-    """The median colour around the box (the slide's colour when the ring leaves the image)."""
-    around = image[ring(image, box, RING_GAP, RING_WIDTH)]
-    if len(around) == 0:
-        around = image.reshape(-1, image.shape[2])
-    return np.median(around, axis=0)
 
 
 def differs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -60,9 +56,15 @@ def differs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.abs(a.astype(np.int16) - np.asarray(b).astype(np.int16)).max(axis=-1) > INK
 
 
-def ink(image: np.ndarray, box: Box) -> np.ndarray:
-    """The box's ink: its pixels unlike the colour around it."""
-    return differs(image, background(image, box)) & box_mask(image, box)
+def background(image: np.ndarray, box: Box) -> np.ndarray:
+    """The median colour around the box (the whole image's when the ring leaves it)."""
+    outer = grow(box, RING_GAP + RING_WIDTH)
+    pixels, frame = window(image, outer)
+    ring = box_mask(frame, outer) & ~box_mask(frame, grow(box, RING_GAP))
+    around = pixels[ring]
+    if len(around) == 0:
+        around = image.reshape(-1, image.shape[2])
+    return np.median(around, axis=0)
 
 
 def kept(
@@ -70,13 +72,15 @@ def kept(
 ) -> tuple[float | None, int]:
     """The share of the box's ink (outside ``exclude``) the variant still shows, and how many ink
     pixels there were (None when there were none)."""
-    mask = ink(original, box)
+    before, frame = window(original, box)
+    after, _ = window(variant, box)
+    mask = differs(before, background(original, box))
     if exclude is not None:
-        mask &= ~box_mask(original, exclude)
+        mask &= ~box_mask(frame, exclude)
     count = int(mask.sum())
     if count == 0:
         return None, 0
-    stayed = mask & ~differs(original, variant)
+    stayed = mask & ~differs(before, after)
     return float(stayed.sum()) / count, count
 
 
@@ -84,28 +88,40 @@ def lines_meeting(image: np.ndarray, box: Box, unlike: np.ndarray | None = None)
     """How many separate strokes cross the band just outside the box: the lines that meet it.
     With ``unlike`` (another rendering), only strokes where the image differs from it count:
     what an edit drew there, not what was there before."""
-    band = ring(image, box, BAND_GAP, BAND_WIDTH)
-    strokes = differs(image, background(image, box)) & band
+    outer = grow(box, BAND_GAP + BAND_WIDTH)
+    pixels, frame = window(image, outer)
+    band = box_mask(frame, outer) & ~box_mask(frame, grow(box, BAND_GAP))
+    strokes = differs(pixels, background(image, box)) & band
     if unlike is not None:
-        strokes &= differs(image, unlike)
+        strokes &= differs(pixels, window(unlike, outer)[0])
     _, count = ndimage.label(strokes, structure=np.ones((3, 3), dtype=bool))
     return int(count)
 
 
+def changed(original: np.ndarray, variant: np.ndarray) -> np.ndarray:
+    """Where the variant changed (compared exactly first: most pixels are equal)."""
+    mask = (original != variant).any(axis=-1)
+    where = np.nonzero(mask)
+    mask[where] = differs(original[where], variant[where])
+    return mask
+
+
 def changed_outside(original: np.ndarray, variant: np.ndarray, box: Box) -> int:
     """Pixels that changed outside the box."""
-    return int((differs(original, variant) & ~box_mask(original, box)).sum())
+    mask = changed(original, variant)
+    x0, y0, x1, y1 = clip(box, original)
+    mask[y0:y1, x0:x1] = False
+    return int(mask.sum())
 
 
 def changed_inside(original: np.ndarray, variant: np.ndarray, box: Box) -> int:
     """Pixels that changed inside the box."""
-    return int((differs(original, variant) & box_mask(original, box)).sum())
+    return int(changed(window(original, box)[0], window(variant, box)[0]).sum())
 
 
 def share_near(variant: np.ndarray, box: Box, colour: tuple[int, int, int]) -> float:
     """The share of the box's pixels within :data:`INK` of ``colour``."""
-    mask = box_mask(variant, box)
-    area = int(mask.sum())
-    if area == 0:
+    pixels, _ = window(variant, box)
+    if pixels.size == 0:
         return 0.0
-    return float((~differs(variant, np.array(colour)) & mask).sum()) / area
+    return float((~differs(pixels, np.array(colour))).mean())
