@@ -10,14 +10,14 @@ box and the margin it needs.
 from __future__ import annotations
 
 import numpy as np
-from scipy import ndimage
 
 #: Channel difference (0..255) that counts as ink or as a change.
 INK = 40
 #: The ring (px) around a box whose median colour is the local background.
 RING_GAP, RING_WIDTH = 4, 6
-#: The band (px) outside a box in which lines that meet it are counted.
-BAND_GAP, BAND_WIDTH = 3, 6
+#: Where a line meeting a box is looked for: this far (px) out from the box along the line, in
+#: a square this wide.
+STEP_OUT, PROBE_SIDE = 6, 5
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive), pixels
 
@@ -84,18 +84,12 @@ def kept(
     return float(stayed.sum()) / count, count
 
 
-def lines_meeting(image: np.ndarray, box: Box, unlike: np.ndarray | None = None) -> int:
-    """How many separate strokes cross the band just outside the box: the lines that meet it.
-    With ``unlike`` (another rendering), only strokes where the image differs from it count:
-    what an edit drew there, not what was there before."""
-    outer = grow(box, BAND_GAP + BAND_WIDTH)
-    pixels, frame = window(image, outer)
-    band = box_mask(frame, outer) & ~box_mask(frame, grow(box, BAND_GAP))
-    strokes = differs(pixels, background(image, box)) & band
-    if unlike is not None:
-        strokes &= differs(pixels, window(unlike, outer)[0])
-    _, count = ndimage.label(strokes, structure=np.ones((3, 3), dtype=bool))
-    return int(count)
+def ink_at(image: np.ndarray, point: tuple[float, float], colour: np.ndarray) -> bool:
+    """Whether a small square (:data:`PROBE_SIDE` px) at ``point`` shows anything unlike
+    ``colour`` (the background)."""
+    x, y, half = round(point[0]), round(point[1]), PROBE_SIDE // 2
+    pixels, _ = window(image, (x - half, y - half, x + half + 1, y + half + 1))
+    return bool(pixels.size) and bool(differs(pixels, colour).any())
 
 
 def changed(original: np.ndarray, variant: np.ndarray) -> np.ndarray:

@@ -2,9 +2,10 @@
 
 - **move**: the node moves by :data:`MOVE_SHARE` of the slide's width and height (towards the side
   with room); glued connectors follow to the same connection sites, free lines stay. Passes when
-  the node's old place no longer shows it (at most :data:`KEPT_MAX` of its ink stays) and as many
-  strokes meet its new box as met the old one (counting at the new place only strokes the edit
-  drew: what was there before, a neighbour's outline or a line left behind, does not meet it).
+  the node's old place no longer shows it (at most :data:`KEPT_MAX` of its ink stays) and every
+  edge the rendering showed meeting it still does: for each line with an end on the node, ink
+  where the line from that end's new place towards its far end first lies outside the node's
+  new box (:func:`meets`). A glued connector is drawn there; a free line stayed behind.
 - **relabel**: the label becomes half again as long. Passes when the text changed inside the
   node's box and nothing changed outside it (at most :data:`SPILL_SHARE` of the box's area).
 - **delete**: the node and the lines glued to it go. Passes when at most :data:`KEPT_MAX` of the
@@ -17,6 +18,7 @@
 from __future__ import annotations
 
 import copy
+import math
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -30,7 +32,7 @@ from refig.pptx import ObjectTree, Package, Rect, read_object_tree
 
 from refig_metric_edit_probes import edits, pixels
 from refig_metric_edit_probes.deck import Variant, write_probe_deck
-from refig_metric_edit_probes.nodes import Target, choose_target
+from refig_metric_edit_probes.nodes import Edge, Point, Target, choose_target
 from refig_metric_edit_probes.outcome import Outcome, not_applicable
 
 PROBES = ("move", "relabel", "delete", "recolour")
@@ -92,16 +94,44 @@ def move_delta(tree: ObjectTree, rect: Rect) -> tuple[float, float]:
     return (dx if right >= rect.x else -dx), (dy if below >= rect.y else -dy)
 
 
+def leaving(edge: Edge, end: Point, far: Point) -> Point:
+    """The unit direction a line leaves its node's end in: towards its far end, or along x
+    for a bent or curved connector (their routes leave each end horizontally)."""
+    dx, dy = far[0] - end[0], far[1] - end[1]
+    if (edge.line.geometry or "").startswith(("bentConnector", "curvedConnector")) and dx:
+        return (math.copysign(1.0, dx), 0.0)
+    length = math.hypot(dx, dy)
+    return (dx / length, dy / length) if length else (0.0, 0.0)
+
+
+def meets(image: np.ndarray, geo: Geometry, edge: Edge, shift: Point, box: pixels.Box) -> bool:
+    """Whether the rendering shows the edge arriving at the node's end of it moved by
+    ``shift``: ink where the line from there towards its far end (moved too when glued to the
+    node as well) first lies :data:`pixels.STEP_OUT` px outside the box. False when that line
+    never leaves the box."""
+    end = (edge.on_node[0] + shift[0], edge.on_node[1] + shift[1])
+    far = edge.far if not edge.both_glued else (edge.far[0] + shift[0], edge.far[1] + shift[1])
+    start = (end[0] * geo.sx, end[1] * geo.sy)
+    stop = (far[0] * geo.sx, far[1] * geo.sy)
+    ux, uy = leaving(edge, start, stop)
+    x0, y0, x1, y1 = pixels.grow(box, pixels.STEP_OUT)
+    for step in range(round(math.hypot(stop[0] - start[0], stop[1] - start[1]))):
+        x, y = start[0] + ux * step, start[1] + uy * step
+        if not (x0 <= x < x1 and y0 <= y < y1):
+            return pixels.ink_at(image, (x, y), pixels.background(image, box))
+    return False
+
+
 def check_move(before: np.ndarray, after: np.ndarray, geo: Geometry):
     share, count = pixels.kept(before, after, pixels.grow(geo.old, 2), pixels.grow(geo.new, 6))
     if share is None or count < MIN_INK:
         return None, {"why": "the node does not show in the rendering"}
-    met_before = pixels.lines_meeting(before, geo.old)
-    met_after = pixels.lines_meeting(after, geo.new, unlike=before)
-    return share <= KEPT_MAX and met_after >= met_before, {
+    drawn = [e for e in geo.target.edges if meets(before, geo, e, (0.0, 0.0), geo.old)]
+    kept_on = [e for e in drawn if meets(after, geo, e, geo.delta, geo.new)]
+    return share <= KEPT_MAX and len(kept_on) == len(drawn), {
         "ink_kept_at_old_place": round(share, 3),
-        "lines_meeting_before": met_before,
-        "lines_meeting_after": met_after,
+        "edges_meeting_before": len(drawn),
+        "edges_meeting_after": len(kept_on),
     }
 
 
