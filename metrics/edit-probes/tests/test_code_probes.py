@@ -7,8 +7,9 @@ import base64
 import hashlib
 from pathlib import Path
 
+import numpy as np
 import pytest
-from refig.models import GateResult
+from refig.models import GateResult, Task
 from refig.plugin import FIGURE_TO_CODE, RenderJob, renderer_for
 from refig.protocols import Artifact
 from refig_metric_edit_probes import code
@@ -92,3 +93,17 @@ def test_the_edits_change_what_they_name() -> None:
     assert isinstance(ocr_joined, code.Edited) and ocr_joined.evidence["old"] == "mathematical"
     matlab = code.colours("plot(x, y, 'Color', [0.122 0.467 0.706]);", matlab=True)
     assert [rgb for _, rgb in matlab] == [(31, 119, 180)]
+
+
+def test_a_stored_program_without_suffix_is_read_in_its_tasks_language() -> None:
+    # The run store keeps a program under its hash: a LaTeX program's words are its text.
+    task = Task(id="t", family=FIGURE_TO_CODE, inputs={}, params={"language": "latex"})
+    stored = Path("objects/ab/0123abcd")
+    assert code.program_suffix(stored, task) == ".tex"
+    assert code.program_suffix(Path("figure.R"), None) == ".r"
+
+
+def test_a_value_that_sizes_the_canvas_moves_no_mark() -> None:
+    edited = code.Edited("data", "", {})
+    before, after = np.zeros((48, 64, 3), np.uint8), np.zeros((72, 64, 3), np.uint8)
+    assert code.check(edited, before, after)[0] is False

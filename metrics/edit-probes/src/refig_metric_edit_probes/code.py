@@ -12,8 +12,9 @@ inputs); its image is compared with the stored rendering of the unedited program
   is no program's).
 - **data**: the middle number of the longest literal sequence of numbers (three or more, in
   brackets) becomes half again as large. Passes when at least :data:`MOVED_MIN` pixels of the
-  image change (a moved mark; one value of a picture's pixels moves fewer). Not applicable when
-  the program has no such sequence (its data are in the task's files, or in a formula).
+  image change and its size does not (a moved mark; a changed canvas size fails). Not
+  applicable when the program has no such sequence (its data are in the task's files, or in a
+  formula).
 - **colour**: the first colour literal (``#RRGGBB``, LaTeX ``{HTML}{RRGGBB}``, a MATLAB
   ``[r g b]`` in 0..1) whose colour shows in at least :data:`COLOUR_MIN` pixels of the image
   becomes magenta. Passes when magenta shows in at least half as many pixels as the old colour
@@ -41,7 +42,7 @@ PROBES = ("string", "data", "colour")
 NEW_WORDS = ("Harbour", "Lantern")
 MAGENTA = (0xE0, 0x21, 0x8A)
 #: Pixels a data change must move.
-MOVED_MIN = 30
+MOVED_MIN = 12
 COLOUR_MIN = 50
 #: A pixel shows a colour when it lies this close (RGB distance) to the white-to-colour line,
 #: at least this share of the way to the colour.
@@ -55,6 +56,8 @@ MATLAB_RGB = re.compile(r"\[\s*([01]?\.\d+|[01])\s+([01]?\.\d+|[01])\s+([01]?\.\
 MAX_LITERAL = 200
 QUOTED = re.compile(r"""(['"])((?:(?!\1).)*)\1""")
 WORD = re.compile(r"[A-Za-z]{4,}")
+#: A program's suffix by the task's ``language`` parameter (the family's program file names).
+SUFFIXES = {"python": ".py", "matlab": ".m", "r": ".r", "latex": ".tex"}
 #: Roles of the task's inputs a program may read: the figure and its data files.
 VISIBLE = ("figure", "data/")
 
@@ -180,13 +183,20 @@ def check(edited: Edited, before: np.ndarray, after: np.ndarray) -> tuple[bool, 
     if edited.probe == "string":
         read = " ".join(line.text for line in read_text(Image.fromarray(after)))
         return edited.evidence["new"].lower() in read.lower(), {"read": read[:300]}
-    if before.shape != after.shape:
-        return edited.probe == "data", {"size_changed": [before.shape[:2], after.shape[:2]]}
+    if before.shape != after.shape:  # a value that sized the canvas moved no mark
+        return False, {"size_changed": [before.shape[:2], after.shape[:2]]}
     if edited.probe == "data":
         moved = int(differs(before, after).sum())
         return moved >= MOVED_MIN, {"changed_pixels": moved}
     now = tinted(after, MAGENTA)
     return now >= edited.evidence["old_pixels"] / 2, {"new_pixels": now}
+
+
+def program_suffix(path: Path, task: Task | None) -> str:
+    """The program's file suffix: from the task's language (a stored program has no suffix),
+    else the file's own."""
+    language = str(task.params.get("language", "")).lower() if task is not None else ""
+    return SUFFIXES.get(language, path.suffix.lower())
 
 
 def probe_program(
@@ -199,7 +209,8 @@ def probe_program(
     """Every code probe on the program at ``path`` whose stored image is ``rendering``."""
     program = path.read_text("utf-8", errors="replace")
     before = image(rendering)
-    latex, matlab = path.suffix.lower() == ".tex", path.suffix.lower() == ".m"
+    suffix = program_suffix(path, task)
+    latex, matlab = suffix == ".tex", suffix == ".m"
     read = " ".join(line.text for line in read_text(rendering))
     inputs = {role: p for role, p in references.items() if role.startswith(VISIBLE)}
     made = [
@@ -218,8 +229,9 @@ def probe_program(
         for edited in edits:
             folder = Path(tmp) / edited.probe
             folder.mkdir()
-            (folder / path.name).write_text(edited.text, "utf-8")
-            jobs.append(RenderJob(folder / path.name, pages="first", task=task, inputs=inputs))
+            edited_path = folder / f"figure{suffix}"
+            edited_path.write_text(edited.text, "utf-8")
+            jobs.append(RenderJob(edited_path, pages="first", task=task, inputs=inputs))
         results = renderer.render(jobs, Path(tmp) / "out")
         for edited, result in zip(edits, results, strict=True):
             outcome = Outcome(edited.probe, applicable=True, evidence=dict(edited.evidence))
