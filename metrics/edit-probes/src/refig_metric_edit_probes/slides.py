@@ -4,8 +4,8 @@
   with room); glued connectors follow to the same connection sites, free lines stay. Passes when
   the node's old place no longer shows it (at most :data:`KEPT_MAX` of its ink stays) and every
   edge the rendering showed meeting it still does: for each line with an end on the node, ink
-  where the line from that end's new place towards its far end first lies outside the node's
-  new box (:func:`meets`). A glued connector is drawn there; a free line stayed behind.
+  where the line's route from that end's new place to its far end first lies outside the
+  node's new box (:func:`meets`). A glued connector is drawn there; a free line stayed behind.
 - **relabel**: the label becomes half again as long. Passes when the text changed inside the
   node's box and nothing changed outside it (at most :data:`SPILL_SHARE` of the box's area).
 - **delete**: the node and the lines glued to it go. Passes when at most :data:`KEPT_MAX` of the
@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import math
 import tempfile
 from collections.abc import Callable, Sequence
@@ -94,31 +95,32 @@ def move_delta(tree: ObjectTree, rect: Rect) -> tuple[float, float]:
     return (dx if right >= rect.x else -dx), (dy if below >= rect.y else -dy)
 
 
-def leaving(edge: Edge, end: Point, far: Point) -> Point:
-    """The unit direction a line leaves its node's end in: towards its far end, or along x
-    for a bent or curved connector (their routes leave each end horizontally)."""
-    dx, dy = far[0] - end[0], far[1] - end[1]
-    if (edge.line.geometry or "").startswith(("bentConnector", "curvedConnector")) and dx:
-        return (math.copysign(1.0, dx), 0.0)
-    length = math.hypot(dx, dy)
-    return (dx / length, dy / length) if length else (0.0, 0.0)
+def route(edge: Edge, start: Point, stop: Point) -> list[Point]:
+    """The path a line draws from its node's end to its far end: straight, or for a bent or
+    curved connector (unturned, as the move rewrites them) along x to halfway, along y, along
+    x again."""
+    if (edge.line.geometry or "").startswith(("bentConnector", "curvedConnector")):
+        middle = (start[0] + stop[0]) / 2
+        return [start, (middle, start[1]), (middle, stop[1]), stop]
+    return [start, stop]
 
 
 def meets(image: np.ndarray, geo: Geometry, edge: Edge, shift: Point, box: pixels.Box) -> bool:
     """Whether the rendering shows the edge arriving at the node's end of it moved by
-    ``shift``: ink where the line from there towards its far end (moved too when glued to the
-    node as well) first lies :data:`pixels.STEP_OUT` px outside the box. False when that line
+    ``shift``: ink where its route from there to its far end (moved too when glued to the
+    node as well) first lies :data:`pixels.STEP_OUT` px outside the box. False when the route
     never leaves the box."""
     end = (edge.on_node[0] + shift[0], edge.on_node[1] + shift[1])
     far = edge.far if not edge.both_glued else (edge.far[0] + shift[0], edge.far[1] + shift[1])
-    start = (end[0] * geo.sx, end[1] * geo.sy)
-    stop = (far[0] * geo.sx, far[1] * geo.sy)
-    ux, uy = leaving(edge, start, stop)
+    path = route(edge, (end[0] * geo.sx, end[1] * geo.sy), (far[0] * geo.sx, far[1] * geo.sy))
     x0, y0, x1, y1 = pixels.grow(box, pixels.STEP_OUT)
-    for step in range(round(math.hypot(stop[0] - start[0], stop[1] - start[1]))):
-        x, y = start[0] + ux * step, start[1] + uy * step
-        if not (x0 <= x < x1 and y0 <= y < y1):
-            return pixels.ink_at(image, (x, y), pixels.background(image, box))
+    for (ax, ay), (bx, by) in itertools.pairwise(path):
+        length = math.hypot(bx - ax, by - ay)
+        for step in range(math.ceil(length) + 1):
+            t = step / length if length else 0.0
+            x, y = ax + (bx - ax) * t, ay + (by - ay) * t
+            if not (x0 <= x < x1 and y0 <= y < y1):
+                return pixels.ink_at(image, (x, y), pixels.background(image, box))
     return False
 
 
