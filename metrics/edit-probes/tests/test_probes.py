@@ -180,3 +180,27 @@ def test_deck_edit_probes_the_edited_slides_only(
     assert {p["slide"] for p in probes} == {1}
     assert all(p["evidence"]["text"] == "Two, edited" for p in probes)
     assert got["probes_applicable"].value == 4
+
+
+@pytest.mark.slow
+def test_an_elbow_whose_vertical_run_hugs_the_node_still_meets_it(
+    kit: ModuleType, tmp_path: Path, probe_metric: EditProbes
+) -> None:
+    # B sits just right of A and well below it: the elbow's horizontal runs are a few pixels
+    # long, so the line leaves A's right side going down, close along its edge.
+    prs, slide = kit.new_slide()
+    a = slide.shapes.add_shape(
+        MSO_SHAPE.RECTANGLE, Emu(1_000_000), Emu(1_000_000), Emu(2_000_000), Emu(800_000)
+    )
+    a.text_frame.text = "Prompt"
+    b = slide.shapes.add_shape(
+        MSO_SHAPE.RECTANGLE, Emu(3_100_000), Emu(4_000_000), Emu(2_000_000), Emu(800_000)
+    )
+    b.text_frame.text = "Graph Encoder"
+    elbow = slide.shapes.add_connector(MSO_CONNECTOR.ELBOW, 0, 0, 0, 0)
+    elbow.begin_connect(a, 3)
+    elbow.end_connect(b, 1)
+    got = values(kit.save(prs, tmp_path / "elbow.pptx"), probe_metric)
+    move = next(p for p in got["probe_score"].detail["probes"] if p["probe"] == "move")
+    assert move["evidence"]["edges_meeting_before"] == 1
+    assert move["passed"], move

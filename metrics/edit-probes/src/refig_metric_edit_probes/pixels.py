@@ -15,9 +15,9 @@ import numpy as np
 INK = 40
 #: The ring (px) around a box whose median colour is the local background.
 RING_GAP, RING_WIDTH = 4, 6
-#: Where a line meeting a box is looked for: this far (px) out from the box along the line, in
-#: a square this wide.
-STEP_OUT, PROBE_SIDE = 6, 5
+#: Where a line leaving a box is looked for: in the band this far (px) outside it, this wide,
+#: within this reach of where it should leave.
+BAND_GAP, BAND_WIDTH, REACH = 3, 6, 12
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive), pixels
 
@@ -84,12 +84,15 @@ def kept(
     return float(stayed.sum()) / count, count
 
 
-def ink_at(image: np.ndarray, point: tuple[float, float], colour: np.ndarray) -> bool:
-    """Whether a small square (:data:`PROBE_SIDE` px) at ``point`` shows anything unlike
-    ``colour`` (the background)."""
-    x, y, half = round(point[0]), round(point[1]), PROBE_SIDE // 2
-    pixels, _ = window(image, (x - half, y - half, x + half + 1, y + half + 1))
-    return bool(pixels.size) and bool(differs(pixels, colour).any())
+def leaves(image: np.ndarray, box: Box, point: tuple[float, float]) -> bool:
+    """Whether a line leaves the box at ``point`` (on its border): ink, against the colour
+    around the box, in the band :data:`BAND_GAP` to :data:`BAND_GAP` + :data:`BAND_WIDTH` px
+    outside the box, within :data:`REACH` px of the point."""
+    x, y = round(point[0]), round(point[1])
+    near = (x - REACH, y - REACH, x + REACH + 1, y + REACH + 1)
+    pixels, frame = window(image, near)
+    band = box_mask(frame, grow(box, BAND_GAP + BAND_WIDTH)) & ~box_mask(frame, grow(box, BAND_GAP))
+    return bool((differs(pixels, background(image, box)) & band).any())
 
 
 def changed(original: np.ndarray, variant: np.ndarray) -> np.ndarray:

@@ -4,8 +4,10 @@
   with room); glued connectors follow to the same connection sites, free lines stay. Passes when
   the node's old place no longer shows it (at most :data:`KEPT_MAX` of its ink stays) and every
   edge the rendering showed meeting it still does: for each line with an end on the node, ink
-  where the line's route from that end's new place to its far end first lies outside the
-  node's new box (:func:`meets`). A glued connector is drawn there; a free line stayed behind.
+  in the band just outside the node's new box near that end's new place, or where a straight
+  line from there to its far end leaves the box (:func:`meets`), however the renderer routes
+  it. A glued connector leaves there; a free line stayed
+  behind.
 - **relabel**: the label becomes half again as long. Passes when the text changed inside the
   node's box and nothing changed outside it (at most :data:`SPILL_SHARE` of the box's area).
 - **delete**: the node and the lines glued to it go. Passes when at most :data:`KEPT_MAX` of the
@@ -18,7 +20,6 @@
 from __future__ import annotations
 
 import copy
-import itertools
 import math
 import tempfile
 from collections.abc import Callable, Sequence
@@ -95,33 +96,32 @@ def move_delta(tree: ObjectTree, rect: Rect) -> tuple[float, float]:
     return (dx if right >= rect.x else -dx), (dy if below >= rect.y else -dy)
 
 
-def route(edge: Edge, start: Point, stop: Point) -> list[Point]:
-    """The path a line draws from its node's end to its far end: straight, or for a bent or
-    curved connector (unturned, as the move rewrites them) along x to halfway, along y, along
-    x again."""
-    if (edge.line.geometry or "").startswith(("bentConnector", "curvedConnector")):
-        middle = (start[0] + stop[0]) / 2
-        return [start, (middle, start[1]), (middle, stop[1]), stop]
-    return [start, stop]
+def exit_point(start: Point, stop: Point, box: pixels.Box) -> Point | None:
+    """Where the straight line from ``start`` to ``stop`` (pixels) first lies
+    :data:`pixels.BAND_GAP` + 2 px outside the box; None when it never does."""
+    x0, y0, x1, y1 = pixels.grow(box, pixels.BAND_GAP + 2)
+    length = math.hypot(stop[0] - start[0], stop[1] - start[1])
+    for step in range(math.ceil(length) + 1):
+        t = step / length if length else 0.0
+        x, y = start[0] + (stop[0] - start[0]) * t, start[1] + (stop[1] - start[1]) * t
+        if not (x0 <= x < x1 and y0 <= y < y1):
+            return x, y
+    return None
 
 
 def meets(image: np.ndarray, geo: Geometry, edge: Edge, shift: Point, box: pixels.Box) -> bool:
-    """Whether the rendering shows the edge arriving at the node's end of it moved by
-    ``shift``: ink where its route from there to its far end (moved too when glued to the
-    node as well) first lies :data:`pixels.STEP_OUT` px outside the box. False when the route
-    never leaves the box."""
+    """Whether the rendering shows a line leaving the node's box from the edge's end moved by
+    ``shift``: ink in the band just outside the box near that point (a line leaving outwards,
+    however the renderer routes it), or, for a straight line that runs across the box to its
+    far end (moved too when glued to the node as well), near where it leaves the box."""
     end = (edge.on_node[0] + shift[0], edge.on_node[1] + shift[1])
     far = edge.far if not edge.both_glued else (edge.far[0] + shift[0], edge.far[1] + shift[1])
-    path = route(edge, (end[0] * geo.sx, end[1] * geo.sy), (far[0] * geo.sx, far[1] * geo.sy))
-    x0, y0, x1, y1 = pixels.grow(box, pixels.STEP_OUT)
-    for (ax, ay), (bx, by) in itertools.pairwise(path):
-        length = math.hypot(bx - ax, by - ay)
-        for step in range(math.ceil(length) + 1):
-            t = step / length if length else 0.0
-            x, y = ax + (bx - ax) * t, ay + (by - ay) * t
-            if not (x0 <= x < x1 and y0 <= y < y1):
-                return pixels.ink_at(image, (x, y), pixels.background(image, box))
-    return False
+    start, stop = (end[0] * geo.sx, end[1] * geo.sy), (far[0] * geo.sx, far[1] * geo.sy)
+    if pixels.leaves(image, box, start):
+        return True
+    bent = (edge.line.geometry or "").startswith(("bentConnector", "curvedConnector"))
+    crossing = None if bent else exit_point(start, stop, box)
+    return crossing is not None and pixels.leaves(image, box, crossing)
 
 
 def check_move(before: np.ndarray, after: np.ndarray, geo: Geometry):
