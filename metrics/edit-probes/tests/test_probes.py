@@ -25,20 +25,30 @@ from refig_metric_edit_probes.nodes import choose_target, endpoints
 MOVE = (1_000_000.0, 500_000.0)
 
 
+def glued_pair(slide, kind, a: tuple[str, int, int, int], b: tuple[str, int, int, int]):
+    """Two labelled 2,000,000-EMU-wide boxes (text, x, y, height) and a connector of ``kind``
+    glued from A's right side to B's left."""
+    shapes = []
+    for text, x, y, height in (a, b):
+        shape = slide.shapes.add_shape(
+            MSO_SHAPE.RECTANGLE, Emu(x), Emu(y), Emu(2_000_000), Emu(height)
+        )
+        shape.text_frame.text = text
+        shapes.append(shape)
+    link = slide.shapes.add_connector(kind, 0, 0, 0, 0)
+    link.begin_connect(shapes[0], 3)
+    link.end_connect(shapes[1], 1)
+
+
 def two_boxes(kit: ModuleType, path: Path, *, grouped: bool = False) -> Path:
     """Box A (labelled) glued by a connector to box B, and a free line touching A's top."""
     prs, slide = kit.new_slide()
-    a = slide.shapes.add_shape(
-        MSO_SHAPE.RECTANGLE, Emu(1_000_000), Emu(2_000_000), Emu(2_000_000), Emu(1_000_000)
+    glued_pair(
+        slide,
+        MSO_CONNECTOR.STRAIGHT,
+        ("Alpha", 1_000_000, 2_000_000, 1_000_000),
+        ("Beta", 6_000_000, 2_000_000, 1_000_000),
     )
-    a.text_frame.text = "Alpha"
-    b = slide.shapes.add_shape(
-        MSO_SHAPE.RECTANGLE, Emu(6_000_000), Emu(2_000_000), Emu(2_000_000), Emu(1_000_000)
-    )
-    b.text_frame.text = "Beta"
-    glued = slide.shapes.add_connector(MSO_CONNECTOR.STRAIGHT, 0, 0, 0, 0)
-    glued.begin_connect(a, 3)
-    glued.end_connect(b, 1)
     slide.shapes.add_connector(
         MSO_CONNECTOR.STRAIGHT, Emu(2_000_000), Emu(500_000), Emu(2_000_000), Emu(2_000_000)
     )
@@ -189,17 +199,12 @@ def test_an_elbow_whose_vertical_run_hugs_the_node_still_meets_it(
     # B sits just right of A and well below it: the elbow's horizontal runs are a few pixels
     # long, so the line leaves A's right side going down, close along its edge.
     prs, slide = kit.new_slide()
-    a = slide.shapes.add_shape(
-        MSO_SHAPE.RECTANGLE, Emu(1_000_000), Emu(1_000_000), Emu(2_000_000), Emu(800_000)
+    glued_pair(
+        slide,
+        MSO_CONNECTOR.ELBOW,
+        ("Prompt", 1_000_000, 1_000_000, 800_000),
+        ("Graph Encoder", 3_100_000, 4_000_000, 800_000),
     )
-    a.text_frame.text = "Prompt"
-    b = slide.shapes.add_shape(
-        MSO_SHAPE.RECTANGLE, Emu(3_100_000), Emu(4_000_000), Emu(2_000_000), Emu(800_000)
-    )
-    b.text_frame.text = "Graph Encoder"
-    elbow = slide.shapes.add_connector(MSO_CONNECTOR.ELBOW, 0, 0, 0, 0)
-    elbow.begin_connect(a, 3)
-    elbow.end_connect(b, 1)
     got = values(kit.save(prs, tmp_path / "elbow.pptx"), probe_metric)
     move = next(p for p in got["probe_score"].detail["probes"] if p["probe"] == "move")
     assert move["evidence"]["edges_meeting_before"] == 1
