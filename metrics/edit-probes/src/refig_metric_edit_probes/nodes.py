@@ -91,9 +91,10 @@ def is_line(obj: SlideObject) -> bool:
 
 
 def is_node(obj: SlideObject) -> bool:
-    """A text-bearing shape with a frame, not turned (its frame is where it paints)."""
+    """A text-bearing shape with an id and a frame, not turned (its frame is where it paints)."""
     return (
         obj.kind in NODE_KINDS
+        and obj.id is not None
         and bool(obj.text.strip())
         and obj.rect is not None
         and obj.rect.w > 0
