@@ -90,6 +90,8 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("Registry",), "refig.plugins"),
     **dict.fromkeys(("LOOPBACK", "LoopbackServer"), "refig.loopback"),
     **dict.fromkeys(("RunStore",), "refig.store"),
+    # this process's warm renderer by name (a metric that renders edited copies shares it)
+    **dict.fromkeys(("renderer_for",), "refig.engine.plugins"),
     **dict.fromkeys(("RatingPage", "RatingView"), "refig.annotation.rating_items"),
     **dict.fromkeys(("ModelCall",), "refig.gateway.calls"),
     # values made once per key in a process (caches shared by threads)
@@ -222,6 +224,7 @@ __all__ = [
     "read_text",
     "render_pages",
     "render_pages_bgr",
+    "renderer_for",
     "run_sandboxed",
     "source_box",
     "source_sha256",
@@ -254,6 +257,7 @@ if TYPE_CHECKING:
     from refig.confined import FileRefused, Refused, confined_files, read_confined
     from refig.console import err, out, track
     from refig.doctor import Check, Status, apt_fix, tool
+    from refig.engine.plugins import renderer_for
     from refig.errors import FamilyMismatchError, RefigError, UsageError
     from refig.gateway.calls import ModelCall
     from refig.home import cache_dir

@@ -1,0 +1,1 @@
+"""refig metric `edit-probes`: editability measured by doing the edits a user makes next."""

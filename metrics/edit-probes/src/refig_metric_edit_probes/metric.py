@@ -1,0 +1,143 @@
+"""The ``edit-probes`` metric: the share of applicable probes an artifact passes."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+from lxml import etree
+from refig.plugin import (
+    DECK_EDIT,
+    FIGURE_TO_CODE,
+    Artifact,
+    MetricValue,
+    PluginKind,
+    Registry,
+    Renderer,
+    ValueMaker,
+    renderer_for,
+    unavailable,
+)
+from refig.pptx import Package, PackageError
+
+from refig_metric_edit_probes.code import probe_program
+from refig_metric_edit_probes.outcome import Outcome, score
+from refig_metric_edit_probes.slides import ProbeRenderError, probe_slides
+
+METRIC = "edit-probes"
+NAMES = ("probe_score", "probes_applicable")
+#: At most this many edited slides of a deck are probed (the first ones).
+MAX_SLIDES = 4
+
+
+def _canonical(package: Package, part: str) -> bytes:
+    return etree.tostring(package.xml(part), method="c14n")
+
+
+def edited_slides(path: Any, original: Any) -> list[int]:
+    """The slides of a deck whose XML differs from the original's slide at the same place (all
+    of them when there is no original), the first :data:`MAX_SLIDES`."""
+    with Package.open(path) as package:
+        parts = [ref.part for ref in package.slides()]
+        if original is None:
+            return list(range(min(len(parts), MAX_SLIDES)))
+        with Package.open(original) as before:
+            old = [_canonical(before, ref.part) for ref in before.slides()]
+        changed = [
+            i
+            for i, part in enumerate(parts)
+            if i >= len(old) or _canonical(package, part) != old[i]
+        ]
+    return changed[:MAX_SLIDES]
+
+
+class ProbeInputError(ValueError):
+    """The artifact lacks what its probes need (a program's stored image)."""
+
+
+class EditProbes:
+    """Slide probes on the figure-to-slide slide or the edited slides of a deck; code probes on
+    a figure-to-code program."""
+
+    version = "1"
+
+    def __init__(
+        self, renderer: str = "libreoffice", code_renderer: str = "program", width: int = 800
+    ):
+        self.slide_renderer = renderer
+        self.code_renderer = code_renderer
+        self.width = int(width)
+        self._lock = threading.Lock()
+        self._render_lock = threading.Lock()
+        self._slides: Renderer | None = None
+
+    def renderer_name(self, family: str) -> str:
+        """The renderer the family's probes use."""
+        return self.code_renderer if family == FIGURE_TO_CODE else self.slide_renderer
+
+    def renderer(self, family: str = "") -> Renderer:
+        """The renderer of the family's probes, warm between artifacts. Programs run in this
+        process's realiser (the render stage's, with its warm interpreters); probe decks are
+        rendered by the same slide renderer at ``width`` pixels (the checks need no more, and
+        rasterising five pages at the render stage's width cost most of a probe)."""
+        if family == FIGURE_TO_CODE:
+            return renderer_for(self.code_renderer)
+        with self._lock:
+            if self._slides is None:
+                record = Registry.load().resolve(PluginKind.RENDERER, self.slide_renderer)
+                self._slides = record.create(width=self.width)
+            return self._slides
+
+    def close(self) -> None:
+        """End the probe decks' renderer (the engine calls this when it closes its plugins)."""
+        with self._lock:
+            if self._slides is not None:
+                self._slides.close()
+                self._slides = None
+
+    def outcomes(self, artifact: Artifact) -> list[Outcome]:
+        """Every probe's outcome for the artifact."""
+        if artifact.family == FIGURE_TO_CODE:
+            if artifact.render is None:
+                raise ProbeInputError("the program has no stored image")
+            return probe_program(
+                artifact.path,
+                artifact.render,
+                artifact.task,
+                artifact.references,
+                self.renderer(FIGURE_TO_CODE),
+            )
+        if artifact.family == DECK_EDIT:
+            slides = edited_slides(artifact.path, artifact.references.get("deck"))
+        else:
+            slides = [0]
+        return probe_slides(artifact.path, slides, self.renderer(), self._render_lock)
+
+    def compute(self, artifact: Artifact) -> Iterator[MetricValue]:
+        make = ValueMaker(artifact, METRIC, self.version)
+        if not artifact.gate.passed:
+            yield from make.missing(
+                NAMES, unavailable("no editable file", artifact), gate_reason=artifact.gate.reason
+            )
+            return
+        try:
+            outcomes = self.outcomes(artifact)
+        except (PackageError, ProbeRenderError, ProbeInputError) as exc:
+            yield from make.missing(NAMES, f"the probes could not run: {exc}")
+            return
+        value, applicable = score(outcomes)
+        records = [o.record() for o in outcomes]
+        passed = sum(1 for o in outcomes if o.passed)
+        renderer = self.renderer(artifact.family)
+        yield make.value(
+            "probe_score",
+            value,
+            passed=passed,
+            applicable=applicable,
+            probes=records,
+            renderer=self.renderer_name(artifact.family),
+            settings=renderer.settings,
+            reason=None if value is not None else "no probe applies",
+        )
+        yield make.value("probes_applicable", applicable)

@@ -1,0 +1,38 @@
+"""One probe's outcome, and the score the metric makes of them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass
+class Outcome:
+    """A probe on one slide (or program): applicable or not (with why), passed or not, and the
+    numbers it was decided on. ``passed`` is None when it applied but could not be measured."""
+
+    probe: str
+    applicable: bool
+    passed: bool | None = None
+    reason: str = ""
+    slide: int | None = None
+    evidence: dict[str, Any] = field(default_factory=dict)
+
+    def record(self) -> dict[str, Any]:
+        """A JSON-ready record for a value's detail."""
+        return {key: value for key, value in asdict(self).items() if value not in (None, "", {})}
+
+
+def not_applicable(probe: str, reason: str, slide: int | None = None) -> Outcome:
+    """A probe that cannot apply: never counted as a pass."""
+    return Outcome(probe, applicable=False, reason=reason, slide=slide)
+
+
+def score(outcomes: Sequence[Outcome]) -> tuple[float | None, int]:
+    """The share of measured applicable probes that passed, and how many applied and were
+    measured (None when none did)."""
+    measured = [o for o in outcomes if o.applicable and o.passed is not None]
+    if not measured:
+        return None, 0
+    return sum(1 for o in measured if o.passed) / len(measured), len(measured)

@@ -1,0 +1,211 @@
+"""The slide edits as PowerPoint applies them, the probe deck, and what the metric reports."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import math
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from pptx import Presentation
+from pptx.enum.shapes import MSO_CONNECTOR, MSO_SHAPE
+from pptx.oxml.ns import qn
+from pptx.util import Emu
+from refig.models import GateResult
+from refig.pptx import Package, read_tree
+from refig.protocols import Artifact
+from refig.records import DECK_EDIT
+from refig_metric_edit_probes import edits
+from refig_metric_edit_probes.deck import Variant, write_probe_deck
+from refig_metric_edit_probes.metric import EditProbes, edited_slides
+from refig_metric_edit_probes.nodes import choose_target, endpoints
+
+MOVE = (1_000_000.0, 500_000.0)
+
+
+def glued_pair(slide, kind, a: tuple[str, int, int, int], b: tuple[str, int, int, int]):
+    """Two labelled 2,000,000-EMU-wide boxes (text, x, y, height) and a connector of ``kind``
+    glued from A's right side to B's left."""
+    shapes = []
+    for text, x, y, height in (a, b):
+        shape = slide.shapes.add_shape(
+            MSO_SHAPE.RECTANGLE, Emu(x), Emu(y), Emu(2_000_000), Emu(height)
+        )
+        shape.text_frame.text = text
+        shapes.append(shape)
+    link = slide.shapes.add_connector(kind, 0, 0, 0, 0)
+    link.begin_connect(shapes[0], 3)
+    link.end_connect(shapes[1], 1)
+
+
+def two_boxes(kit: ModuleType, path: Path, *, grouped: bool = False) -> Path:
+    """Box A (labelled) glued by a connector to box B, and a free line touching A's top."""
+    prs, slide = kit.new_slide()
+    glued_pair(
+        slide,
+        MSO_CONNECTOR.STRAIGHT,
+        ("Alpha", 1_000_000, 2_000_000, 1_000_000),
+        ("Beta", 6_000_000, 2_000_000, 1_000_000),
+    )
+    slide.shapes.add_connector(
+        MSO_CONNECTOR.STRAIGHT, Emu(2_000_000), Emu(500_000), Emu(2_000_000), Emu(2_000_000)
+    )
+    if grouped:
+        group = slide.shapes.add_group_shape(list(slide.shapes))
+        # Children drawn at half scale: child space twice the group's size.
+        xfrm = group._element.grpSpPr.find(qn("a:xfrm"))
+        ext = xfrm.find(qn("a:chExt"))
+        ext.set("cx", str(int(ext.get("cx")) * 2))
+        ext.set("cy", str(int(ext.get("cy")) * 2))
+    return kit.save(prs, path)
+
+
+def moved_tree(path: Path, tmp_path: Path):
+    """The tree before, and the tree of the probe deck's moved copy."""
+    with Package.open(path) as package:
+        part = package.slides()[0].part
+        tree = read_tree(package, part)
+        target = choose_target(tree)
+        root = copy.deepcopy(package.xml(part))
+        edits.move(root, target.node.id, MOVE, target.edges)
+        deck = write_probe_deck(package, [Variant(part, root)], tmp_path / "moved.pptx")
+    with Package.open(deck) as package:
+        return tree, target, read_tree(package, package.slides()[0].part)
+
+
+def by_id(tree, shape_id):
+    return next(o for o in tree.walk() if o.id == shape_id)
+
+
+@pytest.mark.parametrize("grouped", [False, True])
+def test_move_takes_glued_connectors_along_and_leaves_free_lines(
+    kit: ModuleType, tmp_path: Path, grouped: bool
+) -> None:
+    path = two_boxes(kit, tmp_path / "boxes.pptx", grouped=grouped)
+    before, target, after = moved_tree(path, tmp_path)
+    assert target.node.text == "Alpha"
+    assert [e.glued for e in target.edges] == [True, False]
+    node_before, node_after = by_id(before, target.node.id).rect, by_id(after, target.node.id).rect
+    assert node_after.x - node_before.x == pytest.approx(MOVE[0], abs=4)
+    assert node_after.y - node_before.y == pytest.approx(MOVE[1], abs=4)
+    glued, free = (e.line for e in target.edges)
+    (s0, e0), (s1, e1) = endpoints(glued), endpoints(by_id(after, glued.id))
+    assert math.dist(s1, (s0[0] + MOVE[0], s0[1] + MOVE[1])) < 8  # the glued end followed
+    assert math.dist(e1, e0) < 8  # the end glued to Beta stayed
+    assert endpoints(by_id(after, free.id)) == endpoints(free)  # the free line stayed
+
+
+def test_the_longer_label_is_half_again_as_long() -> None:
+    assert len(edits.longer_label("Image Encoder")) >= 1.5 * len("Image Encoder")
+    assert edits.longer_label("  Two\n words ").startswith("Two words ")
+
+
+def artifact(path: Path, family: str = "figure-to-slide", **references: Path) -> Artifact:
+    return Artifact(
+        path=path,
+        sha256=hashlib.sha256(path.read_bytes()).hexdigest(),
+        gate=GateResult(passed=True, slides=1),
+        family=family,
+        references=references,
+    )
+
+
+def values(path_or_artifact, metric: EditProbes) -> dict:
+    target = (
+        path_or_artifact if isinstance(path_or_artifact, Artifact) else artifact(path_or_artifact)
+    )
+    return {v.name: v for v in metric.compute(target)}
+
+
+@pytest.mark.slow
+def test_a_raster_paste_has_no_probe_that_applies(
+    kit: ModuleType, source_png: Path, tmp_path: Path, probe_metric: EditProbes
+) -> None:
+    prs, slide = kit.new_slide()
+    slide.shapes.add_picture(str(source_png), 0, 0, Emu(kit.SLIDE_W), Emu(kit.SLIDE_H))
+    got = values(kit.save(prs, tmp_path / "paste.pptx"), probe_metric)
+    assert got["probe_score"].value is None
+    assert got["probes_applicable"].value == 0
+    probes = got["probe_score"].detail["probes"]
+    assert [p["probe"] for p in probes] == ["move", "relabel", "delete", "recolour"]
+    assert not any(p["applicable"] for p in probes)
+    assert all("no text-bearing shape" in p["reason"] for p in probes)
+
+
+def test_a_failed_gate_gives_no_value(tmp_path: Path, probe_metric: EditProbes) -> None:
+    path = tmp_path / "broken.pptx"
+    path.write_bytes(b"not a zip")
+    failed = Artifact(path=path, sha256="0" * 64, gate=GateResult(passed=False, reason="corrupt"))
+    got = values(failed, probe_metric)
+    assert got["probe_score"].value is None
+    assert got["probe_score"].detail["reason"] == "no editable file (gate failed)"
+
+
+@pytest.mark.slow
+def test_all_variants_render_in_one_conversion_and_repeat_exactly(
+    kit: ModuleType, tmp_path: Path, probe_metric: EditProbes
+) -> None:
+    renderer = probe_metric.renderer()
+    calls: list[int] = []
+
+    class Counting:
+        settings, version, fonts = renderer.settings, renderer.version, renderer.fonts
+
+        def render(self, jobs, out):
+            calls.append(len(jobs))
+            return renderer.render(jobs, out)
+
+    metric = EditProbes()
+    metric.renderer = lambda family="": Counting()  # type: ignore[method-assign]
+    path = two_boxes(kit, tmp_path / "boxes.pptx")
+    first = values(path, metric)
+    assert calls == [1]  # one job: the deck of the unedited copy and four variants
+    assert first["probes_applicable"].value == 4
+    again = values(path, metric)
+    assert {k: (v.value, v.detail) for k, v in first.items()} == {
+        k: (v.value, v.detail) for k, v in again.items()
+    }
+
+
+@pytest.mark.slow
+def test_deck_edit_probes_the_edited_slides_only(
+    kit: ModuleType, tmp_path: Path, probe_metric: EditProbes
+) -> None:
+    prs = Presentation()
+    prs.slide_width, prs.slide_height = Emu(kit.SLIDE_W), Emu(kit.SLIDE_H)
+    for text in ("One", "Two", "Three"):
+        slide = prs.slides.add_slide(prs.slide_layouts[6])
+        box = slide.shapes.add_shape(
+            MSO_SHAPE.RECTANGLE, Emu(2_000_000), Emu(2_000_000), Emu(3_000_000), Emu(1_500_000)
+        )
+        box.text_frame.text = text
+    original = kit.save(prs, tmp_path / "original.pptx")
+    prs.slides[1].shapes[0].text_frame.text = "Two, edited"
+    edited = kit.save(prs, tmp_path / "edited.pptx")
+    assert edited_slides(edited, original) == [1]
+    got = values(artifact(edited, DECK_EDIT, deck=original), probe_metric)
+    probes = got["probe_score"].detail["probes"]
+    assert {p["slide"] for p in probes} == {1}
+    assert all(p["evidence"]["text"] == "Two, edited" for p in probes)
+    assert got["probes_applicable"].value == 4
+
+
+@pytest.mark.slow
+def test_an_elbow_whose_vertical_run_hugs_the_node_still_meets_it(
+    kit: ModuleType, tmp_path: Path, probe_metric: EditProbes
+) -> None:
+    # B sits just right of A and well below it: the elbow's horizontal runs are a few pixels
+    # long, so the line leaves A's right side going down, close along its edge.
+    prs, slide = kit.new_slide()
+    glued_pair(
+        slide,
+        MSO_CONNECTOR.ELBOW,
+        ("Prompt", 1_000_000, 1_000_000, 800_000),
+        ("Graph Encoder", 3_100_000, 4_000_000, 800_000),
+    )
+    got = values(kit.save(prs, tmp_path / "elbow.pptx"), probe_metric)
+    move = next(p for p in got["probe_score"].detail["probes"] if p["probe"] == "move")
+    assert move["evidence"]["edges_meeting_before"] == 1
+    assert move["passed"], move
