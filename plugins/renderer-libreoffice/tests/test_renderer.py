@@ -162,7 +162,7 @@ def test_a_timeout_kills_the_whole_process_group(tmp_path: Path) -> None:
 def test_version_fonts_and_settings(renderer) -> None:
     assert renderer.version.startswith("LibreOffice ")
     assert "Carlito" in renderer.fonts
-    assert renderer.settings == "pdf-png;width=400"
+    assert renderer.settings == "pdf-png;width=400;links=inert"
 
 
 def test_registered_as_the_libreoffice_renderer() -> None:

@@ -151,9 +151,11 @@ class SandboxPolicy:
 
     def wrap(
         self, argv: Sequence[str], *, cwd: Path, writable: Sequence[Path],
-        readable: Sequence[Path] = (), network: bool = True,
+        readable: Sequence[Path] = (), network: bool = True, interpreter: bool = True,
     ) -> list[str]:
-        """``argv`` as a bwrap command line (unchanged when ``mode`` is ``none``)."""
+        """``argv`` as a bwrap command line (unchanged when ``mode`` is ``none``); without
+        ``interpreter`` the Python environment refig runs from is not exposed (a command that
+        needs only the system, such as LibreOffice)."""
         if self.mode != "bwrap":
             return list(argv)
         binary = _bwrap()
@@ -180,7 +182,7 @@ class SandboxPolicy:
         # An import path that holds /tmp or a writable directory (a script run from /tmp puts
         # /tmp on sys.path) would be bound read-only over them: the interpreter needs none.
         scratch = [Path("/tmp"), *(Path(w).absolute() for w in writable)]
-        python = [p for p in _python_paths()
+        python = [p for p in (_python_paths() if interpreter else [])
                   if not any(_under(p.resolve(), s) for s in self.protected)
                   and not any(_under(w, p) for w in scratch)]
         bound = _outermost(p for p in [*python, *self.readable, *extra]

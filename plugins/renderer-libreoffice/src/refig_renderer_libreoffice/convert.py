@@ -27,6 +27,7 @@ from pathlib import Path
 from refig.plugin import ErrorInfo
 from refig.pptx.gate import RENDER_TIMEOUT_KIND
 
+from refig_renderer_libreoffice.confinement import Confinement, inert_copy
 from refig_renderer_libreoffice.guard import spawn
 
 
@@ -44,6 +45,8 @@ class BatchOutcome:
     """What one soffice run produced: PDFs by input index, and why it ended."""
 
     pdfs: dict[int, Path]
+    #: Files LibreOffice never saw: no inert copy could be made (see :func:`inert_copy`).
+    refused: dict[int, ErrorInfo]
     timed_out: bool
     returncode: int | None
     stderr: str
@@ -118,6 +121,7 @@ class Converter:
     soffice: str
     workdir: Path
     timeout: float
+    confinement: Confinement
     memory_bytes: int | None = None
 
     def run_batch(
@@ -131,13 +135,17 @@ class Converter:
             inputs.mkdir()
             outdir.mkdir()
             names: list[str] = []
+            refused: dict[int, ErrorInfo] = {}
             for index, source in items:
-                link = inputs / f"{index}.pptx"  # unique names: outputs are named after inputs
-                try:
-                    link.symlink_to(Path(source).resolve())
-                except OSError:
-                    shutil.copyfile(source, link)
-                names.append(str(link))
+                copy = inert_copy(source, inputs)  # all LibreOffice ever sees of the file
+                if isinstance(copy, ErrorInfo):
+                    refused[index] = copy
+                    continue
+                named = copy.rename(inputs / f"{index}.pptx")  # outputs are named after inputs
+                names.append(str(named))
+            if not names:
+                return BatchOutcome(pdfs={}, refused=refused, timed_out=False, returncode=0,
+                                    stderr="", seconds=time.monotonic() - started)
             command = [
                 self.soffice,
                 f"-env:UserInstallation={profile.path.resolve().as_uri()}",
@@ -153,12 +161,12 @@ class Converter:
                 str(outdir),
                 *names,
             ]
-            if self.memory_bytes and shutil.which("prlimit"):
-                command = ["prlimit", f"--as={self.memory_bytes}", "--", *command]
-            env = dict(os.environ, TMPDIR=str(batch))
+            if self.memory_bytes and (prlimit := shutil.which("prlimit")):
+                command = [prlimit, f"--as={self.memory_bytes}", "--", *command]
+            command = self.confinement.command(command, folder=batch, writable=[profile.path])
             stderr_path = batch / "stderr.txt"
             with stderr_path.open("wb") as stderr:
-                guarded = spawn(command, env=env, stderr=stderr)
+                guarded = spawn(command, env=self.confinement.env(batch), stderr=stderr)
                 process = guarded.process
                 try:
                     timed_out = self._watch(process, outdir)
@@ -181,6 +189,7 @@ class Converter:
                 stderr_text = handle.read().decode("utf-8", "replace")
             return BatchOutcome(
                 pdfs=pdfs,
+                refused=refused,
                 timed_out=timed_out,
                 returncode=process.returncode,
                 stderr=stderr_text.strip(),
@@ -212,7 +221,8 @@ class Converter:
         while pending:
             outcome = self._run(pending, profile, hidden)
             results.update(outcome.pdfs)
-            missing = [item for item in pending if item[0] not in outcome.pdfs]
+            results.update(outcome.refused)
+            missing = [item for item in pending if item[0] not in results]
             if not missing:
                 break
             if len(pending) == 1 or (outcome.returncode == 0 and not outcome.timed_out):
@@ -224,7 +234,8 @@ class Converter:
             # The first file without a PDF is the suspect: it alone decides its own verdict.
             suspect = missing[0]
             alone = self._run([suspect], profile, hidden)
-            results[suspect[0]] = alone.pdfs.get(suspect[0]) or _failure(alone, self.timeout)
+            results[suspect[0]] = (alone.pdfs.get(suspect[0]) or alone.refused.get(suspect[0])
+                                   or _failure(alone, self.timeout))
             pending = missing[1:]
         return results
 

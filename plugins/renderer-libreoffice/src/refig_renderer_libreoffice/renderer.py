@@ -26,6 +26,7 @@ from refig.plugin import (
 )
 from refig.pptx import Package
 
+from refig_renderer_libreoffice.confinement import Confinement, office_policy
 from refig_renderer_libreoffice.convert import Converter, Profile
 from refig_renderer_libreoffice.raster import RasterError, pdf_to_pngs
 from refig_renderer_libreoffice.scratch import make_workdir, reap_abandoned
@@ -143,12 +144,17 @@ class LibreOfficeRenderer:
         batch_size: int = 32,
         soffice: str | None = None,
         memory_mb: int | None = 4096,
+        sandbox: str = "bwrap",
     ):
         if not 16 <= int(width) <= 8192:
             raise UsageError(f"renderer width {width} is outside 16..8192 pixels")
         self.width = int(width)
-        self.settings = f"pdf-png;width={self.width}"
+        # links=inert: renderings made before links were stripped are not reused for these
+        self.settings = f"pdf-png;width={self.width};links=inert"
         self.soffice = find_soffice(soffice)
+        confinement = Confinement(office_policy(str(sandbox)))
+        #: How each office is confined: ``bwrap``, or ``none`` when the option opted out.
+        self.sandbox = confinement.mode
         with ThreadPoolExecutor(3) as probes:  # three subprocesses: they wait side by side
             version = probes.submit(libreoffice_version, self.soffice)
             fonts = probes.submit(installed_fonts)
@@ -161,9 +167,10 @@ class LibreOfficeRenderer:
         self._workdir = make_workdir()
         memory_bytes = int(memory_mb) << 20 if memory_mb else None
         self._converter = Converter(soffice=self.soffice, workdir=self._workdir,
-                                    timeout=float(timeout), memory_bytes=memory_bytes)
+                                    timeout=float(timeout), confinement=confinement,
+                                    memory_bytes=memory_bytes)
         self._warm = WarmConverter(python=python, soffice=self.soffice, workdir=self._workdir,
-                                   timeout=float(timeout),
+                                   timeout=float(timeout), confinement=confinement,
                                    memory_bytes=memory_bytes) if python else None
         self._idle: list[Profile] = []
         self._made = 0
