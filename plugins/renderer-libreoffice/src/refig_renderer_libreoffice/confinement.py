@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from refig.plugin import ErrorInfo, RefigError, SandboxPolicy, UsageError
-from refig.pptx.links import write_inert_copy
+from refig.pptx import write_inert_copy
 
 SANDBOXES = ("bwrap", "none")
 #: Read-only beyond the system directories the sandbox always binds: fonts' caches.
