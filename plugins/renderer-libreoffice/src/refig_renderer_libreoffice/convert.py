@@ -82,15 +82,51 @@ def valid_pdf(path: Path) -> bool:
 
 
 def kill_group(process: subprocess.Popen[bytes], grace: float = 5.0) -> None:
-    """SIGKILL the process group (soffice, oosplash and soffice.bin), reap the leader, and wait
-    (briefly) until no member is left, so the profile is free when the next batch starts."""
+    """SIGKILL the process group (soffice, oosplash and soffice.bin) and every descendant (in a
+    sandbox they sit in a session of their own), reap the leader, and wait (briefly) until none
+    is left, so the profile is free when the next batch starts."""
+    family = _descendants(process.pid)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
+    for pid in family:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=10)
     deadline = time.monotonic() + grace
-    while _group_alive(process.pid) and time.monotonic() < deadline:
+    while (_group_alive(process.pid) or any(map(_alive, family))) and \
+            time.monotonic() < deadline:
         time.sleep(_POLL)
+
+
+def _stat(pid: str) -> list[str] | None:
+    """The fields of ``/proc/PID/stat`` after the command name, or None when it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def _alive(pid: int) -> bool:
+    fields = _stat(str(pid))
+    return fields is not None and fields[0] not in {"Z", "X"}
+
+
+def _descendants(root: int) -> list[int]:
+    """The live descendants of ``root``, by parent pid (empty where there is no ``/proc``)."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return []
+    children: dict[int, list[int]] = {}
+    for entry in proc.iterdir():
+        if entry.name.isdigit() and (fields := _stat(entry.name)) is not None:
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found, stack = [], [root]
+    while stack:
+        for child in children.get(stack.pop(), ()):
+            found.append(child)
+            stack.append(child)
+    return found
 
 
 def _group_alive(pgid: int) -> bool:
@@ -103,13 +139,9 @@ def _group_alive(pgid: int) -> bool:
             return False
         return True
     for entry in proc.iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if len(fields) > 2 and fields[2] == str(pgid) and fields[0] not in {"Z", "X"}:
+        fields = _stat(entry.name) if entry.name.isdigit() else None
+        if fields is not None and len(fields) > 2 and fields[2] == str(pgid) \
+                and fields[0] not in {"Z", "X"}:
             return True
     return False
 
