@@ -9,6 +9,8 @@ import io
 import json
 import shutil
 import socketserver
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -204,3 +206,24 @@ def test_a_link_into_the_run_store_is_a_flattened_paste_that_never_renders(tmp_p
     page = store.objects.path(render.pages[0].png_sha256)
     assert magenta_share(page) < 0.001
     assert hashlib.sha256(page.read_bytes()).hexdigest() != source
+
+
+def test_without_bubblewrap_rendering_refuses_unless_opted_out(tmp_path):
+    """A machine where bubblewrap is not on PATH (stood in for by an empty PATH; LibreOffice is
+    named by REFIG_SOFFICE): refig check exits 2 naming the fix, and renders only when
+    REFIG_RENDER_SANDBOX=none says so, still with the links made inert."""
+    slide = linked_slide(tmp_path / "slide.pptx", [host_png(tmp_path / "h.png").as_uri()])
+    refig_binary = str(Path(sys.executable).with_name("refig"))
+    env = {"HOME": str(tmp_path), "PATH": str(tmp_path / "no-such-bin"),
+           "REFIG_SOFFICE": shutil.which("soffice") or "soffice"}
+    command = [refig_binary, "check", "--json", "-q", "-m", "flattening", str(slide)]
+    refused = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    assert refused.returncode == 2, refused.stderr
+    said = " ".join(refused.stderr.split())
+    assert "apt-get install bubblewrap" in said and "REFIG_RENDER_SANDBOX=none" in said
+    assert refused.stdout == ""
+    opted = subprocess.run(command, env=env | {"REFIG_RENDER_SANDBOX": "none"},
+                           capture_output=True, text=True, timeout=300)
+    assert opted.returncode == 0, opted.stderr
+    [report] = json.loads(opted.stdout)
+    assert report["render"]["error"] is None and report["external_links"]

@@ -7,7 +7,7 @@ The deck it converts is a copy in that folder whose links out of the package wer
 (:func:`refig.pptx.links.write_inert_copy`); the original's folder is never visible, so a link
 that slipped through would find nothing beside the file, nothing of the host and no network.
 
-``sandbox="none"`` is the explicit opt-out for a machine where bubblewrap cannot run (some
+``REFIG_RENDER_SANDBOX=none`` (or the renderer option ``sandbox="none"``) is the explicit opt-out for a machine where bubblewrap cannot run (some
 containers forbid user namespaces): links are still made inert, but LibreOffice then runs with
 the user's own view of the host and network.
 """
@@ -24,17 +24,21 @@ from refig.plugin import ErrorInfo, RefigError, SandboxPolicy, UsageError
 from refig.pptx import write_inert_copy
 
 SANDBOXES = ("bwrap", "none")
+#: The environment variable that opts out where no renderer option reaches (``refig check``).
+SANDBOX_VARIABLE = "REFIG_RENDER_SANDBOX"
 #: Read-only beyond the system directories the sandbox always binds: fonts' caches.
 _READABLE = (Path("/var/cache/fontconfig"), Path("/usr/local/share/fonts"))
 #: What of refig's environment reaches LibreOffice: locale only (never keys).
 _PASSTHROUGH = ("LANG", "LC_ALL", "LC_CTYPE", "TZ")
 
 
-def office_policy(sandbox: str) -> SandboxPolicy:
-    """The sandbox every office runs in; bubblewrap must work unless ``sandbox`` is ``none``."""
+def office_policy(sandbox: str | None = None) -> SandboxPolicy:
+    """The sandbox every office runs in (``sandbox``, else ``$REFIG_RENDER_SANDBOX``, else
+    ``bwrap``); bubblewrap must work unless it is ``none``."""
+    sandbox = sandbox or os.environ.get(SANDBOX_VARIABLE) or "bwrap"
     if sandbox not in SANDBOXES:
-        raise UsageError(f"unknown renderer sandbox {sandbox!r}; choose one of: "
-                         f"{', '.join(SANDBOXES)}")
+        raise UsageError(f"unknown renderer sandbox {sandbox!r} (the option sandbox or "
+                         f"{SANDBOX_VARIABLE}); choose one of: {', '.join(SANDBOXES)}")
     if sandbox == "none":
         return SandboxPolicy(mode="none", network=False)
     try:
@@ -44,8 +48,8 @@ def office_policy(sandbox: str) -> SandboxPolicy:
             "the libreoffice renderer runs LibreOffice inside bubblewrap, which is not "
             "installed or cannot create namespaces here",
             fix="apt-get install bubblewrap (in a container, allow user namespaces); or, "
-            "knowing that an untrusted deck's renderer then sees the host and its network, "
-            "the renderer option sandbox=none",
+            f"knowing that LibreOffice then sees the host and its network, {SANDBOX_VARIABLE}"
+            "=none",
         ) from exc
 
 

@@ -101,6 +101,13 @@ def machine_checks() -> Iterator[Check]:
                     apt_fix(*missing.values()), required=True)
     else:
         yield Check("fonts", Status.OK, ", ".join(REQUIRED_FONTS))
+    try:
+        mode = office_policy().mode
+        yield Check("LibreOffice sandbox", Status.OK if mode == "bwrap" else Status.WARN,
+                    "bubblewrap, no network" if mode == "bwrap"
+                    else "none (REFIG_RENDER_SANDBOX=none): LibreOffice sees the host")
+    except UsageError as exc:
+        yield Check("LibreOffice sandbox", Status.MISSING, exc.message, exc.fix, required=True)
     if python := uno_python():
         yield Check("warm LibreOffice", Status.OK, f"UNO through {python}")
     else:
@@ -144,7 +151,7 @@ class LibreOfficeRenderer:
         batch_size: int = 32,
         soffice: str | None = None,
         memory_mb: int | None = 4096,
-        sandbox: str = "bwrap",
+        sandbox: str | None = None,
     ):
         if not 16 <= int(width) <= 8192:
             raise UsageError(f"renderer width {width} is outside 16..8192 pixels")
@@ -152,7 +159,7 @@ class LibreOfficeRenderer:
         # links=inert: renderings made before links were stripped are not reused for these
         self.settings = f"pdf-png;width={self.width};links=inert"
         self.soffice = find_soffice(soffice)
-        confinement = Confinement(office_policy(str(sandbox)))
+        confinement = Confinement(office_policy(sandbox))
         #: How each office is confined: ``bwrap``, or ``none`` when the option opted out.
         self.sandbox = confinement.mode
         with ThreadPoolExecutor(3) as probes:  # three subprocesses: they wait side by side
