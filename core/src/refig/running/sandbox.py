@@ -152,10 +152,14 @@ class SandboxPolicy:
     def wrap(
         self, argv: Sequence[str], *, cwd: Path, writable: Sequence[Path],
         readable: Sequence[Path] = (), network: bool = True, interpreter: bool = True,
+        pid_one: bool = False,
     ) -> list[str]:
         """``argv`` as a bwrap command line (unchanged when ``mode`` is ``none``); without
         ``interpreter`` the Python environment refig runs from is not exposed (a command that
-        needs only the system, such as LibreOffice)."""
+        needs only the system, such as LibreOffice). With ``pid_one`` the command is its PID
+        namespace's first process, not a reaper bwrap adds: then its CPU time (and that of the
+        children it waited for) reaches the caller's ``RUSAGE_CHILDREN`` when it ends, which
+        bwrap's reaper loses."""
         if self.mode != "bwrap":
             return list(argv)
         binary = _bwrap()
@@ -198,6 +202,8 @@ class SandboxPolicy:
                  "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
         if not (network and self.network):
             args.append("--unshare-net")
+        if pid_one:
+            args.append("--as-pid-1")
         return [*args, "--", *argv]
 
 

@@ -69,8 +69,10 @@ class Confinement:
         for path in writable:  # a profile is made on first use, and again after a reset
             path.mkdir(parents=True, exist_ok=True)
         readable = [p for p in _READABLE if p.is_dir()]
+        # pid_one: LibreOffice's CPU time is accounted to refig when it ends (stage CPU)
         return self.policy.wrap(argv, cwd=folder, writable=[folder, *writable],
-                                readable=readable, network=False, interpreter=False)
+                                readable=readable, network=False, interpreter=False,
+                                pid_one=True)
 
     def env(self, folder: Path) -> dict[str, str]:
         """The whole environment of a confined office: a path, the locale, its own home."""
