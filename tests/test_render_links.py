@@ -51,8 +51,9 @@ def magenta_share(png: Path) -> float:
     return float(near.mean())
 
 
-def linked_slide(path: Path, targets: list[str], *, how: str = "link",
-                 title: str | None = None) -> Path:
+def linked_slide(
+    path: Path, targets: list[str], *, how: str = "link", title: str | None = None
+) -> Path:
     """One slide whose pictures each cover the slide and link to a target rather than embed it:
     ``link`` (``r:link``), ``embed`` (``r:embed`` through an external relationship)."""
     prs = Presentation()
@@ -61,8 +62,9 @@ def linked_slide(path: Path, targets: list[str], *, how: str = "link",
     placeholder = io.BytesIO()
     Image.new("RGB", (8, 8), "white").save(placeholder, format="PNG")
     for target in targets:
-        picture = slide.shapes.add_picture(io.BytesIO(placeholder.getvalue()), 0, 0,
-                                           Emu(WIDTH), Emu(HEIGHT))
+        picture = slide.shapes.add_picture(
+            io.BytesIO(placeholder.getvalue()), 0, 0, Emu(WIDTH), Emu(HEIGHT)
+        )
         blip = picture._element.find(".//" + qn("a:blip"))
         embedded = blip.get(qn("r:embed"))
         del blip.attrib[qn("r:embed")]
@@ -82,8 +84,12 @@ class _Counting(socketserver.BaseRequestHandler):
         self.server.connections += 1  # type: ignore[attr-defined]
         self.request.recv(65536)
         body = self.server.body  # type: ignore[attr-defined]
-        self.request.sendall(b"HTTP/1.0 200 OK\r\nContent-Type: image/png\r\nContent-Length: "
-                             + str(len(body)).encode() + b"\r\n\r\n" + body)
+        self.request.sendall(
+            b"HTTP/1.0 200 OK\r\nContent-Type: image/png\r\nContent-Length: "
+            + str(len(body)).encode()
+            + b"\r\n\r\n"
+            + body
+        )
 
 
 @pytest.fixture
@@ -122,21 +128,23 @@ def rendering(pages: Path) -> Path:
 
 
 def test_a_slide_linked_to_the_network_and_the_host_renders_neither(
-        tmp_path, server, converter, capsys):
+    tmp_path, server, converter, capsys
+):
     (tmp_path / "host").mkdir()
     host = host_png(tmp_path / "host" / "secret.png")
     port = server.server_address[1]
     targets = [f"http://127.0.0.1:{port}/x.png", host.as_uri(), "beside.png"]
     host_png(tmp_path / "beside.png")  # a relative link finds this beside the file
-    slides = [linked_slide(tmp_path / f"{how}.pptx", targets, how=how)
-              for how in ("link", "embed")]
+    slides = [linked_slide(tmp_path / f"{how}.pptx", targets, how=how) for how in ("link", "embed")]
     pages = tmp_path / "pages"
     reports = check(capsys, *map(str, slides), "--pages", str(pages))
     assert server.connections == 0  # type: ignore[attr-defined]
     for report in reports:
         assert report["gate"]["passed"], report["gate"]
-        stripped = {(link["target"], link["reason"], link["type"], link["part"])
-                    for link in report["external_links"]}
+        stripped = {
+            (link["target"], link["reason"], link["type"], link["part"])
+            for link in report["external_links"]
+        }
         assert stripped == {(t, "external", "image", "ppt/slides/slide1.xml") for t in targets}
         # three full-slide pictures, linked: raster, as embedded ones would be
         assert report["raster_area_ratio"] == pytest.approx(1.0)
@@ -147,15 +155,26 @@ def test_a_slide_linked_to_the_network_and_the_host_renders_neither(
 
 
 def test_a_deck_edit_deck_with_links_renders_every_slide_without_them(
-        tmp_path, server, converter, capsys):
+    tmp_path, server, converter, capsys
+):
     port = server.server_address[1]
     host = host_png(tmp_path / "host.png")
     targets = [f"http://127.0.0.1:{port}/y.png", host.as_uri()]
     original = linked_slide(tmp_path / "original.pptx", [], title="Original")
     edited = linked_slide(tmp_path / "edited.pptx", targets, title="Edited")
     pages = tmp_path / "pages"
-    [report] = check(capsys, "--family", "deck-edit", str(edited), "--source", str(original),
-                     "--input", f"target={original}", "--pages", str(pages))
+    [report] = check(
+        capsys,
+        "--family",
+        "deck-edit",
+        str(edited),
+        "--source",
+        str(original),
+        "--input",
+        f"target={original}",
+        "--pages",
+        str(pages),
+    )
     assert server.connections == 0  # type: ignore[attr-defined]
     files = [Path(f) for f in report["render"]["files"]]
     assert files and all(magenta_share(f) < 0.001 for f in files)
@@ -182,16 +201,27 @@ def _source_and_store(tmp_path: Path) -> tuple[RunStore, str, str]:
     store = RunStore.create(tmp_path / "run")
     figure = host_png(tmp_path / "figure.png").read_bytes()
     source = store.objects.put_bytes(figure)
-    store.put(Task(id="t1", family="figure-to-slide",
-                   inputs={"figure": Asset(path="figure.png", sha256=source)}))
+    store.put(
+        Task(
+            id="t1",
+            family="figure-to-slide",
+            inputs={"figure": Asset(path="figure.png", sha256=source)},
+        )
+    )
     config = Configuration(model="m", harness="h", workflow="direct")
     store.put(config)
     # slides render from their own object path, objects/<sha[:2]>/<sha>: one level up is
     # objects/, where the source figure lies at <sha[:2]>/<sha>
     slide = linked_slide(tmp_path / "paste.pptx", [f"../{source[:2]}/{source}"])
     artifact = store.objects.put_bytes(slide.read_bytes())
-    store.put(Attempt(task_id="t1", config_id=config.id, status=AttemptStatus.SUCCEEDED,
-                      outputs={"slide": artifact}))
+    store.put(
+        Attempt(
+            task_id="t1",
+            config_id=config.id,
+            status=AttemptStatus.SUCCEEDED,
+            outputs={"slide": artifact},
+        )
+    )
     return store, source, artifact
 
 
@@ -214,16 +244,24 @@ def test_without_bubblewrap_rendering_refuses_unless_opted_out(tmp_path):
     REFIG_RENDER_SANDBOX=none says so, still with the links made inert."""
     slide = linked_slide(tmp_path / "slide.pptx", [host_png(tmp_path / "h.png").as_uri()])
     refig_binary = str(Path(sys.executable).with_name("refig"))
-    env = {"HOME": str(tmp_path), "PATH": str(tmp_path / "no-such-bin"),
-           "REFIG_SOFFICE": shutil.which("soffice") or "soffice"}
+    env = {
+        "HOME": str(tmp_path),
+        "PATH": str(tmp_path / "no-such-bin"),
+        "REFIG_SOFFICE": shutil.which("soffice") or "soffice",
+    }
     command = [refig_binary, "check", "--json", "-q", "-m", "flattening", str(slide)]
     refused = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
     assert refused.returncode == 2, refused.stderr
     said = " ".join(refused.stderr.split())
     assert "apt-get install bubblewrap" in said and "REFIG_RENDER_SANDBOX=none" in said
     assert refused.stdout == ""
-    opted = subprocess.run(command, env=env | {"REFIG_RENDER_SANDBOX": "none"},
-                           capture_output=True, text=True, timeout=300)
+    opted = subprocess.run(
+        command,
+        env=env | {"REFIG_RENDER_SANDBOX": "none"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert opted.returncode == 0, opted.stderr
     [report] = json.loads(opted.stdout)
     assert report["render"]["error"] is None and report["external_links"]

@@ -43,8 +43,9 @@ def hostile(path: Path) -> Path:
     prs = Presentation()
     prs.slide_width, prs.slide_height = Emu(12_192_000), Emu(6_858_000)
     slide = prs.slides.add_slide(prs.slide_layouts[6])
-    picture = slide.shapes.add_picture(io.BytesIO(png_bytes()), 0, 0, prs.slide_width,
-                                       prs.slide_height)
+    picture = slide.shapes.add_picture(
+        io.BytesIO(png_bytes()), 0, 0, prs.slide_width, prs.slide_height
+    )
     blip = picture._element.find(".//" + qn("a:blip"))
     slide.part.drop_rel(blip.attrib.pop(qn("r:embed")))
     blip.set(qn("r:link"), slide.part.relate_to("file:///srv/secret.png", RT.IMAGE, True))
@@ -53,8 +54,13 @@ def hostile(path: Path) -> Path:
         parts = {name: archive.read(name) for name in archive.namelist()}
     rels = etree.fromstring(parts["ppt/slides/_rels/slide1.xml.rels"])
     for index, (kind, target, external, _) in enumerate(RELATIONSHIPS):
-        element = etree.SubElement(rels, rels.tag.replace("Relationships", "Relationship"),
-                                   Id=f"rIdX{index}", Type=kind, Target=target)
+        element = etree.SubElement(
+            rels,
+            rels.tag.replace("Relationships", "Relationship"),
+            Id=f"rIdX{index}",
+            Type=kind,
+            Target=target,
+        )
         if external:
             element.set("TargetMode", "External")
     parts["ppt/slides/_rels/slide1.xml.rels"] = etree.tostring(rels)
@@ -66,14 +72,21 @@ def hostile(path: Path) -> Path:
 
 def test_every_link_out_is_found_with_its_part_type_and_reason(tmp_path: Path) -> None:
     with Package.open(hostile(tmp_path / "deck.pptx")) as package:
-        found = {(link.rel_id, link.part, link.type, link.target, link.reason)
-                 for link in outside_links(package) if link.rel_id.startswith("rIdX")}
+        found = {
+            (link.rel_id, link.part, link.type, link.target, link.reason)
+            for link in outside_links(package)
+            if link.rel_id.startswith("rIdX")
+        }
         picture = [link for link in outside_links(package) if not link.rel_id.startswith("rIdX")]
-    expected = {(f"rIdX{i}", SLIDE, kind.rsplit("/", 1)[-1], target, reason)
-                for i, (kind, target, _, reason) in enumerate(RELATIONSHIPS) if reason}
+    expected = {
+        (f"rIdX{i}", SLIDE, kind.rsplit("/", 1)[-1], target, reason)
+        for i, (kind, target, _, reason) in enumerate(RELATIONSHIPS)
+        if reason
+    }
     assert found == expected
     assert [(p.type, p.target, p.reason) for p in picture] == [
-        ("image", "file:///srv/secret.png", "external")]
+        ("image", "file:///srv/secret.png", "external")
+    ]
 
 
 def test_the_inert_copy_keeps_only_web_hyperlinks(tmp_path: Path) -> None:
@@ -85,8 +98,7 @@ def test_the_inert_copy_keeps_only_web_hyperlinks(tmp_path: Path) -> None:
         assert archive.namelist() == zipfile.ZipFile(source).namelist()
     targets = {r.get("Id"): (r.get("Target"), r.get("TargetMode")) for r in rels}
     for index, (_, target, _, reason) in enumerate(RELATIONSHIPS):
-        assert targets[f"rIdX{index}"] == (
-            (INERT_TARGET, None) if reason else (target, "External"))
+        assert targets[f"rIdX{index}"] == ((INERT_TARGET, None) if reason else (target, "External"))
     with Package.open(tmp_path / "inert.pptx") as package:
         assert outside_links(package) == ()
     assert inspect_structure(tmp_path / "inert.pptx").gate.passed

@@ -10,9 +10,8 @@ to ``runs.log`` beside itself.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
-
 import zipfile
+from pathlib import Path
 
 from refig.plugin import SandboxPolicy
 from refig_renderer_libreoffice.confinement import Confinement
@@ -72,8 +71,9 @@ def test_a_hanging_and_a_crashing_file_are_isolated(tmp_path: Path) -> None:
     work.mkdir()
     # 5 s without a new PDF: on a loaded machine the stand-in's interpreter alone can take more
     # than a second to start, and its first good file must not read as a hang
-    converter = Converter(soffice=stand_in(tmp_path), workdir=work, timeout=5.0,
-                          confinement=UNCONFINED)
+    converter = Converter(
+        soffice=stand_in(tmp_path), workdir=work, timeout=5.0, confinement=UNCONFINED
+    )
     contents = [b"ok", b"ok", b"HANG", b"ok", b"CRASH", b"ok"]
     items = []
     for index, content in enumerate(contents):
@@ -91,8 +91,9 @@ def test_a_hanging_and_a_crashing_file_are_isolated(tmp_path: Path) -> None:
 def test_a_timeout_kills_the_helper_processes_too(tmp_path: Path) -> None:
     work = tmp_path / "work"
     work.mkdir()
-    converter = Converter(soffice=stand_in(tmp_path), workdir=work, timeout=0.5,
-                          confinement=UNCONFINED)
+    converter = Converter(
+        soffice=stand_in(tmp_path), workdir=work, timeout=0.5, confinement=UNCONFINED
+    )
     path = package(tmp_path / "hang.pptx", b"HANG")
     results = converter.convert([(0, path)], Profile(tmp_path / "profile"))
     assert results[0].kind == "timeout"  # type: ignore[union-attr]

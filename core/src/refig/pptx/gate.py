@@ -14,8 +14,8 @@ from pathlib import Path
 
 from refig.models import ErrorInfo, GateReason, GateResult
 from refig.pptx.images import check_image_headers
-from refig.pptx.links import outside_links
 from refig.pptx.limits import DEFAULT_LIMITS, Limits
+from refig.pptx.links import outside_links
 from refig.pptx.objects import ObjectTree
 from refig.pptx.package import Package, PackageError
 from refig.pptx.parts import check_xml_parts

@@ -33,7 +33,8 @@ _RELS = ".rels"
 
 
 def _source_part(rels_part: str) -> str:
-    """The part a ``.rels`` part describes (``ppt/slides/_rels/a.xml.rels`` -> ``ppt/slides/a.xml``)."""
+    """The part a ``.rels`` part describes (``ppt/slides/_rels/a.xml.rels`` -> ``a.xml``
+    beside it)."""
     folder, name = rels_part.rsplit("/", 1) if "/" in rels_part else ("", rels_part)
     parent = folder[: -len("_rels")].rstrip("/") if folder.endswith("_rels") else folder
     base = name[: -len(_RELS)]
@@ -65,9 +66,13 @@ def _scan(package: Package) -> dict[str, list[tuple[etree._Element, ExternalLink
             reason = _reason(element, source)
             if reason is None:
                 continue
-            link = ExternalLink(part=source, rel_id=element.get("Id", ""),
-                                type=element.get("Type", "").rsplit("/", 1)[-1],
-                                target=element.get("Target", "")[:2000], reason=reason)
+            link = ExternalLink(
+                part=source,
+                rel_id=element.get("Id", ""),
+                type=element.get("Type", "").rsplit("/", 1)[-1],
+                target=element.get("Target", "")[:2000],
+                reason=reason,
+            )
             found.setdefault(name, []).append((element, link))
     return found
 
@@ -88,14 +93,15 @@ def write_inert_copy(
         if not found:
             shutil.copyfile(source, dest)
             return ()
-        with zipfile.ZipFile(dest, "w") as out:
-            for info in package._zip.infolist():  # noqa: SLF001 - the same bounded archive
-                data = package.read(info.filename)
-                if info.filename in found:
-                    for element, _ in found[info.filename]:
+        with zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED) as out:
+            for name in package.part_names():
+                data = package.read(name)  # within the limits, as every read of the package
+                if name in found:
+                    for element, _ in found[name]:
                         element.attrib.pop("TargetMode", None)
                         element.set("Target", INERT_TARGET)
-                    data = etree.tostring(package.xml(info.filename), xml_declaration=True,
-                                          encoding="UTF-8", standalone=True)
-                out.writestr(info, data, compress_type=info.compress_type)
+                    data = etree.tostring(
+                        package.xml(name), xml_declaration=True, encoding="UTF-8", standalone=True
+                    )
+                out.writestr(name, data)
         return tuple(link for pairs in found.values() for _, link in pairs)

@@ -7,9 +7,10 @@ The deck it converts is a copy in that folder whose links out of the package wer
 (:func:`refig.pptx.links.write_inert_copy`); the original's folder is never visible, so a link
 that slipped through would find nothing beside the file, nothing of the host and no network.
 
-``REFIG_RENDER_SANDBOX=none`` (or the renderer option ``sandbox="none"``) is the explicit opt-out for a machine where bubblewrap cannot run (some
-containers forbid user namespaces): links are still made inert, but LibreOffice then runs with
-the user's own view of the host and network.
+``REFIG_RENDER_SANDBOX=none`` (or the renderer option ``sandbox="none"``) is the explicit
+opt-out for a machine where bubblewrap cannot run (some containers forbid user namespaces):
+links are still made inert, but LibreOffice then runs with the user's own view of the host and
+network.
 """
 
 from __future__ import annotations
@@ -37,8 +38,10 @@ def office_policy(sandbox: str | None = None) -> SandboxPolicy:
     ``bwrap``); bubblewrap must work unless it is ``none``."""
     sandbox = sandbox or os.environ.get(SANDBOX_VARIABLE) or "bwrap"
     if sandbox not in SANDBOXES:
-        raise UsageError(f"unknown renderer sandbox {sandbox!r} (the option sandbox or "
-                         f"{SANDBOX_VARIABLE}); choose one of: {', '.join(SANDBOXES)}")
+        raise UsageError(
+            f"unknown renderer sandbox {sandbox!r} (the option sandbox or "
+            f"{SANDBOX_VARIABLE}); choose one of: {', '.join(SANDBOXES)}"
+        )
     if sandbox == "none":
         return SandboxPolicy(mode="none", network=False)
     try:
@@ -70,15 +73,24 @@ class Confinement:
             path.mkdir(parents=True, exist_ok=True)
         readable = [p for p in _READABLE if p.is_dir()]
         # pid_one: LibreOffice's CPU time is accounted to refig when it ends (stage CPU)
-        return self.policy.wrap(argv, cwd=folder, writable=[folder, *writable],
-                                readable=readable, network=False, interpreter=False,
-                                pid_one=True)
+        return self.policy.wrap(
+            argv,
+            cwd=folder,
+            writable=[folder, *writable],
+            readable=readable,
+            network=False,
+            interpreter=False,
+            pid_one=True,
+        )
 
     def env(self, folder: Path) -> dict[str, str]:
         """The whole environment of a confined office: a path, the locale, its own home."""
         env = {k: os.environ[k] for k in _PASSTHROUGH if k in os.environ}
-        return env | {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(folder),
-                      "TMPDIR": str(folder)}
+        return env | {
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "HOME": str(folder),
+            "TMPDIR": str(folder),
+        }
 
 
 def inert_copy(source: Path, folder: Path) -> Path | ErrorInfo:
@@ -89,8 +101,9 @@ def inert_copy(source: Path, folder: Path) -> Path | ErrorInfo:
         write_inert_copy(Path(source), dest)
     except RefigError as exc:
         dest.unlink(missing_ok=True)
-        return ErrorInfo(kind="render_failed",
-                         message=f"refig cannot check the links of the file: {exc.message}")
+        return ErrorInfo(
+            kind="render_failed", message=f"refig cannot check the links of the file: {exc.message}"
+        )
     except OSError as exc:
         dest.unlink(missing_ok=True)
         return ErrorInfo(kind="render_failed", message=f"cannot copy the file to render: {exc}")
