@@ -141,7 +141,7 @@ def test_figure_to_slide_stays_the_default_and_renders_its_one_page(tmp_path, re
     [report] = check_json(capsys, str(slide), "--renderer", "recording")
     assert report["gate"]["passed"] and report["slides"] == 1
     assert list(report) == ["file", "sha256", "gate", "slides", "objects",
-                            "raster_area_ratio", "flattened", "metrics", "render"]
+                            "raster_area_ratio", "flattened", "external_links", "metrics", "render"]
     assert "files" not in report["render"]  # only with --pages
     jobs = [json.loads(line) for line in render_log.read_text().splitlines()]
     # the family asks for its one slide even when hidden (its gate renders a hidden only slide)

@@ -8,8 +8,10 @@ the same PDF to PNG, gate and tree), check again; the ratio is the naive seconds
 the two checks, so a load that drifts during the run weighs on both sides. The breakdown times
 ``refig check`` over one file (the fixed costs: the CLI starting, plugins, LibreOffice's first
 start), over every file with only the cheapest metric (``topology``): the rest is metrics, and
-over every file with ``-j 1`` (one office instead of two). Every ``refig`` runs in a user's
-environment, with its bytecode cached (:func:`baselines.user_env`).
+over every file with ``-j 1`` (one office instead of two), and what LibreOffice's sandbox costs:
+``refig check`` over every file with the sandbox and without it (``REFIG_RENDER_SANDBOX=none``),
+alternated ``--sandbox-pairs`` times. Every ``refig`` runs in a user's environment, with its
+bytecode cached (:func:`baselines.user_env`).
 """
 
 from __future__ import annotations
@@ -20,14 +22,15 @@ import os
 import tempfile
 from pathlib import Path
 
-from baselines import import_time, naive_render
+from baselines import import_time, naive_render, user_env
 from run import REFIG, fresh_slides, timed
 
 
-def check(files: list[Path], jobs: int, *extra: str) -> dict[str, float]:
+def check(files: list[Path], jobs: int, *extra: str,
+          env: dict[str, str] | None = None) -> dict[str, float]:
     """Wall and CPU seconds of one ``refig check -q --json`` over ``files``."""
     wall, cpu, _ = timed([REFIG, "check", "-q", "--json", "-j", str(jobs), *extra,
-                          *map(str, files)])
+                          *map(str, files)], env)
     return {"wall_seconds": wall, "cpu_seconds": cpu}
 
 
@@ -36,6 +39,7 @@ def main() -> None:
     parser.add_argument("--slides", type=int, default=30)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--width", type=int, default=1600)
+    parser.add_argument("--sandbox-pairs", type=int, default=3)
     args = parser.parse_args()
     results: dict[str, object] = {"slides": args.slides, "jobs": args.jobs,
                                   "load_before": os.getloadavg()}
@@ -56,6 +60,16 @@ def main() -> None:
                 "all_files": check(files, args.jobs),
                 "all_files_one_worker": check(files, 1),  # one office: does a second pay?
             },
+        }
+        unconfined = user_env(REFIG_RENDER_SANDBOX="none")
+        pairs = [(check(files, args.jobs), check(files, args.jobs, env=unconfined))
+                 for _ in range(args.sandbox_pairs)]
+        results["sandbox"] = {
+            "pairs": pairs,
+            "wall_ratio": sum(s["wall_seconds"] for s, _ in pairs)
+            / sum(u["wall_seconds"] for _, u in pairs),
+            "cpu_ratio": sum(s["cpu_seconds"] for s, _ in pairs)
+            / sum(u["cpu_seconds"] for _, u in pairs),
         }
     results["load_after"] = os.getloadavg()
     print(json.dumps(results, indent=2))

@@ -276,3 +276,31 @@ def test_sandbox_refuses_to_expose_protected_paths(tmp_path: Path) -> None:
     policy = SandboxPolicy.create("bwrap", protected=(suite,))
     with pytest.raises(UsageError, match="refusing to expose"):
         run_command(context(dirs, policy), ["true"], readable=[suite])
+
+
+@needs_bwrap
+def test_pid_one_hands_the_commands_cpu_time_back_and_hides_the_interpreter(tmp_path: Path):
+    """bwrap's own PID-1 reaper loses its children's CPU time (``RUSAGE_CHILDREN`` saw none of a
+    sandboxed LibreOffice's); as the namespace's first process the command's time is counted.
+    Without ``interpreter`` refig's environment is not in the sandbox."""
+    import resource
+
+    def children_cpu() -> float:
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
+    busy = ["/usr/bin/python3", "-c",
+            "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.5: pass"]
+    policy = SandboxPolicy.create("bwrap", network=False)
+    spent = {}
+    for pid_one in (False, True):
+        before = children_cpu()
+        argv = policy.wrap(busy, cwd=tmp_path, writable=[tmp_path], network=False,
+                           interpreter=False, pid_one=pid_one)
+        subprocess.run(argv, check=True, timeout=60)
+        spent[pid_one] = children_cpu() - before
+    assert spent[True] >= 0.45, spent
+    assert spent[False] < 0.25, spent  # what bwrap's reaper loses (why pid_one exists)
+    hidden = policy.wrap(["/bin/ls", sys.prefix], cwd=tmp_path, writable=[tmp_path],
+                         interpreter=False)
+    assert subprocess.run(hidden, capture_output=True, timeout=60).returncode != 0

@@ -10,9 +10,15 @@ to ``runs.log`` beside itself.
 from __future__ import annotations
 
 import sys
+import zipfile
 from pathlib import Path
 
+from refig.plugin import SandboxPolicy
+from refig_renderer_libreoffice.confinement import Confinement
 from refig_renderer_libreoffice.convert import Converter, Profile
+
+#: The stand-in lives in the test's folder, which a sandbox would hide: it runs unconfined.
+UNCONFINED = Confinement(SandboxPolicy(mode="none"))
 
 STAND_IN = """#!{python}
 import os, signal, subprocess, sys, time
@@ -44,6 +50,14 @@ def stand_in(tmp_path: Path) -> str:
     return str(script)
 
 
+def package(path: Path, content: bytes) -> Path:
+    """A zip the renderer copies as it is (no relationships), holding ``content`` uncompressed
+    where the stand-in finds it."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
+        archive.writestr("marker.txt", content)
+    return path
+
+
 def alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as handle:
@@ -57,13 +71,13 @@ def test_a_hanging_and_a_crashing_file_are_isolated(tmp_path: Path) -> None:
     work.mkdir()
     # 5 s without a new PDF: on a loaded machine the stand-in's interpreter alone can take more
     # than a second to start, and its first good file must not read as a hang
-    converter = Converter(soffice=stand_in(tmp_path), workdir=work, timeout=5.0)
+    converter = Converter(
+        soffice=stand_in(tmp_path), workdir=work, timeout=5.0, confinement=UNCONFINED
+    )
     contents = [b"ok", b"ok", b"HANG", b"ok", b"CRASH", b"ok"]
     items = []
     for index, content in enumerate(contents):
-        path = tmp_path / f"in{index}.pptx"
-        path.write_bytes(content)
-        items.append((index, path))
+        items.append((index, package(tmp_path / f"in{index}.pptx", content)))
     results = converter.convert(items, Profile(tmp_path / "profile"))
     kinds = [r.kind if not isinstance(r, Path) else "pdf" for _, r in sorted(results.items())]
     assert kinds == ["pdf", "pdf", "timeout", "pdf", "render_failed", "pdf"]
@@ -77,9 +91,10 @@ def test_a_hanging_and_a_crashing_file_are_isolated(tmp_path: Path) -> None:
 def test_a_timeout_kills_the_helper_processes_too(tmp_path: Path) -> None:
     work = tmp_path / "work"
     work.mkdir()
-    converter = Converter(soffice=stand_in(tmp_path), workdir=work, timeout=0.5)
-    path = tmp_path / "hang.pptx"
-    path.write_bytes(b"HANG")
+    converter = Converter(
+        soffice=stand_in(tmp_path), workdir=work, timeout=0.5, confinement=UNCONFINED
+    )
+    path = package(tmp_path / "hang.pptx", b"HANG")
     results = converter.convert([(0, path)], Profile(tmp_path / "profile"))
     assert results[0].kind == "timeout"  # type: ignore[union-attr]
     # this test's helpers only: other work on the machine may run ``sleep 300`` too

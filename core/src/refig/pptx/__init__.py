@@ -9,6 +9,7 @@ entities, no network). The documented API:
   models :class:`ObjectTree`, :class:`SlideObject`, :class:`ObjectKind`, :class:`Rect`,
   :class:`Endpoint` (``ObjectTree.shown()`` walks what the slide paints);
 - the one-slide gate: :func:`inspect_structure`, :func:`fold_render`, :data:`INSPECTOR`;
+- links out of the package: :func:`outside_links`, :func:`write_inert_copy`, :class:`ExternalLink`;
 - embedded images and rasters: :func:`embedded_images`, :func:`iter_slide_images`,
   :func:`raster_placements`, :mod:`refig.pptx.rasters`;
 - slide text: :func:`native_text`, :func:`word_tokens`; line presets: :mod:`refig.pptx.lines`;
@@ -19,7 +20,8 @@ entities, no network). The documented API:
 from refig.pptx.gate import INSPECTOR, Structure, fold_render, inspect_structure
 from refig.pptx.images import EmbeddedImage, embedded_images, iter_slide_images, slide_images
 from refig.pptx.limits import DEFAULT_LIMITS, Limits
-from refig.pptx.objects import Endpoint, ObjectKind, ObjectTree, Rect, SlideObject
+from refig.pptx.links import outside_links, write_inert_copy
+from refig.pptx.objects import Endpoint, ExternalLink, ObjectKind, ObjectTree, Rect, SlideObject
 from refig.pptx.package import Package, PackageError, Relationship, SlideRef
 from refig.pptx.rasters import RasterPlacement, SlideImage, raster_placements
 from refig.pptx.slide_text import native_text, word_tokens
@@ -35,6 +37,7 @@ __all__ = [
     "NS",
     "EmbeddedImage",
     "Endpoint",
+    "ExternalLink",
     "Limits",
     "ObjectKind",
     "ObjectTree",
@@ -52,10 +55,12 @@ __all__ = [
     "inspect_structure",
     "iter_slide_images",
     "native_text",
+    "outside_links",
     "q",
     "raster_placements",
     "read_object_tree",
     "read_tree",
     "slide_images",
     "word_tokens",
+    "write_inert_copy",
 ]

@@ -15,13 +15,14 @@ from pathlib import Path
 from refig.models import ErrorInfo, GateReason, GateResult
 from refig.pptx.images import check_image_headers
 from refig.pptx.limits import DEFAULT_LIMITS, Limits
+from refig.pptx.links import outside_links
 from refig.pptx.objects import ObjectTree
 from refig.pptx.package import Package, PackageError
 from refig.pptx.parts import check_xml_parts
 from refig.pptx.tree import read_tree
 
 #: Stored with every inspection; bump when the gate or the tree reader changes what it reports.
-INSPECTOR = "refig-ooxml/3"
+INSPECTOR = "refig-ooxml/4"  # 4: linked pictures, and the links stripped before rendering
 
 #: ``ErrorInfo.kind`` a renderer uses for a conversion that ran out of time.
 RENDER_TIMEOUT_KIND = "timeout"
@@ -61,6 +62,7 @@ def inspect_structure(path: Path | str, limits: Limits = DEFAULT_LIMITS) -> Stru
                 )
                 return Structure(gate, seconds=time.monotonic() - started)
             tree = read_tree(package, refs[0].part)
+            tree = tree.model_copy(update={"external_links": outside_links(package)})
             check_image_headers(package, refs[0].part)  # refuses decompression bombs
             check_xml_parts(package)  # the parts only the renderer reads, too
             detail = "the only slide is hidden; it is rendered anyway" if hidden else ""

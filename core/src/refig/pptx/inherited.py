@@ -30,6 +30,19 @@ def blip_part(package: Package, source: str, blip: etree._Element) -> str | None
     return rel.target
 
 
+def blip_link(package: Package, source: str, blip: etree._Element) -> str | None:
+    """The target an ``a:blip`` in ``source`` links to rather than embeds, or None: its
+    ``r:link``, or an ``r:embed`` whose relationship is external or climbs out of the package."""
+    rels = package.rels(source)
+    linked = rels.get(blip.get(q("r:link")) or "")
+    if linked is not None:
+        return linked.target
+    embedded = rels.get(blip.get(q("r:embed")) or "")
+    if embedded is not None and (embedded.external or embedded.target.startswith("..")):
+        return embedded.target
+    return None
+
+
 @dataclass(frozen=True)
 class Placeholders:
     """The placeholders of a layout or master, indexed once (lookups stay O(1) on any input)."""
@@ -96,8 +109,9 @@ class Inheritance:
             self._ph[key] = Placeholders.of(self.root(part))
         return self._ph[key]
 
-    def background(self) -> str | None:
-        """The image part painting the slide background, from the slide, layout, master or theme."""
+    def background(self) -> tuple[str, etree._Element] | None:
+        """The ``a:blip`` painting the slide background, from the slide, layout, master or
+        theme, with the part whose relationships it uses."""
         for part in (self.slide_part, self.layout_part, self.master_part):
             root = self.root(part)
             if root is None or part is None:
@@ -108,12 +122,12 @@ class Inheritance:
             props = bg.find(q("p:bgPr"))
             if props is not None:
                 blip = props.find(f"{q('a:blipFill')}/{q('a:blip')}")
-                return blip_part(self.package, part, blip) if blip is not None else None
+                return (part, blip) if blip is not None else None
             ref = bg.find(q("p:bgRef"))
             return self._theme_background(int_attr(ref.get("idx")) if ref is not None else None)
         return None
 
-    def _theme_background(self, idx: int | None) -> str | None:
+    def _theme_background(self, idx: int | None) -> tuple[str, etree._Element] | None:
         """``p:bgRef idx >= 1001`` picks the theme's background fill style ``idx - 1001``."""
         theme = self.package.related(self.master_part, REL_THEME) if self.master_part else None
         root = self.root(theme)
@@ -123,4 +137,4 @@ class Inheritance:
         if styles is None or idx - 1001 >= len(styles):
             return None
         blip = styles[idx - 1001].find(q("a:blip"))
-        return blip_part(self.package, theme, blip) if blip is not None else None
+        return (theme, blip) if blip is not None else None

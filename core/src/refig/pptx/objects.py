@@ -30,6 +30,24 @@ class ObjectKind(StrEnum):
     OTHER = "other"
 
 
+#: Why a relationship is stripped before rendering: ``external`` (``TargetMode="External"``,
+#: anything but a web or mail hyperlink) or ``outside_package`` (a target that climbs out of it).
+LinkReason = Literal["external", "outside_package"]
+
+
+class ExternalLink(Record):
+    """A relationship that reaches outside the package, made inert before any render."""
+
+    #: The part whose relationship it is (``ppt/slides/slide1.xml``).
+    part: str
+    rel_id: str
+    #: The relationship type's last segment (``image``, ``oleObject``, ``hyperlink``...).
+    type: str
+    #: The target as written (cut at 2,000 characters).
+    target: str
+    reason: LinkReason
+
+
 class Rect(Record):
     """An axis-aligned box in slide coordinates (EMU), before rotation."""
 
@@ -72,6 +90,10 @@ class SlideObject(Record):
     children: tuple[SlideObject, ...] = ()
     #: Part name of ``image_sha256`` (``ppt/media/image1.png``), for reading the bytes.
     image_part: str | None = None
+    #: The target of a picture linked rather than embedded (``r:link``, an external or
+    #: out-of-package ``r:embed``): it paints where an embedded one would, so the raster audit
+    #: counts it; the renderer never fetches it (:mod:`refig.pptx.links`).
+    image_link: str | None = None
     #: ``slide`` for the slide's own objects; ``layout``/``master`` for the non-placeholder shapes
     #: those paint behind the slide (negative ``z``, not in :meth:`ObjectTree.counts`).
     layer: Literal["slide", "layout", "master"] = "slide"
@@ -88,6 +110,10 @@ class ObjectTree(Record):
     objects: tuple[SlideObject, ...] = ()
     background_image_sha256: str | None = None
     background_image_part: str | None = None
+    #: The target of a linked background picture (see ``SlideObject.image_link``).
+    background_image_link: str | None = None
+    #: Every relationship of the package that reaches outside it, stripped before rendering.
+    external_links: tuple[ExternalLink, ...] = ()
 
     def walk(self) -> Iterator[SlideObject]:
         """Every object, groups before their children, depth first in paint order."""

@@ -19,9 +19,17 @@ from refig.pptx.objects import ObjectTree, Rect, SlideObject
 Role = Literal["picture", "fill", "background"]
 
 
+#: What a linked picture's placement carries instead of the bytes' sha256 (it has no bytes).
+LINK_PREFIX = "link:"
+
+
 @dataclass(frozen=True)
 class RasterPlacement:
-    """One place an embedded image paints: its box in slide EMU (None when unknown)."""
+    """One place an image paints: its box in slide EMU (None when unknown).
+
+    A linked picture paints there as an embedded one would (LibreOffice fetched it until refig
+    made links inert), so it is a placement too: its ``sha256`` is ``link:`` and the target.
+    """
 
     sha256: str
     part: str | None
@@ -40,11 +48,12 @@ def raster_placements(tree: ObjectTree) -> list[RasterPlacement]:
     An object inside a hidden group is hidden too.
     """
     found: list[RasterPlacement] = []
-    if tree.background_image_sha256:
+    background = tree.background_image_sha256 or _linked(tree.background_image_link)
+    if background:
         slide = Rect(x=0, y=0, w=tree.slide_width, h=tree.slide_height)
         found.append(
             RasterPlacement(
-                sha256=tree.background_image_sha256,
+                sha256=background,
                 part=tree.background_image_part,
                 rect=slide,
                 rotation=0.0,
@@ -61,9 +70,9 @@ def raster_placements(tree: ObjectTree) -> list[RasterPlacement]:
 def _placements(objects: Iterable[SlideObject], *, hidden: bool) -> Iterator[RasterPlacement]:
     for obj in objects:
         concealed = hidden or obj.hidden
-        if obj.image_sha256:
+        if image := obj.image_sha256 or _linked(obj.image_link):
             yield RasterPlacement(
-                sha256=obj.image_sha256,
+                sha256=image,
                 part=obj.image_part,
                 rect=obj.rect,
                 rotation=obj.rotation,
@@ -74,6 +83,10 @@ def _placements(objects: Iterable[SlideObject], *, hidden: bool) -> Iterator[Ras
                 name=obj.name,
             )
         yield from _placements(obj.children, hidden=concealed)
+
+
+def _linked(target: str | None) -> str | None:
+    return None if target is None else LINK_PREFIX + target
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from typing import Any
 from lxml import etree
 
 from refig.models import GateReason
-from refig.pptx.inherited import Inheritance, blip_part
+from refig.pptx.inherited import Inheritance, blip_link, blip_part
 from refig.pptx.objects import Endpoint, ObjectKind, ObjectTree, SlideObject
 from refig.pptx.package import REL_SLIDE_LAYOUT, REL_SLIDE_MASTER, Package, PackageError
 from refig.pptx.shape_xml import (
@@ -103,13 +103,15 @@ class TreeReader:
         inherited = [_shift(obj, shift) for obj in inherited]
         self._z = 0
         own = self._tree_of(slide, _Ctx(self.slide_part))
-        background = self.inherited.background()
+        found = self.inherited.background()
+        background = blip_part(self.package, *found) if found else None
         return ObjectTree(
             slide_width=width,
             slide_height=height,
             objects=(*inherited, *own),
             background_image_sha256=self._image_sha(background) if background else None,
             background_image_part=background,
+            background_image_link=blip_link(self.package, *found) if found else None,
         )
 
     def _tree_of(self, root: etree._Element, ctx: _Ctx) -> list[SlideObject]:
@@ -268,7 +270,7 @@ class TreeReader:
             parts = self._frame_parts(ctx.part, data, kind)
             text = "\n".join(filter(None, (_part_strings(root) for _, root in parts[:1])))
             for part, root in parts:  # a picture fill inside the chart or diagram paints here
-                if "image_part" not in fields:
+                if "image_part" not in fields and "image_link" not in fields:
                     fields |= self._image(root, replace(ctx, part=part), fill=True)
         return SlideObject(kind=kind, text=text, **fields)
 
@@ -298,7 +300,7 @@ class TreeReader:
     # --- images ---------------------------------------------------------------------------------
 
     def _image(self, element: etree._Element | None, ctx: _Ctx, *, fill: bool) -> dict[str, Any]:
-        """The first embedded picture under ``element``."""
+        """The first picture under ``element``, embedded or linked (a linked one paints too)."""
         if element is None:
             return {}
         for blip in element.iter(q("a:blip")):
@@ -309,6 +311,9 @@ class TreeReader:
                     "image_sha256": self._image_sha(part),
                     "image_fill": fill,
                 }
+            link = blip_link(self.package, ctx.part, blip)
+            if link is not None:
+                return {"image_link": link, "image_fill": fill}
         return {}
 
     def _image_sha(self, part: str) -> str:

@@ -162,9 +162,15 @@ class SandboxPolicy:
 
     def wrap(
         self, argv: Sequence[str], *, cwd: Path, writable: Sequence[Path],
-        readable: Sequence[Path] = (), network: bool = True,
+        readable: Sequence[Path] = (), network: bool = True, interpreter: bool = True,
+        pid_one: bool = False,
     ) -> list[str]:
-        """``argv`` as a bwrap command line (unchanged when ``mode`` is ``none``)."""
+        """``argv`` as a bwrap command line (unchanged when ``mode`` is ``none``); without
+        ``interpreter`` the Python environment refig runs from is not exposed (a command that
+        needs only the system, such as LibreOffice). With ``pid_one`` the command is its PID
+        namespace's first process, not a reaper bwrap adds: then its CPU time (and that of the
+        children it waited for) reaches the caller's ``RUSAGE_CHILDREN`` when it ends, which
+        bwrap's reaper loses."""
         if self.mode != "bwrap":
             return list(argv)
         binary = _bwrap()
@@ -191,7 +197,7 @@ class SandboxPolicy:
         # An import path that holds /tmp or a writable directory (a script run from /tmp puts
         # /tmp on sys.path) would be bound read-only over them: the interpreter needs none.
         scratch = [Path("/tmp"), *(Path(w).absolute() for w in writable)]
-        python = [p for p in _python_paths()
+        python = [p for p in (_python_paths() if interpreter else [])
                   if not any(_under(p.resolve(), s) for s in self.protected)
                   and not any(_under(w, p) for w in scratch)]
         bound = _outermost(p for p in [*python, *self.readable, *extra]
@@ -207,6 +213,8 @@ class SandboxPolicy:
                  "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
         if not (network and self.network):
             args.append("--unshare-net")
+        if pid_one:
+            args.append("--as-pid-1")
         return [*args, "--", *argv]
 
 

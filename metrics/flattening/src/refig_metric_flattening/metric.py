@@ -92,7 +92,8 @@ class ImageReport:
 class Flattening:
     """Raster coverage and pasted-source detection for one artifact."""
 
-    version = "2"  # 2: pasted_source is null when the images cannot be read
+    version = "3"  # 3: a linked picture counts as an embedded one (2: pasted_source null when
+    # the images cannot be read)
 
     def compute(self, artifact: Artifact) -> Iterator[MetricValue]:
         started = time.perf_counter()

@@ -89,6 +89,8 @@ class DeckEdit:
             "slides": len(structure.slides) if structure else artifact.gate.slides,
             "hidden_slides": sum(s.hidden for s in structure.slides) if structure else None,
             "objects": structure.object_count if structure else None,
+            "external_links": ([link.model_dump() for link in structure.external_links]
+                               if structure else None),
         }
         if structure is not None and artifact.references.get(TARGET):
             try:

@@ -35,6 +35,7 @@ from refig_family_deck_edit.reader import (
     PackageError,
     SlideObject,
     iter_slide_images,
+    outside_links,
     q,
     read_tree,
 )
@@ -49,7 +50,7 @@ from refig_family_deck_edit.structure import (
 )
 
 #: Stored with every inspection; bump when what the inspector reports changes.
-INSPECTOR = "deck-ooxml/2"
+INSPECTOR = "deck-ooxml/3"  # 3: the links out of the package, stripped before rendering
 #: A deck over this many slides or objects is refused as ``too_large`` (PPTArena's largest
 #: deck has well under 100 slides).
 MAX_SLIDES = 2_000
@@ -289,6 +290,7 @@ def read_deck(package: Package) -> DeckStructure:
         slide_width=width, slide_height=height, slides=tuple(slides),
         sections=ordered_sections, masters=tuple(_part_name(package, m) for m in masters),
         layouts=tuple(layouts), theme=_theme(package, masters[0] if masters else None),
+        external_links=outside_links(package),
     )
 
 

@@ -7,6 +7,7 @@ from refig.plugin import GateReason
 from refig.pptx import (
     DEFAULT_LIMITS,
     NS,
+    ExternalLink,
     Limits,
     ObjectKind,
     ObjectTree,
@@ -15,6 +16,7 @@ from refig.pptx import (
     SlideObject,
     fold_render,
     iter_slide_images,
+    outside_links,
     q,
     read_object_tree,
 )
@@ -24,6 +26,7 @@ read_tree = read_object_tree
 __all__ = [
     "DEFAULT_LIMITS",
     "NS",
+    "ExternalLink",
     "GateReason",
     "Limits",
     "ObjectKind",
@@ -33,6 +36,7 @@ __all__ = [
     "SlideObject",
     "fold_render",
     "iter_slide_images",
+    "outside_links",
     "q",
     "read_tree",
 ]

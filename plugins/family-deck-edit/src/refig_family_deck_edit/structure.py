@@ -12,6 +12,8 @@ from collections.abc import Iterator
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from refig_family_deck_edit.reader import ExternalLink
+
 
 class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -167,6 +169,8 @@ class DeckStructure(_Model):
     masters: tuple[str, ...] = ()
     layouts: tuple[Layout, ...] = ()
     theme: Theme = Field(default_factory=Theme)
+    #: Every relationship that reaches outside the package: the renderer made each inert.
+    external_links: tuple[ExternalLink, ...] = ()
 
     @property
     def object_count(self) -> int:

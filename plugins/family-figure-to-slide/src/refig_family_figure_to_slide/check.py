@@ -24,6 +24,9 @@ def check_row(artifact: Artifact) -> dict[str, Any]:
         "objects": tree.counts() if tree is not None else None,
         "raster_area_ratio": artifact.metrics.get(RASTER_AREA),
         "flattened": None if flattened is None else bool(flattened),
+        "external_links": (
+            [link.model_dump() for link in tree.external_links] if tree is not None else None
+        ),
     }
 
 

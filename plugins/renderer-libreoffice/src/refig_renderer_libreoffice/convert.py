@@ -27,6 +27,7 @@ from pathlib import Path
 from refig.plugin import ErrorInfo
 from refig.pptx.gate import RENDER_TIMEOUT_KIND
 
+from refig_renderer_libreoffice.confinement import Confinement, inert_copy
 from refig_renderer_libreoffice.guard import spawn
 
 
@@ -44,6 +45,8 @@ class BatchOutcome:
     """What one soffice run produced: PDFs by input index, and why it ended."""
 
     pdfs: dict[int, Path]
+    #: Files LibreOffice never saw: no inert copy could be made (see :func:`inert_copy`).
+    refused: dict[int, ErrorInfo]
     timed_out: bool
     returncode: int | None
     stderr: str
@@ -79,15 +82,51 @@ def valid_pdf(path: Path) -> bool:
 
 
 def kill_group(process: subprocess.Popen[bytes], grace: float = 5.0) -> None:
-    """SIGKILL the process group (soffice, oosplash and soffice.bin), reap the leader, and wait
-    (briefly) until no member is left, so the profile is free when the next batch starts."""
+    """SIGKILL the process group (soffice, oosplash and soffice.bin) and every descendant (in a
+    sandbox they sit in a session of their own), reap the leader, and wait (briefly) until none
+    is left, so the profile is free when the next batch starts."""
+    family = _descendants(process.pid)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
+    for pid in family:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=10)
     deadline = time.monotonic() + grace
-    while _group_alive(process.pid) and time.monotonic() < deadline:
+    while (_group_alive(process.pid) or any(map(_alive, family))) and \
+            time.monotonic() < deadline:
         time.sleep(_POLL)
+
+
+def _stat(pid: str) -> list[str] | None:
+    """The fields of ``/proc/PID/stat`` after the command name, or None when it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def _alive(pid: int) -> bool:
+    fields = _stat(str(pid))
+    return fields is not None and fields[0] not in {"Z", "X"}
+
+
+def _descendants(root: int) -> list[int]:
+    """The live descendants of ``root``, by parent pid (empty where there is no ``/proc``)."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return []
+    children: dict[int, list[int]] = {}
+    for entry in proc.iterdir():
+        if entry.name.isdigit() and (fields := _stat(entry.name)) is not None:
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found, stack = [], [root]
+    while stack:
+        for child in children.get(stack.pop(), ()):
+            found.append(child)
+            stack.append(child)
+    return found
 
 
 def _group_alive(pgid: int) -> bool:
@@ -100,13 +139,9 @@ def _group_alive(pgid: int) -> bool:
             return False
         return True
     for entry in proc.iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if len(fields) > 2 and fields[2] == str(pgid) and fields[0] not in {"Z", "X"}:
+        fields = _stat(entry.name) if entry.name.isdigit() else None
+        if fields is not None and len(fields) > 2 and fields[2] == str(pgid) \
+                and fields[0] not in {"Z", "X"}:
             return True
     return False
 
@@ -118,6 +153,7 @@ class Converter:
     soffice: str
     workdir: Path
     timeout: float
+    confinement: Confinement
     memory_bytes: int | None = None
 
     def run_batch(
@@ -131,13 +167,17 @@ class Converter:
             inputs.mkdir()
             outdir.mkdir()
             names: list[str] = []
+            refused: dict[int, ErrorInfo] = {}
             for index, source in items:
-                link = inputs / f"{index}.pptx"  # unique names: outputs are named after inputs
-                try:
-                    link.symlink_to(Path(source).resolve())
-                except OSError:
-                    shutil.copyfile(source, link)
-                names.append(str(link))
+                copy = inert_copy(source, inputs)  # all LibreOffice ever sees of the file
+                if isinstance(copy, ErrorInfo):
+                    refused[index] = copy
+                    continue
+                named = copy.rename(inputs / f"{index}.pptx")  # outputs are named after inputs
+                names.append(str(named))
+            if not names:
+                return BatchOutcome(pdfs={}, refused=refused, timed_out=False, returncode=0,
+                                    stderr="", seconds=time.monotonic() - started)
             command = [
                 self.soffice,
                 f"-env:UserInstallation={profile.path.resolve().as_uri()}",
@@ -153,12 +193,12 @@ class Converter:
                 str(outdir),
                 *names,
             ]
-            if self.memory_bytes and shutil.which("prlimit"):
-                command = ["prlimit", f"--as={self.memory_bytes}", "--", *command]
-            env = dict(os.environ, TMPDIR=str(batch))
+            if self.memory_bytes and (prlimit := shutil.which("prlimit")):
+                command = [prlimit, f"--as={self.memory_bytes}", "--", *command]
+            command = self.confinement.command(command, folder=batch, writable=[profile.path])
             stderr_path = batch / "stderr.txt"
             with stderr_path.open("wb") as stderr:
-                guarded = spawn(command, env=env, stderr=stderr)
+                guarded = spawn(command, env=self.confinement.env(batch), stderr=stderr)
                 process = guarded.process
                 try:
                     timed_out = self._watch(process, outdir)
@@ -181,6 +221,7 @@ class Converter:
                 stderr_text = handle.read().decode("utf-8", "replace")
             return BatchOutcome(
                 pdfs=pdfs,
+                refused=refused,
                 timed_out=timed_out,
                 returncode=process.returncode,
                 stderr=stderr_text.strip(),
@@ -212,7 +253,8 @@ class Converter:
         while pending:
             outcome = self._run(pending, profile, hidden)
             results.update(outcome.pdfs)
-            missing = [item for item in pending if item[0] not in outcome.pdfs]
+            results.update(outcome.refused)
+            missing = [item for item in pending if item[0] not in results]
             if not missing:
                 break
             if len(pending) == 1 or (outcome.returncode == 0 and not outcome.timed_out):
@@ -224,7 +266,8 @@ class Converter:
             # The first file without a PDF is the suspect: it alone decides its own verdict.
             suspect = missing[0]
             alone = self._run([suspect], profile, hidden)
-            results[suspect[0]] = alone.pdfs.get(suspect[0]) or _failure(alone, self.timeout)
+            results[suspect[0]] = (alone.pdfs.get(suspect[0]) or alone.refused.get(suspect[0])
+                                   or _failure(alone, self.timeout))
             pending = missing[1:]
         return results
 

@@ -26,6 +26,7 @@ from refig.plugin import (
 )
 from refig.pptx import Package
 
+from refig_renderer_libreoffice.confinement import Confinement, office_policy
 from refig_renderer_libreoffice.convert import Converter, Profile
 from refig_renderer_libreoffice.raster import RasterError, pdf_to_pngs
 from refig_renderer_libreoffice.scratch import make_workdir, reap_abandoned
@@ -100,6 +101,13 @@ def machine_checks() -> Iterator[Check]:
                     apt_fix(*missing.values()), required=True)
     else:
         yield Check("fonts", Status.OK, ", ".join(REQUIRED_FONTS))
+    try:
+        mode = office_policy().mode
+        yield Check("LibreOffice sandbox", Status.OK if mode == "bwrap" else Status.WARN,
+                    "bubblewrap, no network" if mode == "bwrap"
+                    else "none (REFIG_RENDER_SANDBOX=none): LibreOffice sees the host")
+    except UsageError as exc:
+        yield Check("LibreOffice sandbox", Status.MISSING, exc.message, exc.fix, required=True)
     if python := uno_python():
         yield Check("warm LibreOffice", Status.OK, f"UNO through {python}")
     else:
@@ -143,12 +151,17 @@ class LibreOfficeRenderer:
         batch_size: int = 32,
         soffice: str | None = None,
         memory_mb: int | None = 4096,
+        sandbox: str | None = None,
     ):
         if not 16 <= int(width) <= 8192:
             raise UsageError(f"renderer width {width} is outside 16..8192 pixels")
         self.width = int(width)
-        self.settings = f"pdf-png;width={self.width}"
+        # links=inert: renderings made before links were stripped are not reused for these
+        self.settings = f"pdf-png;width={self.width};links=inert"
         self.soffice = find_soffice(soffice)
+        confinement = Confinement(office_policy(sandbox))
+        #: How each office is confined: ``bwrap``, or ``none`` when the option opted out.
+        self.sandbox = confinement.mode
         with ThreadPoolExecutor(3) as probes:  # three subprocesses: they wait side by side
             version = probes.submit(libreoffice_version, self.soffice)
             fonts = probes.submit(installed_fonts)
@@ -161,9 +174,10 @@ class LibreOfficeRenderer:
         self._workdir = make_workdir()
         memory_bytes = int(memory_mb) << 20 if memory_mb else None
         self._converter = Converter(soffice=self.soffice, workdir=self._workdir,
-                                    timeout=float(timeout), memory_bytes=memory_bytes)
+                                    timeout=float(timeout), confinement=confinement,
+                                    memory_bytes=memory_bytes)
         self._warm = WarmConverter(python=python, soffice=self.soffice, workdir=self._workdir,
-                                   timeout=float(timeout),
+                                   timeout=float(timeout), confinement=confinement,
                                    memory_bytes=memory_bytes) if python else None
         self._idle: list[Profile] = []
         self._made = 0

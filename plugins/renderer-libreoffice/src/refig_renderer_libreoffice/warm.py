@@ -30,6 +30,7 @@ from typing import IO, Any
 from refig.plugin import ErrorInfo
 from refig.pptx.gate import RENDER_TIMEOUT_KIND
 
+from refig_renderer_libreoffice.confinement import Confinement, inert_copy
 from refig_renderer_libreoffice.convert import Profile, kill_group, valid_pdf
 from refig_renderer_libreoffice.guard import Guarded, spawn
 
@@ -65,6 +66,8 @@ class Office:
     stdin: IO[bytes]
     stdout: int
     stderr_path: Path
+    #: Its scratch folder: the inert copies it converts and their PDFs, its temporary files.
+    folder: Path
     buffer: bytes = b""
 
     def send(self, source: Path, pdf: Path, hidden: bool) -> bool:
@@ -119,6 +122,7 @@ class Office:
         self.guarded.release()
         with contextlib.suppress(OSError):
             os.close(self.stdout)
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 @dataclass
@@ -129,6 +133,7 @@ class WarmConverter:
     soffice: str
     workdir: Path
     timeout: float
+    confinement: Confinement
     memory_bytes: int | None = None
     _offices: dict[Path, Office] = field(default_factory=dict)
 
@@ -146,14 +151,21 @@ class WarmConverter:
                 office, free_since = self._start(profile), time.monotonic()
             while pending and len(inflight) < _AHEAD:
                 index, source = pending.popleft()
-                pdf = self.workdir / f"{uuid.uuid4().hex}.pdf"
-                inflight.append((index, source, pdf))
-                if not office.send(source, pdf, hidden):
+                copy = inert_copy(source, office.folder)  # all the office ever sees of it
+                if isinstance(copy, ErrorInfo):
+                    yield index, copy
+                    continue
+                inflight.append((index, source, copy))
+                if not office.send(copy, copy.with_suffix(".pdf"), hidden):
                     break
-            index, source, pdf = inflight[0]
+            if not inflight:
+                continue
+            index, source, copy = inflight[0]
+            pdf = copy.with_suffix(".pdf")
             answer = office.receive(free_since + self.timeout)
             if answer is not None and not answer.get("dead"):
                 inflight.popleft()
+                copy.unlink(missing_ok=True)
                 free_since = time.monotonic()
                 if answer.get("ok") and valid_pdf(pdf):
                     yield index, pdf
@@ -162,8 +174,6 @@ class WarmConverter:
                     yield index, _refused(answer)
                 continue
             self._discard(profile)  # timed out or died: nothing it was doing can be trusted
-            for _, _, lost in inflight:
-                lost.unlink(missing_ok=True)
             inflight.popleft()
             if answer is None:
                 yield index, ErrorInfo(
@@ -191,6 +201,8 @@ class WarmConverter:
             profile.reset()
         scratch = self.workdir / f"office-{uuid.uuid4().hex[:8]}"
         scratch.mkdir()
+        bridge = scratch / BRIDGE.name  # a copy: the sandbox shows nothing of refig's files
+        shutil.copyfile(BRIDGE, bridge)
         pipe = f"refig-{os.getpid()}-{scratch.name}"
         command = [self.soffice, f"-env:UserInstallation={profile.path.resolve().as_uri()}",
                    "--headless", "--invisible", "--nologo", "--norestore", "--nodefault",
@@ -200,15 +212,18 @@ class WarmConverter:
         stdin_read, stdin_write = os.pipe()
         stdout_read, stdout_write = os.pipe()
         stderr_path = scratch / "stderr.txt"
+        # The bridge and its office share one sandbox: the UNO pipe stays inside it.
+        confined = self.confinement.command([self.python, "-I", str(bridge), pipe, "--",
+                                             *command], folder=scratch, writable=[profile.path])
         try:
             with stderr_path.open("wb") as stderr:
-                guarded = spawn([self.python, "-I", str(BRIDGE), pipe, "--", *command],
-                                env=dict(os.environ, TMPDIR=str(scratch)), stderr=stderr,
+                guarded = spawn(confined, env=self.confinement.env(scratch), stderr=stderr,
                                 stdin=stdin_read, stdout=stdout_write)
         finally:
             os.close(stdin_read)
             os.close(stdout_write)
-        office = Office(guarded, os.fdopen(stdin_write, "wb"), stdout_read, stderr_path)
+        office = Office(guarded, os.fdopen(stdin_write, "wb"), stdout_read, stderr_path,
+                        scratch)
         self._offices[profile.path] = office
         return office
 
