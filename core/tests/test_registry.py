@@ -349,7 +349,8 @@ def refig_judges():
     assert "claimed twice by testplug-judge-twice" in lines[0]
 
 
-def test_list_plugins_shows_what_a_newcomer_lost(make_dist, capsys):
+def test_list_plugins_shows_what_a_newcomer_lost(make_dist, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")  # one table, the sentence on as few lines as it takes
     first = make_dist("testplug-judge-old", JUDGE_PLUGIN.format(name="shared"))
     later = make_dist(
         "testplug-judge-new",

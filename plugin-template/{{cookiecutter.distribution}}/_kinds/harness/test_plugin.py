@@ -95,7 +95,7 @@ def _probe(tmp_path, monkeypatch, sandbox=None):
     ctx = dataclasses.replace(_context(tmp_path), env={"PATH": os.environ.get("PATH", "")},
                               sandbox=sandbox)
     TitleHarness().run(ctx)
-    here, elsewhere = (tmp_path / "seen.txt").read_text().split("|")
+    here, elsewhere = (ctx.workspace / "seen.txt").read_text().split("|")
     return here.split(), elsewhere.split(), ctx
 
 
