@@ -66,3 +66,41 @@ def test_a_failing_artifact_costs_its_group_nothing(make_dist) -> None:
     assert [v.artifact_sha256 for v in measured.values] == ["good1", "good2"]
     assert len(measured.failures) == 1 and "bad1" in measured.failures[0]
     assert "cannot measure this one" in measured.failures[0]
+
+
+PREPARING = """
+from refig import hookimpl
+from refig.models import MetricValue
+from refig.records import MetricRecord
+
+
+class Batched:
+    version = "1"
+    calls = []
+
+    def prepare(self, artifacts):
+        Batched.calls.append(("prepare", [a.sha256 for a in artifacts]))
+
+    def compute(self, artifact):
+        Batched.calls.append(("compute", artifact.sha256))
+        yield MetricValue(artifact_sha256=artifact.sha256, metric="batched", name="n",
+                          value=1.0, version="1")
+
+
+@hookimpl
+def refig_metrics():
+    yield MetricRecord(name="batched", description="prepares a group, then computes each",
+                       factory=lambda **_: Batched(), default=False)
+"""
+
+
+def test_a_metric_prepares_its_group_before_computing_each(make_dist) -> None:
+    make_dist("refig-metric-batched", PREPARING)
+    plugins.use_registry(Registry.load())
+    try:
+        measured = MeasureSource("batched")([artifact("a1", "s"), artifact("a2", "s")])
+        calls = type(plugins.plugin(plugins.PluginKind.METRIC, "batched")).calls
+    finally:
+        plugins.close_plugins()
+    assert [v.artifact_sha256 for v in measured.values] == ["a1", "a2"]
+    assert calls == [("prepare", ["a1", "a2"]), ("compute", "a1"), ("compute", "a2")]
