@@ -68,30 +68,13 @@ def test_a_failing_artifact_costs_its_group_nothing(make_dist) -> None:
     assert "cannot measure this one" in measured.failures[0]
 
 
-PREPARING = """
-from refig import hookimpl
-from refig.models import MetricValue
-from refig.records import MetricRecord
-
-
-class Batched:
-    version = "1"
-    calls = []
-
-    def prepare(self, artifacts):
-        Batched.calls.append(("prepare", [a.sha256 for a in artifacts]))
-
-    def compute(self, artifact):
-        Batched.calls.append(("compute", artifact.sha256))
-        yield MetricValue(artifact_sha256=artifact.sha256, metric="batched", name="n",
-                          value=1.0, version="1")
-
-
-@hookimpl
-def refig_metrics():
-    yield MetricRecord(name="batched", description="prepares a group, then computes each",
-                       factory=lambda **_: Batched(), default=False)
-"""
+#: The same metric, named ``batched``, that also prepares each group (and notes it).
+PREPARING = HOOKS.replace('"fussy"', '"batched"').replace(
+    "    def compute(self, artifact):",
+    "    def prepare(self, artifacts):\n"
+    "        Fussy.calls.append([a.sha256 for a in artifacts])\n\n"
+    "    def compute(self, artifact):",
+)
 
 
 def test_a_metric_prepares_its_group_before_computing_each(make_dist) -> None:
@@ -103,4 +86,4 @@ def test_a_metric_prepares_its_group_before_computing_each(make_dist) -> None:
     finally:
         plugins.close_plugins()
     assert [v.artifact_sha256 for v in measured.values] == ["a1", "a2"]
-    assert calls == [("prepare", ["a1", "a2"]), ("compute", "a1"), ("compute", "a2")]
+    assert calls == [["a1", "a2"], "a1", "a2"]  # the group prepared, then each computed
