@@ -66,3 +66,24 @@ def test_a_failing_artifact_costs_its_group_nothing(make_dist) -> None:
     assert [v.artifact_sha256 for v in measured.values] == ["good1", "good2"]
     assert len(measured.failures) == 1 and "bad1" in measured.failures[0]
     assert "cannot measure this one" in measured.failures[0]
+
+
+#: The same metric, named ``batched``, that also prepares each group (and notes it).
+PREPARING = HOOKS.replace('"fussy"', '"batched"').replace(
+    "    def compute(self, artifact):",
+    "    def prepare(self, artifacts):\n"
+    "        Fussy.calls.append([a.sha256 for a in artifacts])\n\n"
+    "    def compute(self, artifact):",
+)
+
+
+def test_a_metric_prepares_its_group_before_computing_each(make_dist) -> None:
+    make_dist("refig-metric-batched", PREPARING)
+    plugins.use_registry(Registry.load())
+    try:
+        measured = MeasureSource("batched")([artifact("a1", "s"), artifact("a2", "s")])
+        calls = type(plugins.plugin(plugins.PluginKind.METRIC, "batched")).calls
+    finally:
+        plugins.close_plugins()
+    assert [v.artifact_sha256 for v in measured.values] == ["a1", "a2"]
+    assert calls == [["a1", "a2"], "a1", "a2"]  # the group prepared, then each computed

@@ -150,6 +150,9 @@ class StoreSource:
                 if v.version == versions.get(v.metric, v.version)}
 
     def keep_values(self, values: Sequence[MetricValue]) -> int:
+        for value in values:  # the files a value names are there before the value is
+            for data in value.objects:
+                self.store.objects.put_bytes(data)
         return self.store.put_many(values, replace=True)
 
     def artifacts(self, inspections: Mapping[str, Inspection], renders: Mapping[str, Render],

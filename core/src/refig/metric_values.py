@@ -24,8 +24,14 @@ class ValueMaker:
     version: str
     reference_sha256: str | None = None
 
-    def value(self, name: str, value: float | None, **detail: Any) -> MetricValue:
-        """One number (or None) with its detail; detail entries that are None are left out."""
+    def value(
+        self, name: str, value: float | None, *, objects: tuple[bytes, ...] = (), **detail: Any
+    ) -> MetricValue:
+        """One number (or None) with its detail; detail entries that are None are left out.
+        ``objects``: files (pictures) the run keeps with the value, listed by sha256 in its
+        detail's ``objects`` so a viewer may show them."""
+        if objects:
+            detail["objects"] = [hashlib.sha256(data).hexdigest() for data in objects]
         return MetricValue(
             artifact_sha256=self.artifact.sha256,
             metric=self.metric,
@@ -34,6 +40,7 @@ class ValueMaker:
             reference_sha256=self.reference_sha256,
             version=self.version,
             detail={key: item for key, item in detail.items() if item is not None},
+            objects=objects,
         )
 
     def missing(self, names: Iterable[str], reason: str, **detail: Any) -> Iterator[MetricValue]:

@@ -217,7 +217,13 @@ class Artifact:
 
 @runtime_checkable
 class Metric(Protocol):
-    """Computes deterministic numbers for one artifact."""
+    """Computes deterministic numbers for one artifact.
+
+    A metric may also define ``prepare(artifacts)``: the engine calls it with each group of
+    artifacts it measures together (those of one source) before ``compute`` on each, for work
+    cheaper done for all at once. It must not raise for one artifact's fault; ``compute``
+    still gives each artifact's values.
+    """
 
     version: str
 

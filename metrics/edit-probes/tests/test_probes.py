@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import io
 import math
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from PIL import Image
 from pptx import Presentation
 from pptx.enum.shapes import MSO_CONNECTOR, MSO_SHAPE
 from pptx.oxml.ns import qn
@@ -209,3 +211,54 @@ def test_an_elbow_whose_vertical_run_hugs_the_node_still_meets_it(
     move = next(p for p in got["probe_score"].detail["probes"] if p["probe"] == "move")
     assert move["evidence"]["edges_meeting_before"] == 1
     assert move["passed"], move
+
+
+def test_each_measured_probe_keeps_its_before_and_after_renderings(
+    kit: ModuleType, tmp_path: Path, probe_metric: EditProbes
+) -> None:
+    got = values(two_boxes(kit, tmp_path / "two.pptx"), probe_metric)
+    score = got["probe_score"]
+    kept = {hashlib.sha256(png).hexdigest(): png for png in score.objects}
+    assert len(kept) == len(score.objects)  # each picture once, the shared "before" too
+    measured = [p for p in score.detail["probes"] if p["applicable"] and "passed" in p]
+    assert len(measured) == 4
+    named = {sha for p in measured for sha in p["renders"].values()}
+    assert named == set(kept)  # every picture named, none named that is not kept
+    assert score.detail["objects"] == list(kept)  # what a viewer may show of the run
+    assert len({p["renders"]["before"] for p in measured}) == 1
+    for png in kept.values():
+        with Image.open(io.BytesIO(png)) as image:
+            assert image.format == "PNG" and image.width == probe_metric.width
+    assert "objects" not in score.model_dump()  # the pictures are files, not the stored row
+
+
+class CountingRenderer:
+    """The real probe renderer, counting the calls and decks it is given."""
+
+    def __init__(self, renderer):
+        self.renderer, self.calls = renderer, []
+        self.settings = renderer.settings
+
+    def render(self, jobs, out_dir):
+        self.calls.append(len(jobs))
+        return self.renderer.render(jobs, out_dir)
+
+
+def test_a_group_is_probed_in_one_call_with_the_values_each_gets_alone(
+    kit: ModuleType, tmp_path: Path, probe_metric: EditProbes, lookalikes: dict[str, Path]
+) -> None:
+    broken = tmp_path / "broken.pptx"
+    broken.write_bytes(b"PK\x03\x04 not a deck")
+    group = [artifact(path) for path in lookalikes.values()] + [artifact(broken)]
+    alone = [{v.name: (v.value, v.detail) for v in probe_metric.compute(a)} for a in group[:-1]]
+    counting = CountingRenderer(probe_metric.renderer())
+    batched = EditProbes()
+    batched._slide_renderer = counting  # the same warm renderer, counted
+    batched.prepare(group)
+    assert counting.calls == [sum(1 for v in alone if v["probes_applicable"][0])]
+    together = [{v.name: (v.value, v.detail) for v in batched.compute(a)} for a in group]
+    assert together[:-1] == alone  # the same values, outcomes and evidence
+    assert together[-1]["probe_score"][0] is None
+    assert "could not run" in together[-1]["probe_score"][1]["reason"]
+    assert counting.calls == [counting.calls[0]]  # nothing rendered again
+    assert batched._prepared == {}

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from refig.plugin import Attempt, AttemptStatus, GateResult, Inspection
+from refig.plugin import Attempt, AttemptStatus, GateResult, Inspection, MetricValue
 from refig.plugin.analysis import Outcome
 from refig.pptx import Endpoint, ObjectKind, ObjectTree, SlideObject
 from refig_reporter_html import panels as registry
@@ -86,3 +86,29 @@ def test_a_family_plugin_adds_its_panel_by_entry_point(
 def test_an_unknown_family_gets_its_metrics_listed() -> None:
     view = registry.panels().view("spreadsheet")
     assert view.key_metrics == () and view.family == "spreadsheet"
+
+
+def test_the_slide_panel_shows_each_edit_probe_before_and_after() -> None:
+    before, after = "b" * 64, "c" * 64
+    score = MetricValue(artifact_sha256="a" * 64, metric="edit-probes", name="probe_score",
+                        value=0.5, detail={"probes": [
+                            {"probe": "move", "applicable": True, "passed": False, "slide": 0,
+                             "evidence": {"text": "Encoder", "ink_kept_at_old_place": 0.9},
+                             "renders": {"before": before, "after": after}},
+                            {"probe": "recolour", "applicable": False,
+                             "reason": "the node has no fill to change", "slide": 0}]})
+    found = PanelInput(None, _outcome({"slide": "a" * 64}), {("edit-probes", "probe_score"): score},
+                       [], None, lambda _: None)
+    blocks = registry.panels().view("figure-to-slide").panel(found)
+    assert blocks[0] == {"kind": "note", "text": "not inspected yet"}  # the audit comes first
+    summary, move = blocks[1], blocks[2]
+    assert summary["title"] == "Edit probes: score 0.5, edits on “Encoder”"
+    assert summary["rows"] == [["move", "failed; ink kept at old place 0.9"],
+                               ["recolour", "not applicable: the node has no fill to change"]]
+    assert move["kind"] == "images" and move["title"] == "move: failed; ink kept at old place 0.9"
+    assert move["items"] == [{"label": "before the move", "sha256": before},
+                             {"label": "after the move", "sha256": after}]
+    assert len(blocks) == 3  # the probe that did not apply has no pictures
+    without = registry.panels().view("figure-to-slide").panel(PanelInput(
+        None, _outcome({"slide": "a" * 64}), {}, [], None, lambda _: None))
+    assert without == [{"kind": "note", "text": "not inspected yet"}]

@@ -189,6 +189,9 @@ class MeasureSource:
         metric: Metric = plugin(PluginKind.METRIC, self.metric)
         values: list[MetricValue] = []
         failures: list[str] = []
+        prepare = getattr(metric, "prepare", None)
+        if prepare is not None:  # work shared by the group (one conversion for all, say)
+            prepare(artifacts)
         for artifact in artifacts:
             try:
                 values.extend(metric.compute(artifact))

@@ -100,3 +100,6 @@ class MetricValue(Record):
     reference_sha256: str | None = None
     version: str = ""
     detail: dict[str, Any] = Field(default_factory=dict)
+    #: Files the value's detail lists by sha256 under ``objects`` (an edit probe's renderings):
+    #: the run store keeps them in its objects when it keeps the value; not part of the row.
+    objects: tuple[bytes, ...] = Field(default=(), exclude=True, repr=False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from hashlib import sha256
 from typing import Any
 
 
@@ -18,10 +19,18 @@ class Outcome:
     reason: str = ""
     slide: int | None = None
     evidence: dict[str, Any] = field(default_factory=dict)
+    #: The renderings the check compared (PNG bytes), by role: ``before`` (the unedited slide,
+    #: from the same conversion) and ``after`` (the edited one).
+    pictures: dict[str, bytes] = field(default_factory=dict, repr=False)
 
     def record(self) -> dict[str, Any]:
-        """A JSON-ready record for a value's detail."""
-        return {key: value for key, value in asdict(self).items() if value not in (None, "", {})}
+        """A JSON-ready record for a value's detail; each picture as its sha256 (``renders``)."""
+        found = {key: value for key, value in asdict(self).items() if key != "pictures"}
+        if self.pictures:
+            found["renders"] = {
+                role: sha256(png).hexdigest() for role, png in self.pictures.items()
+            }
+        return {key: value for key, value in found.items() if value not in (None, "", {})}
 
 
 def not_applicable(probe: str, reason: str, slide: int | None = None) -> Outcome:

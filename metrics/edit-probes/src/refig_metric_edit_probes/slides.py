@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import copy
+import io
 import math
 import tempfile
 from collections.abc import Callable, Sequence
@@ -29,8 +30,8 @@ from typing import Any
 
 import numpy as np
 from PIL import Image
-from refig.plugin import Renderer, RenderJob
-from refig.pptx import ObjectTree, Package, Rect, read_object_tree
+from refig.plugin import Renderer, RenderJob, RenderOutput
+from refig.pptx import ObjectTree, Package, PackageError, Rect, read_object_tree
 
 from refig_metric_edit_probes import edits, pixels
 from refig_metric_edit_probes.deck import Variant, write_probe_deck
@@ -220,25 +221,52 @@ def plan_slide(
     return planned, skipped, geometry
 
 
-def render_deck(renderer: Renderer, deck: Path, out: Path, expected: int) -> list[np.ndarray]:
-    """Every slide of the probe deck as an RGB array."""
-    [output] = renderer.render([RenderJob(deck, pages="all", hidden=True)], out)
+def _pages(output: RenderOutput, expected: int) -> list[tuple[np.ndarray, bytes]]:
+    """Every slide of a rendered probe deck as an RGB array and the PNG the renderer wrote."""
     if output.error is not None:
         raise ProbeRenderError(f"{output.error.kind}: {output.error.message}")
     if len(output.pages) != expected:
         raise ProbeRenderError(f"{len(output.pages)} pages for {expected} slides")
     images = []
     for page in output.pages:
-        with Image.open(page) as image:
-            images.append(np.asarray(image.convert("RGB")))
+        png = page.read_bytes()
+        with Image.open(io.BytesIO(png)) as image:
+            images.append((np.asarray(image.convert("RGB")), png))
     return images
 
 
-def probe_slides(
-    path: Path, slide_indices: Sequence[int], renderer: Renderer, render_lock: Any
-) -> list[Outcome]:
-    """Run every slide probe on the given slides (0-based) of the deck at ``path``."""
-    outcomes: list[Outcome] = []
+@dataclass
+class ProbeDeck:
+    """One artifact's probes as planned: those that cannot apply, those whose variants are the
+    slides of ``deck`` (None when none applies), and each probed slide's geometry."""
+
+    skipped: list[Outcome]
+    planned: list[Planned]
+    geometries: dict[int, Geometry]
+    deck: Path | None
+    pages: int
+
+    def judged(self, images: Sequence[tuple[np.ndarray, bytes]]) -> list[Outcome]:
+        """Every probe's outcome, the planned ones checked on the deck's rendered pages."""
+        outcomes = list(self.skipped)
+        for item in self.planned:
+            (before, before_png), (after, after_png) = images[item.base], images[item.page]
+            item.outcome.pictures = {"before": before_png, "after": after_png}
+            unit = self.geometries[item.outcome.slide or 0]  # scales per EMU of the slide
+            geo = replace(unit, sx=unit.sx * before.shape[1], sy=unit.sy * before.shape[0])
+            passed, evidence = item.check(before, after, geo)
+            item.outcome.passed = passed
+            item.outcome.evidence |= evidence
+            if passed is None:
+                item.outcome.reason = evidence.pop("why", "not measurable")
+            outcomes.append(item.outcome)
+        return outcomes
+
+
+def plan_deck(path: Path, slide_indices: Sequence[int], out: Path) -> ProbeDeck:
+    """Plan every slide probe on the given slides (0-based) of the deck at ``path`` and write
+    their variants as one deck at ``out``."""
+    skipped: list[Outcome] = []
     planned: list[Planned] = []
     variants: list[Variant] = []
     geometries: dict[int, Geometry] = {}
@@ -247,25 +275,52 @@ def probe_slides(
         for index in slide_indices:
             part = refs[index].part
             tree = read_object_tree(package, part)
-            more, skipped, geometry = plan_slide(index, tree, package.xml(part), variants, part)
+            more, less, geometry = plan_slide(index, tree, package.xml(part), variants, part)
             planned += more
-            outcomes += skipped
+            skipped += less
             if geometry is not None:
                 geometries[index] = geometry
-        if not planned:
-            return outcomes
-        with tempfile.TemporaryDirectory(prefix="refig-probes-") as tmp:
-            deck = write_probe_deck(package, variants, Path(tmp) / "probes.pptx")
+        deck = write_probe_deck(package, variants, out) if planned else None
+    return ProbeDeck(skipped, planned, geometries, deck, len(variants))
+
+
+def probe_many(
+    items: Sequence[tuple[Path, Sequence[int]]], renderer: Renderer, render_lock: Any
+) -> list[list[Outcome] | Exception]:
+    """Every slide probe of several artifacts (each a deck and the slides to probe), their
+    probe decks converted in one call of the renderer (its batches); per artifact its
+    outcomes, or the error that stopped its probes."""
+    results: list[list[Outcome] | Exception] = []
+    with tempfile.TemporaryDirectory(prefix="refig-probes-") as tmp:
+        plans: list[ProbeDeck | Exception] = []
+        for number, (path, slides) in enumerate(items):
+            try:
+                plans.append(plan_deck(path, slides, Path(tmp) / f"probes-{number}.pptx"))
+            except PackageError as exc:
+                plans.append(exc)
+        decks = [p for p in plans if isinstance(p, ProbeDeck) and p.deck is not None]
+        if decks:
+            jobs = [RenderJob(p.deck, pages="all", hidden=True) for p in decks if p.deck]
+            # one call: the renderer converts them in its batches, not one call a deck
             with render_lock:
-                images = render_deck(renderer, deck, Path(tmp), len(variants))
-    for item in planned:
-        before, after = images[item.base], images[item.page]
-        unit = geometries[item.outcome.slide or 0]  # scales per EMU of the slide
-        geo = replace(unit, sx=unit.sx * before.shape[1], sy=unit.sy * before.shape[0])
-        passed, evidence = item.check(before, after, geo)
-        item.outcome.passed = passed
-        item.outcome.evidence |= evidence
-        if passed is None:
-            item.outcome.reason = evidence.pop("why", "not measurable")
-        outcomes.append(item.outcome)
-    return outcomes
+                outputs = renderer.render(jobs, Path(tmp))
+            rendered = dict(zip(map(id, decks), outputs, strict=True))
+        for plan in plans:
+            if isinstance(plan, Exception) or plan.deck is None:
+                results.append(plan if isinstance(plan, Exception) else plan.judged([]))
+                continue
+            try:
+                results.append(plan.judged(_pages(rendered[id(plan)], plan.pages)))
+            except ProbeRenderError as exc:
+                results.append(exc)
+    return results
+
+
+def probe_slides(
+    path: Path, slide_indices: Sequence[int], renderer: Renderer, render_lock: Any
+) -> list[Outcome]:
+    """Run every slide probe on the given slides (0-based) of the deck at ``path``."""
+    [result] = probe_many([(path, slide_indices)], renderer, render_lock)
+    if isinstance(result, Exception):
+        raise result
+    return result

@@ -97,6 +97,11 @@ class Snapshot:
                     known.setdefault(page.sha256, "page")
                 if (log := render_log(render)) is not None:
                     known.setdefault(log, "render-log")
+        for references in data.metrics.values():  # pictures a metric kept (edit probes')
+            for values in references.values():
+                for value in values.values():
+                    for sha in value.detail.get("objects") or ():
+                        known.setdefault(sha, "metric-picture")
         return known
 
 
