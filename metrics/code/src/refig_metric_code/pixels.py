@@ -14,13 +14,15 @@ failures.
 
 from __future__ import annotations
 
+import hashlib
 import math
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from PIL import Image
-from refig.plugin import open_image
+from refig.plugin import OncePerKey, open_image
 from refig_metric_image.perceptual import Lpips, LpipsUnavailable
 
 SIDE = 256
@@ -56,35 +58,99 @@ class PixelScores:
         return WORST[name] if value is None else float(value)
 
 
-def compare(reference: np.ndarray, candidate: np.ndarray, lpips: Lpips) -> PixelScores:
-    """The four metrics of two [0, 1] RGB arrays of one size; LPIPS None with a note when its
-    weights are absent."""
-    from skimage.color import deltaE_ciede2000, rgb2lab
+class Resized:
+    """One image at one side: its [0, 1] array and, made once on first use, its CIELAB and its
+    LPIPS features (an image compared with many pays for its share once; thread-safe)."""
+
+    def __init__(self, image: Image.Image, side: int):
+        self.rgb = unit_rgb(image, side)
+        self._lock = threading.Lock()
+        self._lab: np.ndarray | None = None
+        self._features: dict[int, tuple[object, list[np.ndarray]]] = {}
+
+    def lab(self) -> np.ndarray:
+        """``rgb2lab`` of the array."""
+        from skimage.color import rgb2lab
+
+        with self._lock:
+            if self._lab is None:
+                self._lab = rgb2lab(self.rgb)
+            return self._lab
+
+    def features(self, lpips: Lpips) -> list[np.ndarray]:
+        """The LPIPS network's features of the array (per loaded network)."""
+        model = lpips.model()
+        with self._lock:
+            if id(model) not in self._features:  # the model is kept with them: its id stays its
+                self._features[id(model)] = (model, lpips.features01(self.rgb))
+            return self._features[id(model)][1]
+
+
+def compare(reference: Resized, candidate: Resized, lpips: Lpips) -> PixelScores:
+    """The four metrics of two images of one size, each computed; LPIPS None with a note when
+    its weights are absent."""
+    from skimage.color import deltaE_ciede2000
     from skimage.metrics import peak_signal_noise_ratio, structural_similarity
 
+    ref, cand = reference.rgb, candidate.rgb
     with np.errstate(divide="ignore"):  # identical images: infinite, reported as the cap
-        psnr = float(peak_signal_noise_ratio(reference, candidate, data_range=1.0))
-    ssim = float(structural_similarity(reference, candidate, data_range=1.0, channel_axis=2))
-    delta_e = float(np.mean(deltaE_ciede2000(rgb2lab(reference), rgb2lab(candidate))))
+        psnr = float(peak_signal_noise_ratio(ref, cand, data_range=1.0))
+    ssim = float(structural_similarity(ref, cand, data_range=1.0, channel_axis=2))
+    delta_e = float(np.mean(deltaE_ciede2000(reference.lab(), candidate.lab())))
     distance, note = None, ""
     try:
-        distance = lpips.distance01(reference, candidate)
+        distance = lpips.model().between(reference.features(lpips), candidate.features(lpips))
     except LpipsUnavailable as exc:
         note = str(exc)
     return PixelScores(PSNR_CAP if math.isinf(psnr) else psnr, ssim, distance, delta_e, note)
 
 
-def pixel_scores(reference: Path, generated: Path | None, lpips: Lpips | None = None,
-                 side: int = SIDE) -> PixelScores:
+def identical(lpips: Lpips) -> PixelScores:
+    """What :func:`compare` computes for two equal arrays, without computing it: PSNR infinite
+    (the cap), SSIM 1 (each local term is a product over itself), CIEDE2000 0 and LPIPS 0 (every
+    difference is zero). A reference program reproducing its figure pixel for pixel is the
+    reference pass's common case; a test checks these against :func:`compare`."""
+    try:
+        lpips.model()
+    except LpipsUnavailable as exc:
+        return PixelScores(PSNR_CAP, 1.0, None, 0.0, str(exc))
+    return PixelScores(PSNR_CAP, 1.0, 0.0, 0.0)
+
+
+def pixel_scores(
+    reference: Path, generated: Path | None, lpips: Lpips | None = None, side: int = SIDE
+) -> PixelScores:
     """The metrics of ``generated`` against ``reference`` at ``side`` px; all None when there is
     no image. ``lpips_note`` says why LPIPS is off here, for a failed run too (its weighted LPIPS
     is then unknown, not the worst value)."""
     return pixel_scores_at(reference, generated, lpips, (side,))[0]
 
 
-def pixel_scores_at(reference: Path, generated: Path | None, lpips: Lpips | None,
-                    sides: tuple[int, ...]) -> tuple[PixelScores, ...]:
-    """:func:`pixel_scores` at each of ``sides``, each image decoded once."""
+#: References kept resized, with their CIELAB and LPIPS features (about 70 MB one at 1024 px):
+#: a task's programs are scored together, so a few are enough.
+MAX_REFERENCES = 4
+_references: OncePerKey[tuple[str, tuple[int, ...]], tuple[Resized, ...]] = OncePerKey(
+    MAX_REFERENCES
+)
+
+
+def reference_at(reference: Path, sides: tuple[int, ...]) -> tuple[Resized, ...]:
+    """The reference image at each of ``sides``, decoded and prepared once per content (keyed by
+    its sha256, so a file changed in place is read again)."""
+    digest = hashlib.sha256(reference.read_bytes()).hexdigest()
+    return _references.get((digest, sides), lambda: resized(open_image(reference), sides))
+
+
+def resized(image: Image.Image, sides: tuple[int, ...]) -> tuple[Resized, ...]:
+    """``image`` at each of ``sides``."""
+    return tuple(Resized(image, side) for side in sides)
+
+
+def pixel_scores_at(
+    reference: Path, generated: Path | None, lpips: Lpips | None, sides: tuple[int, ...]
+) -> tuple[PixelScores, ...]:
+    """:func:`pixel_scores` at each of ``sides``, each image decoded once, the reference's share
+    reused across programs and equal images not compared (the same values, bit for bit)."""
     lpips = lpips or Lpips()
     if generated is None:
         try:
@@ -92,5 +158,9 @@ def pixel_scores_at(reference: Path, generated: Path | None, lpips: Lpips | None
         except LpipsUnavailable as exc:
             return tuple(PixelScores(None, None, None, None, str(exc)) for _ in sides)
         return tuple(PixelScores(None, None, None, None) for _ in sides)
-    ref, gen = open_image(reference), open_image(generated)
-    return tuple(compare(unit_rgb(ref, side), unit_rgb(gen, side), lpips) for side in sides)
+    refs = reference_at(reference, sides)
+    gens = resized(open_image(generated), sides)
+    return tuple(
+        identical(lpips) if np.array_equal(ref.rgb, gen.rgb) else compare(ref, gen, lpips)
+        for ref, gen in zip(refs, gens, strict=True)
+    )
