@@ -9,7 +9,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
-import pytest
 from PIL import Image, ImageDraw
 from refig_metric_code import pixels
 from refig_metric_code.pixels import FCF_SIDE, SIDE, load_unit_rgb, pixel_scores_at
