@@ -102,3 +102,14 @@ def test_threads_scoring_one_reference_agree_with_the_plain_path(tmp_path: Path)
                                programs))
     for generated, s in zip(programs, scores, strict=True):
         assert (s.psnr, s.ssim, s.lpips, s.ciede2000) == plain(reference, generated, SIDE, lpips)
+
+
+def test_colour_differences_where_pixels_differ_are_the_whole_array(tmp_path: Path) -> None:
+    from refig.plugin import open_image
+    from refig_metric_code.pixels import Resized, colour_differences
+
+    reference = open_image(figure(tmp_path / "ref.png", 30))
+    noise = Image.fromarray(np.random.default_rng(31).integers(0, 256, (700, 900, 3), np.uint8))
+    for other in (open_image(figure(tmp_path / "gen.png", 32)), noise):  # some, all pixels differ
+        a, b = Resized(reference, SIDE), Resized(other, SIDE)
+        assert np.array_equal(colour_differences(a, b), deltaE_ciede2000(a.lab(), b.lab()))

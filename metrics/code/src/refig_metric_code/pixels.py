@@ -89,20 +89,32 @@ class Resized:
 def compare(reference: Resized, candidate: Resized, lpips: Lpips) -> PixelScores:
     """The four metrics of two images of one size, each computed; LPIPS None with a note when
     its weights are absent."""
-    from skimage.color import deltaE_ciede2000
     from skimage.metrics import peak_signal_noise_ratio, structural_similarity
 
     ref, cand = reference.rgb, candidate.rgb
     with np.errstate(divide="ignore"):  # identical images: infinite, reported as the cap
         psnr = float(peak_signal_noise_ratio(ref, cand, data_range=1.0))
     ssim = float(structural_similarity(ref, cand, data_range=1.0, channel_axis=2))
-    delta_e = float(np.mean(deltaE_ciede2000(reference.lab(), candidate.lab())))
+    delta_e = float(np.mean(colour_differences(reference, candidate)))
     distance, note = None, ""
     try:
         distance = lpips.model().between(reference.features(lpips), candidate.features(lpips))
     except LpipsUnavailable as exc:
         note = str(exc)
     return PixelScores(PSNR_CAP if math.isinf(psnr) else psnr, ssim, distance, delta_e, note)
+
+
+def colour_differences(reference: Resized, candidate: Resized) -> np.ndarray:
+    """``deltaE_ciede2000`` of the two images' CIELAB, per pixel, computed only where the pixels
+    differ: it is exactly 0 where they are equal (every term is a difference of equal values),
+    and a figure's pair is mostly equal background. The same array, so the same mean."""
+    from skimage.color import deltaE_ciede2000
+
+    ref, cand = reference.lab(), candidate.lab()
+    differ = (reference.rgb != candidate.rgb).any(axis=2)
+    differences = np.zeros(differ.shape, dtype=ref.dtype)
+    differences[differ] = deltaE_ciede2000(ref[differ], cand[differ])
+    return differences
 
 
 def identical(lpips: Lpips) -> PixelScores:
