@@ -6,8 +6,8 @@ itself saved again (other bytes, the same pixels). Each case computes what the `
 does for a program: PSNR, SSIM, CIEDE2000 and LPIPS at 256 px and again at FCF's 1024 px. Timed
 on one core, per program:
 
-* ``plain`` (the baseline, the metric before the fast path): both images decoded, resized and
-  every metric computed from both;
+* ``plain`` (the baseline, the metric before the fast path): ``pixels.plain_scores`` at
+  each size, both images decoded, resized and every metric computed from both;
 * ``first``: the metric, the reference seen for the first time (its share is made and kept);
 * ``cached``: the metric, the reference already prepared (another program of the same task);
 * ``identical``: the metric on an image equal to its reference, first sight (the reference pass
@@ -68,9 +68,8 @@ def main() -> None:
     os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core, as one evaluation worker
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from PIL import Image
-    from refig.plugin import open_image
     from refig_metric_code import pixels
-    from refig_metric_code.pixels import FCF_SIDE, SIDE, compare, pixel_scores_at, resized
+    from refig_metric_code.pixels import FCF_SIDE, SIDE, pixel_scores_at, plain_scores
     from refig_metric_image.perceptual import Lpips
 
     sides = (SIDE, FCF_SIDE)
@@ -78,9 +77,8 @@ def main() -> None:
     lpips.model()  # loaded before timing
 
     def plain(reference: Path, generated: Path) -> None:
-        pairs = zip(resized(open_image(reference), sides), resized(open_image(generated), sides),
-                    strict=True)
-        [compare(ref, gen, lpips) for ref, gen in pairs]
+        for side in sides:
+            plain_scores(reference, generated, side, lpips)
 
     def first(reference: Path, generated: Path) -> None:
         pixels._references.clear()

@@ -11,10 +11,9 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw
 from refig_metric_code import pixels
-from refig_metric_code.pixels import FCF_SIDE, SIDE, load_unit_rgb, pixel_scores_at
-from refig_metric_image.perceptual import Lpips, LpipsUnavailable
-from skimage.color import deltaE_ciede2000, rgb2lab
-from skimage.metrics import peak_signal_noise_ratio, structural_similarity
+from refig_metric_code.pixels import FCF_SIDE, SIDE, pixel_scores_at, plain_scores
+from refig_metric_image.perceptual import Lpips
+from skimage.color import deltaE_ciede2000
 
 
 def figure(path: Path, seed: int, alpha: bool = False) -> Path:
@@ -35,17 +34,8 @@ def figure(path: Path, seed: int, alpha: bool = False) -> Path:
 
 
 def plain(reference: Path, generated: Path, side: int, lpips: Lpips) -> tuple:
-    """Every metric computed afresh from both images decoded and resized."""
-    a, b = load_unit_rgb(reference, side), load_unit_rgb(generated, side)
-    with np.errstate(divide="ignore"):
-        psnr = float(peak_signal_noise_ratio(a, b, data_range=1.0))
-    try:
-        distance = lpips.distance01(a, b)
-    except LpipsUnavailable:
-        distance = None
-    return (100.0 if math.isinf(psnr) else psnr,
-            float(structural_similarity(a, b, data_range=1.0, channel_axis=2)),
-            distance, float(np.mean(deltaE_ciede2000(rgb2lab(a), rgb2lab(b)))))
+    s = plain_scores(reference, generated, side, lpips)
+    return (s.psnr, s.ssim, s.lpips, s.ciede2000)
 
 
 def fast(reference: Path, generated: Path, lpips: Lpips) -> list[tuple]:

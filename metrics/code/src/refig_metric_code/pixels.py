@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import math
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -89,19 +90,29 @@ class Resized:
 def compare(reference: Resized, candidate: Resized, lpips: Lpips) -> PixelScores:
     """The four metrics of two images of one size, each computed; LPIPS None with a note when
     its weights are absent."""
+    return _scores(
+        reference.rgb,
+        candidate.rgb,
+        lambda: float(np.mean(colour_differences(reference, candidate))),
+        lambda: lpips.model().between(reference.features(lpips), candidate.features(lpips)),
+    )
+
+
+def _scores(
+    ref: np.ndarray, cand: np.ndarray, delta_e: Callable[[], float], distance: Callable[[], float]
+) -> PixelScores:
+    """PSNR and SSIM of two [0, 1] arrays with the given mean CIEDE2000 and LPIPS."""
     from skimage.metrics import peak_signal_noise_ratio, structural_similarity
 
-    ref, cand = reference.rgb, candidate.rgb
     with np.errstate(divide="ignore"):  # identical images: infinite, reported as the cap
         psnr = float(peak_signal_noise_ratio(ref, cand, data_range=1.0))
     ssim = float(structural_similarity(ref, cand, data_range=1.0, channel_axis=2))
-    delta_e = float(np.mean(colour_differences(reference, candidate)))
-    distance, note = None, ""
+    lpips_value, note = None, ""
     try:
-        distance = lpips.model().between(reference.features(lpips), candidate.features(lpips))
+        lpips_value = distance()
     except LpipsUnavailable as exc:
         note = str(exc)
-    return PixelScores(PSNR_CAP if math.isinf(psnr) else psnr, ssim, distance, delta_e, note)
+    return PixelScores(PSNR_CAP if math.isinf(psnr) else psnr, ssim, lpips_value, delta_e(), note)
 
 
 def colour_differences(reference: Resized, candidate: Resized) -> np.ndarray:
@@ -127,6 +138,20 @@ def identical(lpips: Lpips) -> PixelScores:
     except LpipsUnavailable as exc:
         return PixelScores(PSNR_CAP, 1.0, None, 0.0, str(exc))
     return PixelScores(PSNR_CAP, 1.0, 0.0, 0.0)
+
+
+def plain_scores(reference: Path, generated: Path, side: int, lpips: Lpips) -> PixelScores:
+    """The four metrics computed directly from both images, nothing reused or skipped: the
+    definition the fast path (:func:`pixel_scores_at`) is checked against, and its baseline."""
+    from skimage.color import deltaE_ciede2000, rgb2lab
+
+    a, b = load_unit_rgb(reference, side), load_unit_rgb(generated, side)
+    return _scores(
+        a,
+        b,
+        lambda: float(np.mean(deltaE_ciede2000(rgb2lab(a), rgb2lab(b)))),
+        lambda: lpips.distance01(a, b),
+    )
 
 
 def pixel_scores(
