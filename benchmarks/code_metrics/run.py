@@ -44,8 +44,9 @@ def figures(folder: Path, pairs: int) -> list[tuple[Path, Path]]:
         x = np.linspace(0, 10, 40)
         series = [rng.normal(size=40).cumsum() for _ in range(3)]
         paths = []
-        for side, (colours, shift) in enumerate(((("C0", "C1", "C2"), 0.0),
-                                                 (("C3", "C4", "C5"), 0.7))):
+        for side, (colours, shift) in enumerate(
+            ((("C0", "C1", "C2"), 0.0), (("C3", "C4", "C5"), 0.7))
+        ):
             fig, axes = plt.subplots(1, 2, figsize=(8, 6))
             for y, colour in zip(series, colours, strict=True):
                 axes[0].plot(x, y + shift, color=colour, label=f"series {colour}")
@@ -94,13 +95,17 @@ def main() -> None:
             copy = reference.with_name(f"{reference.stem}-again.png")
             Image.open(reference).save(copy, compress_level=1)  # other bytes, the same pixels
             copies.append((reference, copy))
-        cases = {"plain": (plain, made), "first": (first, made), "cached": (cached, made),
-                 "identical": (first, copies)}
+        cases = {
+            "plain": (plain, made),
+            "first": (first, made),
+            "cached": (cached, made),
+            "identical": (first, copies),
+        }
         seconds = dict.fromkeys(cases, 0.0)
         names = list(cases)
         for repeat in range(args.repeats):
             # interleaved, and the order turned each repeat: the same machine state for all
-            for name in names[repeat % len(names):] + names[:repeat % len(names)]:
+            for name in names[repeat % len(names) :] + names[: repeat % len(names)]:
                 run, pairs = cases[name]
                 for reference, generated in pairs:
                     if name == "cached":  # prepared by an earlier program of the task, untimed
@@ -110,11 +115,15 @@ def main() -> None:
                     run(reference, generated)
                     seconds[name] += time.process_time() - started
     per = {name: s / (args.pairs * args.repeats) for name, s in seconds.items()}
-    row = {"pairs": args.pairs, "repeats": args.repeats,
-           "cpu_s_per_program": {k: round(v, 3) for k, v in per.items()},
-           "over_plain": {k: round(v / per["plain"], 3) for k, v in per.items()},
-           "release_minutes_on_two_cores": {
-               k: round(v * RELEASE_PROGRAMS / 2 / 60, 1) for k, v in per.items()}}
+    row = {
+        "pairs": args.pairs,
+        "repeats": args.repeats,
+        "cpu_s_per_program": {k: round(v, 3) for k, v in per.items()},
+        "over_plain": {k: round(v / per["plain"], 3) for k, v in per.items()},
+        "release_minutes_on_two_cores": {
+            k: round(v * RELEASE_PROGRAMS / 2 / 60, 1) for k, v in per.items()
+        },
+    }
     print(json.dumps(row, indent=1))
 
 

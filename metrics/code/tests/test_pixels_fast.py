@@ -39,8 +39,10 @@ def plain(reference: Path, generated: Path, side: int, lpips: Lpips) -> tuple:
 
 
 def fast(reference: Path, generated: Path, lpips: Lpips) -> list[tuple]:
-    return [(s.psnr, s.ssim, s.lpips, s.ciede2000)
-            for s in pixel_scores_at(reference, generated, lpips, (SIDE, FCF_SIDE))]
+    return [
+        (s.psnr, s.ssim, s.lpips, s.ciede2000)
+        for s in pixel_scores_at(reference, generated, lpips, (SIDE, FCF_SIDE))
+    ]
 
 
 def test_equal_images_score_what_the_plain_path_computes(tmp_path: Path) -> None:
@@ -60,7 +62,8 @@ def test_a_reference_prepared_once_scores_every_program_as_afresh(tmp_path: Path
     for seed in (3, 4):  # the second program finds the reference prepared
         generated = figure(tmp_path / f"gen{seed}.png", seed)
         assert fast(reference, generated, lpips) == [
-            plain(reference, generated, side, lpips) for side in (SIDE, FCF_SIDE)]
+            plain(reference, generated, side, lpips) for side in (SIDE, FCF_SIDE)
+        ]
 
 
 def test_a_reference_changed_in_place_is_read_again(tmp_path: Path) -> None:
@@ -71,14 +74,14 @@ def test_a_reference_changed_in_place_is_read_again(tmp_path: Path) -> None:
     second = pixel_scores_at(reference, generated, lpips, (SIDE,))
     assert second != first
     assert (second[0].psnr, second[0].ssim, second[0].lpips, second[0].ciede2000) == plain(
-        reference, generated, SIDE, lpips)
+        reference, generated, SIDE, lpips
+    )
 
 
 def test_prepared_references_are_bounded(tmp_path: Path) -> None:
     generated = figure(tmp_path / "gen.png", 0)
     for seed in range(pixels.MAX_REFERENCES + 2):
-        pixel_scores_at(figure(tmp_path / f"ref{seed}.png", 10 + seed), generated, Lpips(),
-                        (SIDE,))
+        pixel_scores_at(figure(tmp_path / f"ref{seed}.png", 10 + seed), generated, Lpips(), (SIDE,))
     assert len(pixels._references) == pixels.MAX_REFERENCES
 
 
@@ -88,8 +91,9 @@ def test_threads_scoring_one_reference_agree_with_the_plain_path(tmp_path: Path)
     lpips = Lpips()
     pixels._references.clear()
     with ThreadPoolExecutor(4) as pool:
-        scores = list(pool.map(lambda g: pixel_scores_at(reference, g, lpips, (SIDE,))[0],
-                               programs))
+        scores = list(
+            pool.map(lambda g: pixel_scores_at(reference, g, lpips, (SIDE,))[0], programs)
+        )
     for generated, s in zip(programs, scores, strict=True):
         assert (s.psnr, s.ssim, s.lpips, s.ciede2000) == plain(reference, generated, SIDE, lpips)
 
