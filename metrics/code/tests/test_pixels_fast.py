@@ -107,3 +107,20 @@ def test_colour_differences_where_pixels_differ_are_the_whole_array(tmp_path: Pa
     for other in (open_image(figure(tmp_path / "gen.png", 32)), noise):  # some, all pixels differ
         a, b = Resized(reference, SIDE), Resized(other, SIDE)
         assert np.array_equal(colour_differences(a, b), deltaE_ciede2000(a.lab(), b.lab()))
+
+
+def test_images_equal_only_once_resized_score_as_the_plain_path(tmp_path: Path) -> None:
+    from refig.plugin import open_image
+    from refig_metric_code.pixels import Resized
+
+    reference = figure(tmp_path / "ref.png", 40)
+    pixels_ = np.asarray(open_image(reference)).copy()
+    pixels_[350, 450, 0] ^= 1  # one level of one pixel: lost at 256 px, not at 1024 px
+    generated = tmp_path / "gen.png"
+    Image.fromarray(pixels_).save(generated)
+    small = [Resized(open_image(path), SIDE).rgb for path in (reference, generated)]
+    assert np.array_equal(*small)
+    lpips = Lpips()
+    assert fast(reference, generated, lpips) == [
+        plain(reference, generated, side, lpips) for side in (SIDE, FCF_SIDE)
+    ]

@@ -60,14 +60,23 @@ class PixelScores:
 
 
 class Resized:
-    """One image at one side: its [0, 1] array and, made once on first use, its CIELAB and its
-    LPIPS features (an image compared with many pays for its share once; thread-safe)."""
+    """One decoded image at one side: its [0, 1] array, its CIELAB and its LPIPS features, each
+    made once on first use (an image compared with many pays for its share once; thread-safe)."""
 
     def __init__(self, image: Image.Image, side: int):
-        self.rgb = unit_rgb(image, side)
-        self._lock = threading.Lock()
+        self.image, self.side = image, side
+        self._lock = threading.RLock()
+        self._rgb: np.ndarray | None = None
         self._lab: np.ndarray | None = None
         self._features: dict[int, tuple[object, list[np.ndarray]]] = {}
+
+    @property
+    def rgb(self) -> np.ndarray:
+        """The image resized (:func:`unit_rgb`)."""
+        with self._lock:
+            if self._rgb is None:
+                self._rgb = unit_rgb(self.image, self.side)
+            return self._rgb
 
     def lab(self) -> np.ndarray:
         """``rgb2lab`` of the array."""
@@ -183,11 +192,17 @@ def resized(image: Image.Image, sides: tuple[int, ...]) -> tuple[Resized, ...]:
     return tuple(Resized(image, side) for side in sides)
 
 
+def same_pixels(a: Image.Image, b: Image.Image) -> bool:
+    """Whether two decoded images hold the same pixels (then neither needs resizing)."""
+    return a.mode == b.mode and a.size == b.size and a.tobytes() == b.tobytes()
+
+
 def pixel_scores_at(
     reference: Path, generated: Path | None, lpips: Lpips | None, sides: tuple[int, ...]
 ) -> tuple[PixelScores, ...]:
     """:func:`pixel_scores` at each of ``sides``, each image decoded once, the reference's share
-    reused across programs and equal images not compared (the same values, bit for bit)."""
+    reused across programs and equal images (decoded, or once resized) not compared: the same
+    values, bit for bit."""
     lpips = lpips or Lpips()
     if generated is None:
         try:
@@ -196,7 +211,10 @@ def pixel_scores_at(
             return tuple(PixelScores(None, None, None, None, str(exc)) for _ in sides)
         return tuple(PixelScores(None, None, None, None) for _ in sides)
     refs = reference_at(reference, sides)
-    gens = resized(open_image(generated), sides)
+    image = open_image(generated)
+    if refs and same_pixels(refs[0].image, image):  # so every resized pair is equal too
+        return tuple(identical(lpips) for _ in sides)
+    gens = resized(image, sides)
     return tuple(
         identical(lpips) if np.array_equal(ref.rgb, gen.rgb) else compare(ref, gen, lpips)
         for ref, gen in zip(refs, gens, strict=True)
