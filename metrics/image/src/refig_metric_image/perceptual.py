@@ -64,8 +64,13 @@ class AlexLpips:
 
     def distance(self, a: np.ndarray, b: np.ndarray) -> float:
         """LPIPS of two HWC images in [-1, 1] of one size."""
+        return self.between(self.features(a), self.features(b))
+
+    def between(self, a: list[np.ndarray], b: list[np.ndarray]) -> float:
+        """LPIPS of two images given by their :meth:`features` (an image compared with many
+        computes its own once)."""
         total = 0.0
-        for fa, fb, lin in zip(self.features(a), self.features(b), self.lins, strict=True):
+        for fa, fb, lin in zip(a, b, self.lins, strict=True):
             total += float(np.mean(((fa - fb) ** 2) @ lin))
         return total
 
@@ -97,10 +102,11 @@ class Lpips:
 
     def distance01(self, a: np.ndarray, b: np.ndarray) -> float:
         """LPIPS of two HWC float arrays in [0, 1], mapped to [-1, 1] as ``2x - 1``."""
-        model = self.model()
-        return model.distance(
-            a * np.float32(2.0) - np.float32(1.0), b * np.float32(2.0) - np.float32(1.0)
-        )
+        return self.model().between(self.features01(a), self.features01(b))
+
+    def features01(self, rgb: np.ndarray) -> list[np.ndarray]:
+        """The network's features of an HWC float array in [0, 1] (mapped as ``2x - 1``)."""
+        return self.model().features(rgb * np.float32(2.0) - np.float32(1.0))
 
 
 def unit_rgb(image: Image.Image) -> np.ndarray:
