@@ -98,6 +98,8 @@ def test_the_sample_list_fits_1400_px_with_every_value_reachable(site: Path, whi
             assert page.evaluate("document.documentElement.scrollWidth") <= WINDOW["width"]
             # sorting by a folded value: the first option after the prompt, best first
             select = page.locator("#samples thead select[name=sort-values]")
+            box = select.bounding_box()
+            assert box is not None and box["x"] + box["width"] <= scroller + 24, box  # in view
             chosen = select.locator("option").nth(1).get_attribute("value") or ""
             label = select.locator("option").nth(1).inner_text()
             select.select_option(chosen)

@@ -142,7 +142,7 @@ function samplesPage() {
     const shown = judge();
     for (const axis of doc.judges[shown] || []) {
       const get = r => ((r.scores[shown] || {}).axes || {})[axis] ?? null;
-      if (hasAny(rows, get)) cols.push({ key: "a:" + axis, label: shown + " " + axis, num: true, get, fold: true });
+      if (hasAny(rows, get)) cols.push({ key: "a:" + axis, label: shown + " " + axis, short: axis, num: true, get, fold: true });
     }
     for (const metric of doc.metrics) {
       // a metric belongs to the families whose rows carry it (measured or not)
@@ -250,7 +250,7 @@ function samplesPage() {
   function foldedValues(row) {
     const named = state.folded.map(c => [c, c.get(row)]).filter(([, v]) => v !== null && v !== undefined);
     named.sort(([a], [b]) => (b.key === state.sort.key) - (a.key === state.sort.key));
-    const text = ([c, v]) => c.label + " " + fmt(v, c.digits ?? 1);
+    const text = ([c, v]) => (c.short || c.label) + " " + fmt(v, c.digits ?? 1);
     if (!named.length) return el("span", { class: "description" }, "—");
     const box = el("details", { class: "values" });
     const rest = named.length > SHOWN ? " · +" + (named.length - SHOWN) : "";
