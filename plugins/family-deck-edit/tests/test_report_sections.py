@@ -11,6 +11,7 @@ from refig.plugin import (
     AttemptStatus,
     AxisScore,
     Configuration,
+    ErrorInfo,
     GateResult,
     Inspection,
     Judgment,
@@ -82,3 +83,64 @@ def test_tables_from_a_hand_made_run(tmp_path):
         assert not any(n.endswith(".") for n in table.notes), (table.key, table.notes)
     ranks = {r["judge"]: r for r in analysis.table("deck-judge-ranks").rows}
     assert ranks["second"]["spearman"] == 1.0
+
+
+def _failures_run(root):
+    """Two tasks; the agent's deck on t0 is judged (IF 4, VQ 2: case score 60), its attempt on
+    t1 refused by the provider (``bad_request``); the other agent timed out on t1 itself."""
+    store = RunStore.create(root)
+    tasks = []
+    for k in range(2):
+        deck = store.objects.put_bytes(f"deck {k}".encode())
+        target = store.objects.put_bytes(f"target {k}".encode())
+        tasks.append(Task(id=f"t{k}", family="deck-edit", instruction="edit", inputs={
+            "deck": Asset(path=f"d{k}.pptx", sha256=deck),
+            "target": Asset(path=f"t{k}.pptx", sha256=target, visible=False)},
+            meta={"categories": ["Content"], "edit_type": "tables"}))
+    store.put_many(tasks)
+    failures = {"refused": ErrorInfo(kind="bad_request", message="model call 1 (HTTP 400)"),
+                "slow": ErrorInfo(kind="no_output", message="the agent wrote no deck")}
+    for harness, error in failures.items():
+        config = Configuration(model="none", harness=harness, workflow="direct")
+        store.put(config)
+        sha = hashlib.sha256(f"{harness}t0".encode()).hexdigest()
+        store.objects.put_bytes(f"{harness}t0".encode())
+        store.put(Attempt(task_id="t0", config_id=config.id, status=AttemptStatus.SUCCEEDED,
+                          outputs={"deck": sha}))
+        store.put(Inspection(artifact_sha256=sha, inspector="deck-ooxml/1",
+                             gate=GateResult(passed=True, slides=8)))
+        store.put(_judgment(sha, "deck-metrics", 0, 4, 2))
+        store.put(Attempt(task_id="t1", config_id=config.id, status=AttemptStatus.FAILED,
+                          error=error))
+    return store
+
+
+def test_infrastructure_failures_out_of_refig_means_but_zero_in_pptarenas_system(tmp_path):
+    store = _failures_run(tmp_path / "run")
+    rows = {}
+    for counted in (False, True):
+        analysis = analysis_for(store.root, {"judge": "deck-metrics", "resamples": 200,
+                                             "count_failures": counted})
+        table = analysis.table("deck-edit")
+        rows[counted] = {r["config"].split("@")[1].split("/")[0]: r for r in table.rows}
+        notes = " ".join(table.notes)
+        assert "1 attempt failed for the provider or the set-up" in notes
+        assert ("scoring 0 (--count-failures)" in notes) is counted
+    refused, slow = rows[False]["refused"], rows[False]["slow"]
+    # the model's own failure is a judged 0 either way; PPTArena's system score counts both 0
+    assert (slow["if"], slow["case"], slow["system"]) == (2.0, 30.0, 30.0)
+    assert slow["system_measured"] == 30.0 and slow["judged"] == "2 / 2"
+    # the provider's refusal: out of IF, VQ, the case score and refig's system score
+    assert (refused["if"], refused["vq"], refused["case"]) == (4.0, 2.0, 60.0)
+    assert refused["system_measured"] == 60.0
+    assert refused["system"] == 30.0  # PPTArena: a missing case is 0 over the expected cases
+    assert refused["judged"] == "1 / 2 (1 infra.)"
+    categories = {r["config"].split("@")[1].split("/")[0]: r
+                  for r in analysis_for(store.root, {"judge": "deck-metrics", "resamples": 200})
+                  .table("deck-edit-category").rows}
+    assert categories["refused"]["if"] == 4.0 and categories["refused"]["cases"] == 1
+    # --count-failures: a judged 0 like the model's own failure, in every column
+    counted = rows[True]["refused"]
+    assert (counted["if"], counted["case"], counted["system"], counted["system_measured"]) == (
+        2.0, 30.0, 30.0, 30.0)
+    assert counted["judged"] == "2 / 2"

@@ -116,6 +116,10 @@ def test_a_folder_of_runs_in_headless_chromium(server: ViewServer, folder: Path,
             assert set(column(page, "status")) == {"infrastructure: bad_request"}
             page.click("button[type=reset]")
             sync_api.expect(rows).to_have_count(viewed_run.all_samples)
+            # every family and the CLIs' long configuration ids: no sideways scroll at 1,400 px
+            wide, room = page.evaluate("""() => { const t = document.querySelector('#samples');
+                return [t.scrollWidth, t.parentElement.clientWidth]; }""")
+            assert wide <= room, (wide, room)
             if shots:
                 page.wait_for_load_state("networkidle")
                 page.screenshot(path=f"{shots}/viewer-collection.png")
@@ -161,7 +165,8 @@ def test_a_folder_of_runs_in_headless_chromium(server: ViewServer, folder: Path,
             edited = {a.outputs["deck"] for a in RunStore.open(folder / "deck-edit/run")
                       .query(Attempt) if a.config_id == config}
             assert hashlib.sha256(Path(download.value.path()).read_bytes()).hexdigest() in edited
-            if shots:
+            if shots:  # the lead: the changed slides as original / target / edited
+                deck.locator(".panel.lead").first.evaluate("e => e.scrollIntoView()")
                 page.screenshot(path=f"{shots}/viewer-task-deck.png")
 
             # figure-to-code: the program, its metrics, a download of the program's bytes

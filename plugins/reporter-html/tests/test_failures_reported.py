@@ -13,6 +13,7 @@ import os
 import socket
 import subprocess
 import sys
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -187,3 +188,31 @@ def test_pages_and_the_list_show_the_reason_and_message(failures: Failures,
     assert all(("HTTP 400" in detail) == badge.endswith("bad_request") for badge, detail in shown)
     assert all("Connection refused" in detail for badge, detail in shown
                if badge.endswith("unreachable"))
+
+
+def _viewed_summary(run: Path, *flags: str) -> str:
+    """The summary page ``refig view RUN FLAGS`` serves (on a free port, stopped after)."""
+    command = [str(Path(sys.executable).parent / "refig"), "view", str(run), "--port", "0",
+               "-q", *flags]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as viewer:
+        try:
+            assert viewer.stdout is not None
+            line = viewer.stdout.readline()
+            assert line.startswith("serving "), line + (viewer.stderr.read() if viewer.stderr
+                                                         else "")
+            url = line.split()[1].rstrip("/")
+            with urllib.request.urlopen(f"{url}/summary.html", timeout=120) as response:
+                return response.read().decode()
+        finally:
+            viewer.terminate()
+            viewer.wait(timeout=30)
+
+
+def test_the_viewer_counts_failures_as_the_report_does(failures: Failures) -> None:
+    left_out = _viewed_summary(failures.run)
+    assert "left out of every mean; --count-failures scores them 0" in left_out
+    counted = _viewed_summary(failures.run, "--count-failures")
+    assert "scored 0 (--count-failures)" in counted
+    assert "left out of every mean" not in counted
+    assert "infrastructure failures (scored 0)" in counted

@@ -213,10 +213,12 @@ class LiveFolder:
     """The runs of a folder, each a :class:`LiveRun` served live, and runs that appear later
     (looked for at most every ``scan_every`` seconds)."""
 
-    def __init__(self, folder: Path, *, judge: str | None = None, check_every: float = 1.0,
-                 scan_every: float = SCAN_EVERY, background: bool = True):
+    def __init__(self, folder: Path, *, judge: str | None = None, count_failures: bool = False,
+                 check_every: float = 1.0, scan_every: float = SCAN_EVERY,
+                 background: bool = True):
         self.folder = folder
         self.judge = judge
+        self.count_failures = count_failures
         self.check_every = check_every
         self.scan_every = scan_every
         self.background = background
@@ -228,8 +230,8 @@ class LiveFolder:
         self._scan()
 
     def _open(self, run: Path, name: str, judge: str | None) -> Site:
-        source = LiveRun(run, judge=judge, check_every=self.check_every,
-                         background=self.background)
+        source = LiveRun(run, judge=judge, count_failures=self.count_failures,
+                         check_every=self.check_every, background=self.background)
         return live_site(source, name=name, home=HOME)
 
     def _scan(self) -> None:

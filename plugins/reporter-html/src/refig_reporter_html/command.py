@@ -29,6 +29,12 @@ def register(app: typer.Typer) -> None:
         judge: str | None = typer.Option(
             None, "--judge", help="The main judge of the summary (default: the most complete)."
         ),
+        count_failures: bool = typer.Option(
+            False, "--count-failures",
+            help="Score attempts that failed for the provider or the set-up (API errors, "
+            "provider timeouts, missing keys) 0 instead of leaving them out of every mean, as "
+            "`refig report --count-failures` does.",
+        ),
         quiet: bool = typer.Option(False, "-q", "--quiet", help="Only the address."),
     ) -> None:
         """Browse a run: samples with scores and status, pictures, transcripts, files, plots.
@@ -47,13 +53,13 @@ def register(app: typer.Typer) -> None:
 
         site: Pages
         if collection_runs(run) is not None:
-            folder = LiveFolder(run, judge=judge)
+            folder = LiveFolder(run, judge=judge, count_failures=count_failures)
             site = CollectionSite(run.resolve().name, folder.members, live=True)
             datas = [m.site.state().snap.data for m in folder.members()]
             what = f"{run}: {len(datas)} runs,"
         else:
             try:
-                source = LiveRun(run, judge=judge)
+                source = LiveRun(run, judge=judge, count_failures=count_failures)
             except UsageError as exc:  # say what else view accepts, which a run's reader cannot
                 raise UsageError(exc.message, path=exc.path, fix=(
                     "give a run directory (it holds refig.db, made by `refig run --out DIR`) or a "

@@ -119,10 +119,11 @@ class LiveRun:
     the list's rows, the lookups) runs on it before it replaces the old one.
     """
 
-    def __init__(self, root: Path, *, judge: str | None = None, check_every: float = 1.0,
-                 background: bool = True):
+    def __init__(self, root: Path, *, judge: str | None = None, count_failures: bool = False,
+                 check_every: float = 1.0, background: bool = True):
         self.store = RunStore.open(root, readonly=True)
-        self.options = Options(judge=judge, resamples=LIVE_RESAMPLES, elo_resamples=200)
+        self.options = Options(judge=judge, resamples=LIVE_RESAMPLES, elo_resamples=200,
+                               count_failures=count_failures)
         self.check_every = check_every
         self.background = background
         self.prepare: Callable[[Snapshot], None] = lambda _: None

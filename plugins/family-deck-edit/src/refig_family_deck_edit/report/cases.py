@@ -1,6 +1,8 @@
 """The run's judgments as deck-edit cases: per judge, per (configuration, task), IF and VQ by
 repeat. A deck that failed the gate is a judged case scoring 0 on both axes; a missing attempt
-or a failed judgment is not judged (it counts 0 in the system score only)."""
+or a failed judgment is not judged (it counts 0 in the system score only). An attempt that
+failed for the provider or the set-up is an infrastructure case: not judged, unless
+``count_failures`` makes it a judged 0 like the model's own failures."""
 
 from __future__ import annotations
 
@@ -13,13 +15,17 @@ from refig_family_deck_edit.report.scores import Case, Scored
 ORACLE_HARNESS = "oracle"
 
 
-def collect(data: Any, judgments: Iterable[Any]) -> dict[tuple[str, str], Case]:
+def collect(data: Any, judgments: Iterable[Any],
+            count_failures: bool = False) -> dict[tuple[str, str], Case]:
     """Cases of one judge over the run's outcomes."""
     chosen = {id(judgment) for judgment in judgments}
     cases: dict[tuple[str, str], Case] = {}
     for (task, config), outcome in data.outcomes.items():
         case = Case(config, task)
         cases[(config, task)] = case
+        if outcome.infrastructure and not count_failures:
+            case.infrastructure = True
+            continue
         if outcome.gated:
             case.judged.append(Scored(0, 0.0, 0.0))
             continue

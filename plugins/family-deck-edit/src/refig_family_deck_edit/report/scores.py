@@ -3,7 +3,10 @@
 A case is one (configuration, task). Its IF and VQ are the means over the judge's successful
 repeats; IF% and VQ% are score / 5 x 100 and the case score their mean. A configuration's system
 score averages the case score over every expected task, a missing or failed case counting 0, so
-an agent cannot gain by failing hard cases; the IF and VQ means average the judged cases only.
+an agent cannot gain by failing hard cases (PPTArena's convention, infrastructure failures
+included); the IF and VQ means average the judged cases only. refig's own system score leaves
+the infrastructure cases (the provider's or the set-up's failure, not the model's) out of the
+expected cases, as every other mean of the report does.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ class Case:
     task: str
     judged: list[Scored] = field(default_factory=list)
     failed: bool = False
+    #: The attempt failed for the provider or the set-up (left out unless counted as failures).
+    infrastructure: bool = False
 
     @property
     def ok(self) -> bool:
@@ -65,6 +70,9 @@ class Summary:
     visual: float
     system: float
     oracle: bool
+    #: Infrastructure cases among the expected, and the system score without them.
+    infrastructure: int = 0
+    system_measured: float = math.nan
 
     @property
     def if_pct(self) -> float:
@@ -92,12 +100,14 @@ def summarise(cases: Mapping[tuple[str, str], Case], configs: Sequence[str],
     for config in configs:
         mine = [cases.get((config, t)) or Case(config, t) for t in tasks]
         judged = [c for c in mine if c.ok]
+        measured = [c for c in mine if not c.infrastructure]
         rows.append(Summary(
             config=config, expected=len(tasks), judged=len(judged),
             instruction=_mean([c.instruction for c in judged]),
             visual=_mean([c.visual for c in judged]),
-            system=_mean([c.case_score for c in mine]) if mine else math.nan,
-            oracle=config in marked))
+            system=_mean([c.case_score for c in mine]),
+            oracle=config in marked, infrastructure=len(mine) - len(measured),
+            system_measured=_mean([c.case_score for c in measured])))
     return rows
 
 

@@ -2,8 +2,11 @@
 
 Full suite and hard subset are separate tables, never mixed; every table marks the ``oracle``
 baseline's configuration; IF and VQ are 0-5 means over judged cases, IF% and VQ% their share of
-5, the system score the case score averaged over every expected task with missing or failed
-cases counted 0.
+5, PPTArena's system score the case score averaged over every expected task with missing or
+failed cases counted 0 (infrastructure failures too, as its published app counts them), refig's
+the same over the expected tasks less the infrastructure failures. Attempts that failed for the
+provider or the set-up are judged cases scoring 0 only with ``--count-failures``, as in the rest
+of the report.
 """
 
 from __future__ import annotations
@@ -40,13 +43,28 @@ _MAIN = [Column("config", "configuration"),
          Column("if_pct", "IF%", "pct", 1), Column("vq_pct", "VQ%", "pct", 1),
          Column("case", "case score", "float", 1, best="max",
                 help="mean of IF% and VQ% over judged cases"),
-         Column("system", "system score", "float", 1, best="max",
-                help="case score over every expected case, missing or failed counted 0"),
+         Column("system", "system score (PPTArena)", "float", 1, best="max",
+                help="case score over every expected case, missing or failed counted 0, "
+                "infrastructure failures too (PPTArena's published app)"),
+         Column("system_measured", "system score (infra. out)", "float", 1, best="max",
+                help="case score over the expected cases less the infrastructure failures "
+                "(all of them with --count-failures), missing or failed counted 0"),
          Column("judged", "judged / expected")]
 
 
 def _finite(value: float) -> float | None:
     return value if math.isfinite(value) else None
+
+
+def _infrastructure_note(count: int, counted: bool) -> str:
+    """What the deck tables do with attempts that failed for the provider or the set-up."""
+    what = f"{count} attempt{'s' if count != 1 else ''} failed for the provider or the set-up, " \
+        "not the model: "
+    if counted:
+        return what + "judged cases scoring 0 (--count-failures)"
+    return what + ("left out of IF, VQ, the case score and the system score (infra. out) "
+                   "(--count-failures scores them 0); PPTArena's system score counts them 0 "
+                   "over the expected cases, as its published app does")
 
 
 def _judge(ctx: Any) -> tuple[str | None, list[Any]]:
@@ -62,15 +80,22 @@ def _summary(ctx: Any, key: str, title: str, tasks: list[str]) -> Table:
     if primary is None:
         table.insufficient = "no judgments yet: run `refig evaluate RUN --judge deck-metrics`"
         return table
-    cases = collect(ctx.data, judgments)
+    counted = ctx.options.count_failures
+    cases = collect(ctx.data, judgments, counted)
     for row in summarise(cases, ctx.data.config_order, tasks, oracles):
+        judged = f"{row.judged} / {row.expected}"
         table.rows.append({
             "config": label(row.config, oracles), "if": _finite(row.instruction),
             "vq": _finite(row.visual), "if_pct": _finite(row.if_pct / 100),
             "vq_pct": _finite(row.vq_pct / 100), "case": _finite(row.case),
-            "system": _finite(row.system), "judged": f"{row.judged} / {row.expected}"})
+            "system": _finite(row.system), "system_measured": _finite(row.system_measured),
+            "judged": judged + (f" ({row.infrastructure} infra.)" if row.infrastructure else "")})
     if oracles:
         table.notes.append(ORACLE_NOTE)
+    chosen = set(tasks)
+    if infrastructure := sum(o.infrastructure for (task, _), o in ctx.data.outcomes.items()
+                             if task in chosen):
+        table.notes.append(_infrastructure_note(infrastructure, counted))
     if any(j.proxy for j in judgments):
         table.notes.append(f"{primary} is a proxy judge (deterministic), not a model")
     return table
@@ -91,7 +116,7 @@ def _by(ctx: Any, key: str, meta: str, title: str) -> Iterator[Table]:
     if primary is None:
         return
     oracles = oracle_configs(ctx.data)
-    cases = collect(ctx.data, judgments)
+    cases = collect(ctx.data, judgments, ctx.options.count_failures)
     labels = task_labels(ctx.data.tasks, meta)
     table = Table(key=key, title=f"{title} ({primary})", columns=[
         Column("config", "configuration"), Column("label", meta.replace("_", " ")),

@@ -7,6 +7,8 @@ const body = document.body;
 const root = body.dataset.root || "";
 const live = body.dataset.live === "yes";
 const PAGE_SIZE = 100;
+// More judge totals, axes and metrics than FOLD share one cell of the list, SHOWN of them in its summary.
+const FOLD = 3, SHOWN = 2;
 // The list's filters; "run" only in a folder of runs.
 const FACETS = ["config", "status", "category", "tier", "family", "run"];
 
@@ -66,7 +68,7 @@ function watch() {
 function samplesPage() {
   const table = document.getElementById("samples");
   const form = document.getElementById("filters");
-  const state = { doc: null, sort: { key: "task", dir: 1 }, page: 0, checked: new Set() };
+  const state = { doc: null, sort: { key: "task", dir: 1 }, page: 0, checked: new Set(), folded: [] };
 
   // The first rows come with the page (data/rows.js, also from the viewer); news is fetched.
   async function load(fresh) {
@@ -94,8 +96,20 @@ function samplesPage() {
 
   // The columns of the rows shown: a judge, axis or metric no shown row has is left out, so a
   // list filtered to one family shows that family's own columns. Turns, tokens, cost and time
-  // come right after the status, in view without scrolling.
+  // come right after the status, in view without scrolling. Beyond FOLD of them, the other
+  // judges' totals, the axes and the metrics share one compact cell ("values": the first few,
+  // every one on demand), sortable through the select in its header, so the list fits the
+  // window however many axes a judge has.
   function columns(rows) {
+    const cols = allColumns(rows);
+    const foldable = cols.filter(c => c.fold);
+    if (foldable.length <= FOLD) return cols;
+    state.folded = foldable;
+    return cols.filter(c => !c.fold).concat([{ key: "values", label: "values", sortable: false }]);
+  }
+
+  function allColumns(rows) {
+    state.folded = [];
     const doc = state.doc;
     const families = new Set(rows.map(r => r.family));
     const cols = [
@@ -121,17 +135,19 @@ function samplesPage() {
     }
     for (const label of Object.keys(doc.judges)) {
       const get = r => (r.scores[label] || {}).total ?? null;
-      if (hasAny(rows, get) || label === judge()) cols.push({ key: "j:" + label, label: label, num: true, get });
+      if (hasAny(rows, get) || label === judge()) {
+        cols.push({ key: "j:" + label, label: label, num: true, get, fold: label !== judge() });
+      }
     }
     const shown = judge();
     for (const axis of doc.judges[shown] || []) {
       const get = r => ((r.scores[shown] || {}).axes || {})[axis] ?? null;
-      if (hasAny(rows, get)) cols.push({ key: "a:" + axis, label: shown + " " + axis, num: true, get });
+      if (hasAny(rows, get)) cols.push({ key: "a:" + axis, label: shown + " " + axis, short: axis, num: true, get, fold: true });
     }
     for (const metric of doc.metrics) {
       // a metric belongs to the families whose rows carry it (measured or not)
       if (!rows.some(r => families.has(r.family) && metric in r.metrics)) continue;
-      cols.push({ key: "m:" + metric, label: metric, num: true, digits: 3,
+      cols.push({ key: "m:" + metric, label: metric, num: true, digits: 3, fold: true,
                   get: r => r.metrics[metric] ?? null });
     }
     return cols;
@@ -181,7 +197,7 @@ function samplesPage() {
   }
 
   function sorted(rows, cols) {
-    const col = cols.find(c => c.key === state.sort.key) || cols[2];
+    const col = cols.concat(state.folded).find(c => c.key === state.sort.key) || cols[2];
     const dir = state.sort.dir;
     return rows.slice().sort((a, b) => {
       const x = col.get(a), y = col.get(b);
@@ -220,11 +236,44 @@ function samplesPage() {
     } else if (col.key === "detail") {
       td.className = "detail";
       td.textContent = row.detail;
+    } else if (col.key === "values") {
+      td.append(foldedValues(row));
     } else {
       const value = col.get(row);
       td.textContent = col.num ? fmt(value, col.digits ?? 1) : (value ?? "");
     }
     return td;
+  }
+
+  // The folded columns of one row: the first SHOWN (the sorted one first) in the summary line,
+  // each of them, named, when opened.
+  function foldedValues(row) {
+    const named = state.folded.map(c => [c, c.get(row)]).filter(([, v]) => v !== null && v !== undefined);
+    named.sort(([a], [b]) => (b.key === state.sort.key) - (a.key === state.sort.key));
+    const text = ([c, v]) => (c.short || c.label) + " " + fmt(v, c.digits ?? 1);
+    if (!named.length) return el("span", { class: "description" }, "—");
+    const box = el("details", { class: "values" });
+    const rest = named.length > SHOWN ? " · +" + (named.length - SHOWN) : "";
+    box.append(el("summary", {}, named.slice(0, SHOWN).map(text).join(" · ") + rest));
+    const list = el("dl");
+    for (const [c, v] of named) list.append(el("dt", {}, c.label), el("dd", {}, fmt(v, c.digits ?? 1)));
+    box.append(list);
+    return box;
+  }
+
+  // The header of the folded cell: which of its values the rows are sorted by.
+  function valuesHeader(th) {
+    const pick = el("select", { name: "sort-values", "aria-label": "sort by a value" });
+    pick.append(el("option", { value: "" }, "values: sort by…"),
+                ...state.folded.map(c => el("option", { value: c.key }, c.label)));
+    pick.value = state.folded.some(c => c.key === state.sort.key) ? state.sort.key : "";
+    pick.addEventListener("change", () => {
+      if (!pick.value) return;
+      state.sort = { key: pick.value, dir: state.sort.key === pick.value ? -state.sort.dir : -1 };
+      draw();
+    });
+    th.replaceChildren(pick);
+    if (pick.value) th.setAttribute("aria-sort", state.sort.dir > 0 ? "ascending" : "descending");
   }
 
   function draw() {
@@ -238,6 +287,7 @@ function samplesPage() {
     head.replaceChildren(...cols.map(col => {
       const th = el("th", { "data-key": col.key, class: col.num ? "float" : "" }, col.label);
       if (col.key === state.sort.key) th.setAttribute("aria-sort", state.sort.dir > 0 ? "ascending" : "descending");
+      if (col.key === "values") valuesHeader(th);
       if (col.sortable !== false) {
         th.addEventListener("click", () => {
           state.sort = { key: col.key, dir: state.sort.key === col.key ? -state.sort.dir : (col.num ? -1 : 1) };
