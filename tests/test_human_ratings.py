@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 from PIL import Image
 from refig.cli import run as refig
+from refig.engine.stages import render_key
 from refig.judging import inputs_key
 from refig.models import Configuration, Judgment, Rating, Render, Task
 from refig.plugin.analysis import analysis_for
@@ -263,11 +264,14 @@ def test_two_experts_rate_in_chromium_and_the_report_agrees(rated_run, server) -
     # A judgment belongs to one task's inputs (its rendering and that task's source): the same
     # program handed in for two tasks is judged once per task.
     tasks = {t.id: t for t in store.iter(Task)}
+    # renderings are stored by render key: a program's is made per task, with that task's inputs
     page = {r.artifact_sha256: r.png_sha256 for r in store.iter(Render) if r.png_sha256}
-    inputs = {case: inputs_key(page.get(sha), tasks[case[0]].input("figure").sha256
+    rendered = {case: page.get(render_key(sha, tasks[case[0]].family, tasks[case[0]]))
+                for case, sha in artifact.items()}
+    inputs = {case: inputs_key(rendered[case], tasks[case[0]].input("figure").sha256
                                if tasks[case[0]].input("figure") else
                                tasks[case[0]].input("deck").sha256)
-              for case, sha in artifact.items()}
+              for case in artifact}
     rows = {(row["judge"], row["axis"]): row for row in human.rows}
     assert rows, human.insufficient
     compared = 0
