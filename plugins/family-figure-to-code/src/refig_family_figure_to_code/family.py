@@ -28,7 +28,6 @@ from refig_family_figure_to_code.execution import MAX_PROGRAM_BYTES
 from refig_family_figure_to_code.languages import Language, language_of_file, spec
 from refig_family_figure_to_code.roles import FIGURE, REFERENCE_CODE
 from refig_family_figure_to_code.structure import ProgramStructure, read_structure
-from refig_family_figure_to_code.toolchains import matlab_binary
 
 INSPECTOR = "refig-code/1"
 REFERENCE_LABEL = "reference image"
@@ -64,19 +63,17 @@ class CodeFamily:
         return code.sha256 if code is not None else ""
 
     def render_context(self, task: Task) -> str:
-        """Everything besides the program that changes its image: the task's visible inputs by
-        content, size, seed, language, toolchain and capture protocol (the engine keys a
+        """Everything in the task besides the program that changes its image: the visible
+        inputs by content, size, seed, language and capture protocol (the engine keys a
         program's execution by it, so one program text handed in for two tasks runs twice,
-        each time with its own task's inputs)."""
+        each time with its own task's inputs). The machine's toolchain is not the task's: it is
+        in the realiser's settings, so a report finds the renderings wherever it is read."""
         params = task.params
-        language = str(params.get("language") or "")
-        toolchain = ("matlab" if matlab_binary() else "octave") if language == "matlab" \
-            else language
         return json.dumps({"inputs": {role: asset.sha256 for role, asset
                                       in sorted(task.visible_inputs().items())},
                            "width": params.get("width"), "height": params.get("height"),
-                           "seed": params.get("seed"), "language": language,
-                           "toolchain": toolchain, "capture": params.get("capture") or "refig"},
+                           "seed": params.get("seed"), "language": params.get("language") or "",
+                           "capture": params.get("capture") or "refig"},
                           sort_keys=True)
 
     def inspect(self, path: Path, task: Task | None) -> tuple[GateResult, BaseModel | None]:

@@ -26,7 +26,7 @@ from refig_family_figure_to_code.capture import FIGCODEBENCH, protocol_of
 from refig_family_figure_to_code.execution import Execution, Limits, execute
 from refig_family_figure_to_code.languages import Language, language_of_file
 from refig_family_figure_to_code.roles import DATA_PREFIX, FIGURE
-from refig_family_figure_to_code.toolchains import binary
+from refig_family_figure_to_code.toolchains import binary, matlab_binary
 from refig_family_figure_to_code.warm import WARM_LANGUAGES, WarmInterpreter
 
 SETTINGS_VERSION = "program/2"
@@ -101,7 +101,11 @@ class ProgramRenderer:
                  warm: bool | str = False):
         self.limits = Limits(deadline_s=float(deadline_s), memory_mb=int(memory_mb))
         self.warm = str(warm).lower() in ("1", "true", "yes")
-        self.settings = f"{SETTINGS_VERSION};deadline={float(deadline_s):g};memory={memory_mb}"
+        # MATLAB programs run in MATLAB itself where it is installed, else in Octave: another
+        # image, so another rendering (a run evaluated on both kinds of machine keeps both)
+        engine = ";matlab" if matlab_binary() else ""
+        self.settings = (f"{SETTINGS_VERSION};deadline={float(deadline_s):g};"
+                         f"memory={memory_mb}{engine}")
         self._interpreters: dict[Language, WarmInterpreter] = {}
 
     @property
