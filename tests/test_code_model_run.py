@@ -19,14 +19,14 @@ from typing import Any
 import pytest
 from PIL import Image
 from refig.cli import run as refig
-from refig.harness.selfcheck import served_cost
-from refig.httpserver import LocalServer
 from refig.models import Attempt, AttemptStatus, Judgment, Task
 from refig.store import RunStore
 from refig.suite import Suite
 from refig.testing import chromium_launch
 from refig.testing.judge_server import JudgeStandIn, images_in
 from refig.testing.scripted import ScriptedModel, Served
+from refig_toolkit_agent.httpserver import LocalServer
+from refig_toolkit_agent.selfcheck import served_cost
 
 pytestmark = pytest.mark.slow
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 from refig.cli import run as refig
-from refig.httpserver import LocalServer
 from refig.models import Attempt, Render
 from refig.store import RunStore
 from refig.suite import Suite
 from refig.testing.scripted import ScriptedModel
+from refig_toolkit_agent.httpserver import LocalServer
 
 pytestmark = pytest.mark.slow
 

@@ -57,7 +57,7 @@ def process_starts(source: str) -> list[str]:
 
 
 #: The core's base of the CLI harnesses (claude-code, codex, qwen-code): it starts their CLIs.
-CLI_BASE = ROOT / "core" / "src" / "refig" / "harness" / "adapter.py"
+CLI_BASE = ROOT / "plugins" / "toolkit-agent" / "src" / "refig_toolkit_agent" / "adapter.py"
 
 
 def harness_sources() -> list[Path]:
@@ -70,7 +70,7 @@ def test_the_walk_sees_every_way_to_start_a_process() -> None:
         "import asyncio\nos.system('x')\nos.spawnlp(0, 'x')\nasyncio.create_subprocess_exec()\n"
         "__import__('subprocess')\nimport pty\n")
     assert sorted(int(c.split(":")[0]) for c in caught) == [1, 3, 4, 6, 7, 8, 9, 10], caught
-    assert process_starts("from refig.plugin.harness import run_command\nimport os\n"
+    assert process_starts("from refig.plugin import run_command\nimport os\n"
                           "os.environ.get('X')\nos.path.join('a')\n") == []
 
 
@@ -85,7 +85,7 @@ def test_harnesses_start_processes_only_through_the_sandbox_helper(path: Path) -
         return
     assert process_starts(path.read_text()) == [], (
         f"{relative} starts a process outside refig's sandbox: use "
-        "refig.plugin.harness.run_command (docs/plugins.md says why)")
+        "refig.plugin.run_command (docs/plugins.md says why)")
 
 
 def test_the_walk_covers_every_harness_and_the_template() -> None:

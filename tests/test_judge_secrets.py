@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from refig.httpserver import LocalServer, Request, Response
 from refig.models import Judgment, JudgmentStatus
 from refig.plugins import Registry
 from refig.records import PluginKind
 from refig.store import RunStore
 from refig.testing.judge_server import answer_for
+from refig_toolkit_agent.httpserver import LocalServer, Request, Response
 
 pytestmark = pytest.mark.slow
 

@@ -26,7 +26,7 @@ AGENT_HOOKS = '''
 import sys
 
 from refig.plugin import HarnessRecord, HarnessResult, hookimpl
-from refig.plugin.harness import run_command
+from refig.plugin import run_command
 
 
 class Agent:

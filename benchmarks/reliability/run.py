@@ -31,17 +31,17 @@ from typing import Any
 from PIL import Image
 from refig.builtins.executors import LocalExecutor
 from refig.claims import Claims
-from refig.gateway import Gateway, Upstream
-from refig.httpserver import LocalServer, Response
 from refig.models import Asset, Task
 from refig.plugins import Selection
 from refig.protocols import AttemptContext, HarnessResult, Prompt
 from refig.records import ExecutorRecord, HarnessRecord, WorkflowRecord
 from refig.running.runner import RunRequest, execute
 from refig.running.sandbox import SandboxPolicy, bwrap_works, run_command
-from refig.running.tunnel import GatewayTunnel
 from refig.running.workspace import AttemptDirs, attempt_env
 from refig.suite import SuiteWriter
+from refig_toolkit_agent.gateway import Gateway, Upstream
+from refig_toolkit_agent.httpserver import LocalServer, Response
+from refig_toolkit_agent.tunnel import GatewayTunnel
 
 CLIENT = """
 import json, statistics, sys, time, urllib.request

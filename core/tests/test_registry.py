@@ -284,6 +284,25 @@ def test_plugin_commands_join_the_cli(make_dist, capsys):
     assert "hello refig" in capsys.readouterr().out
 
 
+REGISTRY_COMMANDS = """
+from refig import hookimpl
+
+@hookimpl
+def refig_commands(app, registry):
+    @app.command("judges")
+    def judges():
+        print("judges:", ",".join(registry.names("judge")))
+"""
+
+
+def test_plugin_commands_may_read_the_registry(make_dist, capsys):
+    make_dist("testplug-judge-good", JUDGE_PLUGIN.format(name="good"))
+    make_dist("testplug-judges", REGISTRY_COMMANDS)
+    assert run(["judges"]) == 0
+    names = capsys.readouterr().out.split("judges:")[1].split()[0].split(",")
+    assert "good" in names
+
+
 def test_failing_command_hook_leaves_cli_working(make_dist, capsys):
     make_dist("testplug-badcmd", "from refig import hookimpl\n@hookimpl\ndef refig_commands(app):\n"
                               "    raise ValueError('no commands today')\n")

@@ -54,6 +54,10 @@ def create_app(registry: Registry) -> typer.Typer:
         module = importlib.import_module(f"{commands.__name__}.{info.name}")
         module.register(app, registry)
     registry.add_commands(app)
+    # The help lists commands by name, whether the core or a plugin added them.
+    app.registered_commands.sort(
+        key=lambda c: c.name or getattr(c.callback, "__name__", "").replace("_", "-"))
+    app.registered_groups.sort(key=lambda g: g.name or "")
     return app
 
 

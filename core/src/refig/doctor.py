@@ -1,8 +1,9 @@
 """What this machine has for refig, what is missing, and the command that fixes each gap.
 
-Core checks the tools every run touches (uv, Node, bubblewrap, the harness CLIs, API keys);
-plugins add their own through the ``checks`` field of their records, a function yielding
-:class:`Check` lines (what a renderer or a metric needs beyond Python packages).
+Core checks the tools every run touches (uv, Node, bubblewrap, API keys); plugins add their own
+through the ``checks`` field of their records, a function yielding :class:`Check` lines (what a
+renderer or a metric needs beyond Python packages; a harness's pinned CLI, listed beside the
+core's checks).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 from refig import __version__
 from refig.errors import docs
 from refig.plugins import Registry
-from refig.records import HarnessRecord, PluginKind
+from refig.records import HarnessRecord, PluginKind, PluginRecord
 
 #: Credentials refig reads and what needs each; doctor says whether each is set, never its value.
 KEYS = {
@@ -191,29 +192,35 @@ def process_cap_check() -> Check:
 
 
 def harness_checks(registry: Registry) -> Iterator[Check]:
-    """Each harness CLI against its pinned version."""
-    from refig.harness.install import harness_clis
+    """Each harness CLI against its pinned version: the checks of the harness records that pin
+    a CLI, by harness name."""
+    pinned = [r for r in registry.records(PluginKind.HARNESS) if _pins_cli(r)]
+    for record in sorted(pinned, key=lambda r: r.name):
+        yield from _record_checks(PluginKind.HARNESS, record)
 
-    for cli in harness_clis(registry):
-        if cli.ok:
-            yield Check(f"{cli.harness} CLI", Status.OK, f"{cli.package} {cli.found} ({cli.path})")
-        else:
-            found = f"found {cli.found}" if cli.found else "not installed"
-            yield Check(f"{cli.harness} CLI", Status.WARN,
-                        f"{cli.package} {cli.pinned} pinned, {found}", cli.fix)
+
+def _pins_cli(record: object) -> bool:
+    return isinstance(record, HarnessRecord) and record.cli is not None
 
 
 def plugin_checks(registry: Registry) -> Iterator[Check]:
-    """What each plugin reports through its records' ``checks``."""
+    """What each plugin reports through its records' ``checks`` (a harness CLI's come earlier,
+    with the core's)."""
     for kind in PluginKind:
         for record in registry.records(kind):
-            if record.checks is None or (isinstance(record, HarnessRecord) and record.cli):
-                continue
-            try:
-                yield from record.checks()
-            except Exception as exc:  # a plugin's check must not take the doctor down
-                yield Check(f"{kind} {record.name}", Status.WARN,
-                            f"its check raised {type(exc).__name__}: {exc}")
+            if not _pins_cli(record):
+                yield from _record_checks(kind, record)
+
+
+def _record_checks(kind: PluginKind, record: PluginRecord) -> Iterator[Check]:
+    """The checks ``record`` declares; a check that raises is reported, never fatal."""
+    if record.checks is None:
+        return
+    try:
+        yield from record.checks()
+    except Exception as exc:  # a plugin's check must not take the doctor down
+        yield Check(f"{kind} {record.name}", Status.WARN,
+                    f"its check raised {type(exc).__name__}: {exc}")
 
 
 def run_checks(registry: Registry) -> list[Check]:

@@ -8,7 +8,7 @@ at module level. Each hook is documented in ``docs/plugins.md``; a test keeps th
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
@@ -123,8 +123,10 @@ def refig_reporters() -> Iterable[ReporterRecord]:
 
 
 @hookspec
-def refig_commands(app: typer.Typer) -> None:
-    """Add subcommands to the ``refig`` command line.
+def refig_commands(app: typer.Typer, registry: Any) -> None:
+    """Add subcommands to the ``refig`` command line. ``registry`` (the loaded plugins, a
+    :class:`refig.plugin.Registry`) is for a command that works on other plugins' records;
+    declare only the arguments you use.
 
     Example::
 

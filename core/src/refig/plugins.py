@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import inspect
 import os
 import re
 import sys
@@ -436,8 +437,10 @@ class Registry:
                 hook = getattr(module, "refig_commands", None)
                 if hook is None or not self._pm.is_registered(module):
                     continue
+                wanted = inspect.signature(hook).parameters
                 try:
-                    hook(app)
+                    hook(**{name: value for name, value in (("app", app), ("registry", self))
+                            if name in wanted})
                 except Exception as exc:
                     self._fail(loaded, f"refig_commands raised {type(exc).__name__}: {exc}", exc)
                     self._resolve_conflicts()

@@ -101,7 +101,9 @@ class Harness(Protocol):
     A harness may also define ``preflight(model: str) -> None``: ``refig run`` calls it once,
     before the first attempt, and it raises :class:`refig.errors.UsageError` (exit 2, with the
     fix) when it cannot work here (no API key, its program not installed, a required option
-    missing), instead of failing every attempt.
+    missing), instead of failing every attempt. It may define ``recorded_defaults``, options
+    with the value it uses when a run leaves them unset (how a CLI harness delivers the figure):
+    ``refig run`` writes them into the configuration, so two values never share an id.
     """
 
     def run(self, ctx: AttemptContext) -> HarnessResult: ...

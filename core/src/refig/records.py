@@ -167,7 +167,8 @@ class CliPin:
 class HarnessRecord(PluginRecord):
     """A harness adapter; ``factory(**options)`` returns a :class:`refig.protocols.Harness`.
 
-    ``cli`` names the pinned command-line program the adapter drives, if any.
+    ``cli`` names the pinned command-line program the adapter drives, if any (``refig harness``
+    installs it; its ``checks`` report it to ``refig doctor``, beside the core's checks).
     ``local_options`` are options that only locate files on this machine (an oracle baseline's
     ``suite``): the harness gets them, the configuration id never holds them.
     ``runs_agent`` False declares that the harness starts no agent process (only refig's own

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 from refig.analysis.failures import is_infrastructure
-from refig.gateway.calls import ModelCall, status_kind
-from refig.gateway.usage import Api
 from refig.models import ErrorInfo
+from refig_toolkit_agent.gateway.calls import ModelCall, status_kind
+from refig_toolkit_agent.gateway.usage import Api
 
 
 def _call(status: int | None, error: str) -> ModelCall:

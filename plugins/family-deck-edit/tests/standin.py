@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image, ImageChops
-from refig.httpserver import LocalServer, Request, Response
+from refig_toolkit_agent.httpserver import LocalServer, Request, Response
 
 ASKED = re.compile(r"\(what was asked\) \(\d+\):\n((?:- .*\n?)*)")
 DONE = re.compile(r"\(what was done\) \(\d+\):\n((?:- .*\n?)*)")

@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from refig.harness.install import locate
 from refig.plugin import Attempt, AttemptStatus, Render
 from refig.plugin.analysis import RunStore
 from refig.plugins import Registry
 from refig.records import HarnessRecord, PluginKind
 from refig.testing.scripted import DEFAULT_SCRIPT, Fault, Finish, ScriptedServer
+from refig_toolkit_agent.install import locate
 
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)> & "quoted"'
 MODEL, FAILING, CODEX = "claude-sonnet-4-5", "claude-haiku-4-5", "gpt-5.5"

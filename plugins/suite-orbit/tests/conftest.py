@@ -10,7 +10,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 import pytest
-from refig.httpserver import LocalServer, Request, Response
+from refig_toolkit_agent.httpserver import LocalServer, Request, Response
 
 
 def _entry(paper: Any, base: str) -> str:

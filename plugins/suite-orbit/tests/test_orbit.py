@@ -18,13 +18,13 @@ import pytest
 from PIL import Image
 from refig.cli import run
 from refig.errors import RefigError
-from refig.httpserver import Response
 from refig.suite import check_suite
 from refig_suite_orbit import arxiv as arxiv_client
 from refig_suite_orbit import build as orbit_build
 from refig_suite_orbit import raster
 from refig_suite_orbit.build import build_orbit
 from refig_suite_orbit.sources import Limits, SourceError, unpack
+from refig_toolkit_agent.httpserver import Response
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """The documented import surface for plugins: the only core module a plugin's code imports,
-besides :mod:`refig.pptx` (the PPTX toolkit), :mod:`refig.stats`, the sub-surfaces
-:mod:`refig.plugin.analysis` (reporters) and :mod:`refig.plugin.harness` (harness adapters),
-and, in tests, :mod:`refig.testing`.
+besides :mod:`refig.pptx` (the PPTX toolkit), :mod:`refig.stats`, the sub-surface
+:mod:`refig.plugin.analysis` (reporters), the ``refig_toolkit_*`` libraries (harness adapters
+build on :mod:`refig_toolkit_agent`) and, in tests, :mod:`refig.testing`.
 
 Names load on first use, so a plugin's light ``hooks`` module can import its records from here
 without pulling in the data models, images or the sandbox (``refig list-plugins`` stays fast).
@@ -50,8 +50,8 @@ _LAZY: dict[str, str] = {
          "HarnessResult", "AttemptContext", "Prompt", "SectionBuilder"),
         "refig.protocols",
     ),
-    **dict.fromkeys(("RefigError", "UsageError", "FamilyMismatchError", "docs", "install_fix"),
-                    "refig.errors"),
+    **dict.fromkeys(("RefigError", "UsageError", "FamilyMismatchError", "did_you_mean", "docs",
+                     "install_fix"), "refig.errors"),
     **dict.fromkeys(("Suite", "SuiteWriter", "SuiteError"), "refig.suite"),
     **dict.fromkeys(("ValueMaker", "source_sha256", "unavailable"), "refig.metric_values"),
     **dict.fromkeys(("AnswerError", "Rubric", "counted_total", "load_rubric"), "refig.rubric"),
@@ -60,7 +60,13 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("run_sandboxed", "SandboxResult"), "refig.running.programs"),
     **dict.fromkeys(("DEFAULT_MAX_PROCESSES", "ProcessCap", "process_cap"),
                     "refig.running.process_cap"),
-    **dict.fromkeys(("SandboxPolicy",), "refig.running.sandbox"),
+    **dict.fromkeys(("SandboxPolicy", "run_command"), "refig.running.sandbox"),
+    # a harness's workspace: the file names it leaves, and a task's inputs put there as an
+    # attempt does (for a harness's own tests)
+    **dict.fromkeys(("PROGRAM_FILE", "SLIDE_FILE", "source_name", "write_inputs"),
+                    "refig.running.workspace"),
+    **dict.fromkeys(("in_flight",), "refig.inflight"),
+    **dict.fromkeys(("RetryPolicy",), "refig.traffic"),
     **dict.fromkeys(("Redactor", "find_secrets"), "refig.running.redact"),
     # files an untrusted process or folder left, read without following links
     **dict.fromkeys(("FileRefused", "Refused", "confined_files", "read_confined"),
@@ -68,7 +74,8 @@ _LAZY: dict[str, str] = {
     # model calls
     **dict.fromkeys(
         ("ChatClient", "ChatOptions", "ChatReply", "CallError", "NO_KEY", "import_litellm",
-         "data_url", "IDENTITY", "structured_call", "Structured", "AnswerRejected"),
+         "data_url", "IDENTITY", "OPENAI_COMPATIBLE", "structured_call", "Structured",
+         "AnswerRejected"),
         "refig.llm",
     ),
     # images, PDFs, OCR, progress, doctor checks
@@ -84,7 +91,7 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("Match", "Signature"), "refig.locating.matching"),
     **dict.fromkeys(("cached_match", "image_signature", "locate", "source_box",
                      "source_signature"), "refig.locating.shared"),
-    **dict.fromkeys(("err", "out", "track"), "refig.console"),
+    **dict.fromkeys(("err", "out", "print_table", "track"), "refig.console"),
     **dict.fromkeys(("Check", "Status", "apt_fix", "tool"), "refig.doctor"),
     **dict.fromkeys(("FIELD_KEYS",), "refig.suite_stats"),
     **dict.fromkeys(("Registry",), "refig.plugins"),
@@ -93,7 +100,6 @@ _LAZY: dict[str, str] = {
     # this process's warm renderer by name (a metric that renders edited copies shares it)
     **dict.fromkeys(("renderer_for",), "refig.engine.plugins"),
     **dict.fromkeys(("RatingPage", "RatingView"), "refig.annotation.rating_items"),
-    **dict.fromkeys(("ModelCall",), "refig.gateway.calls"),
     # values made once per key in a process (caches shared by threads)
     **dict.fromkeys(("OncePerKey",), "refig.once"),
     **dict.fromkeys(("cache_dir",), "refig.home"),
@@ -110,7 +116,10 @@ __all__ = [
     "LOOPBACK",
     "MAX_PIXELS",
     "NO_KEY",
+    "OPENAI_COMPATIBLE",
+    "PROGRAM_FILE",
     "SCHEMA_VERSION",
+    "SLIDE_FILE",
     "STAGE_OPTIONS",
     "AnswerError",
     "AnswerRejected",
@@ -152,7 +161,6 @@ __all__ = [
     "Metric",
     "MetricRecord",
     "MetricValue",
-    "ModelCall",
     "OcrLine",
     "OncePerKey",
     "Output",
@@ -176,6 +184,7 @@ __all__ = [
     "RendererRecord",
     "Reporter",
     "ReporterRecord",
+    "RetryPolicy",
     "Rubric",
     "RunStore",
     "SandboxPolicy",
@@ -205,6 +214,7 @@ __all__ = [
     "content_box",
     "counted_total",
     "data_url",
+    "did_you_mean",
     "docs",
     "dpi_within",
     "err",
@@ -213,20 +223,24 @@ __all__ = [
     "hookimpl",
     "image_signature",
     "import_litellm",
+    "in_flight",
     "install_fix",
     "load_rubric",
     "locate",
     "open_image",
     "out",
     "png_bytes",
+    "print_table",
     "process_cap",
     "read_confined",
     "read_text",
     "render_pages",
     "render_pages_bgr",
     "renderer_for",
+    "run_command",
     "run_sandboxed",
     "source_box",
+    "source_name",
     "source_sha256",
     "source_signature",
     "stable_hash",
@@ -234,6 +248,7 @@ __all__ = [
     "tool",
     "track",
     "unavailable",
+    "write_inputs",
 ]
 
 
@@ -255,11 +270,10 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:
     from refig.annotation.rating_items import RatingPage, RatingView
     from refig.confined import FileRefused, Refused, confined_files, read_confined
-    from refig.console import err, out, track
+    from refig.console import err, out, print_table, track
     from refig.doctor import Check, Status, apt_fix, tool
     from refig.engine.plugins import renderer_for
-    from refig.errors import FamilyMismatchError, RefigError, UsageError
-    from refig.gateway.calls import ModelCall
+    from refig.errors import FamilyMismatchError, RefigError, UsageError, did_you_mean
     from refig.home import cache_dir
     from refig.images import (
         MAX_PIXELS,
@@ -270,10 +284,12 @@ if TYPE_CHECKING:
         open_image,
         png_bytes,
     )
+    from refig.inflight import in_flight
     from refig.judging import STAGE_OPTIONS
     from refig.llm import (
         IDENTITY,
         NO_KEY,
+        OPENAI_COMPATIBLE,
         CallError,
         ChatClient,
         ChatOptions,
@@ -341,7 +357,9 @@ if TYPE_CHECKING:
     from refig.running.process_cap import DEFAULT_MAX_PROCESSES, ProcessCap, process_cap
     from refig.running.programs import SandboxResult, run_sandboxed
     from refig.running.redact import Redactor, find_secrets
-    from refig.running.sandbox import SandboxPolicy
+    from refig.running.sandbox import SandboxPolicy, run_command
+    from refig.running.workspace import PROGRAM_FILE, SLIDE_FILE, source_name, write_inputs
     from refig.store import RunStore
     from refig.suite import Suite, SuiteError, SuiteWriter
     from refig.suite_stats import FIELD_KEYS
+    from refig.traffic import RetryPolicy

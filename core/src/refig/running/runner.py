@@ -19,8 +19,6 @@ from typing import Any
 from refig.claims import Claims
 from refig.console import track
 from refig.errors import UsageError, refuse_file_as_folder
-from refig.harness.figure import DEFAULT_FIGURE
-from refig.harness.figure import OPTION as FIGURE_OPTION
 from refig.integrity import intact
 from refig.models import Attempt, AttemptStatus, Configuration, Task, Usage
 from refig.plugins import Registry, Selection, check_serves
@@ -174,9 +172,8 @@ def make_request(
         harness = harness_sel.create(**options)
     except (TypeError, ValueError) as exc:
         raise UsageError(f"harness {record.name} rejects options {options}: {exc}") from exc
-    if FIGURE_OPTION in getattr(harness, "accepted", {}):
-        # How the figure reaches the agent is a factor of the experiment: always in the id.
-        options.setdefault(FIGURE_OPTION, DEFAULT_FIGURE)
+    for key, value in getattr(harness, "recorded_defaults", {}).items():
+        options.setdefault(key, value)  # a factor of the experiment: always in the id
     if (Path(suite) / SUITE_FILE).is_file():  # a missing suite is reported when it is read
         family = Suite.load(suite).manifest.family
         check_serves(registry, harness_sel, family)

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 MODES = ("auto", "bwrap", "none")
 #: Where an attempt's commands may connect (``--network``). ``gateway``: under bwrap they have
 #: their own network namespace and reach only the recording gateway (see
-#: :mod:`refig.running.tunnel`); ``host``: they share the host's network.
+#: :mod:`refig_toolkit_agent.tunnel`); ``host``: they share the host's network.
 EGRESS = ("gateway", "host")
 
 #: Top-level system directories that merged-usr systems keep as symlinks into /usr.

@@ -6,7 +6,7 @@ import shutil
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from refig.gateway.calls import ModelCall
+    from refig_toolkit_agent.gateway.calls import ModelCall
 
 #: Flags for headless Debian Chromium on a machine with no network: without the background
 #: networking ones it keeps trying to reach Google's hosts.
@@ -38,7 +38,8 @@ def assert_hang_ends_at_deadline(harness: Any, *, timeout: float) -> list[ModelC
     leave no process of its tree running. Returns the gateway's record of the calls, for checks
     a harness adds of its own.
     """
-    from refig.harness.selfcheck import check_harness
+    from refig_toolkit_agent.selfcheck import check_harness
+
     from refig.running.processes import kill_tree
     from refig.testing.scripted import Fault
 

@@ -20,7 +20,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from refig.httpserver import LocalServer, Request, Response
+from refig_toolkit_agent.httpserver import LocalServer, Request, Response
+
 from refig.models import GateResult
 from refig.pptx.objects import Endpoint, ObjectKind, ObjectTree, Rect, SlideObject
 from refig.protocols import Artifact

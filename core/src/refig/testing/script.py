@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from refig.gateway.usage import Api
+from refig_toolkit_agent.gateway.usage import Api
 
 
 @dataclass(frozen=True)

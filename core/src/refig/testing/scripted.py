@@ -9,7 +9,8 @@ already holds), so retries and helper calls never push the script forward.
 
 Faults can be injected per call (HTTP 400, 429, 500, a malformed or cut stream, a hang), and the
 server keeps its own log of what it served, with the tokens it reported in the gateway's
-normalised convention (:mod:`refig.gateway.usage`), so tests can compare an attempt record to it.
+normalised convention (:mod:`refig_toolkit_agent.gateway.usage`), so tests can compare an
+attempt record to it.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from refig.gateway.usage import Api, api_of
-from refig.httpserver import LocalServer, Request, Response
+from refig_toolkit_agent.gateway.usage import Api, api_of
+from refig_toolkit_agent.httpserver import LocalServer, Request, Response
+
 from refig.testing.script import (
     DEFAULT_SCRIPT,
     SLIDE_PROGRAM,

@@ -8,7 +8,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from refig.gateway.usage import Api
+from refig_toolkit_agent.gateway.usage import Api
+
 from refig.testing.script import ToolCall
 
 

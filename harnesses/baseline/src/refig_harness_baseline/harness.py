@@ -10,8 +10,16 @@ from __future__ import annotations
 import platform
 import sys
 
-from refig.plugin import AttemptContext, ErrorInfo, HarnessResult, Usage, UsageError
-from refig.plugin.harness import PROGRAM_FILE, SLIDE_FILE, run_command
+from refig.plugin import (
+    PROGRAM_FILE,
+    SLIDE_FILE,
+    AttemptContext,
+    ErrorInfo,
+    HarnessResult,
+    Usage,
+    UsageError,
+    run_command,
+)
 
 from refig_harness_baseline import __version__
 

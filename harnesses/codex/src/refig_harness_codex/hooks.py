@@ -3,17 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from refig.plugin import HarnessRecord, hookimpl
 
 from refig_harness_codex.pin import PIN
+
+if TYPE_CHECKING:
+    from refig.plugin import Check
 
 
 def _create(**options: Any) -> Any:
     from refig_harness_codex.adapter import CodexHarness
 
     return CodexHarness(**options)
+
+
+def _checks() -> Iterator[Check]:
+    from refig_toolkit_agent.install import cli_checks
+
+    return cli_checks("codex", PIN)
 
 
 @hookimpl
@@ -25,4 +34,5 @@ def refig_harnesses() -> Iterator[HarnessRecord]:
         factory=_create,
         families=frozenset(),
         cli=PIN,
+        checks=_checks,
     )

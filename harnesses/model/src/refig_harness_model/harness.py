@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from refig.plugin import (
+    OPENAI_COMPATIBLE,
     AttemptContext,
     CallError,
     ChatClient,
@@ -21,23 +22,22 @@ from refig.plugin import (
     ChatReply,
     ErrorInfo,
     HarnessResult,
+    RetryPolicy,
     Task,
     UsageError,
     data_url,
     import_litellm,
 )
-from refig.plugin.harness import (
+from refig_toolkit_agent import (
     ANTHROPIC,
     CALLS,
     DUMMY_KEY,
     OPENAI,
-    OPENAI_COMPATIBLE,
     READ_GRACE,
     TRANSCRIPT,
     Gateway,
     PriceTable,
     Provider,
-    RetryPolicy,
     require_key,
     summarize,
     upstream_for,

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from refig.plugin import AttemptContext, ErrorInfo, Usage
-from refig.plugin.harness import (
+from refig_toolkit_agent import (
     DUMMY_KEY,
     OPENAI,
     SHARED_OPTIONS,

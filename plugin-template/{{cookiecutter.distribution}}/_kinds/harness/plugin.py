@@ -12,7 +12,7 @@ hand the program refig's environment and everything the user running refig can r
 import sys
 
 from refig.plugin import AttemptContext, ErrorInfo, HarnessResult
-from refig.plugin.harness import run_command
+from refig.plugin import run_command
 
 PROGRAM = '''\
 from pptx import Presentation

@@ -2,7 +2,7 @@ import time
 
 from pptx import Presentation
 from refig.plugin import Asset, AttemptContext, Prompt, Registry, Task
-from refig.plugin.harness import write_inputs
+from refig.plugin import write_inputs
 
 from {{ cookiecutter.module }}.plugin import TitleHarness
 

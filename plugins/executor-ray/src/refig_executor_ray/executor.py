@@ -13,8 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import ray
-from refig.plugin import RefigError
-from refig.plugin.harness import in_flight
+from refig.plugin import RefigError, in_flight
 
 T = TypeVar("T")
 R = TypeVar("R")

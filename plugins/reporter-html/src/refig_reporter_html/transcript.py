@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import ValidationError
-from refig.plugin import ModelCall
+from refig_toolkit_agent import ModelCall
 
 #: Bytes of a transcript read at most; the rest is reported as cut.
 MAX_TRANSCRIPT_BYTES = 16 << 20

@@ -20,8 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from refig.plugin import FIGURE_TO_SLIDE, Task, UsageError
-from refig.plugin.harness import source_name
+from refig.plugin import FIGURE_TO_SLIDE, Task, UsageError, source_name
 
 #: Roles of data files a program reads (figure-to-code: ``data/points.csv``).
 DATA_PREFIX = "data/"

@@ -6,7 +6,7 @@ import threading
 import time
 
 import pytest
-from refig.httpserver import MAX_REQUEST_BYTES, LocalServer, Response
+from refig_toolkit_agent.httpserver import MAX_REQUEST_BYTES, LocalServer, Response
 
 
 def _handler(request):

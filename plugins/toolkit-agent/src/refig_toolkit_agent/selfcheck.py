@@ -16,13 +16,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from refig.gateway.calls import ModelCall, read_calls
 from refig.models import Asset, Task
 from refig.protocols import AttemptContext, HarnessResult, Prompt
 from refig.records import FIGURE_TO_SLIDE
 from refig.running.sandbox import SandboxPolicy
 from refig.running.workspace import AttemptDirs, attempt_env, default_root
-from refig.testing.scripted import DEFAULT_SCRIPT, Action, Fault, ScriptedServer, Served
+from refig.testing.scripted import (
+    DEFAULT_SCRIPT,
+    FAULTS,
+    Action,
+    Fault,
+    ScriptedServer,
+    Served,
+)
+
+from refig_toolkit_agent.gateway.calls import ModelCall, read_calls
+
+#: The faults ``check_harness`` can inject come with it (``refig harness check --fault``).
+__all__ = ["FAULTS", "CheckOutcome", "Fault", "check_harness", "draw_source", "served_cost"]
 
 CHECK_PROMPT = (
     "Rebuild the figure in source.png as a single, natively editable PowerPoint slide: write a "
@@ -111,7 +122,7 @@ def check_harness(
     root: Path | None = None,
     script: Sequence[Action] = DEFAULT_SCRIPT,
 ) -> CheckOutcome:
-    """Run one attempt of ``harness`` (a :class:`refig.harness.adapter.CliHarness`) offline.
+    """Run one attempt of ``harness`` (a :class:`refig_toolkit_agent.adapter.CliHarness`) offline.
 
     ``model`` defaults to the harness's example model: the CLIs choose their tools by model name.
     """

@@ -9,13 +9,13 @@ import time
 from pathlib import Path
 
 import pytest
-from refig.gateway import Gateway, Upstream
-from refig.httpserver import LocalServer, Request, Response
 from refig.models import Asset, Task
 from refig.protocols import AttemptContext, Prompt
 from refig.running.sandbox import SandboxPolicy, bwrap_works, run_command
-from refig.running.tunnel import GatewayTunnel
 from refig.running.workspace import AttemptDirs, attempt_env
+from refig_toolkit_agent.gateway import Gateway, Upstream
+from refig_toolkit_agent.httpserver import LocalServer, Request, Response
+from refig_toolkit_agent.tunnel import GatewayTunnel
 
 pytestmark = pytest.mark.skipif(not bwrap_works(), reason="bubblewrap cannot run here")
 

@@ -21,10 +21,10 @@ import os
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
-
 from refig.errors import RefigError, problems
-from refig.gateway.usage import Tokens
 from refig.home import refig_home
+
+from refig_toolkit_agent.gateway.usage import Tokens
 
 LITELLM_MAP = "model_prices_and_context_window_backup.json"
 PROVIDER_PREFIXES = ("anthropic/", "openai/", "dashscope/", "openrouter/", "azure/", "vertex_ai/")

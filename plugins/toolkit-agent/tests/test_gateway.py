@@ -11,11 +11,19 @@ from pathlib import Path
 
 import pytest
 from refig.errors import RefigError
-from refig.gateway import DUMMY_KEY, Gateway, Price, PriceTable, Upstream, read_calls, summarize
-from refig.gateway.calls import status_kind
-from refig.gateway.pricing import load_overrides
-from refig.gateway.usage import Api, Tokens, api_of, parse_response
 from refig.testing.scripted import Fault, ScriptedServer
+from refig_toolkit_agent.gateway import (
+    DUMMY_KEY,
+    Gateway,
+    Price,
+    PriceTable,
+    Upstream,
+    read_calls,
+    summarize,
+)
+from refig_toolkit_agent.gateway.calls import status_kind
+from refig_toolkit_agent.gateway.pricing import load_overrides
+from refig_toolkit_agent.gateway.usage import Api, Tokens, api_of, parse_response
 
 REAL_KEY = "sk-real-key-0123456789"
 PRICES = PriceTable({"m": Price(input_cost_per_token=1e-6, output_cost_per_token=4e-6,

@@ -20,10 +20,10 @@ from http.client import HTTPResponse
 from pathlib import Path
 from typing import Any
 
-from refig.gateway.calls import ModelCall, priced, status_kind
-from refig.gateway.pricing import PriceTable
-from refig.gateway.usage import Api, api_of, parse_response
-from refig.httpserver import CutStream, LocalServer, Request, Response
+from refig_toolkit_agent.gateway.calls import ModelCall, priced, status_kind
+from refig_toolkit_agent.gateway.pricing import PriceTable
+from refig_toolkit_agent.gateway.usage import Api, api_of, parse_response
+from refig_toolkit_agent.httpserver import CutStream, LocalServer, Request, Response
 
 DUMMY_KEY = "sk-refig-gateway-dummy-key"
 READ_TIMEOUT = 900.0

@@ -21,18 +21,19 @@ from pathlib import Path
 from typing import ClassVar
 
 from refig.errors import RefigError, UsageError, did_you_mean
-from refig.gateway import Gateway, PriceTable, Upstream, summarize
-from refig.gateway.calls import CallSummary, write_calls
-from refig.harness.figure import DEFAULT_FIGURE, FIGURE_DELIVERY, Delivery
-from refig.harness.figure import OPTION as FIGURE_OPTION
-from refig.harness.install import require
 from refig.models import ErrorInfo, Usage
 from refig.protocols import AttemptContext, HarnessResult
 from refig.records import CliPin
 from refig.running.sandbox import SandboxPolicy, run_command
-from refig.running.tunnel import GatewayTunnel
 from refig.running.workspace import PROGRAM_FILE, SLIDE_FILE
 from refig.suite import IMAGE_SUFFIXES
+
+from refig_toolkit_agent.figure import DEFAULT_FIGURE, FIGURE_DELIVERY, Delivery
+from refig_toolkit_agent.figure import OPTION as FIGURE_OPTION
+from refig_toolkit_agent.gateway import Gateway, PriceTable, Upstream, summarize
+from refig_toolkit_agent.gateway.calls import CallSummary, write_calls
+from refig_toolkit_agent.install import require
+from refig_toolkit_agent.tunnel import GatewayTunnel
 
 TRANSCRIPT = "transcript.jsonl"
 CALLS = "calls.jsonl"
@@ -87,7 +88,7 @@ class Report:
 
 
 #: Options every CLI adapter reads: the provider's base URL, a price override file, and how the
-#: figure is delivered (:mod:`refig.harness.figure`).
+#: figure is delivered (:mod:`refig_toolkit_agent.figure`).
 SHARED_OPTIONS: dict[str, tuple[str, ...]] = {"upstream": (), "prices": (),
                                               FIGURE_OPTION: FIGURE_DELIVERY}
 #: Gateway failure kinds that mean the provider refused the call (it may answer later).
@@ -110,6 +111,9 @@ class CliHarness(ABC):
     #: The ``--harness-opt`` keys this adapter reads, each with the values it allows (``()``:
     #: any value).
     accepted: ClassVar[dict[str, tuple[str, ...]]]
+    #: How the figure reaches the agent is a factor of the experiment: ``refig run`` records
+    #: the default in the configuration id when a run does not choose.
+    recorded_defaults: ClassVar[dict[str, str]] = {FIGURE_OPTION: DEFAULT_FIGURE}
 
     def __init__(self, **options: str):
         self.options = {k: str(v) for k, v in options.items() if v is not None}

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
-
-from refig.gateway.pricing import PriceTable
-from refig.gateway.usage import Api, Tokens
 from refig.models import ErrorInfo, Usage
+
+from refig_toolkit_agent.gateway.pricing import PriceTable
+from refig_toolkit_agent.gateway.usage import Api, Tokens
 
 RETRYABLE = frozenset({"rate_limited", "api_error", "stream_error", "malformed_response",
                        "upstream_unreachable", "timeout", "aborted"})

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from refig.errors import RefigError
-from refig.harness.install import cli_version, install, locate, prefix, require
 from refig.home import refig_home
 from refig.records import CliPin
+from refig_toolkit_agent.install import cli_version, install, locate, prefix, require
 
 PIN = CliPin(package="@example/tool", version="1.2.3", bin="tool",
              version_pattern=r"(\d+\.\d+\.\d+) \(Tool\)")

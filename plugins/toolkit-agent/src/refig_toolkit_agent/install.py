@@ -11,9 +11,11 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from refig.doctor import Check, Status
 from refig.errors import RefigError
 from refig.home import refig_home
 from refig.plugins import Registry
@@ -94,6 +96,18 @@ def locate(name: str, pin: CliPin) -> InstalledCli:
                         install_command(name))
 
 
+def cli_checks(name: str, pin: CliPin) -> Iterator[Check]:
+    """``refig doctor``'s line for harness ``name``: its pinned CLI against what is installed (a
+    CLI harness's record names this as its ``checks``)."""
+    cli = locate(name, pin)
+    if cli.ok:
+        yield Check(f"{cli.harness} CLI", Status.OK, f"{cli.package} {cli.found} ({cli.path})")
+    else:
+        found = f"found {cli.found}" if cli.found else "not installed"
+        yield Check(f"{cli.harness} CLI", Status.WARN,
+                    f"{cli.package} {cli.pinned} pinned, {found}", cli.fix)
+
+
 def require(name: str, pin: CliPin) -> InstalledCli:
     """The pinned CLI (``path`` set, ``ok``), or a RefigError that says how to install it."""
     found = locate(name, pin)
@@ -150,5 +164,5 @@ def pinned_clis(registry: Registry) -> dict[str, CliPin]:
 
 
 def harness_clis(registry: Registry) -> list[InstalledCli]:
-    """Each harness CLI with its pinned and installed versions; ``refig doctor`` reports these."""
+    """Each harness CLI with its pinned and installed versions (``refig harness list``)."""
     return [locate(name, pin) for name, pin in sorted(pinned_clis(registry).items())]

@@ -3,8 +3,8 @@
 Under bubblewrap with the ``gateway`` network policy a harness CLI runs in its own network
 namespace (``--unshare-net``: a loopback interface and nothing else). The gateway keeps
 listening on the host's 127.0.0.1; a Unix socket in a directory bound into the sandbox leads to
-it, and a small forwarder inside the sandbox (:mod:`refig.running.forward`) listens on the same
-loopback port the harness was told, so the CLI's base URL works unchanged while a direct
+it, and a small forwarder inside the sandbox (:mod:`refig_toolkit_agent.forward`) listens on the
+same loopback port the harness was told, so the CLI's base URL works unchanged while a direct
 connection to anything else (a model server on the host's loopback, the internet) fails.
 """
 
@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from refig.running import forward
 from refig.running.sandbox import SandboxPolicy
+
+from refig_toolkit_agent import forward
 
 SOCKET_NAME = "gateway.sock"
 

@@ -5,13 +5,19 @@ from __future__ import annotations
 import json
 
 import typer
+from refig.plugin import (
+    CliPin,
+    PluginKind,
+    RefigError,
+    Registry,
+    UsageError,
+    did_you_mean,
+    err,
+    out,
+    print_table,
+)
+from refig_toolkit_agent.install import harness_clis, install, pinned_clis
 from rich.table import Table
-
-from refig.console import err, out, print_table
-from refig.errors import RefigError, UsageError, did_you_mean
-from refig.harness.install import harness_clis, install, pinned_clis
-from refig.plugins import Registry
-from refig.records import CliPin, PluginKind
 
 
 def _pinned(pins: dict[str, CliPin], name: str) -> CliPin:
@@ -79,9 +85,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
         It proves the CLI, the gateway and the sandbox work here: the agent must write and run a
         python-pptx program, and the attempt's turns and tokens must equal what the server served.
         """
-        from refig.harness.selfcheck import check_harness
         from refig.pptx.gate import inspect_structure
-        from refig.testing.scripted import FAULTS, Fault
+        from refig_toolkit_agent.selfcheck import FAULTS, Fault, check_harness
 
         _pinned(pinned_clis(registry), name)
         if fault is not None and fault not in FAULTS:

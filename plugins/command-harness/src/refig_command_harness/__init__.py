@@ -1,0 +1,1 @@
+"""refig command ``refig harness``: the pinned harness CLIs installed, listed and checked."""

@@ -1,0 +1,18 @@
+"""Registers ``refig harness``; the command's module is imported when the app is built."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from refig.plugin import hookimpl
+
+if TYPE_CHECKING:
+    import typer
+    from refig.plugin import Registry
+
+
+@hookimpl
+def refig_commands(app: typer.Typer, registry: Registry) -> None:
+    from refig_command_harness.command import register
+
+    register(app, registry)
