@@ -68,7 +68,7 @@ def find_cycles(core: Path) -> list[str]:
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         targets = set()
-        for _, module in _imports(path, module_level=True):
+        for _, module in _imports(path, module_level=False):
             # importing a.b.c imports the packages a and a.b first
             parts = module.split(".")
             targets |= {".".join(parts[:k]) for k in range(1, len(parts) + 1)}
