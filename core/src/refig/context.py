@@ -27,7 +27,7 @@ class RunContext:
     family: str
 
     @classmethod
-    def open(cls, registry: Registry, run: Path) -> RunContext:
+    def open(cls, registry: Registry, run: Path | str) -> RunContext:
         """The context of the run directory ``run`` (a missing or unreadable run exits 1)."""
         return cls.of(registry, RunStore.open(run))
 
