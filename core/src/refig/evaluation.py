@@ -41,11 +41,11 @@ class StoreSource:
     context: RunContext
     claims: Claims
     store: RunStore = field(init=False)
+    #: The run's task family (the engine's sources name theirs).
     family: str = field(init=False)
 
     def __post_init__(self) -> None:
-        self.store = self.context.store
-        self.family = self.context.family
+        self.store, self.family = self.context.store, self.context.family
 
     def damage(self) -> Damage:
         return Damage(self.store)

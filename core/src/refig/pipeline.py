@@ -73,7 +73,7 @@ class EvaluateOutcome:
 
 def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
     """Inspect, render, gate and measure every artifact of a run, then judge it."""
-    from refig.evaluation import StageChoice, load_artifacts
+    from refig.evaluation import StageChoice
 
     # names first (a typo exits 2 before any file is read), then what the run's family allows
     chosen = StageChoice.named(registry, request.renderer, request.metrics)
@@ -84,19 +84,24 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
     metric_options = _checked_metric_options(request.metric_options, metrics)
     rubric = _rubric(context, judges, request.rubric)
     summary = _run_stages(context, renderer, metrics, executor, metric_options, request)
-    judging = None
-    if judges:
-        from refig.judging import judge_artifacts
-
-        judging = judge_artifacts(
-            context.store, load_artifacts(context, damage=summary.damage), judges, rubric=rubric,
-            repeats=request.repeats,
-            jobs=request.judge_jobs, budget=request.budget, retry_failed=request.rejudge_failed,
-            quiet=request.quiet)
+    judging = _judge(context, judges, rubric, summary, request) if judges else None
     damaged = summary.damage.error() if summary.damage is not None else None
     if damaged is not None:  # the whole items were done; the damaged ones wait for a repair
         raise damaged
     return EvaluateOutcome(stages=summary, judging=judging)
+
+
+def _judge(context: RunContext, judges: Sequence[SelectedJudge], rubric: Rubric | None,
+           summary: Summary, request: EvaluateRequest) -> JudgingSummary:
+    """Every evaluated artifact of the run (those with damaged objects left out) judged by each
+    judge, on the judging stage's own threads."""
+    from refig.evaluation import load_artifacts
+    from refig.judging import judge_artifacts
+
+    return judge_artifacts(
+        context.store, load_artifacts(context, damage=summary.damage), judges, rubric=rubric,
+        repeats=request.repeats, jobs=request.judge_jobs, budget=request.budget,
+        retry_failed=request.rejudge_failed, quiet=request.quiet)
 
 
 def _chosen_judges(registry: Registry, request: EvaluateRequest) -> list[SelectedJudge]:
