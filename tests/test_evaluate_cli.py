@@ -13,6 +13,7 @@ from pptx import Presentation
 from pptx.enum.shapes import MSO_SHAPE
 from pptx.util import Emu
 from refig.cli import run as refig
+from refig.context import RunContext
 from refig.evaluation import load_artifacts
 from refig.models import (
     Asset,
@@ -24,6 +25,7 @@ from refig.models import (
     Render,
     Task,
 )
+from refig.plugins import Registry
 from refig.pptx import ObjectTree
 from refig.store import RunStore
 
@@ -163,7 +165,7 @@ def test_evaluate_stores_everything_and_resumes(run, probe_metric, capsys) -> No
 def test_load_artifacts_for_the_judges(run, probe_metric) -> None:
     store: RunStore = run["store"]
     assert refig(["evaluate", str(store.root), "--metric", "probe", "-q"]) == 1  # one is lost
-    artifacts = load_artifacts(store)
+    artifacts = load_artifacts(RunContext.of(Registry.load(), store))
     pairs = sorted((a.sha256, a.task.id) for a in artifacts)
     assert pairs == sorted(
         [

@@ -1,5 +1,7 @@
 """The import structure: first-party plugins import only the documented core surfaces, and the
-core has no import cycle. Both are read from the source with ``ast`` (no import runs)."""
+core has no import cycle. Both are read from the source with ``ast`` (no import runs), counting
+every import: module-level ones, those inside functions (lazy imports, which keep start-up fast,
+are fine as long as they close no cycle) and those under ``if TYPE_CHECKING:``."""
 
 from __future__ import annotations
 
@@ -17,19 +19,12 @@ ALLOWED = ("refig", "refig.plugin", "refig.pptx", "refig.stats")
 AGENT = ROOT / "plugins" / "toolkit-agent" / "src" / "refig_toolkit_agent"
 
 
-def _imports(path: Path, *, module_level: bool) -> Iterator[tuple[int, str]]:
-    """(line, module) of every import of ``refig`` in ``path``; ``runtime_only`` skips the ones
-    inside functions (they run late, on use). Imports under ``if TYPE_CHECKING:`` count: a cycle
-    through type hints is still a layering knot."""
+def _imports(path: Path) -> Iterator[tuple[int, str]]:
+    """(line, module) of every import of ``refig`` in ``path``, wherever it stands: one inside a
+    function runs late, on use, and one under ``if TYPE_CHECKING:`` never runs, but a cycle
+    through either is still a layering knot."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    skipped: set[int] = set()
-    if module_level:
-        for node in ast.walk(tree):
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                skipped |= {id(n) for n in ast.walk(node) if n is not node}
     for node in ast.walk(tree):
-        if id(node) in skipped:
-            continue
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             if node.module.split(".")[0] == "refig":
                 if node.module == "refig":  # `from refig import x`: x may be a submodule
@@ -56,7 +51,7 @@ def test_first_party_plugins_import_only_the_documented_surfaces() -> None:
         for path in sorted((ROOT / root).glob("*/src/**/*.py")):
             if path.is_relative_to(AGENT):
                 continue
-            for line, module in _imports(path, module_level=False):
+            for line, module in _imports(path):
                 if not _allowed(module):
                     offences.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
     assert not offences, "\n".join(offences)
@@ -73,7 +68,7 @@ def find_cycles(core: Path) -> list[str]:
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         targets = set()
-        for _, module in _imports(path, module_level=True):
+        for _, module in _imports(path):
             # importing a.b.c imports the packages a and a.b first
             parts = module.split(".")
             targets |= {".".join(parts[:k]) for k in range(1, len(parts) + 1)}
@@ -115,6 +110,11 @@ def test_the_cycle_finder_finds_a_cycle(tmp_path: Path) -> None:
                                           "if TYPE_CHECKING:\n    from refig.a import y\n")
     (package / "c.py").write_text("def late():\n    from refig.a import y\n")
     assert find_cycles(package) == ["refig.a -> refig.sub.b -> refig.a"]
+    # a cycle closed by an import inside a function counts too
+    (package / "d.py").write_text("from refig.c import late\n")
+    (package / "a.py").write_text("def late():\n    from refig.d import late\n")
+    (package / "sub" / "b.py").write_text("")
+    assert find_cycles(package) == ["refig.a -> refig.d -> refig.c -> refig.a"]
 
 
 def _package_init_only(cycle: str) -> bool:
@@ -127,7 +127,7 @@ def _package_init_only(cycle: str) -> bool:
 
 def test_production_code_does_not_build_on_test_stand_ins_and_pricing_stands_alone() -> None:
     for path in (AGENT / "gateway").glob("*.py"):
-        modules = {m for _, m in _imports(path, module_level=False)}
+        modules = {m for _, m in _imports(path)}
         assert not any(m.startswith("refig.testing") for m in modules), path
     pricing = ast.parse((AGENT / "gateway" / "pricing.py").read_text(encoding="utf-8"))
     toolkit = {node.module for node in ast.walk(pricing) if isinstance(node, ast.ImportFrom)

@@ -28,6 +28,7 @@ RACER = textwrap.dedent('''
     from refig.protocols import HarnessResult, Prompt
     from refig.records import ExecutorRecord, HarnessRecord, WorkflowRecord
     from refig.running.runner import RunRequest, execute
+    from refig.suite import Suite
 
     suite, out, roots, log, name = map(Path, sys.argv[1:6])
 
@@ -56,7 +57,8 @@ RACER = textwrap.dedent('''
                               **{k: v for k, v in extra.items() if k != "make"}), "tests")
 
     request = RunRequest(
-        suite=suite, out=out, harness=record(HarnessRecord, make=Slow, needs_model=False),
+        suite=Suite.load(suite), out=out,
+        harness=record(HarnessRecord, make=Slow, needs_model=False),
         workflow=record(WorkflowRecord, make=Plain), jobs=2, timeout=60,
         executor=record(ExecutorRecord, make=LocalExecutor), workspace_root=roots,
         sandbox="none")

@@ -30,7 +30,7 @@ from refig.running.runner import RunRequest, execute
 from refig.running.sandbox import bwrap_works, run_command
 from refig.running.workspace import SLIDE_FILE
 from refig.store import RunStore
-from refig.suite import SuiteError, SuiteWriter
+from refig.suite import Suite, SuiteError, SuiteWriter
 
 MODES = ["bwrap", "none"] if bwrap_works() else ["none"]
 
@@ -72,7 +72,7 @@ def request(tmp_path: Path, suite: Path, body: Callable[[AttemptContext], Harnes
     workflow = WorkflowRecord(name="plain", description="test", factory=lambda **_: PlainWorkflow())
     executor = ExecutorRecord(name="local", description="test", factory=lambda **_: LocalExecutor())
     fields: dict[str, Any] = dict(
-        suite=suite, out=tmp_path / "run", harness=Selection(harness, "tests"),
+        suite=Suite.load(suite), out=tmp_path / "run", harness=Selection(harness, "tests"),
         workflow=Selection(workflow, "tests"), executor=Selection(executor, "refig"),
         # the stand-in harness counts as an agent: where bwrap cannot work, go without it on
         # purpose (auto would refuse it)

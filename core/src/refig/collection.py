@@ -148,13 +148,15 @@ def report_collection(registry: Registry, request: ReportRequest,
                       runs: list[Path]) -> dict[str, Path]:
     """``refig report DIR`` on a folder of runs: the terminal tables of each run in turn, and
     each ``--html`` (or other collection-aware reporter) written once over the whole folder.
-    Reports that hold one run's tables (JSON, LaTeX, figures) need one run."""
+    Reports that hold one run's tables (JSON, LaTeX, figures) need one run. The layer above
+    :func:`refig.pipeline.report`, which it calls for each run's tables (never the reverse)."""
     from dataclasses import replace
 
     from refig.console import err
-    from refig.pipeline import report
+    from refig.pipeline import refuse_file_targets, report
     from refig.records import PluginKind
 
+    refuse_file_targets(request)
     if request.as_json:
         raise UsageError(f"{request.run} is a folder of {len(runs)} runs; --json reports one run",
                          fix=f"give one of its runs, e.g. {runs[0]}")

@@ -15,19 +15,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from refig.claims import ClaimedStage, Claims
+from refig.context import RunContext
 from refig.engine.engine import Engine, MetricKey, Summary, reference_of
 from refig.engine.plugins import family_for
-from refig.engine.runs import primary_role, run_family
 from refig.engine.stages import Item, Rendered, final_gate, render_key
 from refig.integrity import Damage, intact
 from refig.models import Attempt, GateResult, Inspection, MetricValue, Render, Task
-from refig.plugins import Registry, Selection
+from refig.plugins import Registry, Selection, check_serves
 from refig.protocols import Artifact, Executor
-from refig.records import MetricRecord, PluginKind
+from refig.records import MetricRecord, PluginKind, TaskFamilyRecord
 from refig.store import RunStore
 
-__all__ = ["Evaluation", "StoreSource", "Summary", "default_metrics", "load_artifacts",
-           "select_metrics"]
+__all__ = ["Evaluation", "StageChoice", "StoreSource", "Summary", "default_metrics",
+           "load_artifacts"]
 
 #: Annotations larger than this are not parsed (they are JSON written by suite builders).
 MAX_ANNOTATION_BYTES = 16 << 20
@@ -38,12 +38,14 @@ _META_RENDERER = "evaluation.renderer"
 class StoreSource:
     """A run store's attempts' primary outputs, as the engine's items; results stored in it."""
 
-    store: RunStore
+    context: RunContext
     claims: Claims
+    store: RunStore = field(init=False)
+    #: The run's task family (the engine's sources name theirs).
     family: str = field(init=False)
 
     def __post_init__(self) -> None:
-        self.family = run_family(self.store)
+        self.store, self.family = self.context.store, self.context.family
 
     def damage(self) -> Damage:
         return Damage(self.store)
@@ -51,7 +53,7 @@ class StoreSource:
     def items(self, damage: Damage | None) -> list[Item]:
         """One item per output and distinct rendering key (:func:`render_key`): a program
         handed in for two tasks is executed for each, with that task's inputs."""
-        role = primary_role(self.store)
+        role = self.context.role
         tasks = {task.id: task for task in self.store.iter(Task)}
         found: dict[tuple[str, str], tuple[str, Task | None]] = {}
         for a in self.store.iter(Attempt):
@@ -157,14 +159,14 @@ class StoreSource:
 
     def artifacts(self, inspections: Mapping[str, Inspection], renders: Mapping[str, Render],
                   gates: Mapping[str, GateResult], damage: Damage | None) -> Iterator[Artifact]:
-        return _artifacts(self.store, inspections, renders, gates, damage=damage)
+        return _artifacts(self.context, inspections, renders, gates, damage=damage)
 
 
 @dataclass
 class Evaluation:
     """The engine over every attempt of a run that left its family's primary output."""
 
-    store: RunStore
+    context: RunContext
     renderer: Selection
     metrics: Sequence[Selection]
     executor: Executor
@@ -176,8 +178,8 @@ class Evaluation:
         first, so a second evaluation of the run does the rest."""
         engine = Engine(self.renderer, self.metrics, self.executor, jobs=self.jobs,
                         quiet=self.quiet)
-        with Claims(self.store) as claims:
-            return engine.run(StoreSource(self.store, claims))
+        with Claims(self.context.store) as claims:
+            return engine.run(StoreSource(self.context, claims))
 
 
 def rendered_inputs(family: str) -> tuple[str, ...]:
@@ -204,7 +206,7 @@ def _annotation(store: RunStore, task: Task) -> Mapping[str, Any] | None:
 
 
 def _artifacts(
-    store: RunStore,
+    context: RunContext,
     inspections: Mapping[str, Inspection],
     renders: Mapping[str, Render],
     gates: Mapping[str, GateResult],
@@ -214,10 +216,9 @@ def _artifacts(
 ) -> Iterator[Artifact]:
     """The artifacts whose output, task inputs and rendering are whole (the rest noted in
     ``damage``: left out, not scored)."""
+    store, family, role = context.store, context.family, context.role
     damage = damage or Damage(store)
     tasks = {task.id: task for task in store.iter(Task)}
-    role = primary_role(store)
-    family = run_family(store)
     known = metrics or {}
     seen: set[tuple[str, str]] = set()
     for attempt in store.iter(Attempt):
@@ -272,7 +273,7 @@ def _artifacts(
         )
 
 
-def load_artifacts(store: RunStore, *, renderer: str | None = None,
+def load_artifacts(context: RunContext, *, renderer: str | None = None,
                    damage: Damage | None = None) -> list[Artifact]:
     """Every evaluated (artifact, task) pair of a run, in attempt order, for later stages.
 
@@ -281,10 +282,11 @@ def load_artifacts(store: RunStore, *, renderer: str | None = None,
     the gate as ``gate.passed``). ``renderer`` picks the rendering (default: the one the last
     ``refig evaluate`` used).
     """
+    store = context.store
     chosen = json.loads(store.get_meta(_META_RENDERER) or "{}")
     name = renderer or chosen.get("name")
     settings = chosen.get("settings") if not renderer or renderer == chosen.get("name") else None
-    inspector = family_for(run_family(store)).inspector
+    inspector = family_for(context.family).inspector
     inspections = {i.artifact_sha256: i for i in store.iter(Inspection) if i.inspector == inspector}
     renders: dict[str, Render] = {}
     if name:
@@ -295,32 +297,43 @@ def load_artifacts(store: RunStore, *, renderer: str | None = None,
     for value in store.iter(MetricValue):
         key = (value.artifact_sha256, value.reference_sha256 or "")
         metrics.setdefault(key, {})[f"{value.metric}.{value.name}"] = value.value
-    return list(_artifacts(store, inspections, renders, {}, metrics, damage=damage))
+    return list(_artifacts(context, inspections, renders, {}, metrics, damage=damage))
 
 
-def default_metrics(registry: Registry, family: str | None = None) -> list[Selection]:
+def default_metrics(registry: Registry, family: TaskFamilyRecord) -> list[Selection]:
     """The metrics ``refig evaluate``/``check`` run when ``--metric`` is not given: the
     installed metrics marked default and the family's own defaults, those serving ``family``."""
-    wanted = set()
-    if family is not None:
-        record = registry.family(family).record
-        wanted = set(getattr(record, "metrics", ()))
+    wanted = set(family.metrics)
     return [
         registry.resolve(PluginKind.METRIC, r.name)
         for r in registry.records(PluginKind.METRIC)
         if isinstance(r, MetricRecord) and (r.default or r.name in wanted)
-        and (family is None or r.serves(family))
+        and r.serves(family.name)
     ]
 
 
-def select_metrics(
-    registry: Registry, names: Iterable[str] | None, family: str | None = None
-) -> list[Selection]:
-    """``--metric`` selectors resolved (unknown names, and metrics not serving ``family``,
-    exit 2), or the default metrics."""
-    names = list(names or [])
-    if not names:
-        return default_metrics(registry, family)
-    if family is None:
-        return [registry.resolve(PluginKind.METRIC, name) for name in names]
-    return [registry.resolve_for(PluginKind.METRIC, name, family) for name in names]
+@dataclass(frozen=True)
+class StageChoice:
+    """The renderer and metrics a command was asked for (``--renderer``, ``--metric``), resolved
+    by name first, so a typo exits 2 before any file is read; :meth:`serving` then fits them to
+    the task family (its renderer and default metrics when none were named)."""
+
+    renderer: Selection | None
+    metrics: tuple[Selection, ...]
+
+    @classmethod
+    def named(cls, registry: Registry, renderer: str | None,
+              metrics: Iterable[str]) -> StageChoice:
+        """The named renderer and metrics (unknown names exit 2, listing the installed ones)."""
+        return cls(registry.resolve(PluginKind.RENDERER, renderer) if renderer else None,
+                   tuple(registry.resolve(PluginKind.METRIC, name) for name in metrics))
+
+    def serving(self, registry: Registry,
+                family: TaskFamilyRecord) -> tuple[Selection, list[Selection]]:
+        """The renderer and metrics for ``family``; a named one that does not serve it exits 2
+        (:class:`~refig.errors.FamilyMismatchError`)."""
+        renderer = self.renderer or registry.resolve(PluginKind.RENDERER, family.renderer)
+        metrics = list(self.metrics) or default_metrics(registry, family)
+        for selection in (renderer, *self.metrics):
+            check_serves(registry, selection, family.name)
+        return renderer, metrics

@@ -1,7 +1,9 @@
 """The evaluate and report stages as functions, shared by their commands and by ``refig demo``.
 
-Every name is resolved through the registry before any work starts, so a typo exits 2 with the
-names that exist instead of failing half-way.
+Each reads as one pipeline: resolve every name through the registry (a typo exits 2 with the
+names that exist instead of failing half-way), open the run's :class:`~refig.context.RunContext`
+once, fit the choices to the run's family, then do the work with that context. A folder of runs
+is reported by :func:`refig.collection.report_collection`, a layer above :func:`report`.
 """
 
 from __future__ import annotations
@@ -12,14 +14,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from refig.console import err
+from refig.context import RunContext
 from refig.errors import RefigError, UsageError, refuse_file_as_folder
 from refig.plugins import Registry, Selection, check_serves
 from refig.records import PluginKind
-from refig.store import RunStore
 
 if TYPE_CHECKING:
     from refig.evaluation import Summary
-    from refig.judging import JudgingSummary
+    from refig.judging import JudgingSummary, SelectedJudge
+    from refig.rubric import Rubric
 
 
 @dataclass(frozen=True)
@@ -70,42 +73,76 @@ class EvaluateOutcome:
 
 def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
     """Inspect, render, gate and measure every artifact of a run, then judge it."""
-    from refig.engine.plugins import close_plugins, use_registry
-    from refig.engine.runs import run_family
-    from refig.evaluation import Evaluation, load_artifacts, select_metrics
+    from refig.evaluation import StageChoice
 
     # names first (a typo exits 2 before any file is read), then what the run's family allows
-    if request.renderer is not None:
-        registry.resolve(PluginKind.RENDERER, request.renderer)
-    select_metrics(registry, request.metrics)
+    chosen = StageChoice.named(registry, request.renderer, request.metrics)
     executor = registry.resolve(PluginKind.EXECUTOR, request.executor)
-    judges = rubric = None
-    if request.judges:
-        from refig.judging import check_budget, select_judges
-
-        judges = select_judges(registry, request.judges, request.judge_options)
-        check_budget(judges, request.budget)  # before any work: exit 2
-    store = RunStore.open(request.run)
-    family = run_family(store)
-    family_record = registry.family(family).record
-    renderer = registry.resolve_for(PluginKind.RENDERER,
-                                    request.renderer or family_record.renderer, family)
-    metrics = select_metrics(registry, request.metrics, family)
+    judges = _chosen_judges(registry, request)
+    context = RunContext.open(registry, request.run)
+    renderer, metrics = chosen.serving(registry, context.record)
     metric_options = _checked_metric_options(request.metric_options, metrics)
-    if judges:
-        from refig.rubric import load_rubric
+    rubric = _rubric(context, judges, request.rubric)
+    summary = _run_stages(context, renderer, metrics, executor, metric_options, request)
+    judging = _judge(context, judges, rubric, summary, request) if judges else None
+    damaged = summary.damage.error() if summary.damage is not None else None
+    if damaged is not None:  # the whole items were done; the damaged ones wait for a repair
+        raise damaged
+    return EvaluateOutcome(stages=summary, judging=judging)
 
-        for selected in judges:
-            check_serves(registry, selected.selection, family)
-        rubric = load_rubric(request.rubric, family=family)
-    use_registry(registry)
+
+def _judge(context: RunContext, judges: Sequence[SelectedJudge], rubric: Rubric | None,
+           summary: Summary, request: EvaluateRequest) -> JudgingSummary:
+    """Every evaluated artifact of the run (those with damaged objects left out) judged by each
+    judge, on the judging stage's own threads."""
+    from refig.evaluation import load_artifacts
+    from refig.judging import judge_artifacts
+
+    return judge_artifacts(
+        context.store, load_artifacts(context, damage=summary.damage), judges, rubric=rubric,
+        repeats=request.repeats, jobs=request.judge_jobs, budget=request.budget,
+        retry_failed=request.rejudge_failed, quiet=request.quiet)
+
+
+def _chosen_judges(registry: Registry, request: EvaluateRequest) -> list[SelectedJudge]:
+    """The ``--judge`` selections, within ``--budget`` (exit 2 before any work)."""
+    if not request.judges:
+        return []
+    from refig.judging import check_budget, select_judges
+
+    judges = select_judges(registry, request.judges, request.judge_options)
+    check_budget(judges, request.budget)
+    return judges
+
+
+def _rubric(context: RunContext, judges: Sequence[SelectedJudge],
+            path: Path | None) -> Rubric | None:
+    """The judges' rubric (``--rubric``, else the family's), once each judge is known to serve
+    the run's family; None when no judge is asked for."""
+    if not judges:
+        return None
+    from refig.rubric import load_rubric
+
+    for selected in judges:
+        check_serves(context.registry, selected.selection, context.family)
+    return load_rubric(path, family=context.family)
+
+
+def _run_stages(context: RunContext, renderer: Selection, metrics: Sequence[Selection],
+                executor: Selection, metric_options: dict[str, dict[str, str]],
+                request: EvaluateRequest) -> Summary:
+    """The deterministic stages over the run on ``executor``'s pool; their summary, said on
+    stderr unless quiet."""
+    from refig.engine.plugins import close_plugins, use_registry
+    from refig.evaluation import Evaluation
     from refig.metric_options import given
 
+    use_registry(context.registry)
     with given(metric_options):
         pool = executor.create()
         try:
-            summary = Evaluation(store=store, renderer=renderer, metrics=metrics, executor=pool,
-                                 jobs=request.jobs, quiet=request.quiet).run()
+            summary = Evaluation(context=context, renderer=renderer, metrics=metrics,
+                                 executor=pool, jobs=request.jobs, quiet=request.quiet).run()
         finally:
             close_plugins()
             pool.close()
@@ -116,19 +153,7 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
             f"{summary.rendered} rendered, {summary.metric_values} metric values "
             f"({sum(summary.skipped.values())} steps already stored); gate: {gates}"
         )
-    judging = None
-    if judges:
-        from refig.judging import judge_artifacts
-
-        judging = judge_artifacts(
-            store, load_artifacts(store, damage=summary.damage), judges, rubric=rubric,
-            repeats=request.repeats,
-            jobs=request.judge_jobs, budget=request.budget, retry_failed=request.rejudge_failed,
-            quiet=request.quiet)
-    damaged = summary.damage.error() if summary.damage is not None else None
-    if damaged is not None:  # the whole items were done; the damaged ones wait for a repair
-        raise damaged
-    return EvaluateOutcome(stages=summary, judging=judging)
+    return summary
 
 
 def _checked_metric_options(pairs: Sequence[str], metrics: Sequence[Selection]
@@ -167,18 +192,18 @@ class ReportRequest:
     count_failures: bool = False
 
 
-def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
-    """Analyse a run once and hand the analysis to each reporter; return what each wrote (a
-    folder of runs: see :func:`refig.collection.report_collection`)."""
-    from refig.analysis import Options, analyse
-    from refig.collection import collection_runs, report_collection
-
+def refuse_file_targets(request: ReportRequest) -> None:
+    """Exit 2 when a report's folder is an existing file, before any work."""
     for name, target in request.targets:
         if target is not None:
             refuse_file_as_folder(target, str(target), noun=f"a folder for the {name} report")
-    if (runs := collection_runs(request.run)) is not None:
-        return report_collection(registry, request, runs)
 
+
+def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
+    """Analyse one run once and hand the analysis to each reporter; return what each wrote."""
+    from refig.analysis import Options, analyse
+
+    refuse_file_targets(request)
     wanted: list[tuple[Selection, Path | None]] = []
     if request.terminal and not request.as_json:
         wanted.append((registry.resolve(PluginKind.REPORTER, "terminal"), None))
@@ -188,22 +213,19 @@ def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
         wanted.append((registry.resolve(PluginKind.REPORTER, "json"), None))
     if not wanted:
         raise UsageError("nothing to report: give --html, --latex, --figures or --reporter")
-    store = RunStore.open(request.run)
-    from refig.engine.runs import run_family
-
-    family = run_family(store)
+    context = RunContext.open(registry, request.run)
     for selection, _ in wanted:
-        check_serves(registry, selection, family)
+        check_serves(registry, selection, context.family)
     quiet = request.quiet or request.as_json
     options = Options(judge=request.judge, resamples=request.resamples,
                       elo_resamples=request.elo_resamples, seed=request.seed,
                       zero_margin=request.zero_margin, count_failures=request.count_failures)
-    analysis = analyse(store, options, quiet=quiet)
+    analysis = analyse(context.store, options, quiet=quiet)
     shared = {"analysis": analysis, "quiet": quiet, "judge": request.judge}
     written: dict[str, Path] = {}
     for selection, target in wanted:
         try:
-            path = selection.create().report(store.root, target, shared)
+            path = selection.create().report(context.store.root, target, shared)
         except OSError as exc:  # a reporter could not create or write its directory
             raise RefigError(
                 f"cannot write the {selection.record.name} report: {exc.strerror or exc}",

@@ -92,6 +92,7 @@ def repair(registry: Registry, run: Path, *, suite: Path | None = None, jobs: in
            quiet: bool = False, forget_lost: bool = False) -> RepairReport:
     """Check, restore and re-make; with ``forget_lost`` remove the attempts whose outputs are
     lost; record what stays lost in the run."""
+    from refig.context import RunContext
     from refig.engine.plugins import close_plugins, use_registry
     from refig.evaluation import Evaluation
 
@@ -116,7 +117,7 @@ def repair(registry: Registry, run: Path, *, suite: Path | None = None, jobs: in
         use_registry(registry)
         pool = registry.resolve(PluginKind.EXECUTOR, "local").create()
         try:
-            summary = Evaluation(store=store,
+            summary = Evaluation(context=RunContext.of(registry, store),
                                  renderer=registry.resolve(PluginKind.RENDERER, chosen["name"]),
                                  metrics=[], executor=pool, jobs=jobs, quiet=quiet).run()
         finally:

@@ -49,10 +49,12 @@ def test_references_are_rendered_into_the_run_once(deck_run) -> None:
             data = store.objects.path(page.png_sha256).read_bytes()
             assert hashlib.sha256(data).hexdigest() == page.png_sha256
     assert not (root / "cache" / "deck-pages").exists()  # nothing rendered outside the run
+    from refig.context import RunContext
     from refig.evaluation import Evaluation
 
     registry = Registry.load()
-    again = Evaluation(store=store, renderer=registry.resolve(PluginKind.RENDERER, "libreoffice"),
+    again = Evaluation(context=RunContext.of(registry, store),
+                       renderer=registry.resolve(PluginKind.RENDERER, "libreoffice"),
                        metrics=[], executor=registry.resolve(PluginKind.EXECUTOR, "local")
                        .create(), quiet=True).run()
     assert again.rendered == 0  # resumed: the references are not rendered again

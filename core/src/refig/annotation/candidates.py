@@ -13,7 +13,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from refig.analysis.rundata import Outcome, RunData
-from refig.engine.plugins import family_for
+from refig.context import RunContext
+from refig.engine.plugins import family_for, registry
 from refig.errors import RefigError
 from refig.evaluation import load_artifacts
 from refig.models import GateResult
@@ -132,7 +133,8 @@ def showable(store: RunStore, skipped: Counter[str]
     """The run's data and, per gate-passing task x configuration (sorted), the artifact as its
     judges saw it; the others are counted in ``skipped`` by reason."""
     data = RunData.load(store)
-    judged = {(a.sha256, a.task.id): a for a in load_artifacts(store) if a.task is not None}
+    judged = {(a.sha256, a.task.id): a for a in load_artifacts(RunContext.of(registry(), store))
+              if a.task is not None}
     shown = []
     for (task_id, config_id), outcome in sorted(data.outcomes.items()):
         if not outcome.evaluated:

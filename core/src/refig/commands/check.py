@@ -293,13 +293,12 @@ def register(app: typer.Typer, registry: Registry) -> None:
         """
         from refig.engine.files import check_task
         from refig.engine.plugins import family_for, use_registry
-        from refig.evaluation import select_metrics
+        from refig.evaluation import StageChoice
 
         record = registry.family(family_name).record
         assert isinstance(record, TaskFamilyRecord)
-        selected_renderer = registry.resolve_for(PluginKind.RENDERER, renderer or record.renderer,
-                                                 record.name)
-        selected_metrics = select_metrics(registry, metric, record.name)
+        selected_renderer, selected_metrics = StageChoice.named(
+            registry, renderer, metric).serving(registry, record)
         selected_executor = registry.resolve(PluginKind.EXECUTOR, executor)
         given = check_inputs(record, source, inputs)
         check_suffixes(registry, record, files)

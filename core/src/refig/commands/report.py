@@ -58,9 +58,10 @@ def register(app: typer.Typer, registry: Registry) -> None:
         quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress or file messages."),
     ) -> None:
         """Tables of a run with intervals: means, audits, effects, judges, Elo, sensitivity."""
+        from refig.collection import collection_runs, report_collection
         from refig.errors import UsageError
         from refig.pipeline import ReportRequest
-        from refig.pipeline import report as write_reports
+        from refig.pipeline import report as report_run
 
         if zero_margin not in ("exclude", "disagree"):
             raise UsageError(f"--zero-margin is exclude or disagree, not {zero_margin!r}")
@@ -68,9 +69,14 @@ def register(app: typer.Typer, registry: Registry) -> None:
         targets = [(name, target) for name, target in
                    (("html", html), ("latex", latex), ("figures", figures)) if target is not None]
         targets += [_reporter_option(value) for value in reporters]
-        write_reports(registry, ReportRequest(
+        request = ReportRequest(
             run=run, targets=targets, as_json=as_json, judge=judge, resamples=resamples,
             elo_resamples=elo_resamples, seed=seed, quiet=quiet,
             zero_margin=zero_margin,  # type: ignore[arg-type]
             count_failures=count_failures,
-        ))
+        )
+        # a folder of runs is a collection: one report over them all, each run's tables in turn
+        if (runs := collection_runs(run)) is not None:
+            report_collection(registry, request, runs)
+        else:
+            report_run(registry, request)

@@ -40,7 +40,7 @@ from refig.running.workspace import (
     sweep_stale,
 )
 from refig.store import RunStore, sha256_file
-from refig.suite import SUITE_FILE, Suite, SuiteError, inside
+from refig.suite import Suite, SuiteError, inside
 
 DEFAULT_TIMEOUT = 1800.0
 
@@ -49,7 +49,8 @@ DEFAULT_TIMEOUT = 1800.0
 class RunRequest:
     """One configuration over one suite into one run directory."""
 
-    suite: Path
+    #: The suite, read once (by :func:`make_request`).
+    suite: Suite
     out: Path
     harness: Selection
     workflow: Selection
@@ -153,7 +154,8 @@ def make_request(
 ) -> RunRequest:
     """A checked :class:`RunRequest` from plugin names, as ``refig run`` (and ``refig demo``)
     build it: unknown names, a model for a baseline or none for a real harness, options the
-    harness rejects and a Ray address without Ray all fail here (exit 2), before any work."""
+    harness rejects, a harness or workflow that does not serve the suite's family and a Ray
+    address without Ray all fail here (exit 2), before any work. The suite is read here, once."""
     refuse_file_as_folder(Path(out), f"--out {out}", noun="a run directory",
                           fix="give --out a new directory, or the directory of an earlier run")
     executor_sel = registry.resolve(PluginKind.EXECUTOR, executor)
@@ -174,18 +176,18 @@ def make_request(
         raise UsageError(f"harness {record.name} rejects options {options}: {exc}") from exc
     for key, value in getattr(harness, "recorded_defaults", {}).items():
         options.setdefault(key, value)  # a factor of the experiment: always in the id
-    if (Path(suite) / SUITE_FILE).is_file():  # a missing suite is reported when it is read
-        family = Suite.load(suite).manifest.family
-        check_serves(registry, harness_sel, family)
-        check_serves(registry, workflow_sel, family)
-        fields.setdefault("deliverables", registry.family(family).record.deliverables)
+    loaded = Suite.load(suite)
+    family = loaded.manifest.family
+    check_serves(registry, harness_sel, family)
+    check_serves(registry, workflow_sel, family)
+    fields.setdefault("deliverables", registry.family(family).record.deliverables)
     executor_options: dict[str, Any] = {}
     if ray_address and executor_sel.record.name != "ray":
         raise UsageError("--ray-address needs --executor ray")
     address = ray_address or os.environ.get("REFIG_RAY_ADDRESS")
     if address and executor_sel.record.name == "ray":
         executor_options["address"] = address
-    return RunRequest(suite=Path(suite), out=Path(out), harness=harness_sel,
+    return RunRequest(suite=loaded, out=Path(out), harness=harness_sel,
                       workflow=workflow_sel, executor=executor_sel, model=model or "none",
                       options=options, executor_options=executor_options, **fields)
 
@@ -268,20 +270,14 @@ def attempt_claim(config_id: str, planned: Planned) -> str:
 
 def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
     """Run every planned attempt of one configuration; return the summary."""
-    suite = Suite.load(request.suite)
+    suite = request.suite
     tasks = list(suite.tasks[: request.limit] if request.limit is not None else suite.tasks)
-    for selection in (request.harness, request.workflow):
-        if not selection.record.serves(suite.manifest.family):
-            raise UsageError(
-                f"{selection.record.kind} {selection.record.name} does not serve the "
-                f"{suite.manifest.family} family"
-            )
     preflight = getattr(request.harness.create(**request.options), "preflight", None)
     if preflight is not None:
         preflight(request.model)
     root = (request.workspace_root or default_root()).absolute()
-    check_outside(root, request.suite, request.out)
-    policy = SandboxPolicy.create(request.sandbox, protected=(request.suite, request.out, root),
+    check_outside(root, suite.root, request.out)
+    policy = SandboxPolicy.create(request.sandbox, protected=(suite.root, request.out, root),
                                   egress=request.network,
                                   agent=getattr(request.harness.record, "runs_agent", True))
     root.mkdir(parents=True, exist_ok=True)
