@@ -21,7 +21,7 @@ from refig.models import Asset, Task
 from refig.protocols import AttemptContext
 from refig.running.sandbox import SandboxPolicy
 from refig.running.workspace import AttemptDirs, attempt_env, default_root
-from refig.testing.scripted import Action, Finish, Run, ScriptedServer, WriteFile
+from refig_toolkit_testing.scripted import Action, Finish, Run, ScriptedServer, WriteFile
 from refig_workflow_standard.workflows import DirectWorkflow, HybridWorkflow
 
 PLUGINS = Path(__file__).resolve().parents[1] / "plugins"

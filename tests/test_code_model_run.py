@@ -24,9 +24,9 @@ from refig.httpserver import LocalServer
 from refig.models import Attempt, AttemptStatus, Judgment, Task
 from refig.store import RunStore
 from refig.suite import Suite
-from refig.testing import chromium_launch
-from refig.testing.judge_server import JudgeStandIn, images_in
-from refig.testing.scripted import ScriptedModel, Served
+from refig_toolkit_testing import chromium_launch
+from refig_toolkit_testing.judge_server import JudgeStandIn, images_in
+from refig_toolkit_testing.scripted import ScriptedModel, Served
 
 pytestmark = pytest.mark.slow
 

@@ -14,7 +14,7 @@ from refig.httpserver import LocalServer
 from refig.models import Attempt, Render
 from refig.store import RunStore
 from refig.suite import Suite
-from refig.testing.scripted import ScriptedModel
+from refig_toolkit_testing.scripted import ScriptedModel
 
 pytestmark = pytest.mark.slow
 

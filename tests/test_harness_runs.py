@@ -18,10 +18,10 @@ from refig.harness.install import locate
 from refig.harness.selfcheck import served_cost
 from refig.models import Attempt, AttemptStatus, Output
 from refig.plugins import Registry
-from refig.pptx.gate import inspect_structure
 from refig.records import HarnessRecord, PluginKind
 from refig.store import RunStore
-from refig.testing.scripted import ScriptedServer
+from refig_toolkit_pptx.gate import inspect_structure
+from refig_toolkit_testing.scripted import ScriptedServer
 
 from .conftest import refig_cli as refig
 

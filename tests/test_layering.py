@@ -10,8 +10,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CORE = ROOT / "core" / "src" / "refig"
 PLUGIN_ROOTS = ("plugins", "harnesses", "judges", "metrics")
-#: What a plugin's code may import of the core (``refig.testing`` only in tests).
-ALLOWED = ("refig", "refig.plugin", "refig.pptx", "refig.stats")
+#: What a plugin's code may import of the core (``refig_toolkit_testing`` only in tests).
+ALLOWED = ("refig", "refig.plugin", "refig_toolkit_pptx", "refig.stats")
 
 
 def _imports(path: Path, *, module_level: bool) -> Iterator[tuple[int, str]]:
@@ -123,7 +123,7 @@ def _package_init_only(cycle: str) -> bool:
 def test_production_code_does_not_build_on_test_stand_ins_and_pricing_stands_alone() -> None:
     for path in (CORE / "gateway").glob("*.py"):
         modules = {m for _, m in _imports(path, module_level=False)}
-        assert not any(m.startswith("refig.testing") for m in modules), path
+        assert not any(m.startswith("refig_toolkit_testing") for m in modules), path
     pricing = {m for _, m in _imports(CORE / "gateway" / "pricing.py", module_level=False)}
     assert not any(m.startswith("refig.harness") for m in pricing)
     assert not (CORE / "standins").exists() and not list(CORE.rglob("utils.py"))

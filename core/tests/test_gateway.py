@@ -15,7 +15,7 @@ from refig.gateway import DUMMY_KEY, Gateway, Price, PriceTable, Upstream, read_
 from refig.gateway.calls import status_kind
 from refig.gateway.pricing import load_overrides
 from refig.gateway.usage import Api, Tokens, api_of, parse_response
-from refig.testing.scripted import Fault, ScriptedServer
+from refig_toolkit_testing.scripted import Fault, ScriptedServer
 
 REAL_KEY = "sk-real-key-0123456789"
 PRICES = PriceTable({"m": Price(input_cost_per_token=1e-6, output_cost_per_token=4e-6,

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import numpy as np
 from PIL import Image
-from refig.images import border_colour, content_box, flatten_alpha, open_image
 from refig.metric_values import ValueMaker, source_sha256, unavailable
 from refig.models import GateReason, GateResult
-from refig.pptx import ObjectKind, ObjectTree, Rect, SlideObject
-from refig.pptx.rasters import raster_placements
-from refig.pptx.slide_text import native_text, word_tokens
 from refig.protocols import Artifact
+from refig_toolkit_imaging import border_colour, content_box, flatten_alpha, open_image
+from refig_toolkit_pptx import ObjectKind, ObjectTree, Rect, SlideObject
+from refig_toolkit_pptx.rasters import raster_placements
+from refig_toolkit_pptx.slide_text import native_text, word_tokens
 
 
 def test_content_box_is_exact_across_bands() -> None:

@@ -9,9 +9,9 @@ from refig.harness.install import locate
 from refig.harness.selfcheck import check_harness
 from refig.httpserver import LocalServer, Response
 from refig.running.sandbox import bwrap_works
-from refig.testing.scripted import DEFAULT_SCRIPT, Run
 from refig_harness_claude_code.adapter import ClaudeCodeHarness
 from refig_harness_claude_code.pin import PIN
+from refig_toolkit_testing.scripted import DEFAULT_SCRIPT, Run
 
 pytestmark = [
     pytest.mark.slow,

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from refig.harness.install import locate
 from refig.harness.selfcheck import check_harness
-from refig.testing.scripted import Fault
 from refig_harness_claude_code.adapter import ClaudeCodeHarness
 from refig_harness_claude_code.pin import PIN
 from refig_harness_claude_code.retries import retries_within
+from refig_toolkit_testing.scripted import Fault
 
 pytestmark = [
     pytest.mark.slow,

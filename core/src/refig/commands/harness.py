@@ -79,9 +79,10 @@ def register(app: typer.Typer, registry: Registry) -> None:
         It proves the CLI, the gateway and the sandbox work here: the agent must write and run a
         python-pptx program, and the attempt's turns and tokens must equal what the server served.
         """
+        from refig_toolkit_pptx.gate import inspect_structure
+        from refig_toolkit_testing.scripted import FAULTS, Fault
+
         from refig.harness.selfcheck import check_harness
-        from refig.pptx.gate import inspect_structure
-        from refig.testing.scripted import FAULTS, Fault
 
         _pinned(pinned_clis(registry), name)
         if fault is not None and fault not in FAULTS:

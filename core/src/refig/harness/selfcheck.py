@@ -2,8 +2,8 @@
 
 One attempt in a real attempt directory (workspace, private home, outputs), in the sandbox refig
 would use, with a generated source figure; the harness's upstream is a
-:class:`refig.testing.scripted.ScriptedServer`, so no network and no key are needed. The result
-carries the harness's record and the server's own log of what it served, to compare.
+:class:`refig_toolkit_testing.scripted.ScriptedServer`, so no network and no key are needed. The
+result carries the harness's record and the server's own log of what it served, to compare.
 """
 
 from __future__ import annotations
@@ -16,13 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from refig_toolkit_testing.scripted import DEFAULT_SCRIPT, Action, Fault, ScriptedServer, Served
+
 from refig.gateway.calls import ModelCall, read_calls
 from refig.models import Asset, Task
 from refig.protocols import AttemptContext, HarnessResult, Prompt
 from refig.records import FIGURE_TO_SLIDE
 from refig.running.sandbox import SandboxPolicy
 from refig.running.workspace import AttemptDirs, attempt_env, default_root
-from refig.testing.scripted import DEFAULT_SCRIPT, Action, Fault, ScriptedServer, Served
 
 CHECK_PROMPT = (
     "Rebuild the figure in source.png as a single, natively editable PowerPoint slide: write a "

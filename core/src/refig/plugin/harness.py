@@ -27,7 +27,6 @@ from refig.harness.adapter import (
 )
 from refig.harness.figure import stream_json_message
 from refig.inflight import in_flight
-from refig.llm import OPENAI_COMPATIBLE
 from refig.running import PROGRAM_FILE, SLIDE_FILE, run_command, source_name
 from refig.running.workspace import write_inputs
 from refig.traffic import RetryPolicy
@@ -37,7 +36,6 @@ __all__ = [
     "CALLS",
     "DUMMY_KEY",
     "OPENAI",
-    "OPENAI_COMPATIBLE",
     "PROGRAM_FILE",
     "READ_GRACE",
     "SHARED_OPTIONS",

@@ -13,25 +13,12 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from refig.plugin import (
-    AttemptContext,
-    CallError,
-    ChatClient,
-    ChatOptions,
-    ChatReply,
-    ErrorInfo,
-    HarnessResult,
-    Task,
-    UsageError,
-    data_url,
-    import_litellm,
-)
+from refig.plugin import AttemptContext, ErrorInfo, HarnessResult, Task, UsageError
 from refig.plugin.harness import (
     ANTHROPIC,
     CALLS,
     DUMMY_KEY,
     OPENAI,
-    OPENAI_COMPATIBLE,
     READ_GRACE,
     TRANSCRIPT,
     Gateway,
@@ -42,6 +29,15 @@ from refig.plugin.harness import (
     summarize,
     upstream_for,
     write_calls,
+)
+from refig_toolkit_llm import (
+    OPENAI_COMPATIBLE,
+    CallError,
+    ChatClient,
+    ChatOptions,
+    ChatReply,
+    data_url,
+    import_litellm,
 )
 
 from refig_harness_model.answer import NoCode, extract_code

@@ -17,8 +17,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from refig.plugin import Match, OcrLine
-from refig.pptx.slide_text import word_tokens
+from refig_toolkit_imaging.locating import Match
+from refig_toolkit_imaging.ocr import OcrLine
+from refig_toolkit_pptx.slide_text import word_tokens
 
 Box = tuple[float, float, float, float]
 #: Share of a word's box that must lie inside a region for the word to count as in it.

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PIL import Image
-from refig.plugin import OncePerKey, read_text
+from refig.plugin import OncePerKey
+from refig_toolkit_imaging.ocr import read_text
 
 from refig_metric_text.located import Word, line_words
 

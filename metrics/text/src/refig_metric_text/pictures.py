@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from PIL import Image
-from refig.plugin import Artifact, RefigError, locate, open_image, source_box, source_sha256
-from refig.pptx import ObjectTree
-from refig.pptx.rasters import SlideImage, slide_images
+from refig.plugin import Artifact, RefigError, source_sha256
+from refig_toolkit_imaging import open_image
+from refig_toolkit_imaging.locating import locate, source_box
+from refig_toolkit_pptx import ObjectTree
+from refig_toolkit_pptx.rasters import SlideImage, slide_images
 
 from refig_metric_text.located import Word, source_region, words_in
 from refig_metric_text.ocr_cache import ocr_tokens

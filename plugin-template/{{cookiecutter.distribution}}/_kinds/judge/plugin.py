@@ -21,7 +21,7 @@ from refig.plugin import (
     load_rubric,
     stable_hash,
 )
-from refig.pptx import ObjectKind
+from refig_toolkit_pptx import ObjectKind
 
 
 class NativeShareJudge:
