@@ -1,5 +1,6 @@
-"""The import structure: first-party plugins import only the documented core surfaces, and the
-core has no import cycle. Both are read from the source with ``ast`` (no import runs)."""
+"""The import structure: first-party plugins and toolkits import only the documented core
+surfaces, the core imports no toolkit, and it has no import cycle. All are read from the source
+with ``ast`` (no import runs)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,26 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CORE = ROOT / "core" / "src" / "refig"
 PLUGIN_ROOTS = ("plugins", "harnesses", "judges", "metrics")
-#: What a plugin's code may import of the core (``refig_toolkit_testing`` only in tests).
-ALLOWED = ("refig", "refig.plugin", "refig_toolkit_pptx", "refig.stats")
+TOOLKITS = tuple(p.name.replace("-", "_").replace("toolkit_", "refig_toolkit_")
+                 for p in (ROOT / "plugins").glob("toolkit-*"))
+#: What a plugin's or a toolkit's code may import of the core; besides, it imports the toolkits
+#: (``refig_toolkit_*``, libraries beside the plugins; ``refig_toolkit_testing`` only in tests).
+ALLOWED = ("refig", "refig.plugin", "refig.stats")
+#: Core internals a toolkit imports beyond those: the test stand-ins drive the machinery they
+#: stand in for (and the agent modules, until they leave the core for their toolkit).
+TOOLKIT_INTERNALS = {
+    "toolkit-testing": ("refig.engine.plugins", "refig.running.processes", "refig.gateway",
+                        "refig.harness", "refig.httpserver"),
+}
+#: Core modules still importing a toolkit: they leave the core in the same change (issue 31).
+LEAVING = ("annotation", "harness", "commands/harness.py")
 
 
-def _imports(path: Path, *, module_level: bool) -> Iterator[tuple[int, str]]:
-    """(line, module) of every import of ``refig`` in ``path``; ``runtime_only`` skips the ones
-    inside functions (they run late, on use). Imports under ``if TYPE_CHECKING:`` count: a cycle
-    through type hints is still a layering knot."""
+def _imports(path: Path, *, module_level: bool,
+             packages: tuple[str, ...] = ("refig",)) -> Iterator[tuple[int, str]]:
+    """(line, module) of every import of ``packages`` in ``path``; ``module_level`` skips the
+    ones inside functions (they run late, on use). Imports under ``if TYPE_CHECKING:`` count: a
+    cycle through type hints is still a layering knot."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     skipped: set[int] = set()
     if module_level:
@@ -28,7 +41,7 @@ def _imports(path: Path, *, module_level: bool) -> Iterator[tuple[int, str]]:
         if id(node) in skipped:
             continue
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module.split(".")[0] == "refig":
+            if node.module.split(".")[0] in packages:
                 if node.module == "refig":  # `from refig import x`: x may be a submodule
                     for alias in node.names:
                         sub = CORE / alias.name
@@ -38,12 +51,12 @@ def _imports(path: Path, *, module_level: bool) -> Iterator[tuple[int, str]]:
                     yield node.lineno, node.module
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name.split(".")[0] == "refig":
+                if alias.name.split(".")[0] in packages:
                     yield node.lineno, alias.name
 
 
-def _allowed(module: str) -> bool:
-    return any(module == a or module.startswith(a + ".") for a in ALLOWED if a != "refig") or (
+def _allowed(module: str, allowed: tuple[str, ...]) -> bool:
+    return any(module == a or module.startswith(a + ".") for a in allowed if a != "refig") or (
         module == "refig")
 
 
@@ -51,9 +64,20 @@ def test_first_party_plugins_import_only_the_documented_surfaces() -> None:
     offences = []
     for root in PLUGIN_ROOTS:
         for path in sorted((ROOT / root).glob("*/src/**/*.py")):
+            allowed = ALLOWED + TOOLKIT_INTERNALS.get(path.relative_to(ROOT).parts[1], ())
             for line, module in _imports(path, module_level=False):
-                if not _allowed(module):
+                if not _allowed(module, allowed):
                     offences.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    assert not offences, "\n".join(offences)
+
+
+def test_the_core_imports_no_toolkit() -> None:
+    offences = [
+        f"{path.relative_to(ROOT)}:{line} imports {module}"
+        for path in sorted(CORE.rglob("*.py"))
+        if not path.relative_to(CORE).as_posix().startswith(LEAVING)
+        for line, module in _imports(path, module_level=False, packages=TOOLKITS)
+    ]
     assert not offences, "\n".join(offences)
 
 
@@ -122,7 +146,7 @@ def _package_init_only(cycle: str) -> bool:
 
 def test_production_code_does_not_build_on_test_stand_ins_and_pricing_stands_alone() -> None:
     for path in (CORE / "gateway").glob("*.py"):
-        modules = {m for _, m in _imports(path, module_level=False)}
+        modules = {m for _, m in _imports(path, module_level=False, packages=TOOLKITS)}
         assert not any(m.startswith("refig_toolkit_testing") for m in modules), path
     pricing = {m for _, m in _imports(CORE / "gateway" / "pricing.py", module_level=False)}
     assert not any(m.startswith("refig.harness") for m in pricing)
