@@ -1,9 +1,9 @@
 """The words in the raster pictures a slide shows: located in the source, else read by OCR.
 
 A picture that is the source (the same bytes), holds it, or is a piece of it found by the same
-search the flattening metric runs (:func:`refig.plugin.locate`, once per pair of hashes) holds
-the source's reference words in that region (:mod:`refig_metric_text.located`). Only a picture
-not found in the source, or when the search cannot run, is read by OCR (as in version 5).
+search the flattening metric runs (:func:`refig_toolkit_imaging.locating.locate`, once per pair of
+hashes) holds the source's reference words in that region (:mod:`refig_metric_text.located`). Only a
+picture not found in the source, or when the search cannot run, is read by OCR (as in version 5).
 """
 
 from __future__ import annotations
