@@ -27,7 +27,9 @@ def image_size(source: Path | bytes) -> tuple[int, int]:
     with source.open("rb") if isinstance(source, Path) else io.BytesIO(source) as handle:
         head = handle.read(32)
         try:
-            if head.startswith(b"\x89PNG\r\n\x1a\n") and head[12:16] == b"IHDR":
+            if head.startswith(b"\x89PNG\r\n\x1a\n"):
+                if head[12:16] != b"IHDR":
+                    raise HeaderError("its PNG header is cut short or damaged")
                 return _pair(">II", head, 16)
             if head[:6] in (b"GIF87a", b"GIF89a"):
                 return _pair("<HH", head, 6)
