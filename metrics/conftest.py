@@ -21,8 +21,8 @@ from pptx.oxml.ns import qn
 from pptx.slide import Slide
 from pptx.util import Emu, Pt
 from refig.models import GateResult
-from refig.pptx import Package, read_tree
 from refig.protocols import Artifact
+from refig_toolkit_pptx import Package, read_tree
 
 SLIDE_W, SLIDE_H = 12_192_000, 6_858_000  # 16:9, as PowerPoint creates
 #: Real figures and decks beside the repository (tests that use them skip when they are absent).

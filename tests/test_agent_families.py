@@ -18,10 +18,10 @@ from refig.models import Asset, Task
 from refig.protocols import AttemptContext
 from refig.running.sandbox import SandboxPolicy
 from refig.running.workspace import AttemptDirs, attempt_env, default_root
-from refig.testing.scripted import Action, Finish, Run, ScriptedServer, WriteFile
 from refig_toolkit_agent.gateway import read_calls
 from refig_toolkit_agent.install import locate
-from refig_toolkit_agent.selfcheck import CheckOutcome, draw_source
+from refig_toolkit_testing.scripted import Action, Finish, Run, ScriptedServer, WriteFile
+from refig_toolkit_testing.selfcheck import CheckOutcome, draw_source
 from refig_workflow_standard.workflows import DirectWorkflow, HybridWorkflow
 
 PLUGINS = Path(__file__).resolve().parents[1] / "plugins"

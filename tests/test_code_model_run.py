@@ -22,11 +22,11 @@ from refig.cli import run as refig
 from refig.models import Attempt, AttemptStatus, Judgment, Task
 from refig.store import RunStore
 from refig.suite import Suite
-from refig.testing import chromium_launch
-from refig.testing.judge_server import JudgeStandIn, images_in
-from refig.testing.scripted import ScriptedModel, Served
 from refig_toolkit_agent.httpserver import LocalServer
-from refig_toolkit_agent.selfcheck import served_cost
+from refig_toolkit_testing import chromium_launch
+from refig_toolkit_testing.judge_server import JudgeStandIn, images_in
+from refig_toolkit_testing.scripted import ScriptedModel, Served
+from refig_toolkit_testing.selfcheck import served_cost
 
 pytestmark = pytest.mark.slow
 

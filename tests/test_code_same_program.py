@@ -13,8 +13,8 @@ from refig.cli import run as refig
 from refig.models import Attempt, Render
 from refig.store import RunStore
 from refig.suite import Suite
-from refig.testing.scripted import ScriptedModel
 from refig_toolkit_agent.httpserver import LocalServer
+from refig_toolkit_testing.scripted import ScriptedModel
 
 pytestmark = pytest.mark.slow
 

@@ -26,8 +26,8 @@ from refig.models import (
     Task,
 )
 from refig.plugins import Registry
-from refig.pptx import ObjectTree
 from refig.store import RunStore
+from refig_toolkit_pptx import ObjectTree, object_tree
 
 pytestmark = [
     pytest.mark.slow,
@@ -177,7 +177,7 @@ def test_load_artifacts_for_the_judges(run, probe_metric) -> None:
     )
     by_pair = {(a.sha256, a.task.id): a for a in artifacts}
     good = by_pair[(run["good"], "t1")]
-    assert good.gate.passed and good.tree is not None and good.render.is_file()
+    assert good.gate.passed and object_tree(good) is not None and good.render.is_file()
     assert good.source.read_bytes() == png("red")
     assert good.metrics["probe.raster_area_ratio"] == 0.25 and good.metrics["gate.passed"] == 1.0
     two = by_pair[(run["two"], "t3")]

@@ -23,7 +23,7 @@ from refig.models import (
     Task,
 )
 from refig.store import RunStore
-from refig.testing.judge_server import JudgeStandIn, Reply
+from refig_toolkit_testing.judge_server import JudgeStandIn, Reply
 
 pytestmark = pytest.mark.slow
 

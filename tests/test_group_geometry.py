@@ -14,11 +14,11 @@ from pptx import Presentation
 from pptx.dml.color import RGBColor
 from pptx.enum.shapes import MSO_SHAPE
 from pptx.util import Emu
-from refig.pptx import ObjectKind, ObjectTree
-from refig.pptx.gate import inspect_structure
-from refig.pptx.xml import q
 from refig.protocols import RenderJob
 from refig_renderer_libreoffice.renderer import LibreOfficeRenderer
+from refig_toolkit_pptx import ObjectKind, ObjectTree
+from refig_toolkit_pptx.gate import inspect_structure
+from refig_toolkit_pptx.xml import q
 
 pytestmark = [
     pytest.mark.slow,

@@ -15,13 +15,13 @@ import pytest
 from refig.cli import run
 from refig.models import Attempt, AttemptStatus, Output
 from refig.plugins import Registry
-from refig.pptx.gate import inspect_structure
 from refig.records import HarnessRecord, PluginKind
 from refig.store import RunStore
-from refig.testing.scripted import ScriptedServer
 from refig_toolkit_agent.gateway import read_calls
 from refig_toolkit_agent.install import locate
-from refig_toolkit_agent.selfcheck import served_cost
+from refig_toolkit_pptx.gate import inspect_structure
+from refig_toolkit_testing.scripted import ScriptedServer
+from refig_toolkit_testing.selfcheck import served_cost
 
 from .conftest import refig_cli as refig
 

@@ -26,7 +26,7 @@ from refig.judging import inputs_key
 from refig.models import Configuration, Judgment, Rating, Render, Task
 from refig.plugin.analysis import analysis_for
 from refig.store import RunStore
-from refig.testing import chromium_launch
+from refig_toolkit_testing import chromium_launch
 from scipy.stats import pearsonr
 
 BROWSER = chromium_launch()

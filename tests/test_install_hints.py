@@ -1,7 +1,8 @@
-"""Install hints name distributions that exist: `refig-core[EXTRA]` with an extra refig-core
-declares, never `refig[...]` (`refig` on PyPI is an unrelated project that installs its own
-`refig` package and command, breaking ours); optional clients declare their extra; messages
-point to documentation that exists where refig is installed."""
+"""Install hints name distributions that exist: `refig-core[EXTRA]` or
+`refig-toolkit-NAME[EXTRA]` with an extra that distribution declares, never `refig[...]` (`refig`
+on PyPI is an unrelated project that installs its own `refig` package and command, breaking
+ours); optional clients name what installs them; messages point to documentation that exists
+where refig is installed."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ SOURCES = [
     if p.is_file() and ".venv" not in p.parts
 ]
 HINT = re.compile(r"(?<![\w-])refig\[(\w+)\]")
-CORE_HINT = re.compile(r"refig-core\[(\w+)\]")
+EXTRA_HINT = re.compile(r"(refig-core|refig-toolkit-[a-z]+)\[(\w+)\]")
 
 
 def test_no_hint_installs_the_unrelated_refig_project() -> None:
@@ -42,26 +43,34 @@ def test_no_hint_installs_the_unrelated_refig_project() -> None:
     assert found == []
 
 
+def _extras(distribution: str) -> set[str]:
+    """The extras a workspace distribution declares (``refig-core`` or a toolkit)."""
+    folder = ROOT / "core" if distribution == "refig-core" else (
+        ROOT / "plugins" / distribution.removeprefix("refig-"))
+    project = tomllib.loads((folder / "pyproject.toml").read_text())["project"]
+    return set(project.get("optional-dependencies", {}))
+
+
 def test_every_extra_a_hint_names_is_declared() -> None:
-    declared = set(
-        tomllib.loads((ROOT / "core" / "pyproject.toml").read_text())["project"][
-            "optional-dependencies"
-        ]
-    )
-    named = {m.group(1) for p in SOURCES for m in CORE_HINT.finditer(p.read_text(errors="replace"))}
-    assert named and named <= declared, named - declared
-    assert {"llm", "ocr", "plot"} <= declared
-    assert "llm" in (metadata.metadata("refig-core").get_all("Provides-Extra") or [])
+    named = {
+        (m.group(1), m.group(2))
+        for p in SOURCES
+        for m in EXTRA_HINT.finditer(p.read_text(errors="replace"))
+    }
+    undeclared = {f"{dist}[{extra}]" for dist, extra in named if extra not in _extras(dist)}
+    assert named and not undeclared, undeclared
+    assert "plot" in _extras("refig-core") and {"ocr", "locate"} <= _extras("refig-toolkit-imaging")
+    assert "ocr" in (metadata.metadata("refig-toolkit-imaging").get_all("Provides-Extra") or [])
 
 
 def test_the_llm_client_without_litellm_names_its_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    from refig.plugin import import_litellm
+    from refig_toolkit_llm import import_litellm
 
     monkeypatch.setitem(sys.modules, "litellm", None)  # an environment without litellm
     with pytest.raises(RefigError) as caught:
         import_litellm()
     assert "needs litellm" in caught.value.message
-    assert caught.value.fix == install_fix("refig-core[llm]")
+    assert caught.value.fix == install_fix("refig-toolkit-llm")
 
 
 def test_docs_point_to_pages_that_exist_here() -> None:

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -38,6 +40,18 @@ def _run(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProc
     return result
 
 
+def _toolkits(project: Path) -> list[Path]:
+    """The workspace's toolkit folders ``project`` depends on, directly or through another."""
+    found: list[Path] = []
+    for requirement in tomllib.loads((project / "pyproject.toml").read_text())["project"][
+            "dependencies"]:
+        name = re.split(r"[\[<>=~ ]", requirement)[0]
+        if name.startswith("refig-toolkit-"):
+            folder = ROOT / "plugins" / name.removeprefix("refig-")
+            found += [folder, *(p for p in _toolkits(folder) if p not in found)]
+    return list(dict.fromkeys(found))
+
+
 def _venv(tmp_path: Path, *packages: str | Path) -> Path:
     """A fresh virtual environment with refig's core and ``packages`` installed by uv."""
     venv, uv = tmp_path / "venv", _uv()
@@ -62,7 +76,7 @@ def test_template_bakes_installs_lists_and_passes_its_tests(tmp_path, kind):
     hooks = (baked / "src" / f"refig_{kind}_probe_{kind}" / "hooks.py").read_text()
     assert "@hookimpl" in hooks
 
-    venv = _venv(tmp_path, f"{baked}[test]")
+    venv = _venv(tmp_path, *_toolkits(baked), f"{baked}[test]")
 
     listed = json.loads(_run(venv / "bin" / "refig", "list-plugins", "--json").stdout)
     assert [p for p in listed if p["name"] == distribution] == [{

@@ -22,8 +22,8 @@ from refig.models import Judgment, JudgmentStatus
 from refig.plugins import Registry
 from refig.records import PluginKind
 from refig.store import RunStore
-from refig.testing.judge_server import answer_for
 from refig_toolkit_agent.httpserver import LocalServer, Request, Response
+from refig_toolkit_testing.judge_server import answer_for
 
 pytestmark = pytest.mark.slow
 

@@ -48,23 +48,25 @@ def _wheel(tmp_path: Path, metadata: str, entry_points: str, files: list[str]) -
 
 GOOD = (
     "Metadata-Version: 2.4\nName: refig-metric-probe\nVersion: 0.1.0\nSummary: a probe\n"
-    "Requires-Python: >=3.11\nRequires-Dist: refig-core[ocr]\n\n"
+    "Requires-Python: >=3.11\nRequires-Dist: refig-core\n"
+    "Requires-Dist: refig-toolkit-imaging[ocr]\n\n"
 )
 POINTS = "[refig]\nprobe = refig_metric_probe.hooks\n"
+EXTRAS = {"refig-core": {"plot"}, "refig-toolkit-imaging": {"ocr", "locate"}}
 FILES = ["refig_metric_probe/hooks.py", "refig_metric_probe/rubric.toml"]
 
 
 def test_a_good_wheel_has_no_problem(tmp_path: Path) -> None:
     release = _release()
     wheel = _wheel(tmp_path, GOOD, POINTS, FILES)
-    assert release.check_wheel(wheel, _member(tmp_path), {"ocr", "llm"}) == []
+    assert release.check_wheel(wheel, _member(tmp_path), EXTRAS) == []
 
 
 def test_each_problem_of_a_wheel_is_named(tmp_path: Path) -> None:
     release = _release()
     bad = GOOD.replace("Summary: a probe\n", "").replace(
-        "Requires-Dist: refig-core[ocr]\n",
-        "Requires-Dist: refig[ocr]\nRequires-Dist: refig-core[nope]\n",
+        "Requires-Dist: refig-toolkit-imaging[ocr]\n",
+        "Requires-Dist: refig[ocr]\nRequires-Dist: refig-toolkit-imaging[nope]\n",
     )
     wheel = _wheel(
         tmp_path,
@@ -72,13 +74,29 @@ def test_each_problem_of_a_wheel_is_named(tmp_path: Path) -> None:
         "[refig]\nprobe = refig_metric_probe.gone\n",
         ["refig_metric_probe/hooks.py", "tests/test_x.py"],
     )
-    said = "\n".join(release.check_wheel(wheel, _member(tmp_path), {"ocr", "llm"}))
+    said = "\n".join(release.check_wheel(wheel, _member(tmp_path), EXTRAS))
     assert "no Summary" in said
     assert "requires 'refig[ocr]'" in said and "unrelated" in said
-    assert "extras ['nope']" in said
+    assert "refig-toolkit-imaging extras ['nope']" in said
     assert "names refig_metric_probe.gone, which the wheel does not hold" in said
     assert "lacks 1 file(s)" in said and "rubric.toml" in said
     assert "tests/test_x.py" in said
+
+
+def test_a_toolkit_wheel_has_no_refig_entry_point(tmp_path: Path) -> None:
+    folder = tmp_path / "plugins" / "toolkit-probe"
+    (folder / "src" / "refig_toolkit_probe").mkdir(parents=True)
+    (folder / "src" / "refig_toolkit_probe" / "__init__.py").write_text("")
+    (folder / "pyproject.toml").write_text(
+        '[project]\nname = "refig-toolkit-probe"\nversion = "0.1.0"\n'
+        '[tool.hatch.build.targets.wheel]\npackages = ["src/refig_toolkit_probe"]\n'
+    )
+    metadata = GOOD.replace("refig-metric-probe", "refig-toolkit-probe")
+    files = ["refig_toolkit_probe/__init__.py"]
+    release = _release()
+    assert release.check_wheel(_wheel(tmp_path, metadata, "", files), folder, EXTRAS) == []
+    hooked = release.check_wheel(_wheel(tmp_path, metadata, POINTS, files), folder, EXTRAS)
+    assert any("a toolkit registers no hooks" in problem for problem in hooked)
 
 
 @pytest.mark.slow

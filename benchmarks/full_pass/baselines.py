@@ -22,11 +22,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from refig.ocr import read_text
 from refig.plugin import SandboxPolicy
 from refig_renderer_libreoffice.confinement import Confinement
 from refig_renderer_libreoffice.convert import Converter, Profile
 from refig_renderer_libreoffice.renderer import find_soffice
+from refig_toolkit_imaging.ocr import read_text
 
 
 def _render_benchmark() -> Any:

@@ -1,7 +1,7 @@
 """OCR recall against the generated suite's exact labels at several longest sides, and its cost.
 
 Recall is the share of the annotation's words (node text, group, edge and panel titles, as
-``refig.pptx.word_tokens`` reads them) that OCR returns, counted with multiplicity; the
+``refig_toolkit_pptx.word_tokens`` reads them) that OCR returns, counted with multiplicity; the
 knee is the smallest side whose recall is within ``TOLERANCE`` of the best side's.
 :func:`real_agreement` adds what labels cannot say for real figures (smaller text): the share of
 the words OCR reads in the figure handed over whole that it still reads at each side. "Whole" is
@@ -19,9 +19,9 @@ from typing import Any
 
 from corpus import real_figures, suite_tasks
 from PIL import Image
-from refig.images import open_image
-from refig.ocr import engine, read_text
-from refig.pptx import word_tokens
+from refig_toolkit_imaging import open_image
+from refig_toolkit_imaging.ocr import engine, read_text
+from refig_toolkit_pptx import word_tokens
 
 #: A side whose recall is this close to the best counts as keeping recall.
 TOLERANCE = 0.01
@@ -79,9 +79,10 @@ def measure(suite: Path, sides: list[int], figures: int) -> dict[str, Any]:
 
 def detector_sides(suite: Path, sides: list[int], figures: int, max_side: int,
                    widths: tuple[int, ...] = (0, 1200, 600)) -> dict[str, Any]:
-    """:func:`scores` at each of the detector's sides (``refig.ocr.ScaledDetector``; 0: RapidOCR's
-    own rule for every image), OCR reading at ``max_side``, over the first ``figures`` as they
-    are (width 0) and shrunk to each of ``widths`` px wide, as a slide's pictures often are."""
+    """:func:`scores` at each of the detector's sides (``refig_toolkit_imaging.ocr.ScaledDetector``;
+    0: RapidOCR's own rule for every image), OCR reading at ``max_side``, over the first ``figures``
+    as they are (width 0) and shrunk to each of ``widths`` px wide, as a slide's pictures often
+    are."""
     labelled = labelled_figures(suite, figures)
     rows: dict[int, dict[int, dict[str, float]]] = {}
     for width in widths:
@@ -122,8 +123,8 @@ def real_agreement(folder: Path, sides: list[int]) -> dict[str, Any]:
 
 def arena_ab(paths: list[Path], side: int = 1600) -> dict[str, Any]:
     """CPU seconds per source megapixel of RapidOCR's own sessions (memory arena off) against
-    :func:`refig.ocr.engine`'s (arena on), alternating per figure, and how many figures' lines
-    differ at all."""
+    :func:`refig_toolkit_imaging.ocr.engine`'s (arena on), alternating per figure, and how many
+    figures' lines differ at all."""
     for arena in (False, True):
         engine(1, arena=arena)  # load the models before timing
     cpu = {False: 0.0, True: 0.0}

@@ -29,10 +29,10 @@ from typing import Any
 from corpus import REAL_FIGURES, real_figures, suite_tasks
 from pptx import Presentation
 from pptx.util import Emu
-from refig.ocr import DETECTOR_SIDE, engine, read_text
-from refig.pptx import inspect_structure
 from refig.protocols import Artifact
 from refig_metric_text.metric import TextRecall
+from refig_toolkit_imaging.ocr import DETECTOR_SIDE, engine, read_text
+from refig_toolkit_pptx import inspect_structure
 from slides import STYLES, make_slide
 
 KEYS = ("recall", "precision", "image_only_share", "source_words")

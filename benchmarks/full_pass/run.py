@@ -11,8 +11,8 @@ source once) through ``refig evaluate`` as a user runs it, against the naive way
    with the bytecode cached and with every module compiled (a fresh clone's first command).
 3. OCR: recall against the exact labels at several longest sides (always the text metric's),
    CPU seconds per megapixel; and at several sides of the text detector
-   (``refig.ocr.ScaledDetector``, 0 for RapidOCR's own rule), on the figures as they are and
-   shrunk as a slide's pictures often are.
+   (``refig_toolkit_imaging.ocr.ScaledDetector``, 0 for RapidOCR's own rule), on the figures as they
+   are and shrunk as a slide's pictures often are.
 4. The pass: ``refig evaluate RUN -j N --json -q`` in a subprocess; wall and CPU seconds by stage,
    the load average before and after it.
 5. ``refig check`` over ``--check`` fresh distinct slides, end to end, and the naive way over the
@@ -56,8 +56,8 @@ from corpus import (
 from ocr_knee import detector_sides, real_agreement
 from ocr_knee import measure as ocr_knee
 from ray_cluster import LocalCluster
-from refig.ocr import DETECTOR_SIDE
 from refig_metric_text.metric import OCR_MAX_SIDE
+from refig_toolkit_imaging.ocr import DETECTOR_SIDE
 from slides import STYLES, make_slide
 
 REFIG = str(Path(sys.executable).with_name("refig"))

@@ -1,8 +1,8 @@
 """Judgments per second through the judging stage, against the ideal, with and without 429s.
 
 2,000 judgments (400 artifacts x 5 repeats) by the real ``litellm`` rubric judge against the
-OpenAI-style stand-in server (``refig.testing.judge_server``), which answers every call after a
-fixed latency. The server runs in its own process so it does not share the client's GIL. The
+OpenAI-style stand-in server (``refig_toolkit_testing.judge_server``), which answers every call
+after a fixed latency. The server runs in its own process so it does not share the client's GIL. The
 ideal wall time is calls x latency / concurrency: what a client with no overhead, holding exactly
 ``concurrency`` calls in flight, would take. Scenarios:
 
@@ -37,10 +37,10 @@ import httpx
 from refig.judging import SelectedJudge, judge_artifacts
 from refig.rubric import load_rubric
 from refig.store import RunStore
-from refig.testing import judge_request
-from refig.testing.judge_server import JudgeStandIn, sample_artifacts
 from refig_judge_rubric.judge import build_judge
 from refig_judge_rubric.messages import judge_messages
+from refig_toolkit_testing import judge_request
+from refig_toolkit_testing.judge_server import JudgeStandIn, sample_artifacts
 
 REPEATS = 5
 

@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 from PIL import Image
-from refig.images import open_image
-from refig.locating.matching import match, signature
+from refig_toolkit_imaging import open_image
+from refig_toolkit_imaging.locating.matching import match, signature
 
 DEFAULT = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "real-figures"
 

@@ -136,9 +136,9 @@ def claims(root: Path, attempts: int, rounds: int) -> tuple[float, float]:
 
 
 def xml_parts(decks: Path) -> dict[str, Any]:
-    from refig.pptx.gate import inspect_structure
-    from refig.pptx.package import Package
-    from refig.pptx.parts import check_xml_parts
+    from refig_toolkit_pptx.gate import inspect_structure
+    from refig_toolkit_pptx.package import Package
+    from refig_toolkit_pptx.parts import check_xml_parts
 
     parts, gates = [], []
     for deck in sorted(decks.glob("*.pptx")):

@@ -39,11 +39,11 @@ from PIL import Image
 from pptx import Presentation
 from pptx.enum.shapes import MSO_CONNECTOR, MSO_SHAPE
 from pptx.util import Emu
-from refig.pptx.gate import fold_render, inspect_structure
 from refig.protocols import RenderJob
 from refig_renderer_libreoffice import raster as raster_module
 from refig_renderer_libreoffice.raster import pdf_to_png
 from refig_renderer_libreoffice.renderer import LibreOfficeRenderer, find_soffice
+from refig_toolkit_pptx.gate import fold_render, inspect_structure
 
 WIDTH, HEIGHT = 12_192_000, 6_858_000
 

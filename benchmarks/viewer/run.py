@@ -3,9 +3,9 @@ written by ``refig report --html`` and served as static files.
 
     uv run python benchmarks/viewer/run.py [--configs 4] [--tasks 2500] [--repeats 5] [--json FILE]
 
-A synthetic run (``refig.testing.synthetic``: attempts, inspections, renders, metrics, two judges
-with two repeats each, votes) of ``configs x tasks`` artifacts is written once. Then, in the same
-process and the same headless Chromium:
+A synthetic run (``refig_toolkit_testing.synthetic``: attempts, inspections, renders, metrics, two
+judges with two repeats each, votes) of ``configs x tasks`` artifacts is written once. Then, in the
+same process and the same headless Chromium:
 
 - **live**: ``refig view``'s server (:class:`ViewServer` over a read-only :class:`LiveRun`);
 - **static**: the folder ``refig report --html`` wrote, served by Python's ``http.server``.
@@ -32,12 +32,12 @@ from pathlib import Path
 from typing import Any
 
 from refig.models import Configuration
-from refig.testing import chromium_launch
-from refig.testing.synthetic import SyntheticSpec, synthetic_run
 from refig_reporter_html.server import ViewServer
 from refig_reporter_html.site import live_site
 from refig_reporter_html.slugs import slug
 from refig_reporter_html.snapshot import LiveRun
+from refig_toolkit_testing import chromium_launch
+from refig_toolkit_testing.synthetic import SyntheticSpec, synthetic_run
 
 
 class Quiet(SimpleHTTPRequestHandler):

@@ -65,7 +65,7 @@ def test_tables_of_one_run_are_refused_for_a_folder(
 
 def _judged(root: Path, name: str, judges: tuple[str, ...]) -> Path:
     from refig.models import Configuration
-    from refig.testing.synthetic import SyntheticSpec, synthetic_run
+    from refig_toolkit_testing.synthetic import SyntheticSpec, synthetic_run
 
     spec = SyntheticSpec(configs=[Configuration(model="m", harness="h", workflow="direct")],
                          quality=[[0.5] * 5], tasks=3, judges=judges, repeats=1, votes=0,

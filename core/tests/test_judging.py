@@ -23,8 +23,8 @@ from refig.plugins import Registry
 from refig.protocols import JudgeRequest
 from refig.rubric import load_rubric
 from refig.store import RunStore
-from refig.testing.judge_server import sample_artifacts
 from refig.traffic import RetryPolicy
+from refig_toolkit_testing.judge_server import sample_artifacts
 
 FAST = RetryPolicy(backoff=0.01, max_backoff=0.05)
 Behaviour = Callable[[JudgeRequest, int], Judgment | None]

@@ -17,9 +17,9 @@ import pytest
 from refig.cli import run as refig
 from refig.errors import RefigError
 from refig.models import SCHEMA_VERSION, Inspection, Render, Task
-from refig.pptx import ObjectTree
 from refig.store import TABLES, RunStore
 from refig.suite import Suite
+from refig_toolkit_pptx import ObjectTree
 
 FIXTURE = Path(__file__).parent / "fixtures" / "v1"
 

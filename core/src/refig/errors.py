@@ -73,7 +73,7 @@ def docs(page: str) -> str:
 
 def install_fix(requirement: str) -> str:
     """The command that installs an optional part: ``requirement`` names a distribution that
-    exists (``refig-core[ocr]``; never ``refig[...]``, an unrelated project on PyPI)."""
+    exists (``refig-toolkit-imaging[ocr]``; never ``refig[...]``, an unrelated project on PyPI)."""
     return f"pip install '{requirement}' into refig's environment (in a clone: uv pip install " \
            f"'{requirement}')"
 

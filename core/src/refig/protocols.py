@@ -14,7 +14,6 @@ from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 from pydantic import BaseModel
 
 from refig.models import ErrorInfo, GateResult, Judgment, MetricValue, Render, Task, Usage
-from refig.pptx.objects import ObjectTree
 from refig.records import FIGURE_TO_SLIDE
 
 T = TypeVar("T")
@@ -180,7 +179,7 @@ class Artifact:
     """What a metric or judge sees of one artifact.
 
     ``files`` are the attempt's outputs by role (the evaluated one at ``path``), ``structure`` the
-    family's parsed structure (the slide's :class:`~refig.pptx.ObjectTree`), ``pages`` its
+    family's parsed structure (its ``structure_model``, or the stored dict), ``pages`` its
     rendered pages, ``references`` the task's inputs by role (hidden ones included),
     ``reference_pages`` the stored renderings of the inputs the family renders (its
     ``rendered_inputs``; deck-edit: the original and target decks), and
@@ -200,11 +199,6 @@ class Artifact:
     task: Task | None = None
     annotation: Mapping[str, Any] | None = None
     metrics: Mapping[str, float | None] = field(default_factory=dict)
-
-    @property
-    def tree(self) -> ObjectTree | None:
-        """The slide's object tree, when the structure is one."""
-        return self.structure if isinstance(self.structure, ObjectTree) else None
 
     @property
     def render(self) -> Path | None:

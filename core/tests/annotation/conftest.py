@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from refig.models import Attempt, Configuration, Render
 from refig.store import RunStore
-from refig.testing.synthetic import SyntheticSpec, synthetic_run
+from refig_toolkit_testing.synthetic import SyntheticSpec, synthetic_run
 
 CONFIGS = [
     Configuration(model="m1", harness="h1", workflow="direct"),

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 import pytest
 from refig.models import Preference
 from refig.store import RunStore
-from refig.testing import chromium_launch
+from refig_toolkit_testing import chromium_launch
 
 BROWSER = chromium_launch()
 VERDICTS = ("pasted", "flattened", "of the source's words found")

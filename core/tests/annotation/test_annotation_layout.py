@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 import pytest
 from refig.store import RunStore
-from refig.testing import chromium_launch
+from refig_toolkit_testing import chromium_launch
 
 BROWSER = chromium_launch()
 WINDOW = {"width": 1280, "height": 860}

@@ -16,7 +16,7 @@ from refig.annotation.agreement import outcome
 from refig.cli import run as cli
 from refig.models import Attempt, Configuration, Preference
 from refig.store import RunStore
-from refig.testing import chromium_launch
+from refig_toolkit_testing import chromium_launch
 from sklearn.metrics import cohen_kappa_score
 
 BROWSER = chromium_launch()

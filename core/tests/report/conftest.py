@@ -27,9 +27,9 @@ from refig.models import (
     Preference,
     Task,
 )
-from refig.pptx import ObjectTree
 from refig.store import RunStore
-from refig.testing.synthetic import RUBRIC
+from refig_toolkit_pptx import ObjectTree
+from refig_toolkit_testing.synthetic import RUBRIC
 
 A = Configuration(model="m", harness="h1", workflow="direct")
 B = Configuration(model="m", harness="h1", workflow="specialized")

@@ -28,7 +28,7 @@ def test_a_provider_timeout_is_the_infrastructure_s_the_attempt_deadline_the_mod
     gateway = _call(None, "timeout").error_info()
     assert gateway is not None and gateway.kind == "timeout" and is_infrastructure(gateway)
     litellm = pytest.importorskip("litellm")
-    from refig.llm.client import classify
+    from refig_toolkit_llm.client import classify
 
     timed_out = classify(litellm, litellm.Timeout("Request timed out.", "gpt-x", "openai"))
     assert timed_out.kind == "timeout" and is_infrastructure(timed_out)

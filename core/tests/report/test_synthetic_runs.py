@@ -23,7 +23,7 @@ from refig.models import (
     Task,
 )
 from refig.store import RunStore
-from refig.testing.synthetic import SyntheticSpec, synthetic_run
+from refig_toolkit_testing.synthetic import SyntheticSpec, synthetic_run
 
 A = Configuration(model="m", harness="h1", workflow="direct")
 B = Configuration(model="m", harness="h1", workflow="specialized")

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 from refig.running.sandbox import bwrap_works
-from refig.testing.scripted import DEFAULT_SCRIPT, Run
 from refig_harness_claude_code.adapter import ClaudeCodeHarness
 from refig_harness_claude_code.pin import PIN
 from refig_toolkit_agent.httpserver import LocalServer, Response
 from refig_toolkit_agent.install import locate
-from refig_toolkit_agent.selfcheck import check_harness
+from refig_toolkit_testing.scripted import DEFAULT_SCRIPT, Run
+from refig_toolkit_testing.selfcheck import check_harness
 
 pytestmark = [
     pytest.mark.slow,

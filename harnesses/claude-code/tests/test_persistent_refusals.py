@@ -4,12 +4,12 @@ happened, not as ``timeout``: the real CLI against the scripted server, which re
 from __future__ import annotations
 
 import pytest
-from refig.testing.scripted import Fault
 from refig_harness_claude_code.adapter import ClaudeCodeHarness
 from refig_harness_claude_code.pin import PIN
 from refig_harness_claude_code.retries import retries_within
 from refig_toolkit_agent.install import locate
-from refig_toolkit_agent.selfcheck import check_harness
+from refig_toolkit_testing.scripted import Fault
+from refig_toolkit_testing.selfcheck import check_harness
 
 pytestmark = [
     pytest.mark.slow,

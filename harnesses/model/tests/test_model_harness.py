@@ -14,11 +14,11 @@ from refig.errors import UsageError
 from refig.models import Asset, Task
 from refig.protocols import AttemptContext, HarnessResult, Prompt
 from refig.running.workspace import AttemptDirs, attempt_env
-from refig.testing.scripted import Fault, ScriptedServer, Served
 from refig_harness_model.answer import NoCode, extract_code
 from refig_harness_model.harness import ModelHarness
 from refig_toolkit_agent.gateway import read_calls
-from refig_toolkit_agent.selfcheck import draw_source, served_cost
+from refig_toolkit_testing.scripted import Fault, ScriptedServer, Served
+from refig_toolkit_testing.selfcheck import draw_source, served_cost
 
 PROGRAM = ("import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
            "fig = plt.figure(figsize=(6.4, 4.8), dpi=100)\nplt.plot([1, 2, 3])\n"

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from refig.pptx.gate import inspect_structure
-from refig.testing import assert_hang_ends_at_deadline
-from refig.testing.scripted import Fault
 from refig_harness_qwen_code.adapter import QwenCodeHarness
 from refig_harness_qwen_code.pin import PIN
 from refig_toolkit_agent.install import locate
-from refig_toolkit_agent.selfcheck import check_harness, served_cost
+from refig_toolkit_pptx.gate import inspect_structure
+from refig_toolkit_testing import assert_hang_ends_at_deadline
+from refig_toolkit_testing.scripted import Fault
+from refig_toolkit_testing.selfcheck import check_harness, served_cost
 
 pytestmark = [
     pytest.mark.slow,

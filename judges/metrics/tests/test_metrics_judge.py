@@ -7,11 +7,11 @@ import socket
 from refig.judging import SelectedJudge, judge_artifacts
 from refig.models import GateResult, Judgment, JudgmentStatus
 from refig.plugins import Registry
-from refig.pptx import Endpoint, ObjectKind, ObjectTree, Rect, SlideObject
 from refig.protocols import Artifact
 from refig.store import RunStore
-from refig.testing import judge_request
 from refig_judge_metrics.proxy import MetricsJudge
+from refig_toolkit_pptx import Endpoint, ObjectKind, ObjectTree, Rect, SlideObject, object_tree
+from refig_toolkit_testing import judge_request
 
 SLIDE = {"slide_width": 12192000, "slide_height": 6858000}
 
@@ -83,9 +83,9 @@ def test_text_against_ocr_is_marked_and_moves_no_total(tmp_path):
     the same OCR matches by construction: the axis is stored as ``reference="ocr"``, the total
     leaves it out (scaled to the full range), and no other axis credits OCR recall."""
     base = honest()
-    read_by_ocr = _artifact(base.tree, {**base.metrics, "text.reference": 0.0})
-    parrot = _artifact(base.tree, {**base.metrics, "text.reference": 0.0, "text.recall": 1.0},
-                       "d" * 64)
+    read_by_ocr = _artifact(object_tree(base), {**base.metrics, "text.reference": 0.0})
+    parrot = _artifact(object_tree(base),
+                       {**base.metrics, "text.reference": 0.0, "text.recall": 1.0}, "d" * 64)
     judgment = MetricsJudge().judge(judge_request(read_by_ocr, "", 0))
     by_axis = {s.axis: s for s in judgment.scores}
     assert by_axis["text"].reference == "ocr" and by_axis["text"].score == 17
@@ -109,7 +109,7 @@ def test_text_against_ocr_is_marked_and_moves_no_total(tmp_path):
 
 
 def test_missing_metrics_fall_back_and_say_so():
-    bare = _artifact(honest().tree, {})
+    bare = _artifact(object_tree(honest()), {})
     judgment = MetricsJudge().judge(judge_request(bare, "", 0))
     by_axis = {s.axis: s for s in judgment.scores}
     assert "no OCR recall" in by_axis["text"].rationale

@@ -20,13 +20,13 @@ from pptx.util import Emu, Pt
 from refig.judging import SelectedJudge, judge_artifacts
 from refig.models import GateResult, Judgment
 from refig.plugins import Registry
-from refig.pptx.gate import inspect_structure
 from refig.protocols import Artifact
 from refig.records import PluginKind
 from refig.store import RunStore
 from refig_judge_metrics.proxy import MetricsJudge
 from refig_metric_text.metric import TextRecall
 from refig_metric_topology.metric import TopologyMetric
+from refig_toolkit_pptx.gate import inspect_structure
 
 pytestmark = pytest.mark.slow
 SLIDE_W = 12_192_000

@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from refig.plugin import Artifact, GateResult, JudgeRequest, JudgmentStatus, data_url
-from refig.testing.judge_server import JudgeStandIn, Reply, scripted
+from refig.plugin import Artifact, GateResult, JudgeRequest, JudgmentStatus
 from refig_family_figure_to_code.family import CodeFamily
 from refig_judge_mmos.jury import MmosJury
 from refig_judge_rubric.judge import build_judge
+from refig_toolkit_llm import data_url
+from refig_toolkit_testing.judge_server import JudgeStandIn, Reply, scripted
 
 
 @pytest.fixture

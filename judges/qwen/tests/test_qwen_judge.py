@@ -7,9 +7,9 @@ from refig.errors import UsageError
 from refig.models import JudgmentStatus
 from refig.plugins import Registry
 from refig.rubric import load_rubric
-from refig.testing import judge_request
-from refig.testing.judge_server import JudgeStandIn, images_in, sample_artifacts
 from refig_judge_qwen.qwen import API_BASE_ENV, DEFAULT_MODEL
+from refig_toolkit_testing import judge_request
+from refig_toolkit_testing.judge_server import JudgeStandIn, images_in, sample_artifacts
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ from refig.cli import run as refig
 from refig.judging import SelectedJudge, judge_artifacts
 from refig.models import Judgment, JudgmentStatus
 from refig.store import RunStore
-from refig.testing.judge_server import JudgeStandIn, sample_artifacts
 from refig_judge_rubric.judge import build_judge
+from refig_toolkit_testing.judge_server import JudgeStandIn, sample_artifacts
 
 #: Prices that make one stand-in call cost exactly $0.001.
 PRICES = {"input_cost_per_token": "6e-7", "output_cost_per_token": "2e-6"}

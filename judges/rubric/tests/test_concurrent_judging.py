@@ -10,7 +10,7 @@ from pathlib import Path
 
 from refig.models import Judgment, JudgmentStatus
 from refig.store import RunStore
-from refig.testing.judge_server import JudgeStandIn
+from refig_toolkit_testing.judge_server import JudgeStandIn
 
 JUDGMENTS = 16  # 8 artifacts x 2 repeats
 
@@ -18,7 +18,7 @@ RACER = textwrap.dedent('''
     import sys, time
     from pathlib import Path
     from refig.judging import SelectedJudge, judge_artifacts
-    from refig.testing.judge_server import sample_artifacts
+    from refig_toolkit_testing.judge_server import sample_artifacts
     from refig.store import RunStore
     from refig_judge_rubric.judge import build_judge
 

@@ -16,9 +16,9 @@ import pytest
 from refig.judging import SelectedJudge, judge_artifacts
 from refig.models import Judgment, JudgmentStatus
 from refig.store import RunStore
-from refig.testing.judge_server import JudgeStandIn, sample_artifacts
 from refig.traffic import RetryPolicy
 from refig_judge_rubric.judge import build_judge
+from refig_toolkit_testing.judge_server import JudgeStandIn, sample_artifacts
 
 ONE_CALL = RetryPolicy(attempts=1)
 

@@ -1,7 +1,7 @@
 """The litellm rubric judge against a real OpenAI-style HTTP server on 127.0.0.1.
 
-The server (``refig.testing.judge_server``) reads the schema from each request and answers on a
-script: valid scores, invalid JSON, out-of-range scores, wrong totals, 429s with Retry-After,
+The server (``refig_toolkit_testing.judge_server``) reads the schema from each request and answers
+on a script: valid scores, invalid JSON, out-of-range scores, wrong totals, 429s with Retry-After,
 500s, or answers slower than the client's timeout.
 """
 
@@ -18,10 +18,16 @@ from refig.models import Judgment, JudgmentStatus
 from refig.plugins import Registry
 from refig.rubric import load_rubric
 from refig.store import RunStore
-from refig.testing import judge_request
-from refig.testing.judge_server import JudgeStandIn, Reply, images_in, sample_artifacts, scripted
 from refig.traffic import RetryPolicy
 from refig_judge_rubric.judge import build_judge
+from refig_toolkit_testing import judge_request
+from refig_toolkit_testing.judge_server import (
+    JudgeStandIn,
+    Reply,
+    images_in,
+    sample_artifacts,
+    scripted,
+)
 
 PRICES = {"input_cost_per_token": "1e-6", "output_cost_per_token": "2e-6"}
 CALL_COST = 1000 * 1e-6 + 200 * 2e-6  # the stand-in reports 1000 prompt + 200 completion tokens

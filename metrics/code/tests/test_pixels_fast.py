@@ -99,8 +99,8 @@ def test_threads_scoring_one_reference_agree_with_the_plain_path(tmp_path: Path)
 
 
 def test_colour_differences_where_pixels_differ_are_the_whole_array(tmp_path: Path) -> None:
-    from refig.plugin import open_image
     from refig_metric_code.pixels import Resized, colour_differences
+    from refig_toolkit_imaging import open_image
 
     reference = open_image(figure(tmp_path / "ref.png", 30))
     noise = Image.fromarray(np.random.default_rng(31).integers(0, 256, (700, 900, 3), np.uint8))
@@ -110,8 +110,8 @@ def test_colour_differences_where_pixels_differ_are_the_whole_array(tmp_path: Pa
 
 
 def test_images_equal_only_once_resized_score_as_the_plain_path(tmp_path: Path) -> None:
-    from refig.plugin import open_image
     from refig_metric_code.pixels import Resized
+    from refig_toolkit_imaging import open_image
 
     reference = figure(tmp_path / "ref.png", 40)
     pixels_ = np.asarray(open_image(reference)).copy()

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from refig.models import GateReason, GateResult
-from refig.pptx import Endpoint, ObjectKind, ObjectTree, Rect, SlideObject
 from refig.protocols import Artifact
 from refig_metric_connector_audit.audit import ConnectorAudit
+from refig_toolkit_pptx import Endpoint, ObjectKind, ObjectTree, Rect, SlideObject
 
 BOX = Rect(x=0, y=0, w=100, h=100)
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 
 import pytest
-from refig.pptx import Rect
-from refig.pptx.rasters import RasterPlacement
 from refig_metric_flattening.coverage import covered_share
+from refig_toolkit_pptx import Rect
+from refig_toolkit_pptx.rasters import RasterPlacement
 
 
 def placed(x: float, y: float, w: float, h: float, rotation: float = 0.0) -> RasterPlacement:

@@ -9,9 +9,9 @@ from types import ModuleType
 from typing import Any
 
 from PIL import Image
-from refig.locating import shared as locating
 from refig.protocols import Artifact
 from refig_metric_flattening import metric as flattening
+from refig_toolkit_imaging.locating import shared as locating
 
 
 def values(artifact: Artifact) -> list[tuple[str, Any, dict[str, Any]]]:

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 from PIL import Image, ImageDraw, ImageOps
-from refig.locating import shared as locating
 from refig.models import MetricValue
-from refig.pptx.slide_text import word_tokens
 from refig.protocols import Artifact
 from refig_metric_flattening.metric import Flattening
 from refig_metric_text.located import Word, laid_out, words_in
 from refig_metric_text.metric import TextRecall
+from refig_toolkit_imaging.locating import shared as locating
+from refig_toolkit_pptx.slide_text import word_tokens
 
 #: The generated figure (conftest ``draw_figure``): 1600 x 800, six labels in a 3 x 2 grid.
 WIDTH, HEIGHT = 1600, 800

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from refig.pptx.slide_text import word_tokens
 from refig_metric_text.matching import match_tokens
+from refig_toolkit_pptx.slide_text import word_tokens
 
 
 def test_tokens_are_case_folded_nfkc_words() -> None:

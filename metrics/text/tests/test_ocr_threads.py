@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from refig.ocr import THREADS_ENV, engine, models, ocr_threads, read_text
 from refig.plugin import RefigError
+from refig_toolkit_imaging.ocr import THREADS_ENV, engine, models, ocr_threads, read_text
 
 
 def test_one_thread_reads_the_lines_of_the_default_pool(source_png: Path) -> None:

@@ -13,12 +13,13 @@ from types import ModuleType
 
 import pytest
 from PIL import Image
-from refig.images import open_image
-from refig.locating import shared as locating
-from refig.pptx.rasters import slide_images
 from refig.protocols import Artifact
 from refig_metric_text import pictures
 from refig_metric_text.metric import TextRecall
+from refig_toolkit_imaging import open_image
+from refig_toolkit_imaging.locating import shared as locating
+from refig_toolkit_pptx import object_tree
+from refig_toolkit_pptx.rasters import slide_images
 
 #: One label of the generated figure (conftest ``draw_figure``, 1600 x 800), as an annotation.
 ANNOTATION = {"image": {"width": 1600, "height": 800},
@@ -64,7 +65,7 @@ def test_a_located_png_is_sized_by_its_header_and_never_decoded_here(
     tiny = png(Image.new("RGB", (10, 30), "red"))
     artifact = deck(kit, slides, tmp_path, source_png, "located",
                     [source_png.read_bytes(), tiny])
-    shown = slide_images(artifact.path, artifact.tree)
+    shown = slide_images(artifact.path, object_tree(artifact))
     assert [(i.width, i.height) for i in shown] == [(1600, 800), (10, 30)]
     decoded: list[bytes] = []
 
@@ -88,7 +89,7 @@ def test_pictures_without_pixels_keep_their_reason_in_the_slide_order(
     artifact = deck(kit, slides, tmp_path, source_png, "broken",
                     [truncated, b"not an image" * 8, full, tiny_truncated])
     detail = image_words(artifact)
-    parts = [image.part for image in slide_images(artifact.path, artifact.tree)]
+    parts = [image.part for image in slide_images(artifact.path, object_tree(artifact))]
     assert detail["images_skipped"] == [
         {"part": parts[0], "reason": "cannot decode image <bytes>: image file is truncated"},
         {"part": parts[1],

@@ -10,10 +10,10 @@ import pytest
 from PIL import Image, ImageDraw
 from pptx.util import Emu, Pt
 from refig.models import GateReason, GateResult, MetricValue
-from refig.ocr import read_text
 from refig.protocols import Artifact
 from refig_metric_text.metric import TextRecall
 from refig_metric_text.ocr_cache import ocr_tokens
+from refig_toolkit_imaging.ocr import read_text
 
 
 def run(artifact: Artifact, **options: object) -> dict[str, MetricValue]:

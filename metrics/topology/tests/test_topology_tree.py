@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 from refig.models import Asset, GateReason, GateResult, Task
-from refig.pptx import Endpoint, ObjectKind, ObjectTree, Rect, SlideObject
 from refig.protocols import Artifact
 from refig_metric_topology.metric import TopologyMetric
 from refig_metric_topology.topology import score
+from refig_toolkit_pptx import Endpoint, ObjectKind, ObjectTree, Rect, SlideObject
 
 # A small pipeline: A -> B -> C, B -> D (dashed), D <-> C; two nodes share a label.
 ANNOTATION = {

@@ -13,7 +13,7 @@ import pytest
 from refig.demo import DEMOS, run_family_demo
 from refig.plugin import Attempt, PluginKind, Registry, Render, Task
 from refig.store import RunStore
-from refig.testing import chromium_launch
+from refig_toolkit_testing import chromium_launch
 
 from .conftest import read
 

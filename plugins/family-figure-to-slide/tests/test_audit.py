@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from refig.pptx import Endpoint, ObjectKind, ObjectTree, SlideObject
 from refig_family_figure_to_slide.audit import object_audit
+from refig_toolkit_pptx import Endpoint, ObjectKind, ObjectTree, SlideObject
 
 
 def _tree(*objects, background=None):

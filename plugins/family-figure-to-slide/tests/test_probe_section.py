@@ -7,7 +7,7 @@ from pathlib import Path
 from refig.analysis import Options, analyse
 from refig.analysis.tables import Estimate
 from refig.models import Attempt, Configuration, MetricValue, Output
-from refig.testing.synthetic import SyntheticSpec, synthetic_run
+from refig_toolkit_testing.synthetic import SyntheticSpec, synthetic_run
 
 LOW = Configuration(model="m", harness="paste", workflow="direct")
 HIGH = Configuration(model="m", harness="native", workflow="direct")

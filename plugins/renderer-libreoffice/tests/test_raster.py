@@ -9,8 +9,8 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 import pytest
 from PIL import Image
-from refig.plugin import first_page, render_pages
 from refig_renderer_libreoffice.raster import RasterError, exact_size, pdf_to_png, pdf_to_pngs
+from refig_toolkit_imaging import first_page, render_pages
 
 
 def blank_pdf(path: Path, width: float, height: float) -> Path:

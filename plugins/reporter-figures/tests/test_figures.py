@@ -8,8 +8,8 @@ from pathlib import Path
 from PIL import Image
 from refig.analysis import Options, analyse
 from refig.models import Configuration
-from refig.testing.synthetic import SyntheticSpec, synthetic_run
 from refig_reporter_figures.plots import Figure, Skipped, write_figures
+from refig_toolkit_testing.synthetic import SyntheticSpec, synthetic_run
 
 CONFIGS = [
     Configuration(model="m", harness=h, workflow=w)

@@ -22,8 +22,8 @@ from refig.plugin import Attempt, AttemptStatus, Render
 from refig.plugin.analysis import RunStore
 from refig.plugins import Registry
 from refig.records import HarnessRecord, PluginKind
-from refig.testing.scripted import DEFAULT_SCRIPT, Fault, Finish, ScriptedServer
 from refig_toolkit_agent.install import locate
+from refig_toolkit_testing.scripted import DEFAULT_SCRIPT, Fault, Finish, ScriptedServer
 
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)> & "quoted"'
 MODEL, FAILING, CODEX = "claude-sonnet-4-5", "claude-haiku-4-5", "gpt-5.5"
@@ -111,7 +111,7 @@ class Browser:
         self.url = url
 
     def open(self, pw: Any) -> tuple[Any, Any, list[str]]:
-        from refig.testing import chromium_launch
+        from refig_toolkit_testing import chromium_launch
 
         browser = pw.chromium.launch(**(chromium_launch() or {}))
         page = browser.new_page(viewport={"width": 1400, "height": 900}, accept_downloads=True)
@@ -153,7 +153,7 @@ def browsing() -> Any:
     the sync API (the test skips when Chromium or Playwright is missing)."""
     from types import SimpleNamespace
 
-    from refig.testing import chromium_launch
+    from refig_toolkit_testing import chromium_launch
 
     if chromium_launch() is None:
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")

@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from refig.plugin import Attempt
 from refig.plugin.analysis import RunStore
-from refig.testing.scripted import Fault, ScriptedServer
 from refig_reporter_html.collection import CollectionSite, LiveFolder
 from refig_reporter_html.server import ViewServer
+from refig_toolkit_testing.scripted import Fault, ScriptedServer
 
 pytestmark = pytest.mark.slow
 FAMILIES = {"run": "figure-to-slide", "deck-edit/run": "deck-edit",

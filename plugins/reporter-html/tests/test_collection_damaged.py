@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from refig.cli import run as cli
 from refig.models import Configuration
-from refig.testing.synthetic import SyntheticSpec, synthetic_run
 from refig_reporter_html.collection import LiveFolder
+from refig_toolkit_testing.synthetic import SyntheticSpec, synthetic_run
 
 PAGE = 4096
 

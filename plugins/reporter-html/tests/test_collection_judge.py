@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from refig.cli import run as cli
 from refig.plugin import Configuration, UsageError
-from refig.testing.synthetic import SyntheticSpec, synthetic_run
 from refig_reporter_html.collection import LiveFolder
+from refig_toolkit_testing.synthetic import SyntheticSpec, synthetic_run
 
 NOTICE = "b/run: judge 'judge-a' did not judge this run, so its tables use the run's own main judge"
 

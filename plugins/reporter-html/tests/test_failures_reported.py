@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 from refig.plugins import Registry
 from refig.records import PluginKind
-from refig.testing import chromium_launch
-from refig.testing.scripted import Fault, ScriptedServer
+from refig_toolkit_testing import chromium_launch
+from refig_toolkit_testing.scripted import Fault, ScriptedServer
 
 PROGRAM = ("import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
            "fig = plt.figure(figsize=(6.4, 4.8), dpi=100)\nplt.plot([1, 2, 3])\n"

@@ -12,8 +12,8 @@ from urllib.parse import unquote, urldefrag, urlparse
 import pytest
 from refig.cli import run as cli
 from refig.models import AxisScore, Configuration, Judgment, JudgmentStatus
-from refig.testing import chromium_launch
-from refig.testing.synthetic import SyntheticSpec, synthetic_run
+from refig_toolkit_testing import chromium_launch
+from refig_toolkit_testing.synthetic import SyntheticSpec, synthetic_run
 
 BROWSER = chromium_launch()
 HOSTILE = '<script>alert("x")</script> & "quoted"'

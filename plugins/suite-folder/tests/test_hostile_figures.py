@@ -8,7 +8,7 @@ import zlib
 from pathlib import Path
 
 from refig.cli import run
-from refig.images import MAX_PIXELS
+from refig_toolkit_imaging import MAX_PIXELS
 
 SIDE = 30_000
 

@@ -142,7 +142,7 @@ def test_node_boxes_hold_their_outline_and_nothing_else(medium):
 
 
 def test_ocr_reads_the_annotated_labels_inside_their_boxes(medium):
-    ocr = pytest.importorskip("refig.ocr")
+    ocr = pytest.importorskip("refig_toolkit_imaging.ocr")
     pytest.importorskip("rapidocr_onnxruntime")
     from rapidfuzz import fuzz
 

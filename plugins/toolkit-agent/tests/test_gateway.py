@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from refig.errors import RefigError
-from refig.testing.scripted import Fault, ScriptedServer
 from refig_toolkit_agent.gateway import (
     DUMMY_KEY,
     Gateway,
@@ -24,6 +23,7 @@ from refig_toolkit_agent.gateway import (
 from refig_toolkit_agent.gateway.calls import status_kind
 from refig_toolkit_agent.gateway.pricing import load_overrides
 from refig_toolkit_agent.gateway.usage import Api, Tokens, api_of, parse_response
+from refig_toolkit_testing.scripted import Fault, ScriptedServer
 
 REAL_KEY = "sk-real-key-0123456789"
 PRICES = PriceTable({"m": Price(input_cost_per_token=1e-6, output_cost_per_token=4e-6,

@@ -24,7 +24,7 @@ INFRASTRUCTURE = frozenset({
 })
 
 #: How a provider's timeout names itself: a gateway call (``ModelCall.error_info``) or
-#: litellm's ``Timeout`` (``refig.llm.client.classify``).
+#: litellm's ``Timeout`` (``refig_toolkit_llm.client.classify``).
 _PROVIDER_TIMEOUT = re.compile(r"^(?:\S+ call \d+ \((?:HTTP \d+|no response)\)|Timeout: )")
 
 

@@ -12,13 +12,14 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from refig_toolkit_pptx.objects import ObjectTree
+
 from refig.analysis.rundata import Outcome, RunData
 from refig.context import RunContext
 from refig.engine.plugins import family_for, registry
 from refig.errors import RefigError
 from refig.evaluation import load_artifacts
 from refig.models import GateResult
-from refig.pptx.objects import ObjectTree
 from refig.protocols import Artifact, TaskFamily
 from refig.records import FIGURE_TO_SLIDE
 from refig.store import RunStore

@@ -17,12 +17,12 @@ from refig.engine.plugins import family_for
 from refig.engine.stages import Item, Rendered, final_gate
 from refig.integrity import Damage
 from refig.models import Asset, GateResult, Inspection, MetricValue, Render, Task
-from refig.pptx import DEFAULT_LIMITS
 from refig.protocols import Artifact, Executor
 from refig.store import sha256_file
 
-#: Files larger than this are not hashed (their gate says why they were refused).
-MAX_HASHED_BYTES = DEFAULT_LIMITS.max_file_bytes
+#: Files larger than this (200 MiB, the PPTX toolkit's ``Limits.max_file_bytes`` too) are not
+#: hashed: a huge file costs no read before its family's gate refuses it and says why.
+MAX_HASHED_BYTES = 200 << 20
 
 
 def check_task(family: str, inputs: Mapping[str, Path],

@@ -9,7 +9,6 @@ structure, render job and gate folding.
 from __future__ import annotations
 
 import hashlib
-import io
 import math
 import tempfile
 import time
@@ -19,10 +18,9 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any, TypeVar
 
-from PIL import Image
-
 from refig.console import err, track
 from refig.engine.plugins import family_for, plugin, renderer_for
+from refig.image_headers import HeaderError, image_size
 from refig.metric_values import source_sha256
 from refig.models import ErrorInfo, GateResult, Inspection, MetricValue, Page, Render, Task
 from refig.protocols import Artifact, Executor, Metric, Renderer, RenderJob, RenderOutput
@@ -107,12 +105,11 @@ def _rendered(item: Item, output: RenderOutput, renderer: Renderer, name: str) -
     try:
         for index, path in enumerate(output.pages):
             data = path.read_bytes()
-            with Image.open(io.BytesIO(data)) as image:
-                width, height = image.size
+            width, height = image_size(data)
             pngs.append(data)
             pages.append(Page(index=index, png_sha256=hashlib.sha256(data).hexdigest(),
                               width_px=width, height_px=height))
-    except (OSError, ValueError, Image.DecompressionBombError) as exc:
+    except (OSError, HeaderError) as exc:
         pngs, pages = [], []
         error = ErrorInfo(kind="render_failed", message=f"unreadable PNG: {exc}")
     if not pages and error is None:

@@ -1,10 +1,11 @@
 """The documented import surface for plugins: the only core module a plugin's code imports,
-besides :mod:`refig.pptx` (the PPTX toolkit), :mod:`refig.stats`, the sub-surface
-:mod:`refig.plugin.analysis` (reporters), the ``refig_toolkit_*`` libraries (harness adapters
-build on :mod:`refig_toolkit_agent`) and, in tests, :mod:`refig.testing`.
+besides :mod:`refig.stats` and the sub-surfaces :mod:`refig.plugin.analysis` (reporters) and
+:mod:`refig.plugin.harness` (harness adapters). Libraries plugins share are the toolkits
+(``refig_toolkit_pptx``, ``refig_toolkit_imaging``, ``refig_toolkit_llm``, and in tests
+``refig_toolkit_testing``), each a distribution a plugin declares.
 
 Names load on first use, so a plugin's light ``hooks`` module can import its records from here
-without pulling in the data models, images or the sandbox (``refig list-plugins`` stays fast).
+without pulling in the data models or the sandbox (``refig list-plugins`` stays fast).
 """
 
 from __future__ import annotations
@@ -71,26 +72,8 @@ _LAZY: dict[str, str] = {
     # files an untrusted process or folder left, read without following links
     **dict.fromkeys(("FileRefused", "Refused", "confined_files", "read_confined"),
                     "refig.confined"),
-    # model calls
-    **dict.fromkeys(
-        ("ChatClient", "ChatOptions", "ChatReply", "CallError", "NO_KEY", "import_litellm",
-         "data_url", "IDENTITY", "OPENAI_COMPATIBLE", "structured_call", "Structured",
-         "AnswerRejected"),
-        "refig.llm",
-    ),
-    # images, PDFs, OCR, progress, doctor checks
-    **dict.fromkeys(
-        ("ImageError", "MAX_PIXELS", "as_rgb", "border_colour", "content_box", "open_image",
-         "png_bytes"),
-        "refig.images",
-    ),
-    **dict.fromkeys(("PdfError", "dpi_within", "first_page", "render_pages", "render_pages_bgr"),
-                    "refig.pdf"),
-    **dict.fromkeys(("DETECTOR_SIDE", "OcrLine", "read_text"), "refig.ocr"),
-    # where a picture sits in a source figure, once per pair of hashes
-    **dict.fromkeys(("Match", "Signature"), "refig.locating.matching"),
-    **dict.fromkeys(("cached_match", "image_signature", "locate", "source_box",
-                     "source_signature"), "refig.locating.shared"),
+    # the pixel limit of images read from suites; progress, doctor checks
+    **dict.fromkeys(("MAX_PIXELS",), "refig.image_headers"),
     **dict.fromkeys(("err", "out", "print_table", "track"), "refig.console"),
     **dict.fromkeys(("Check", "Status", "apt_fix", "tool"), "refig.doctor"),
     **dict.fromkeys(("FIELD_KEYS",), "refig.suite_stats"),
@@ -108,31 +91,22 @@ _LAZY: dict[str, str] = {
 __all__ = [
     "DECK_EDIT",
     "DEFAULT_MAX_PROCESSES",
-    "DETECTOR_SIDE",
     "FIELD_KEYS",
     "FIGURE_TO_CODE",
     "FIGURE_TO_SLIDE",
-    "IDENTITY",
     "LOOPBACK",
     "MAX_PIXELS",
-    "NO_KEY",
-    "OPENAI_COMPATIBLE",
     "PROGRAM_FILE",
     "SCHEMA_VERSION",
     "SLIDE_FILE",
     "STAGE_OPTIONS",
     "AnswerError",
-    "AnswerRejected",
     "Artifact",
     "Asset",
     "Attempt",
     "AttemptContext",
     "AttemptStatus",
     "AxisScore",
-    "CallError",
-    "ChatClient",
-    "ChatOptions",
-    "ChatReply",
     "Check",
     "CliPin",
     "Configuration",
@@ -148,7 +122,6 @@ __all__ = [
     "Harness",
     "HarnessRecord",
     "HarnessResult",
-    "ImageError",
     "InputSpec",
     "Inspection",
     "Judge",
@@ -157,15 +130,12 @@ __all__ = [
     "Judgment",
     "JudgmentStatus",
     "LoopbackServer",
-    "Match",
     "Metric",
     "MetricRecord",
     "MetricValue",
-    "OcrLine",
     "OncePerKey",
     "Output",
     "Page",
-    "PdfError",
     "PluginKind",
     "PluginRecord",
     "Preference",
@@ -190,9 +160,7 @@ __all__ = [
     "SandboxPolicy",
     "SandboxResult",
     "SectionBuilder",
-    "Signature",
     "Status",
-    "Structured",
     "Suite",
     "SuiteError",
     "SuiteRecord",
@@ -206,45 +174,27 @@ __all__ = [
     "Workflow",
     "WorkflowRecord",
     "apt_fix",
-    "as_rgb",
-    "border_colour",
     "cache_dir",
-    "cached_match",
     "confined_files",
-    "content_box",
     "counted_total",
-    "data_url",
     "did_you_mean",
     "docs",
-    "dpi_within",
     "err",
     "find_secrets",
-    "first_page",
     "hookimpl",
-    "image_signature",
-    "import_litellm",
     "in_flight",
     "install_fix",
     "load_rubric",
-    "locate",
-    "open_image",
     "out",
-    "png_bytes",
     "print_table",
     "process_cap",
     "read_confined",
-    "read_text",
-    "render_pages",
-    "render_pages_bgr",
     "renderer_for",
     "run_command",
     "run_sandboxed",
-    "source_box",
     "source_name",
     "source_sha256",
-    "source_signature",
     "stable_hash",
-    "structured_call",
     "tool",
     "track",
     "unavailable",
@@ -275,37 +225,9 @@ if TYPE_CHECKING:
     from refig.engine.plugins import renderer_for
     from refig.errors import FamilyMismatchError, RefigError, UsageError, did_you_mean
     from refig.home import cache_dir
-    from refig.images import (
-        MAX_PIXELS,
-        ImageError,
-        as_rgb,
-        border_colour,
-        content_box,
-        open_image,
-        png_bytes,
-    )
+    from refig.image_headers import MAX_PIXELS
     from refig.inflight import in_flight
     from refig.judging import STAGE_OPTIONS
-    from refig.llm import (
-        IDENTITY,
-        NO_KEY,
-        OPENAI_COMPATIBLE,
-        CallError,
-        ChatClient,
-        ChatOptions,
-        ChatReply,
-        data_url,
-        import_litellm,
-    )
-    from refig.llm.structured import AnswerRejected, Structured, structured_call
-    from refig.locating.matching import Match, Signature
-    from refig.locating.shared import (
-        cached_match,
-        image_signature,
-        locate,
-        source_box,
-        source_signature,
-    )
     from refig.loopback import LOOPBACK, LoopbackServer
     from refig.metric_values import ValueMaker, source_sha256, unavailable
     from refig.models import (
@@ -330,9 +252,7 @@ if TYPE_CHECKING:
         Usage,
         stable_hash,
     )
-    from refig.ocr import DETECTOR_SIDE, OcrLine, read_text
     from refig.once import OncePerKey
-    from refig.pdf import PdfError, dpi_within, first_page, render_pages, render_pages_bgr
     from refig.plugins import Registry
     from refig.protocols import (
         Artifact,

@@ -8,7 +8,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from refig.plugin import SLIDE_FILE, open_image
+from refig.plugin import SLIDE_FILE
+from refig_toolkit_imaging import open_image
 
 from refig_harness_baseline.agent import build, emit, slide_size
 

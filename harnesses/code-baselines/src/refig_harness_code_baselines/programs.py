@@ -13,8 +13,8 @@ import io
 from pathlib import Path
 
 import numpy as np
-from refig.plugin import open_image
 from refig_family_figure_to_code.languages import Language
+from refig_toolkit_imaging import open_image
 
 #: Pixels a side of the arrays R and MATLAB smuggle (enough for a recognisable figure).
 SMUGGLE_SIDE = 200

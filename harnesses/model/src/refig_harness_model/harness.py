@@ -13,21 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from refig.plugin import (
-    OPENAI_COMPATIBLE,
-    AttemptContext,
-    CallError,
-    ChatClient,
-    ChatOptions,
-    ChatReply,
-    ErrorInfo,
-    HarnessResult,
-    RetryPolicy,
-    Task,
-    UsageError,
-    data_url,
-    import_litellm,
-)
+from refig.plugin import AttemptContext, ErrorInfo, HarnessResult, RetryPolicy, Task, UsageError
 from refig_toolkit_agent import (
     ANTHROPIC,
     CALLS,
@@ -42,6 +28,15 @@ from refig_toolkit_agent import (
     summarize,
     upstream_for,
     write_calls,
+)
+from refig_toolkit_llm import (
+    OPENAI_COMPATIBLE,
+    CallError,
+    ChatClient,
+    ChatOptions,
+    ChatReply,
+    data_url,
+    import_litellm,
 )
 
 from refig_harness_model.answer import NoCode, extract_code

@@ -24,8 +24,8 @@ from refig.plugin import (
     load_rubric,
     stable_hash,
 )
-from refig.pptx import ObjectKind
-from refig.pptx.slide_text import native_text, word_tokens
+from refig_toolkit_pptx import ObjectKind, object_tree
+from refig_toolkit_pptx.slide_text import native_text, word_tokens
 
 #: Bumped whenever a formula changes, so cached proxy judgments are recomputed.
 FORMULA_VERSION = "4"  # 2: image axes above the empty slide; no editability without content
@@ -95,7 +95,7 @@ class Evidence:
     @classmethod
     def of(cls, artifact: Artifact) -> Evidence:
         metrics = artifact.metrics
-        tree = artifact.tree
+        tree = object_tree(artifact)
         words = sum(len(word_tokens(t)) for t in native_text(tree)) if tree else 0
         native = (
             sum(1 for o in tree.shown()

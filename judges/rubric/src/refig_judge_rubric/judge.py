@@ -5,10 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from refig.plugin import (
-    NO_KEY,
-    ChatClient,
     ErrorInfo,
-    ImageError,
     JudgeRequest,
     Judgment,
     JudgmentStatus,
@@ -16,8 +13,9 @@ from refig.plugin import (
     UsageError,
     load_rubric,
     stable_hash,
-    structured_call,
 )
+from refig_toolkit_imaging import ImageError
+from refig_toolkit_llm import NO_KEY, ChatClient, structured_call
 
 from refig_judge_rubric.messages import PROMPT_VERSION, correction, judge_messages
 from refig_judge_rubric.options import JudgeOptions, parse_options
@@ -123,7 +121,7 @@ def check_credentials(judge: str, options: JudgeOptions) -> JudgeOptions:
     """
     if options.api_key:
         return options
-    from refig.plugin import import_litellm
+    from refig_toolkit_llm import import_litellm
 
     litellm = import_litellm()
     try:

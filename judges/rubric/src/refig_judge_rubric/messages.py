@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from refig.plugin import Evidence, Rubric, data_url
+from refig.plugin import Evidence, Rubric
+from refig_toolkit_llm import data_url
 
 #: Bumped when the framing of the messages changes, so cached judgments are not reused.
 PROMPT_VERSION = "1"

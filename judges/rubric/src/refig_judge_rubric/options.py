@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import ValidationError
-from refig.plugin import STAGE_OPTIONS, ChatOptions, UsageError
+from refig.plugin import STAGE_OPTIONS, UsageError
+from refig_toolkit_llm import ChatOptions
 
 #: The rubric judge's options are the options of its model call.
 JudgeOptions = ChatOptions

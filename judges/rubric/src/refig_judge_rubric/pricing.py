@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from refig.plugin import import_litellm
+from refig_toolkit_llm import import_litellm
 
 from refig_judge_rubric.options import JudgeOptions
 

@@ -23,8 +23,9 @@ from pathlib import Path
 
 import numpy as np
 from PIL import Image
-from refig.plugin import OncePerKey, open_image
+from refig.plugin import OncePerKey
 from refig_metric_image.perceptual import Lpips, LpipsUnavailable
+from refig_toolkit_imaging import open_image
 
 SIDE = 256
 FCF_SIDE = 1024

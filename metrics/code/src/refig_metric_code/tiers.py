@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from refig.plugin import border_colour, open_image
+from refig_toolkit_imaging import border_colour, open_image
 
 from refig_metric_code.calls import plotting_calls
 from refig_metric_code.syntax_tree import ParseFailure, syntax_tree

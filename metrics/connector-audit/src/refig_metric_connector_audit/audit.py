@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from refig.plugin import Artifact, MetricValue, ValueMaker, unavailable
-from refig.pptx import ObjectKind, ObjectTree, SlideObject
-from refig.pptx.lines import arrow_count, has_line_preset
+from refig_toolkit_pptx import ObjectKind, ObjectTree, SlideObject, object_tree
+from refig_toolkit_pptx.lines import arrow_count, has_line_preset
 
 METRIC = "connector-audit"
 
@@ -127,11 +127,11 @@ class ConnectorAudit:
 
     def compute(self, artifact: Artifact) -> Iterator[MetricValue]:
         make = ValueMaker(artifact, METRIC, self.version)
-        if artifact.tree is None:
+        if object_tree(artifact) is None:
             reason = unavailable("no object tree", artifact)
             yield from make.missing(NAMES, reason, gate_reason=artifact.gate.reason)
             return
-        counts = audit(artifact.tree)
+        counts = audit(object_tree(artifact))
         total = len(counts.connectors)
         yield make.value(
             "connector_count",

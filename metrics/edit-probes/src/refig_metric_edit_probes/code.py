@@ -33,7 +33,8 @@ from typing import Any
 
 import numpy as np
 from PIL import Image
-from refig.plugin import Renderer, RenderJob, Task, read_text
+from refig.plugin import Renderer, RenderJob, Task
+from refig_toolkit_imaging.ocr import read_text
 
 from refig_metric_edit_probes.outcome import Outcome, not_applicable
 from refig_metric_edit_probes.pixels import differs

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lxml import etree
-from refig.pptx import Package, q
+from refig_toolkit_pptx import Package, q
 
 REL_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
 CT_NS = "http://schemas.openxmlformats.org/package/2006/content-types"

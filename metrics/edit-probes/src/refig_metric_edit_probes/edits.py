@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable, Iterator
 
 from lxml import etree
-from refig.pptx import q
+from refig_toolkit_pptx import q
 
 from refig_metric_edit_probes.nodes import Edge, Point
 

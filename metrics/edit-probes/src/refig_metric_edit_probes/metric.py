@@ -19,7 +19,7 @@ from refig.plugin import (
     renderer_for,
     unavailable,
 )
-from refig.pptx import Package, PackageError
+from refig_toolkit_pptx import Package, PackageError
 
 from refig_metric_edit_probes.code import probe_program
 from refig_metric_edit_probes.outcome import Outcome, score

@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from refig.pptx import ObjectKind, ObjectTree, Rect, SlideObject
-from refig.pptx.lines import has_line_preset
+from refig_toolkit_pptx import ObjectKind, ObjectTree, Rect, SlideObject
+from refig_toolkit_pptx.lines import has_line_preset
 
 #: A line end this close to a node's border (share of the slide's diagonal) touches it.
 TOUCH_SHARE = 0.01

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 from refig.plugin import Renderer, RenderJob, RenderOutput
-from refig.pptx import ObjectTree, Package, PackageError, Rect, read_object_tree
+from refig_toolkit_pptx import ObjectTree, Package, PackageError, Rect, read_object_tree
 
 from refig_metric_edit_probes import edits, pixels
 from refig_metric_edit_probes.deck import Variant, write_probe_deck

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from refig.pptx.rasters import RasterPlacement
+from refig_toolkit_pptx.rasters import RasterPlacement
 from shapely import affinity
 from shapely.geometry import box
 from shapely.ops import unary_union

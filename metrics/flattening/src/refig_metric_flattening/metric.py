@@ -17,22 +17,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from refig.plugin import (
-    Artifact,
+from refig.plugin import Artifact, MetricValue, RefigError, ValueMaker, source_sha256, unavailable
+from refig_toolkit_imaging.locating import (
     Match,
-    MetricValue,
-    RefigError,
     Signature,
-    ValueMaker,
     cached_match,
     image_signature,
-    source_sha256,
     source_signature,
-    unavailable,
 )
-from refig.pptx import ObjectTree
-from refig.pptx.rasters import RasterPlacement, SlideImage, raster_placements, slide_images
-from refig.pptx.slide_text import native_text, word_tokens
+from refig_toolkit_pptx import ObjectTree, object_tree
+from refig_toolkit_pptx.rasters import RasterPlacement, SlideImage, raster_placements, slide_images
+from refig_toolkit_pptx.slide_text import native_text, word_tokens
 from shapely.geometry import box
 from shapely.ops import unary_union
 
@@ -99,7 +94,7 @@ class Flattening:
         started = time.perf_counter()
         reference = source_sha256(artifact)
         make = ValueMaker(artifact, METRIC, self.version, reference)
-        tree = artifact.tree
+        tree = object_tree(artifact)
         if tree is None:
             yield from make.missing(NAMES, unavailable("no object tree", artifact))
             return

@@ -8,15 +8,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image
-from refig.plugin import (
-    Artifact,
-    MetricValue,
-    RefigError,
-    ValueMaker,
-    open_image,
-    source_sha256,
-    unavailable,
-)
+from refig.plugin import Artifact, MetricValue, RefigError, ValueMaker, source_sha256, unavailable
+from refig_toolkit_imaging import open_image
 
 from refig_metric_image.pairing import WORK_WIDTH, Prepared, content, pair_with, prepare
 from refig_metric_image.perceptual import Lpips, LpipsUnavailable

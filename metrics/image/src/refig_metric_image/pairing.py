@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from PIL import Image
-from refig.plugin import border_colour, content_box
+from refig_toolkit_imaging import border_colour, content_box
 
 from refig_metric_image.similarity import Side
 

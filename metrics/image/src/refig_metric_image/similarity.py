@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 from PIL import Image
-from refig.plugin import as_rgb
+from refig_toolkit_imaging import as_rgb
 
 PSNR_CAP = 100.0
 #: SSIM's Gaussian window: sigma, and the radius scikit-image derives (truncate 3.5 sigmas).

@@ -19,7 +19,7 @@ def _checks() -> Iterator[Any]:
     models = sorted(Path(spec.origin).parent.glob("models/*.onnx")) if spec and spec.origin else []
     if not models:
         yield Check("OCR models", Status.MISSING, "rapidocr-onnxruntime or its models are missing",
-                    install_fix("refig-core[ocr]"), required=True)
+                    install_fix("refig-toolkit-imaging[ocr]"), required=True)
         return
     version = metadata.version("rapidocr-onnxruntime")
     yield Check("OCR models", Status.OK, f"rapidocr-onnxruntime {version}: "

@@ -1,12 +1,12 @@
 """The source's words with where they sit, so a pasted piece of the source is read from them.
 
-A picture found in the source (:func:`refig.plugin.locate`) holds the source's words in the
-region it was found at: those words are taken from the reference (the annotation's labels, or the
-source's OCR lines), not read again by OCR. Each word gets a box, as fractions of the source: a
-label's or line's box is cut into text lines, and each line along its characters. A word counts
-as inside a region when at least half of its box is inside: a word cut in half is read by OCR of
-the piece about as often as not, so half is the even point, and a word stays a whole token for the
-one-to-one matching.
+A picture found in the source (:func:`refig_toolkit_imaging.locating.locate`) holds the source's
+words in the region it was found at: those words are taken from the reference (the annotation's
+labels, or the source's OCR lines), not read again by OCR. Each word gets a box, as fractions of the
+source: a label's or line's box is cut into text lines, and each line along its characters. A word
+counts as inside a region when at least half of its box is inside: a word cut in half is read by OCR
+of the piece about as often as not, so half is the even point, and a word stays a whole token for
+the one-to-one matching.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from refig.plugin import Match, OcrLine
-from refig.pptx.slide_text import word_tokens
+from refig_toolkit_imaging.locating import Match
+from refig_toolkit_imaging.ocr import OcrLine
+from refig_toolkit_pptx.slide_text import word_tokens
 
 Box = tuple[float, float, float, float]
 #: Share of a word's box that must lie inside a region for the word to count as in it.

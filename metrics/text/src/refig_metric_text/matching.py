@@ -1,6 +1,6 @@
 """One-to-one matching of word tokens, exact first, then fuzzy.
 
-Tokens are case-folded NFKC words (:func:`refig.pptx.word_tokens`). Each token of one side
+Tokens are case-folded NFKC words (:func:`refig_toolkit_pptx.word_tokens`). Each token of one side
 matches at most one token of the other (multisets: "the" twice in the source needs "the" twice on
 the slide). Exact matches are taken first; the remaining tokens are paired by an optimal
 assignment (``scipy.optimize.linear_sum_assignment``) on their ``rapidfuzz.fuzz.ratio``

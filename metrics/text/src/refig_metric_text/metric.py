@@ -2,11 +2,11 @@
 
 The source's words are the exact labels of its annotation when the suite has one (a generated
 suite: node texts, panel and group titles, edge labels), and otherwise the figure read with OCR
-(``refig.ocr.read_text``: RapidOCR, offline), which is then the only reference: a rebuild that read
-the figure with the same OCR shares its misreadings. ``reference`` says which (1 labels, 0 OCR).
-The slide's text is read from the object tree (text boxes, shapes, table cells, groups,
-SmartArt and chart text, only what paints). Both become case-folded word tokens and are matched
-one to one
+(``refig_toolkit_imaging.ocr.read_text``: RapidOCR, offline), which is then the only reference: a
+rebuild that read the figure with the same OCR shares its misreadings. ``reference`` says which (1
+labels, 0 OCR). The slide's text is read from the object tree (text boxes, shapes, table cells,
+groups, SmartArt and chart text, only what paints). Both become case-folded word tokens and are
+matched one to one
 (:mod:`refig_metric_text.matching`).
 
 * ``recall``: the share of the source's words found in the slide's native text.
@@ -24,17 +24,11 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from refig.plugin import (
-    DETECTOR_SIDE,
-    Artifact,
-    MetricValue,
-    RefigError,
-    ValueMaker,
-    open_image,
-    source_sha256,
-    unavailable,
-)
-from refig.pptx.slide_text import native_text, word_tokens
+from refig.plugin import Artifact, MetricValue, RefigError, ValueMaker, source_sha256, unavailable
+from refig_toolkit_imaging import open_image
+from refig_toolkit_imaging.ocr import DETECTOR_SIDE
+from refig_toolkit_pptx import object_tree
+from refig_toolkit_pptx.slide_text import native_text, word_tokens
 
 from refig_metric_text.located import Word, label_words
 from refig_metric_text.matching import DEFAULT_SIMILARITY, match_tokens
@@ -72,11 +66,11 @@ def share(part: int, whole: int) -> float | None:
 class TextRecall:
     """Recall and precision of native text against OCR of the source; text held in images."""
 
-    # 8: OCR's detector reads a figure over 1024 px shrunk to 1024 (refig.ocr.ScaledDetector);
-    # 7: OCR at 2000 px, not 1600 (the knee on figures of real sizes); 6: a picture found in
-    # the source holds the source's words in its region (no OCR of it); 5: no OCR of the slide's
-    # images without a source (image_words null); 4: OCR at 1600 px, not 2048
-    # (benchmarks/full_pass); 3: exact labels
+    # 8: OCR's detector reads a figure over 1024 px shrunk to 1024
+    # (refig_toolkit_imaging.ocr.ScaledDetector); 7: OCR at 2000 px, not 1600 (the knee on figures
+    # of real sizes); 6: a picture found in the source holds the source's words in its region (no
+    # OCR of it); 5: no OCR of the slide's images without a source (image_words null); 4: OCR at
+    # 1600 px, not 2048 (benchmarks/full_pass); 3: exact labels
     version = "8"
 
     def __init__(
@@ -93,7 +87,7 @@ class TextRecall:
 
     def compute(self, artifact: Artifact) -> Iterator[MetricValue]:
         make = ValueMaker(artifact, METRIC, self.version, source_sha256(artifact))
-        tree = artifact.tree
+        tree = object_tree(artifact)
         if tree is None:
             yield from make.missing(NAMES, unavailable("no object tree", artifact))
             return

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PIL import Image
-from refig.plugin import OncePerKey, read_text
+from refig.plugin import OncePerKey
+from refig_toolkit_imaging.ocr import read_text
 
 from refig_metric_text.located import Word, line_words
 
@@ -27,8 +28,8 @@ def ocr_tokens(key: str, load: Callable[[], Image.Image], *, max_side: int,
 def ocr_words(key: str, load: Callable[[], Image.Image], *, max_side: int,
               detector_side: int) -> tuple[Word, ...]:
     """The words OCR reads in the image ``load()`` returns (at ``max_side``, its detector at
-    ``detector_side``: ``refig.plugin.read_text``), with their boxes as fractions of it, cached
-    under ``key``."""
+    ``detector_side``: ``refig_toolkit_imaging.ocr.read_text``), with their boxes as fractions of
+    it, cached under ``key``."""
     def read() -> tuple[Word, ...]:
         picture = load()
         lines = read_text(picture, max_side=max_side, detector_side=detector_side)

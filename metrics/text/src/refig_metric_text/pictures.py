@@ -1,9 +1,9 @@
 """The words in the raster pictures a slide shows: located in the source, else read by OCR.
 
 A picture that is the source (the same bytes), holds it, or is a piece of it found by the same
-search the flattening metric runs (:func:`refig.plugin.locate`, once per pair of hashes) holds
-the source's reference words in that region (:mod:`refig_metric_text.located`). Only a picture
-not found in the source, or when the search cannot run, is read by OCR (as in version 5).
+search the flattening metric runs (:func:`refig_toolkit_imaging.locating.locate`, once per pair of
+hashes) holds the source's reference words in that region (:mod:`refig_metric_text.located`). Only a
+picture not found in the source, or when the search cannot run, is read by OCR (as in version 5).
 """
 
 from __future__ import annotations
@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from PIL import Image
-from refig.plugin import Artifact, RefigError, locate, open_image, source_box, source_sha256
-from refig.pptx import ObjectTree
-from refig.pptx.rasters import SlideImage, slide_images
+from refig.plugin import Artifact, RefigError, source_sha256
+from refig_toolkit_imaging import open_image
+from refig_toolkit_imaging.locating import locate, source_box
+from refig_toolkit_pptx import ObjectTree
+from refig_toolkit_pptx.rasters import SlideImage, slide_images
 
 from refig_metric_text.located import Word, source_region, words_in
 from refig_metric_text.ocr_cache import ocr_tokens

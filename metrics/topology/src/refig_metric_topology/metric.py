@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from refig.plugin import Artifact, MetricValue, ValueMaker, source_sha256, unavailable
+from refig_toolkit_pptx import object_tree
 
 from refig_metric_topology.topology import AnnotationError, score
 
@@ -36,14 +37,14 @@ class TopologyMetric:
         # compares against the task: `refig evaluate` finds the values stored under it, and
         # `load_artifacts` hands them to the judges.
         make = ValueMaker(artifact, METRIC, self.version, source_sha256(artifact))
-        if artifact.tree is None:
+        if object_tree(artifact) is None:
             reason = unavailable("no object tree", artifact)
             for name in NAMES:
                 value = 0.0 if name in ZERO_WHEN_UNREADABLE and not artifact.gate.passed else None
                 yield make.value(name, value, reason=reason)
             return
         try:
-            result = score(artifact.tree, dict(artifact.annotation))
+            result = score(object_tree(artifact), dict(artifact.annotation))
         except AnnotationError as exc:
             yield from make.missing(NAMES, f"unusable annotation: {exc}")
             return

@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from refig.pptx import Endpoint, ObjectKind, ObjectTree, SlideObject
-from refig.pptx.lines import has_line_preset
+from refig_toolkit_pptx import Endpoint, ObjectKind, ObjectTree, SlideObject
+from refig_toolkit_pptx.lines import has_line_preset
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 from rapidfuzz import fuzz
-from refig.pptx import ObjectTree
+from refig_toolkit_pptx import ObjectTree
 
 from refig_metric_topology.slide import (
     Box,

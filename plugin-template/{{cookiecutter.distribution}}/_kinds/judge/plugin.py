@@ -21,7 +21,7 @@ from refig.plugin import (
     load_rubric,
     stable_hash,
 )
-from refig.pptx import ObjectKind
+from refig_toolkit_pptx import ObjectKind, object_tree
 
 
 class NativeShareJudge:
@@ -37,7 +37,7 @@ class NativeShareJudge:
                       judge_key=self.key, rubric_sha256=rubric.sha256,
                       rubric_version=rubric.version, repeat=request.repeat, proxy=True,
                       deterministic=True, calls=0, cost_usd=0.0)
-        tree = request.artifact.tree
+        tree = object_tree(request.artifact)
         # shown(): what the slide paints (not hidden objects, nor the layout's and master's)
         objects = [o for o in tree.shown() if o.kind is not ObjectKind.GROUP] if tree else []
         if not objects:

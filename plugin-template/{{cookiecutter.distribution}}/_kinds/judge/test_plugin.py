@@ -9,7 +9,7 @@ from refig.plugin import (
     Registry,
     load_rubric,
 )
-from refig.pptx import ObjectKind, ObjectTree, SlideObject
+from refig_toolkit_pptx import ObjectKind, ObjectTree, SlideObject
 
 from {{ cookiecutter.module }}.plugin import NativeShareJudge
 

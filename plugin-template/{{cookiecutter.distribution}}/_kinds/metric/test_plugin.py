@@ -1,7 +1,7 @@
 from pathlib import Path
 
 from refig.plugin import Artifact, GateResult, Registry
-from refig.pptx import ObjectKind, ObjectTree, SlideObject
+from refig_toolkit_pptx import ObjectKind, ObjectTree, SlideObject
 
 from {{ cookiecutter.module }}.plugin import WordCount
 

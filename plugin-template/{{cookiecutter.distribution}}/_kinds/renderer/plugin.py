@@ -6,7 +6,8 @@ import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from refig.plugin import ErrorInfo, ImageError, RenderJob, RenderOutput, open_image
+from refig.plugin import ErrorInfo, RenderJob, RenderOutput
+from refig_toolkit_imaging import ImageError, open_image
 
 THUMBNAIL = "docProps/thumbnail.jpeg"
 MAX_THUMBNAIL_BYTES = 16 * 1024 * 1024

@@ -85,8 +85,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
         It proves the CLI, the gateway and the sandbox work here: the agent must write and run a
         python-pptx program, and the attempt's turns and tokens must equal what the server served.
         """
-        from refig.pptx.gate import inspect_structure
-        from refig_toolkit_agent.selfcheck import FAULTS, Fault, check_harness
+        from refig_toolkit_pptx.gate import inspect_structure
+        from refig_toolkit_testing.selfcheck import FAULTS, Fault, check_harness
 
         _pinned(pinned_clis(registry), name)
         if fault is not None and fault not in FAULTS:

@@ -1,10 +1,10 @@
-"""The one door to core's hardened OOXML reader (:mod:`refig.pptx`), so a change of toolkit is a
-change here only."""
+"""The one door to core's hardened OOXML reader (:mod:`refig_toolkit_pptx`), so a change of toolkit
+is a change here only."""
 
 from __future__ import annotations
 
 from refig.plugin import GateReason
-from refig.pptx import (
+from refig_toolkit_pptx import (
     DEFAULT_LIMITS,
     NS,
     ExternalLink,

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 from PIL import Image
-from refig.plugin import ImageError, open_image
+from refig_toolkit_imaging import ImageError, open_image
 
 #: Side of the thumbnails compared.
 SIDE = 64

@@ -31,16 +31,12 @@ from refig.plugin import (
     DEFAULT_MAX_PROCESSES,
     ErrorInfo,
     FileRefused,
-    ImageError,
-    PdfError,
     Refused,
     confined_files,
-    first_page,
-    open_image,
-    png_bytes,
     read_confined,
     run_sandboxed,
 )
+from refig_toolkit_imaging import ImageError, PdfError, first_page, open_image, png_bytes
 
 from refig_family_figure_to_code import toolchains
 from refig_family_figure_to_code.capture import (

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from refig.pptx import ObjectKind, ObjectTree, native_text
+from refig_toolkit_pptx import ObjectKind, ObjectTree, native_text
 
 CONNECTORS = "connector-audit.connector_count"
 BOUND = "connector-audit.bound_connectors"

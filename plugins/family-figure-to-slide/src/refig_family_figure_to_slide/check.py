@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from refig.plugin import Artifact
+from refig_toolkit_pptx import object_tree
 
 #: The flattening metric's values the row lifts to the top level.
 RASTER_AREA = "flattening.raster_area_ratio"
@@ -17,7 +18,7 @@ FLATTENED = "flattening.flattened"
 
 def check_row(artifact: Artifact) -> dict[str, Any]:
     """Slides, the slide's object counts, its raster share and whether it is flattened."""
-    tree = artifact.tree
+    tree = object_tree(artifact)
     flattened = artifact.metrics.get(FLATTENED)
     return {
         "slides": artifact.gate.slides,

@@ -1,7 +1,8 @@
 """The figure-to-slide family: one .pptx holding one slide, rebuilt from a raster figure.
 
-The gate, object tree and audit come from :mod:`refig.pptx`; the realiser is LibreOffice (the
-first page); a judge sees the source figure, the slide's rendering and the compact object audit.
+The gate, object tree and audit come from :mod:`refig_toolkit_pptx`; the realiser is LibreOffice
+(the first page); a judge sees the source figure, the slide's rendering and the compact object
+audit.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from refig.plugin import (
     SectionBuilder,
     Task,
 )
-from refig.pptx import INSPECTOR, ObjectTree, fold_render, inspect_structure
+from refig_toolkit_pptx import INSPECTOR, ObjectTree, fold_render, inspect_structure, object_tree
 
 from refig_family_figure_to_slide.audit import object_audit
 from refig_family_figure_to_slide.check import check_cells, check_row
@@ -61,14 +62,14 @@ class FigureToSlide:
         return Evidence(
             images=tuple((label, path) for label, path in shown if path is not None),
             missing=tuple(label for label, path in shown if path is None),
-            text=object_audit(artifact.tree, artifact.metrics),
+            text=object_audit(object_tree(artifact), artifact.metrics),
             text_label="The audit of the slide's objects, read from its XML",
         )
 
     def annotation_audit(self, artifact: Artifact, *, verdicts: bool = False) -> str:
         """What the annotation page shows under a slide: the audit's counts by kind, and its
         derived verdicts (pasted, flattened, text recall) only when ``verdicts`` asks."""
-        return object_audit(artifact.tree, artifact.metrics, verdicts=verdicts)
+        return object_audit(object_tree(artifact), artifact.metrics, verdicts=verdicts)
 
     def check_row(self, artifact: Artifact) -> dict[str, Any]:
         """The documented ``refig check --json`` object of one slide."""

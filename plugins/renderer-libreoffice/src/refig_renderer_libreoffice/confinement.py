@@ -4,8 +4,8 @@ Every office (warm or batch) runs inside bubblewrap: its own network namespace w
 (only a loopback of its own), a private ``/tmp``, read-only system directories (``/usr``, a short
 list of ``/etc``, the fontconfig cache) and, writable, only its own scratch folder and profile.
 The deck it converts is a copy in that folder whose links out of the package were made inert
-(:func:`refig.pptx.links.write_inert_copy`); the original's folder is never visible, so a link
-that slipped through would find nothing beside the file, nothing of the host and no network.
+(:func:`refig_toolkit_pptx.links.write_inert_copy`); the original's folder is never visible, so a
+link that slipped through would find nothing beside the file, nothing of the host and no network.
 
 ``REFIG_RENDER_SANDBOX=none`` (or the renderer option ``sandbox="none"``) is the explicit
 opt-out for a machine where bubblewrap cannot run (some containers forbid user namespaces):
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from refig.plugin import ErrorInfo, RefigError, SandboxPolicy, UsageError
-from refig.pptx import write_inert_copy
+from refig_toolkit_pptx import write_inert_copy
 
 SANDBOXES = ("bwrap", "none")
 #: The environment variable that opts out where no renderer option reaches (``refig check``).

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from refig.plugin import ErrorInfo
-from refig.pptx.gate import RENDER_TIMEOUT_KIND
+from refig_toolkit_pptx.gate import RENDER_TIMEOUT_KIND
 
 from refig_renderer_libreoffice.confinement import Confinement, inert_copy
 from refig_renderer_libreoffice.guard import spawn

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-from refig.plugin import MAX_PIXELS, PdfError, render_pages_bgr
+from refig_toolkit_imaging import MAX_PIXELS, PdfError, render_pages_bgr
 
 #: zlib level of the PNGs, written with one PNG filter ("up") for every row. What encoding a
 #: 1600 px slide costs is mostly choosing a filter per row, as Pillow does: one fixed filter,

@@ -24,7 +24,7 @@ from refig.plugin import (
     UsageError,
     apt_fix,
 )
-from refig.pptx import Package
+from refig_toolkit_pptx import Package
 
 from refig_renderer_libreoffice.confinement import Confinement, office_policy
 from refig_renderer_libreoffice.convert import Converter, Profile

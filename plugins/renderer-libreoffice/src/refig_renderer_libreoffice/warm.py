@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from refig.plugin import ErrorInfo
-from refig.pptx.gate import RENDER_TIMEOUT_KIND
+from refig_toolkit_pptx.gate import RENDER_TIMEOUT_KIND
 
 from refig_renderer_libreoffice.confinement import Confinement, inert_copy
 from refig_renderer_libreoffice.convert import Profile, kill_group, valid_pdf

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from refig.plugin import Inspection, Render, Task
-from refig.pptx import ObjectTree
+from refig_toolkit_pptx import ObjectTree
 
 #: The family of a task that is not in the run (an attempt whose task record is missing).
 DEFAULT_FAMILY = "figure-to-slide"

@@ -1,7 +1,7 @@
 """Pictures derived from the run's images: list thumbnails and difference images, as PNG bytes.
 
-Sources are decoded within refig's pixel bound (:func:`refig.images.open_image`), so a hostile
-image cannot exhaust memory; None means the picture cannot be read.
+Sources are decoded within refig's pixel bound (:func:`refig_toolkit_imaging.images.open_image`), so
+a hostile image cannot exhaust memory; None means the picture cannot be read.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 from PIL import Image
-from refig.plugin import ImageError, open_image
+from refig_toolkit_imaging import ImageError, open_image
 
 #: Width of the list's thumbnails, in pixels.
 THUMB_WIDTH = 160

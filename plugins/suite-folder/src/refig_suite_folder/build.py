@@ -11,7 +11,6 @@ from typing import Any
 
 from refig.plugin import (
     FIELD_KEYS,
-    MAX_PIXELS,
     RefigError,
     Refused,
     Suite,
@@ -21,6 +20,7 @@ from refig.plugin import (
     err,
     track,
 )
+from refig_toolkit_imaging import MAX_PIXELS
 
 from refig_suite_folder import provenance
 from refig_suite_folder.convert import SUFFIXES, FigureError, read_figure

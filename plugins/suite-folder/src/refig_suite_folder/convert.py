@@ -6,16 +6,14 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from refig.plugin import (
-    FileRefused,
+from refig.plugin import FileRefused, RefigError, read_confined
+from refig_toolkit_imaging import (
     ImageError,
     PdfError,
-    RefigError,
     dpi_within,
     first_page,
     open_image,
     png_bytes,
-    read_confined,
 )
 
 #: Stored byte for byte (agents and renderers read these everywhere).

@@ -9,7 +9,14 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from refig.plugin import ImageError, PdfError, dpi_within, first_page, open_image, png_bytes
+from refig_toolkit_imaging import (
+    ImageError,
+    PdfError,
+    dpi_within,
+    first_page,
+    open_image,
+    png_bytes,
+)
 
 GHOSTSCRIPT_HINT = ("EPS figures need Ghostscript (`gs`): apt-get install ghostscript "
                     "(macOS: brew install ghostscript); without it such papers are skipped")

@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from refig.plugin import Suite, SuiteWriter, UsageError, png_bytes, track
+from refig.plugin import Suite, SuiteWriter, UsageError, track
+from refig_toolkit_imaging import png_bytes
 
 from refig_suite_sample.annotation import annotate
 from refig_suite_sample.difficulty import Difficulty

@@ -5,7 +5,6 @@
 - :mod:`~refig_toolkit_agent.gateway`: the recording model gateway, its calls and prices.
 - :mod:`~refig_toolkit_agent.install`: pinned CLIs installed with npm into refig's prefix,
   and found.
-- :mod:`~refig_toolkit_agent.selfcheck`: one attempt against the scripted model server, offline.
 - :mod:`~refig_toolkit_agent.httpserver`, :mod:`~refig_toolkit_agent.tunnel`,
   :mod:`~refig_toolkit_agent.forward`: the local HTTP server the gateway stands on, and the path
   from a sandbox with no network to the gateway.

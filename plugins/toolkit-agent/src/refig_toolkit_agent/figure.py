@@ -29,7 +29,7 @@ MAX_BYTES, MAX_SIDE = 5 * 1024 * 1024, 8000
 def inline_image(path: Path) -> tuple[str, bytes]:
     """The figure as (media type, bytes) any provider accepts inline: PNG or JPEG as they are
     when within the limits, else re-encoded as PNG, downscaled to fit."""
-    from refig.images import open_image, png_bytes
+    from refig_toolkit_imaging import open_image, png_bytes
 
     data = path.read_bytes()
     kind = next((mime for magic, mime in _INLINE_TYPES if data.startswith(magic)), None)

@@ -1,5 +1,5 @@
 """A small threaded HTTP server on 127.0.0.1: the recording gateway's listener, and the base of
-the test stand-ins for model providers (:mod:`refig.testing`).
+the test stand-ins for model providers (:mod:`refig_toolkit_testing`).
 
 It runs in a background thread, hands each request to a handler function, records every request,
 and can answer with JSON, server-sent events (streamed in HTTP/1.1 chunks), a delay, or a connection

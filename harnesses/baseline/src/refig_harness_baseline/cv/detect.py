@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 from PIL import Image
-from refig.plugin import open_image
+from refig_toolkit_imaging import open_image
 
 from refig_harness_baseline.cv.boxes import find_boxes, nest
 from refig_harness_baseline.cv.colours import background

@@ -6,7 +6,7 @@ import functools
 
 import numpy as np
 from PIL import Image, ImageFont
-from refig.plugin import read_text
+from refig_toolkit_imaging.ocr import read_text
 
 from refig_harness_baseline.cv.colours import distance, mode
 from refig_harness_baseline.cv.fonts import font_file

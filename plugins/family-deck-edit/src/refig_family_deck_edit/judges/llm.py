@@ -14,18 +14,15 @@ from typing import Any
 from refig.plugin import (
     AnswerError,
     AxisScore,
-    CallError,
-    ChatClient,
-    ChatOptions,
     ErrorInfo,
     Judgment,
     JudgmentStatus,
     Rubric,
     Usage,
-    data_url,
     load_rubric,
     stable_hash,
 )
+from refig_toolkit_llm import CallError, ChatClient, ChatOptions, data_url
 
 from refig_family_deck_edit.cases import style_target
 from refig_family_deck_edit.context import ContextError, artifact_context

@@ -27,17 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from refig.plugin import (
-    MAX_PIXELS,
-    FileRefused,
-    ImageError,
-    RefigError,
-    Suite,
-    SuiteWriter,
-    confined_files,
-    open_image,
-    read_confined,
-)
+from refig.plugin import FileRefused, RefigError, Suite, SuiteWriter, confined_files, read_confined
+from refig_toolkit_imaging import MAX_PIXELS, ImageError, open_image
 
 from refig_family_figure_to_code.languages import SPECS, Language
 from refig_family_figure_to_code.suites.auxinfo import parse_auxinfo

@@ -1,0 +1,38 @@
+"""Untrusted images and PDFs read within a pixel budget: the toolkit metrics, renderers, suites
+and harnesses share. OCR (:mod:`refig_toolkit_imaging.ocr`, extra ``ocr``) and picture locating
+(:mod:`refig_toolkit_imaging.locating`, extra ``locate``) are submodules imported on their own,
+as they need their extras."""
+
+from refig_toolkit_imaging.images import (
+    MAX_PIXELS,
+    ImageError,
+    as_rgb,
+    border_colour,
+    content_box,
+    flatten_alpha,
+    open_image,
+    png_bytes,
+)
+from refig_toolkit_imaging.pdf import (
+    PdfError,
+    dpi_within,
+    first_page,
+    render_pages,
+    render_pages_bgr,
+)
+
+__all__ = [
+    "MAX_PIXELS",
+    "ImageError",
+    "PdfError",
+    "as_rgb",
+    "border_colour",
+    "content_box",
+    "dpi_within",
+    "first_page",
+    "flatten_alpha",
+    "open_image",
+    "png_bytes",
+    "render_pages",
+    "render_pages_bgr",
+]
