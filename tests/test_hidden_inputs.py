@@ -88,10 +88,12 @@ def test_no_hidden_input_reaches_the_workspace_or_the_prompt(
     flow = WorkflowRecord(name=workflow.name, description="the standard workflow",
                           factory=lambda **_: workflow(lambda f: TABLES[f]),
                           families=frozenset({family}))
-    executor = Registry.load(warn=lambda _: None).resolve("executor", "local")
+    registry = Registry.load(warn=lambda _: None)
     request = RunRequest(suite=suite(tmp_path / "suite", family), out=tmp_path / "run",
-                         harness=selection(harness), workflow=selection(flow), executor=executor,
-                         workspace_root=tmp_path / "attempts", sandbox="none")
+                         harness=selection(harness), workflow=selection(flow),
+                         executor=registry.resolve("executor", "local"),
+                         workspace_root=tmp_path / "attempts", sandbox="none",
+                         deliverables=registry.family(family).record.deliverables)
     execute(request, quiet=True)
     [attempt] = RunStore.open(tmp_path / "run").query(Attempt)
     assert attempt.prompt_version == f"{workflow.name}.v1"

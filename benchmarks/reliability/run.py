@@ -36,7 +36,7 @@ from refig.httpserver import LocalServer, Response
 from refig.models import Asset, Task
 from refig.plugins import Selection
 from refig.protocols import AttemptContext, HarnessResult, Prompt
-from refig.records import ExecutorRecord, HarnessRecord, WorkflowRecord
+from refig.records import Deliverable, ExecutorRecord, HarnessRecord, WorkflowRecord
 from refig.running.runner import RunRequest, execute
 from refig.running.sandbox import SandboxPolicy, bwrap_works, run_command
 from refig.running.tunnel import GatewayTunnel
@@ -115,7 +115,7 @@ def one_run(root: Path, attempts: int, tag: str) -> float:
         harness=record(HarnessRecord, _Instant, needs_model=False),
         workflow=record(WorkflowRecord, _Workflow),
         executor=record(ExecutorRecord, LocalExecutor), workspace_root=root / f"ws-{tag}",
-        sandbox="none")
+        sandbox="none", deliverables=(Deliverable("slide", "slide.pptx", primary=True),))
     started = time.perf_counter()
     execute(request, quiet=True)
     return time.perf_counter() - started

@@ -26,7 +26,7 @@ RACER = textwrap.dedent('''
     from refig.builtins.executors import LocalExecutor
     from refig.plugins import Selection
     from refig.protocols import HarnessResult, Prompt
-    from refig.records import ExecutorRecord, HarnessRecord, WorkflowRecord
+    from refig.records import Deliverable, ExecutorRecord, HarnessRecord, WorkflowRecord
     from refig.running.runner import RunRequest, execute
 
     suite, out, roots, log, name = map(Path, sys.argv[1:6])
@@ -59,7 +59,7 @@ RACER = textwrap.dedent('''
         suite=suite, out=out, harness=record(HarnessRecord, make=Slow, needs_model=False),
         workflow=record(WorkflowRecord, make=Plain), jobs=2, timeout=60,
         executor=record(ExecutorRecord, make=LocalExecutor), workspace_root=roots,
-        sandbox="none")
+        sandbox="none", deliverables=(Deliverable("slide", "slide.pptx", primary=True),))
     (out.parent / f"ready-{name}").write_text("")
     while not (out.parent / "go").exists():
         time.sleep(0.01)

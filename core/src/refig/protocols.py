@@ -79,14 +79,17 @@ class AttemptContext:
 
 @dataclass
 class HarnessResult:
-    """What a harness reports after an attempt; refig hashes and stores the files it names."""
+    """What a harness reports after an attempt; refig hashes and stores the files it names.
+
+    ``outputs`` maps a role to a file: one of the task family's deliverables (``slide``,
+    ``program``) or refig's own ``transcript`` and ``calls`` roles; a role the family does not
+    deliver fails the attempt. A deliverable it does not name is found in the workspace by the
+    deliverable's pattern, as an agent leaves it.
+    """
 
     exit_code: int | None
     error: ErrorInfo | None = None
-    slide: Path | None = None
-    program: Path | None = None
-    transcript: Path | None = None
-    extra_outputs: dict[str, Path] = field(default_factory=dict)
+    outputs: dict[str, Path] = field(default_factory=dict)
     turns: int | None = None
     usage: Usage = field(default_factory=Usage)
     cost_usd: float | None = None

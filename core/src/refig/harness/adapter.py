@@ -31,7 +31,6 @@ from refig.protocols import AttemptContext, HarnessResult
 from refig.records import CliPin
 from refig.running.sandbox import SandboxPolicy, run_command
 from refig.running.tunnel import GatewayTunnel
-from refig.running.workspace import PROGRAM_FILE, SLIDE_FILE
 from refig.suite import IMAGE_SUFFIXES
 
 TRANSCRIPT = "transcript.jsonl"
@@ -200,13 +199,9 @@ class CliHarness(ABC):
         summary = summarize(gateway.calls)
         report = self.read_report(transcript)
         error = self.verdict(process.timed_out, process.exit_code, report, summary)
-        slide, program = ctx.workspace / SLIDE_FILE, ctx.workspace / PROGRAM_FILE
         return HarnessResult(
             exit_code=process.exit_code, error=error,
-            slide=slide if slide.is_file() else None,
-            program=program if program.is_file() else None,
-            transcript=transcript if transcript.exists() else None,
-            extra_outputs={"calls": calls_log},
+            outputs={"transcript": transcript, "calls": calls_log},
             turns=summary.turns, usage=summary.usage, cost_usd=summary.cost_usd,
             cli_version=cli.found,
         )

@@ -1,7 +1,7 @@
 """The surface a harness adapter imports: the CLI adapter base and its reports, the gateway's
 names (and the gateway itself, for a harness that calls a model without a CLI), the sandboxed
 command runner (``run_command``: this is its one import path for plugins) and the workspace's
-file names, with ``write_inputs``, which puts a task's inputs in a workspace as a real attempt
+source name, with ``write_inputs``, which puts a task's inputs in a workspace as a real attempt
 does (for a harness's own tests)."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from refig.harness.adapter import (
 from refig.harness.figure import stream_json_message
 from refig.inflight import in_flight
 from refig.llm import OPENAI_COMPATIBLE
-from refig.running import PROGRAM_FILE, SLIDE_FILE, run_command, source_name
+from refig.running import run_command, source_name
 from refig.running.workspace import write_inputs
 from refig.traffic import RetryPolicy
 
@@ -38,10 +38,8 @@ __all__ = [
     "DUMMY_KEY",
     "OPENAI",
     "OPENAI_COMPATIBLE",
-    "PROGRAM_FILE",
     "READ_GRACE",
     "SHARED_OPTIONS",
-    "SLIDE_FILE",
     "TRANSCRIPT",
     "CliHarness",
     "Gateway",

@@ -35,12 +35,7 @@ from refig.running.attempt import (
 from refig.running.processes import kill_tree
 from refig.running.sandbox import SandboxPolicy
 from refig.running.scheduler import Plan, Planned, plan_attempts
-from refig.running.workspace import (
-    SLIDE_DELIVERABLES,
-    check_outside,
-    default_root,
-    sweep_stale,
-)
+from refig.running.workspace import check_outside, default_root, sweep_stale
 from refig.store import RunStore, sha256_file
 from refig.suite import SUITE_FILE, Suite, SuiteError, inside
 
@@ -72,7 +67,7 @@ class RunRequest:
     keep_workspaces: bool = False
     executor_options: dict[str, Any] = field(default_factory=dict)
     #: What an attempt must deliver: the suite's task family's deliverables.
-    deliverables: tuple[Deliverable, ...] = SLIDE_DELIVERABLES
+    deliverables: tuple[Deliverable, ...] = field(kw_only=True)
 
     @property
     def configuration(self) -> Configuration:
@@ -177,11 +172,13 @@ def make_request(
     if FIGURE_OPTION in getattr(harness, "accepted", {}):
         # How the figure reaches the agent is a factor of the experiment: always in the id.
         options.setdefault(FIGURE_OPTION, DEFAULT_FIGURE)
-    if (Path(suite) / SUITE_FILE).is_file():  # a missing suite is reported when it is read
+    deliverables: tuple[Deliverable, ...] = ()  # a missing suite is reported when it is read
+    if (Path(suite) / SUITE_FILE).is_file():
         family = Suite.load(suite).manifest.family
         check_serves(registry, harness_sel, family)
         check_serves(registry, workflow_sel, family)
-        fields.setdefault("deliverables", registry.family(family).record.deliverables)
+        deliverables = registry.family(family).record.deliverables
+    fields.setdefault("deliverables", deliverables)
     executor_options: dict[str, Any] = {}
     if ray_address and executor_sel.record.name != "ray":
         raise UsageError("--ray-address needs --executor ray")

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 from refig.plugin import open_image
-from refig.plugin.harness import SLIDE_FILE
 
 from refig_harness_baseline.agent import build, emit, slide_size
+from refig_harness_baseline.files import SLIDE_FILE
 
 PROGRAM = '''"""Build {slide}: the figure pasted as one picture over the whole slide.
 

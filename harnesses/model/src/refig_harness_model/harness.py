@@ -49,7 +49,8 @@ from refig_harness_model.options import ModelOptions, parse_options
 
 #: Workflows whose prompt asks for one answer holding the code (an agent's prompt asks for files).
 ANSWER_WORKFLOWS = ("answer",)
-#: The deliverable's file name per language of a figure-to-code task.
+#: figure-to-code's deliverable role, and its file name per language.
+PROGRAM = "program"
 PROGRAM_FILES = {"python": "figure.py", "matlab": "figure.m", "r": "figure.R",
                  "latex": "figure.tex"}
 
@@ -137,11 +138,11 @@ class ModelHarness:
                 program = target
             except NoCode as exc:
                 error = ErrorInfo(kind="no_code", message=f"{exc} ({ctx.model})")
+        outputs = {"transcript": transcript, "calls": calls_log}
         return HarnessResult(
-            exit_code=0 if error is None else None, error=error, program=program,
-            transcript=transcript if transcript.exists() else None,
-            extra_outputs={"calls": calls_log}, turns=summary.turns, usage=summary.usage,
-            cost_usd=summary.cost_usd,
+            exit_code=0 if error is None else None, error=error,
+            outputs=outputs if program is None else {PROGRAM: program, **outputs},
+            turns=summary.turns, usage=summary.usage, cost_usd=summary.cost_usd,
         )
 
     @staticmethod

@@ -43,10 +43,11 @@ class TitleHarness:
         if done.timed_out:
             error = ErrorInfo(kind="timeout", message="program ran past the deadline",
                               retryable=True)
-            return HarnessResult(exit_code=None, error=error, program=program)
+            return HarnessResult(exit_code=None, error=error, outputs={"program": program})
         slide = ctx.workspace / "slide.pptx"
         if done.exit_code != 0 or not slide.is_file():
             message = errors.read_text(errors="replace")[-2000:] if errors.is_file() else ""
             error = ErrorInfo(kind="program_failed", message=message)
-            return HarnessResult(exit_code=done.exit_code, error=error, program=program)
-        return HarnessResult(exit_code=0, slide=slide, program=program, turns=1)
+            return HarnessResult(exit_code=done.exit_code, error=error,
+                                 outputs={"program": program})
+        return HarnessResult(exit_code=0, outputs={"slide": slide, "program": program}, turns=1)
