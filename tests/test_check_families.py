@@ -186,7 +186,7 @@ def test_programs_run_in_the_sandbox_with_a_typed_verdict_and_the_image(tmp_path
 def test_a_file_of_another_family_is_named_instead_of_gated_wrong(tmp_path, capsys):
     program = tmp_path / "figure.py"
     program.write_text("print('hi')\n")
-    assert refig(["check", "-q", str(program)]) == 2
+    assert refig(["check", "-q", "--family", "figure-to-slide", str(program)]) == 2
     said = " ".join(capsys.readouterr().err.split())
     assert "figure.py is a .py file, an artifact of figure-to-code, not of figure-to-slide" in said
     assert "--family figure-to-code" in said

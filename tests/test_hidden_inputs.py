@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 import pytest
 from refig.models import Attempt
-from refig.plugin import DECK_EDIT, FIGURE_TO_CODE, HarnessRecord, HarnessResult, WorkflowRecord
+from refig.plugin import HarnessRecord, HarnessResult, WorkflowRecord
 from refig.plugins import Registry, Selection
 from refig.protocols import AttemptContext
 from refig.running.runner import RunRequest, execute
@@ -23,6 +23,9 @@ from refig_workflow_standard.workflows import (
     HybridWorkflow,
     ToolchainWorkflow,
 )
+
+DECK_EDIT = "deck-edit"
+FIGURE_TO_CODE = "figure-to-code"
 
 PLUGINS = Path(__file__).resolve().parents[1] / "plugins"
 DECK = PLUGINS / "family-deck-edit/src/refig_family_deck_edit/prompts"

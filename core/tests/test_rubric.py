@@ -12,7 +12,7 @@ from refig.rubric import AnswerError, family_rubric, load_rubric
 
 @pytest.fixture
 def rubric():
-    return load_rubric()
+    return load_rubric(family="figure-to-slide")
 
 
 def _answer(rubric, **override):

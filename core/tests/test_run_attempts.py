@@ -106,7 +106,7 @@ def test_run_records_suite_attempts_and_skips_them_on_rerun(tmp_path: Path, suit
     assert {a.status for a in attempts} == {AttemptStatus.SUCCEEDED}
     first = attempts[0]
     assert first.prompt_version == "plain.v1" and first.prompt_sha256 and first.turns == 1
-    assert set(first.outputs) == {Output.SLIDE, Output.LOG}
+    assert set(first.outputs) == {"slide", Output.LOG}
     log = store.objects.read_bytes(first.outputs[Output.LOG]).decode()
     assert "succeeded" in log and first.task_id in log
     again = execute(request(tmp_path, suite, write_slide), quiet=True)

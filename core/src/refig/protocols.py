@@ -15,7 +15,6 @@ from pydantic import BaseModel
 
 from refig.models import ErrorInfo, GateResult, Judgment, MetricValue, Render, Task, Usage
 from refig.pptx.objects import ObjectTree
-from refig.records import FIGURE_TO_SLIDE
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -186,13 +185,14 @@ class Artifact:
     ``reference_pages`` the stored renderings of the inputs the family renders (its
     ``rendered_inputs``; deck-edit: the original and target decks), and
     ``annotation`` the task's parsed annotation when the suite has one. ``metrics`` holds the
-    values measured so far as ``{"metric.name": value}``.
+    values measured so far as ``{"metric.name": value}``. ``family`` names the task family
+    (empty only for an artifact built outside a run, as in a plugin's own tests).
     """
 
     path: Path
     sha256: str
     gate: GateResult
-    family: str = FIGURE_TO_SLIDE
+    family: str = ""
     files: Mapping[str, Path] = field(default_factory=dict)
     structure: Any = None
     pages: tuple[Path, ...] = ()

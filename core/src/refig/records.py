@@ -12,11 +12,6 @@ from enum import StrEnum
 from pathlib import Path, PurePath
 from typing import Any, ClassVar
 
-#: The first-party task families (an open set: a third party adds a fourth by name).
-FIGURE_TO_SLIDE = "figure-to-slide"
-DECK_EDIT = "deck-edit"
-FIGURE_TO_CODE = "figure-to-code"
-
 
 class PluginKind(StrEnum):
     """The kinds of contribution a plugin can register, one hook each."""
@@ -111,6 +106,10 @@ class TaskFamilyRecord(PluginRecord):
     #: The file suffixes of its artifacts (``.py``, ``.tex``), by which ``refig check`` tells a
     #: file given to another family; default: the primary deliverable's (``slide.pptx``).
     suffixes: tuple[str, ...] = ()
+    #: Whether ``refig check`` without ``--family`` takes a file with one of these suffixes as
+    #: this family's; False for a family whose files need ``--family`` (deck-edit's edited
+    #: decks, which share ``.pptx`` with figure-to-slide's slides).
+    claims_suffixes: bool = True
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -9,6 +9,7 @@ import pytest
 from refig.cli import run as refig
 from refig.judging import SelectedJudge, judge_artifacts
 from refig.models import Judgment, JudgmentStatus
+from refig.rubric import load_rubric
 from refig.store import RunStore
 from refig.testing.judge_server import JudgeStandIn, sample_artifacts
 from refig_judge_rubric.judge import build_judge
@@ -30,7 +31,8 @@ def test_parallel_slots_never_start_calls_the_budget_cannot_cover(tmp_path, budg
     with JudgeStandIn(latency=0.2) as server:
         judge = judge_at(server.url, **PRICES)
         summary = judge_artifacts(store, artifacts, [SelectedJudge(judge.label, judge)],
-                                  repeats=2, jobs=8, budget=budget, quiet=True)
+                                  repeats=2, jobs=8, budget=budget, quiet=True,
+                                  rubric=load_rubric(family="figure-to-slide"))
     assert server.calls == calls  # not one per --judge-jobs slot
     assert summary.cost_usd == pytest.approx(calls * CALL) and summary.cost_usd <= budget
     stored = store.query(Judgment)

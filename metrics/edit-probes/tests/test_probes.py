@@ -18,11 +18,12 @@ from pptx.util import Emu
 from refig.models import GateResult
 from refig.pptx import Package, read_tree
 from refig.protocols import Artifact
-from refig.records import DECK_EDIT
 from refig_metric_edit_probes import edits
 from refig_metric_edit_probes.deck import Variant, write_probe_deck
 from refig_metric_edit_probes.metric import EditProbes, edited_slides
 from refig_metric_edit_probes.nodes import choose_target, endpoints
+
+DECK_EDIT = "deck-edit"
 
 MOVE = (1_000_000.0, 500_000.0)
 

@@ -14,12 +14,12 @@ from pathlib import Path
 
 from refig.analysis.rundata import Outcome, RunData
 from refig.engine.plugins import family_for
+from refig.engine.runs import run_family
 from refig.errors import RefigError
 from refig.evaluation import load_artifacts
 from refig.models import GateResult
 from refig.pptx.objects import ObjectTree
 from refig.protocols import Artifact, TaskFamily
-from refig.records import FIGURE_TO_SLIDE
 from refig.store import RunStore
 
 #: Content types by leading bytes: the image formats every browser shows.
@@ -117,7 +117,7 @@ def shown_artifact(store: RunStore, data: RunData, judged: dict[tuple[str, str],
     task = data.tasks.get(task_id)
     figure = task.input("figure") if task is not None else None
     return Artifact(
-        path=store.objects.path(sha), sha256=sha, family=task.family if task else FIGURE_TO_SLIDE,
+        path=store.objects.path(sha), sha256=sha, family=task.family if task else run_family(store),
         gate=inspection.gate if inspection else GateResult(passed=True),
         structure=inspection.parsed(ObjectTree) if inspection else None,
         pages=pages, task=task,
@@ -167,7 +167,7 @@ def load_candidates(store: RunStore, *, verdicts: bool = False) -> Candidates:
             continue
         found.images[png] = kind
         task = data.tasks.get(task_id)
-        audit = annotation_audit(family_for(task.family if task else FIGURE_TO_SLIDE), artifact,
+        audit = annotation_audit(family_for(task.family if task else run_family(store)), artifact,
                                  verdicts=verdicts)
         found.sides[task_id].append(Side(config_id, artifact.sha256, png, audit))
     for task_id in found.sides:

@@ -1,8 +1,8 @@
 """``refig check FILE...``: the gate, structure, rendering and metrics of loose files.
 
 The files go through the same :class:`~refig.engine.engine.Engine` as ``refig evaluate``, over a
-:class:`~refig.engine.files.FileSource`; ``--family`` picks whose rules apply (default
-figure-to-slide): its gate, its structure and check row, its realiser, its metrics.
+:class:`~refig.engine.files.FileSource`; ``--family`` picks whose rules apply (else the family
+whose suffixes the files have): its gate, its structure and check row, its realiser, its metrics.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import typer
 from refig.console import err, out, print_table
 from refig.errors import RefigError, UsageError, refuse_file_as_folder
 from refig.plugins import Registry
-from refig.records import FIGURE_TO_SLIDE, PluginKind, TaskFamilyRecord
+from refig.records import PluginKind, TaskFamilyRecord
 
 if TYPE_CHECKING:
     from refig.engine.files import FileSource
@@ -126,7 +126,7 @@ def unread_inputs(source: FileSource, task: Task | None) -> list[tuple[Path, str
 def check_files(
     files: list[str],
     *,
-    family: str = FIGURE_TO_SLIDE,
+    family: str,
     task: Task | None = None,
     renderer: Selection,
     metrics: list[Selection],
@@ -201,6 +201,24 @@ def _families(registry: Registry) -> list[TaskFamilyRecord]:
     return [r for r in registry.records(PluginKind.FAMILY) if isinstance(r, TaskFamilyRecord)]
 
 
+def family_of(registry: Registry, files: Sequence[str]) -> TaskFamilyRecord:
+    """The family whose artifacts the files are by their suffixes, when ``--family`` is not
+    given: the one installed family claiming them (files of no family's suffix do not count);
+    none or several is a usage error asking for ``--family``."""
+    families = _families(registry)
+    owners = sorted({record.name for record in families for name in files
+                     if record.claims_suffixes
+                     and Path(name).suffix.lower() in record.file_suffixes})
+    installed = ", ".join(sorted(record.name for record in families))
+    if len(owners) == 1:
+        return next(record for record in families if record.name == owners[0])
+    if owners:
+        raise UsageError(f"the files could be artifacts of {' or '.join(owners)}",
+                         fix=f"name their family with --family ({', '.join(owners)})")
+    raise UsageError("no installed task family takes these files by their suffix",
+                     fix=f"name their family with --family ({installed or 'none installed'})")
+
+
 def check_suffixes(registry: Registry, record: TaskFamilyRecord, files: Sequence[str]) -> None:
     """Refuse a file whose suffix says it belongs to another installed family (``figure.py``
     given to figure-to-slide), naming that family, instead of gating it by the wrong rules."""
@@ -252,13 +270,16 @@ def check_inputs(record: TaskFamilyRecord, source: Path | None,
 
 
 def register(app: typer.Typer, registry: Registry) -> None:
+    families = ", ".join(f"{record.name} ({', '.join(sorted(record.file_suffixes)) or 'any file'})"
+                         for record in _families(registry))
+
     @app.command("check")
     def check(
         files: list[str] = typer.Argument(..., help="The files to check (the family's kind)."),
-        family_name: str = typer.Option(
-            FIGURE_TO_SLIDE, "--family", "-f",
-            help="Whose rules apply: figure-to-slide (a .pptx of one slide), deck-edit (an "
-            "edited deck), figure-to-code (a program); see `refig list-plugins --kind family`."),
+        family_name: str | None = typer.Option(
+            None, "--family", "-f",
+            help=f"Whose rules apply: {families}; see `refig list-plugins --kind family`. "
+            "Default: the family whose suffix the files have."),
         source: Path | None = typer.Option(
             None, "--source",
             help="The task's source (the figure; for deck-edit the original deck), for the "
@@ -295,7 +316,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
         from refig.engine.plugins import family_for, use_registry
         from refig.evaluation import select_metrics
 
-        record = registry.family(family_name).record
+        record = (registry.family(family_name).record if family_name is not None
+                  else family_of(registry, files))
         assert isinstance(record, TaskFamilyRecord)
         selected_renderer = registry.resolve_for(PluginKind.RENDERER, renderer or record.renderer,
                                                  record.name)

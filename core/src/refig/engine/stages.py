@@ -26,7 +26,7 @@ from refig.engine.plugins import family_for, plugin, renderer_for
 from refig.metric_values import source_sha256
 from refig.models import ErrorInfo, GateResult, Inspection, MetricValue, Page, Render, Task
 from refig.protocols import Artifact, Executor, Metric, Renderer, RenderJob, RenderOutput
-from refig.records import FIGURE_TO_SLIDE, PluginKind
+from refig.records import PluginKind
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -52,7 +52,7 @@ class Item:
 
     sha256: str
     path: str
-    family: str = FIGURE_TO_SLIDE
+    family: str
     task: Task | None = None
     inputs: tuple[tuple[str, str], ...] = ()
     #: What its rendering is stored under (:func:`render_key`); the artifact's hash when empty.
@@ -212,8 +212,7 @@ def by_source(artifacts: Iterable[Artifact]) -> list[list[Artifact]]:
     return list(groups.values())
 
 
-def final_gate(inspection: Inspection, render: Render | None,
-               family: str = FIGURE_TO_SLIDE) -> GateResult:
+def final_gate(inspection: Inspection, render: Render | None, family: str) -> GateResult:
     """g(P): the structural verdict folded with the render's outcome, by the family's rules."""
     return family_for(family).fold_gate(inspection.gate, render)
 

@@ -14,9 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from refig.hookspecs import hookimpl
 from refig.records import (
-    DECK_EDIT,
-    FIGURE_TO_CODE,
-    FIGURE_TO_SLIDE,
     CliPin,
     Deliverable,
     ExecutorRecord,
@@ -100,12 +97,9 @@ _LAZY: dict[str, str] = {
 }
 
 __all__ = [
-    "DECK_EDIT",
     "DEFAULT_MAX_PROCESSES",
     "DETECTOR_SIDE",
     "FIELD_KEYS",
-    "FIGURE_TO_CODE",
-    "FIGURE_TO_SLIDE",
     "IDENTITY",
     "LOOPBACK",
     "MAX_PIXELS",

@@ -29,7 +29,6 @@ from refig.models import (
     Judgment,
     JudgmentStatus,
     MetricValue,
-    Output,
     Page,
     Preference,
     Render,
@@ -37,8 +36,9 @@ from refig.models import (
     Usage,
 )
 from refig.pptx.objects import ObjectKind, ObjectTree, Rect, SlideObject
-from refig.records import FIGURE_TO_SLIDE
 from refig.store import RunStore
+
+FIGURE_TO_SLIDE = "figure-to-slide"
 
 #: The paper's rubric: axis and maximum points (total 100).
 RUBRIC: tuple[tuple[str, float], ...] = (
@@ -151,7 +151,7 @@ def synthetic_run(root: Path, spec: SyntheticSpec) -> RunStore:
                     try_index=1,
                     status=AttemptStatus.FAILED if attempt_fails else AttemptStatus.SUCCEEDED,
                     error=ErrorInfo(kind="api_error") if attempt_fails else None,
-                    outputs={} if attempt_fails else {Output.SLIDE: slide},
+                    outputs={} if attempt_fails else {"slide": slide},
                     turns=int(rng.integers(3, 30)),
                     usage=Usage(input_tokens=1000, output_tokens=int(rng.integers(200, 4000))),
                     cost_usd=float(np.round(rng.uniform(0.05, 0.5), 4)),

@@ -245,7 +245,7 @@ class MetricsJudge:
         """It has no options; values meant for every judge are left to the others."""
 
     def judge(self, request: JudgeRequest) -> Judgment:
-        rubric = load_rubric(request.rubric_path)
+        rubric = load_rubric(request.rubric_path, family=request.artifact.family)
         fields: dict[str, Any] = {
             "artifact_sha256": request.artifact.sha256,
             "judge": self.label,

@@ -58,8 +58,8 @@ class RubricJudge:
                 path.is_file() for _, path in evidence.images):
             return 0.0  # judged as missing_input without a call
         try:
-            messages = judge_messages(load_rubric(request.rubric_path), evidence,
-                                      max_side=self.options.max_image_side)
+            rubric = load_rubric(request.rubric_path, family=request.artifact.family)
+            messages = judge_messages(rubric, evidence, max_side=self.options.max_image_side)
         except (ImageError, OSError):
             return 0.0
         return prompt_cost(self.options, self.price, messages)
@@ -90,7 +90,7 @@ class RubricJudge:
             return result(status=JudgmentStatus.FAILED,
                           error=ErrorInfo(kind=kind, message=message, **extra))
 
-        rubric = load_rubric(request.rubric_path)
+        rubric = load_rubric(request.rubric_path, family=request.artifact.family)
         evidence = request.evidence
         missing = [*evidence.missing,
                    *(label for label, path in evidence.images if not path.is_file())]

@@ -8,8 +8,6 @@ from typing import Any
 
 from lxml import etree
 from refig.plugin import (
-    DECK_EDIT,
-    FIGURE_TO_CODE,
     Artifact,
     MetricValue,
     PluginKind,
@@ -24,6 +22,9 @@ from refig.pptx import Package, PackageError
 from refig_metric_edit_probes.code import probe_program
 from refig_metric_edit_probes.outcome import Outcome, score
 from refig_metric_edit_probes.slides import ProbeRenderError, probe_many, probe_slides
+
+DECK_EDIT = "deck-edit"
+FIGURE_TO_CODE = "figure-to-code"
 
 METRIC = "edit-probes"
 NAMES = ("probe_score", "probes_applicable")

@@ -32,7 +32,7 @@ class NativeShareJudge:
     key = stable_hash({"judge": "{{ cookiecutter.name }}", "version": 1})
 
     def judge(self, request: JudgeRequest) -> Judgment:
-        rubric = load_rubric(request.rubric_path)
+        rubric = load_rubric(request.rubric_path, family=request.artifact.family)
         fields = dict(artifact_sha256=request.artifact.sha256, judge=self.label,
                       judge_key=self.key, rubric_sha256=rubric.sha256,
                       rubric_version=rubric.version, repeat=request.repeat, proxy=True,

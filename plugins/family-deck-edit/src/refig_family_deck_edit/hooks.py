@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from refig.plugin import (
-    DECK_EDIT,
     Deliverable,
     HarnessRecord,
     InputSpec,
@@ -21,6 +20,8 @@ from refig.plugin import (
 )
 
 from refig_family_deck_edit.commands import deck_sample_command, pptarena_command
+
+DECK_EDIT = "deck-edit"
 
 HERE = Path(__file__).parent
 RUBRIC = HERE / "rubrics" / "pptarena-v1.toml"
@@ -52,6 +53,7 @@ def refig_task_families() -> Iterator[TaskFamilyRecord]:
                       description="the exact edit specification (generated suites)"),
         ),
         deliverables=(Deliverable("deck", "edited.pptx", primary=True),),
+        claims_suffixes=False,
         renderer="libreoffice",
         metrics=("deck-diff",),
         judges=("deck-metrics",),

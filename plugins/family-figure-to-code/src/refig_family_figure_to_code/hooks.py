@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 from refig.plugin import (
-    FIGURE_TO_CODE,
     Deliverable,
     InputSpec,
     RendererRecord,
@@ -18,6 +17,8 @@ from refig.plugin import (
 
 from refig_family_figure_to_code.command import code_sample_command, figcodebench_command
 from refig_family_figure_to_code.roles import DATA_PREFIX, FIGURE, PROGRAM, REFERENCE_CODE
+
+FIGURE_TO_CODE = "figure-to-code"
 
 PROMPTS = Path(__file__).parent / "prompts"
 RUBRIC = Path(__file__).parent / "rubrics" / "mmos-v1.toml"

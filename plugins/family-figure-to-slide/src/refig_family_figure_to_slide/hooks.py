@@ -6,13 +6,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from refig.plugin import (
-    FIGURE_TO_SLIDE,
-    Deliverable,
-    InputSpec,
-    TaskFamilyRecord,
-    hookimpl,
-)
+from refig.plugin import Deliverable, InputSpec, TaskFamilyRecord, hookimpl
+
+FIGURE_TO_SLIDE = "figure-to-slide"
 
 RUBRIC = Path(__file__).parent / "rubrics" / "refigbench-v1.toml"
 

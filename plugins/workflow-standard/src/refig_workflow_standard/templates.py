@@ -20,8 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from refig.plugin import FIGURE_TO_SLIDE, Task, UsageError
+from refig.plugin import Task, UsageError
 from refig.plugin.harness import source_name
+
+FIGURE_TO_SLIDE = "figure-to-slide"
 
 #: Roles of data files a program reads (figure-to-code: ``data/points.csv``).
 DATA_PREFIX = "data/"

@@ -109,7 +109,7 @@ class DeckJudge:
     def judge(self, request: Any) -> Judgment:
         """Score one edited deck; a failure comes back typed, never raised."""
         artifact = request.artifact
-        rubric = load_rubric(request.rubric_path)
+        rubric = load_rubric(request.rubric_path, family=request.artifact.family)
         calls = _Calls()
 
         def result(**fields: Any) -> Judgment:

@@ -121,7 +121,7 @@ class DeckMetricsJudge:
 
     def judge(self, request: Any) -> Judgment:
         artifact = request.artifact
-        rubric = load_rubric(request.rubric_path)
+        rubric = load_rubric(request.rubric_path, family=request.artifact.family)
         fields: dict[str, Any] = {
             "artifact_sha256": artifact.sha256, "judge": self.label, "judge_key": self.key,
             "rubric_sha256": rubric.sha256, "rubric_version": rubric.version,
