@@ -79,8 +79,8 @@ def artifacts(tmp_path):
 
 def run(store, artifacts, *judges, **kwargs):
     selected = [SelectedJudge(f"j{i}", judge, FAST) for i, judge in enumerate(judges)]
-    return judge_artifacts(store, artifacts, selected, quiet=True, **kwargs,
-                           rubric=load_rubric(family="figure-to-slide"))
+    kwargs.setdefault("rubric", load_rubric(family="figure-to-slide"))
+    return judge_artifacts(store, artifacts, selected, quiet=True, **kwargs)
 
 
 def test_repeats_are_stored_and_a_second_run_makes_no_call(store, artifacts):

@@ -20,6 +20,7 @@ from refig.plugin import (
 )
 
 from refig_family_deck_edit.commands import deck_sample_command, pptarena_command
+from refig_family_deck_edit.demo import DEMO
 
 DECK_EDIT = "deck-edit"
 
@@ -35,6 +36,12 @@ def _family(**options: Any) -> Any:
     from refig_family_deck_edit.family import DeckEdit
 
     return DeckEdit(**options)
+
+
+def _viewer() -> Any:
+    from refig_family_deck_edit.view import VIEW
+
+    return VIEW
 
 
 @hookimpl
@@ -59,6 +66,8 @@ def refig_task_families() -> Iterator[TaskFamilyRecord]:
         judges=("deck-metrics",),
         rubric=RUBRIC,
         prompts=PROMPTS,
+        demo=DEMO,
+        viewer=_viewer,
     )
 
 

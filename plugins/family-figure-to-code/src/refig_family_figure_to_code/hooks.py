@@ -16,6 +16,7 @@ from refig.plugin import (
 )
 
 from refig_family_figure_to_code.command import code_sample_command, figcodebench_command
+from refig_family_figure_to_code.demo import DEMO
 from refig_family_figure_to_code.roles import DATA_PREFIX, FIGURE, PROGRAM, REFERENCE_CODE
 
 FIGURE_TO_CODE = "figure-to-code"
@@ -54,6 +55,12 @@ def _code_sample(**options: Any) -> Any:
     return build_code_sample
 
 
+def _viewer() -> Any:
+    from refig_family_figure_to_code.view import VIEW
+
+    return VIEW
+
+
 @hookimpl
 def refig_task_families() -> Iterator[TaskFamilyRecord]:
     yield TaskFamilyRecord(
@@ -76,6 +83,8 @@ def refig_task_families() -> Iterator[TaskFamilyRecord]:
         prompts={p.name.split(".")[0]: p for p in sorted(PROMPTS.glob("*.md"))
                  if p.name != "README.md"},
         checks=_checks,
+        demo=DEMO,
+        viewer=_viewer,
     )
 
 
