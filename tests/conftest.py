@@ -19,7 +19,7 @@ from refig.models import MetricValue
 from refig.records import MetricRecord
 
 
-class Probe:
+class Probe(Metric):
     version = "1"
 
     def compute(self, artifact):
@@ -38,7 +38,7 @@ class Probe:
                               value=value, reference_sha256=reference, version="1")
 
 
-class Plain:
+class Plain(Metric):
     """Like a connector audit: never reads the source, so its values carry no reference."""
 
     version = "1"

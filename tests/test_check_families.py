@@ -33,7 +33,7 @@ import os
 from refig.plugin import RendererRecord, hookimpl
 
 
-class Recording:
+class Recording(Renderer):
     def __init__(self, **options):
         from refig.engine.plugins import registry
         from refig.records import PluginKind

@@ -32,7 +32,7 @@ from pathlib import Path
 from refig.plugin import MetricRecord, MetricValue, hookimpl
 
 
-class Held:
+class Held(Metric):
     version = "1"
 
     def compute(self, artifact):

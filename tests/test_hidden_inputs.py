@@ -13,7 +13,7 @@ import pytest
 from refig.models import Attempt
 from refig.plugin import HarnessRecord, HarnessResult, WorkflowRecord
 from refig.plugins import Registry, Selection
-from refig.protocols import AttemptContext
+from refig.protocols import AttemptContext, Harness
 from refig.running.runner import RunRequest, execute
 from refig.store import RunStore
 from refig.suite import SuiteWriter
@@ -35,7 +35,7 @@ TABLES = {DECK_EDIT: {"direct": DECK / "direct.v1.md", "hybrid": DECK / "hybrid.
 SECRET = "hidden-7f3a9c"
 
 
-class Recorder:
+class Recorder(Harness):
     """A harness that records every workspace file (name and bytes) and the prompt."""
 
     seen: ClassVar[list[dict[str, Any]]] = []

@@ -18,7 +18,7 @@ from typing import Any
 from refig.builtins.executors import LocalExecutor
 from refig.models import Task
 from refig.plugins import Selection
-from refig.protocols import AttemptContext, HarnessResult, Prompt
+from refig.protocols import AttemptContext, Harness, HarnessResult, Prompt
 from refig.records import Deliverable, ExecutorRecord, HarnessRecord, WorkflowRecord
 from refig.running.runner import RunRequest, execute
 from slides import STYLES, make_slide
@@ -91,7 +91,7 @@ def unlabelled(suite: Path, out: Path) -> Path:
     return out
 
 
-class _Drafter:
+class _Drafter(Harness):
     """A harness that draws the slide of style ``variant % 10`` from the task's annotation
     (``annotations``: each task's annotation file, by task id)."""
 

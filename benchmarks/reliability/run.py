@@ -35,7 +35,7 @@ from refig.gateway import Gateway, Upstream
 from refig.httpserver import LocalServer, Response
 from refig.models import Asset, Task
 from refig.plugins import Selection
-from refig.protocols import AttemptContext, HarnessResult, Prompt
+from refig.protocols import AttemptContext, Harness, HarnessResult, Prompt
 from refig.records import Deliverable, ExecutorRecord, HarnessRecord, WorkflowRecord
 from refig.running.runner import RunRequest, execute
 from refig.running.sandbox import SandboxPolicy, bwrap_works, run_command
@@ -86,7 +86,7 @@ def tunnel(root: Path, calls: int, network: str) -> list[float]:
     return json.loads(out.read_text())
 
 
-class _Instant:
+class _Instant(Harness):
     def run(self, ctx: AttemptContext) -> HarnessResult:
         (ctx.workspace / "slide.pptx").write_bytes(b"x")
         return HarnessResult(exit_code=0)

@@ -29,7 +29,7 @@ from PIL import Image
 from refig.builtins.executors import LocalExecutor
 from refig.models import Task
 from refig.plugins import Selection
-from refig.protocols import AttemptContext, HarnessResult, Prompt
+from refig.protocols import AttemptContext, Harness, HarnessResult, Prompt
 from refig.records import Deliverable, ExecutorRecord, HarnessRecord, WorkflowRecord
 from refig.running.runner import RunRequest, execute
 from refig.running.sandbox import bwrap_works, run_command
@@ -43,7 +43,7 @@ class Workflow:
         return Prompt(text="benchmark", version="bench.v1")
 
 
-class Harness:
+class Harness(Harness):
     """``mode``: ``instant`` (no process), ``true`` (one trivial command), ``sleep``."""
 
     def __init__(self, mode: str, seconds: float = 0.0):

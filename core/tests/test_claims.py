@@ -34,7 +34,7 @@ RACER = textwrap.dedent('''
     def other_started():
         return any(not line.startswith(f"{name} ") for line in log.read_text().splitlines())
 
-    class Slow:
+    class Slow(Harness):
         def run(self, ctx):
             with log.open("a") as handle:
                 handle.write(f"{name} {ctx.task.id}\\n")

@@ -20,7 +20,7 @@ from refig.judging import (
 )
 from refig.models import AxisScore, ErrorInfo, GateReason, GateResult, Judgment, JudgmentStatus
 from refig.plugins import Registry
-from refig.protocols import JudgeRequest
+from refig.protocols import Judge, JudgeRequest
 from refig.rubric import load_rubric
 from refig.store import RunStore
 from refig.testing.judge_server import sample_artifacts
@@ -30,7 +30,7 @@ FAST = RetryPolicy(backoff=0.01, max_backoff=0.05)
 Behaviour = Callable[[JudgeRequest, int], Judgment | None]
 
 
-class CountingJudge:
+class CountingJudge(Judge):
     """Answers half marks on every axis, unless ``behaviour`` returns something else."""
 
     def __init__(self, key: str = "counting", behaviour: Behaviour | None = None,
@@ -303,7 +303,7 @@ from refig import hookimpl
 from refig.records import JudgeRecord
 
 
-class Echo:
+class Echo(Judge):
     def __init__(self, name, argument, options):
         self.key = name + repr(sorted(options.items())) + str(argument)
         self.options = options

@@ -20,7 +20,7 @@ from refig.models import MetricValue
 from refig.records import MetricRecord
 
 
-class Fussy:
+class Fussy(Metric):
     version = "1"
     calls = []
 

@@ -24,7 +24,7 @@ from PIL import Image
 from refig.builtins.executors import LocalExecutor
 from refig.models import Attempt, AttemptStatus, ErrorInfo, Output, Task
 from refig.plugins import Selection
-from refig.protocols import AttemptContext, HarnessResult, Prompt
+from refig.protocols import AttemptContext, Harness, HarnessResult, Prompt
 from refig.records import Deliverable, ExecutorRecord, HarnessRecord, WorkflowRecord
 from refig.running.runner import RunRequest, execute
 from refig.running.sandbox import bwrap_works, run_command
@@ -59,7 +59,7 @@ class PlainWorkflow:
         return Prompt(text=f"rebuild {task.id}", version="plain.v1")
 
 
-class FunctionHarness:
+class FunctionHarness(Harness):
     """Calls ``body(ctx)``; the tests' harnesses are functions."""
 
     def __init__(self, body: Callable[[AttemptContext], HarnessResult]):

@@ -16,6 +16,7 @@ from pptx.enum.shapes import MSO_CONNECTOR, MSO_SHAPE
 from pptx.oxml.ns import qn
 from pptx.util import Emu
 from refig.models import GateResult
+from refig.plugin import Renderer
 from refig.pptx import Package, read_tree
 from refig.protocols import Artifact
 from refig_metric_edit_probes import edits
@@ -153,7 +154,7 @@ def test_all_variants_render_in_one_conversion_and_repeat_exactly(
     renderer = probe_metric.renderer()
     calls: list[int] = []
 
-    class Counting:
+    class Counting(Renderer):
         settings, version, fonts = renderer.settings, renderer.version, renderer.fonts
 
         def render(self, jobs, out):
@@ -233,7 +234,7 @@ def test_each_measured_probe_keeps_its_before_and_after_renderings(
     assert "objects" not in score.model_dump()  # the pictures are files, not the stored row
 
 
-class CountingRenderer:
+class CountingRenderer(Renderer):
     """The real probe renderer, counting the calls and decks it is given."""
 
     def __init__(self, renderer):

@@ -94,11 +94,8 @@ class Candidates:
 
 def annotation_audit(family: TaskFamily, artifact: Artifact, *, verdicts: bool) -> str:
     """The audit shown under a side: the family's ``annotation_audit`` (counts by kind, derived
-    verdicts only when asked) when it has one, else the text its judges are given."""
-    compact = getattr(family, "annotation_audit", None)
-    if compact is not None:
-        return str(compact(artifact, verdicts=verdicts))
-    return family.evidence(artifact).text
+    verdicts only when asked; by default the text its judges are given)."""
+    return family.annotation_audit(artifact, verdicts=verdicts)
 
 
 def shown_artifact(store: RunStore, data: RunData, judged: dict[tuple[str, str], Artifact],

@@ -26,13 +26,6 @@ if TYPE_CHECKING:
     from refig.plugins import Selection
     from refig.protocols import TaskFamily
 
-#: Gate reasons that say the input is not a file of the family at all, when a family names none.
-UNREADABLE_REASONS = frozenset({"missing"})
-#: The keys core puts in every ``--json`` row; the family's own fields sit between them.
-OWN_KEYS = frozenset({"file", "sha256", "gate", "metrics", "render"})
-#: Keys the table does not show as a family's columns (the gate is its own column).
-CORE_KEYS = OWN_KEYS | {"passed", "reason", "detail"}
-
 
 def unreadable(
     files: list[str], reports: list[dict[str, Any]], family: TaskFamily
@@ -40,7 +33,7 @@ def unreadable(
     """The inputs that could not be read as artifacts, with why: not there, a directory, empty,
     unreadable, or refused by the family's gate as not its kind of file (a .txt, a PNG renamed
     .pptx). A failed gate on a file that was read (two slides, a render timeout) is a result."""
-    reasons = getattr(family, "unreadable_reasons", UNREADABLE_REASONS)
+    reasons = family.unreadable_reasons
     found = []
     for name, report in zip(files, reports, strict=True):
         path = Path(name)
@@ -66,6 +59,8 @@ def default_jobs() -> int:
 def reports_of(source: FileSource, family: TaskFamily, *, pages: bool) -> list[dict[str, Any]]:
     """The documented ``--json`` object of each file, in the order given: the family's fields
     inside core's; ``pages``: with the paths the rendered pages were written to."""
+    from refig.protocols import CHECK_ROW_KEYS
+
     rows = []
     for name, sha, key in zip(source.files, source.shas, source.keys, strict=True):
         artifact = source.artifact_of(key)
@@ -89,7 +84,7 @@ def reports_of(source: FileSource, family: TaskFamily, *, pages: bool) -> list[d
         if rendering is not None and pages:
             rendering["files"] = [str(page) for page in artifact.pages]
         # core's keys win: a file given twice under two names keeps its own name
-        own = {k: v for k, v in family.check_row(artifact).items() if k not in OWN_KEYS}
+        own = {k: v for k, v in family.check_row(artifact).items() if k not in CHECK_ROW_KEYS}
         rows.append({
             "file": name,
             "sha256": sha,
@@ -157,29 +152,12 @@ def check_files(
         pool.close()
 
 
-def generic_cells(report: dict[str, Any]) -> dict[str, str]:
-    """Table cells of a family that names none: its row's plain values (the gate's detail is
-    printed under the table)."""
-    cells: dict[str, str] = {}
-    for key, value in report.items():
-        if key in CORE_KEYS or isinstance(value, dict | list | tuple):
-            continue
-        if isinstance(value, bool):
-            cells[key] = "yes" if value else "no"
-        elif isinstance(value, float):
-            cells[key] = f"{value:.3g}"
-        else:
-            cells[key] = "-" if value is None else str(value)
-    return cells
-
-
 def _table(reports: list[dict[str, Any]], family: TaskFamily, *, told: set[str]) -> None:
     """The verdicts as a table, then each failed gate's detail, except for the files in
     ``told``, whose error is printed on stderr (said once, not twice)."""
     from rich.table import Table
 
-    cells_of = getattr(family, "check_cells", generic_cells)
-    rows = [cells_of(report) for report in reports]
+    rows = [family.check_cells(report) for report in reports]
     columns = list(dict.fromkeys(column for row in rows for column in row))
     table = Table(title="refig check", title_justify="left")
     table.add_column("file", overflow="fold", min_width=18)

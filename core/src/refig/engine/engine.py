@@ -192,16 +192,13 @@ class Engine:
         """Let a renderer that can (``warm_up(count)``: LibreOffice) start the processes the
         render stage will use now, so their start-up overlaps inspection; only when the stages
         run in this process, on this renderer (its CPU then counts in the inspect stage)."""
-        if not getattr(self.executor, "in_process", False):
+        if not self.executor.in_process:
             return
         name = self.renderer.record.name
         renderer = renderer_for(name)
-        warm_up = getattr(renderer, "warm_up", None)
-        if warm_up is None:
-            return
         done = source.renders(name, renderer.settings)  # an estimate: pages not checked here
         todo = [item for item in items if item.key not in done]
-        warm_up(min(self.jobs, len(render_batches(todo, self.jobs))))
+        renderer.warm_up(min(self.jobs, len(render_batches(todo, self.jobs))))
 
     def _render(self, source: ArtifactSource, items: list[Item],
                 inspections: Mapping[str, Inspection], summary: Summary) -> dict[str, Render]:

@@ -70,8 +70,7 @@ def render_key(sha256: str, family: str, task: Task | None) -> str:
     everything besides the file that changes its rendering, e.g. a program's inputs, size,
     language and capture protocol), the hash of both, so one program handed in for two tasks
     is executed for each with its own inputs."""
-    context = getattr(family_for(family), "render_context", None)
-    extra = context(task) if context is not None and task is not None else ""
+    extra = family_for(family).render_context(task) if task is not None else ""
     return hashlib.sha256(f"{sha256}\n{extra}".encode()).hexdigest() if extra else sha256
 
 
@@ -189,9 +188,7 @@ class MeasureSource:
         metric: Metric = plugin(PluginKind.METRIC, self.metric)
         values: list[MetricValue] = []
         failures: list[str] = []
-        prepare = getattr(metric, "prepare", None)
-        if prepare is not None:  # work shared by the group (one conversion for all, say)
-            prepare(artifacts)
+        metric.prepare(artifacts)  # work shared by the group (one conversion for all, say)
         for artifact in artifacts:
             try:
                 values.extend(metric.compute(artifact))
@@ -279,7 +276,7 @@ def run_stage(
                     tracker.start()
 
         def count_elsewhere() -> None:  # what a claimed stage found done by another process
-            tracker.done_elsewhere(getattr(executor, "elsewhere", 0) - tracker.elsewhere)
+            tracker.done_elsewhere(executor.elsewhere - tracker.elsewhere)
 
         for _ in range(min(max(1, jobs), len(items))):
             begin()

@@ -169,7 +169,7 @@ def make_request(
         harness = harness_sel.create(**options)
     except (TypeError, ValueError) as exc:
         raise UsageError(f"harness {record.name} rejects options {options}: {exc}") from exc
-    if FIGURE_OPTION in getattr(harness, "accepted", {}):
+    if FIGURE_OPTION in harness.accepted:
         # How the figure reaches the agent is a factor of the experiment: always in the id.
         options.setdefault(FIGURE_OPTION, DEFAULT_FIGURE)
     deliverables: tuple[Deliverable, ...] = ()  # a missing suite is reported when it is read
@@ -276,9 +276,7 @@ def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
                 f"{selection.record.kind} {selection.record.name} does not serve the "
                 f"{suite.manifest.family} family"
             )
-    preflight = getattr(request.harness.create(**request.options), "preflight", None)
-    if preflight is not None:
-        preflight(request.model)
+    request.harness.create(**request.options).preflight(request.model)
     root = (request.workspace_root or default_root()).absolute()
     check_outside(root, request.suite, request.out)
     policy = SandboxPolicy.create(request.sandbox, protected=(request.suite, request.out, root),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import platform
 import sys
 
-from refig.plugin import AttemptContext, ErrorInfo, HarnessResult, Usage, UsageError
+from refig.plugin import AttemptContext, ErrorInfo, Harness, HarnessResult, Usage, UsageError
 from refig.plugin.harness import run_command
 
 from refig_harness_baseline import __version__
@@ -19,7 +19,7 @@ from refig_harness_baseline import __version__
 TRANSCRIPT = "transcript.jsonl"
 
 
-class BaselineHarness:
+class BaselineHarness(Harness):
     """Runs ``python -m refig_harness_baseline.<module> SOURCE`` for one attempt."""
 
     def __init__(self, module: str, **options: str):

@@ -12,7 +12,7 @@ import json
 import platform
 from pathlib import Path
 
-from refig.plugin import AttemptContext, ErrorInfo, HarnessResult, Usage, UsageError
+from refig.plugin import AttemptContext, ErrorInfo, Harness, HarnessResult, Usage, UsageError
 from refig_family_figure_to_code.languages import Language, spec
 from refig_family_figure_to_code.roles import PROGRAM
 
@@ -22,7 +22,7 @@ from refig_harness_code_baselines.programs import blank, smuggle
 KINDS = ("reference", "blank", "smuggle")
 
 
-class CodeBaseline:
+class CodeBaseline(Harness):
     """Writes the baseline's program for one attempt."""
 
     def __init__(self, kind: str, **options: str):

@@ -20,6 +20,7 @@ from refig.plugin import (
     ChatOptions,
     ChatReply,
     ErrorInfo,
+    Harness,
     HarnessResult,
     Task,
     UsageError,
@@ -90,7 +91,7 @@ class Outcome:
     error: ErrorInfo | None
 
 
-class ModelHarness:
+class ModelHarness(Harness):
     """The ``model`` harness; options from the factory, overridden per configuration."""
 
     name = "model"

@@ -16,6 +16,7 @@ from refig.plugin import (
     Artifact,
     AxisScore,
     ErrorInfo,
+    Judge,
     JudgeRequest,
     Judgment,
     JudgmentStatus,
@@ -232,7 +233,7 @@ FORMULAS: dict[str, Formula] = {
 }
 
 
-class MetricsJudge:
+class MetricsJudge(Judge):
     """Fills the rubric from metrics; ``proxy=True`` on every judgment."""
 
     label = "metrics"

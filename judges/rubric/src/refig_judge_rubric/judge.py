@@ -9,6 +9,7 @@ from refig.plugin import (
     ChatClient,
     ErrorInfo,
     ImageError,
+    Judge,
     JudgeRequest,
     Judgment,
     JudgmentStatus,
@@ -24,7 +25,7 @@ from refig_judge_rubric.options import JudgeOptions, parse_options
 from refig_judge_rubric.pricing import prompt_cost, token_price
 
 
-class RubricJudge:
+class RubricJudge(Judge):
     """Scores an artifact on the rubric with one litellm model.
 
     ``name`` is the judge's name as selected (``gpt-5.4``, ``litellm:openai/gpt-4o``, ``qwen``);

@@ -9,6 +9,7 @@ from typing import Any
 from lxml import etree
 from refig.plugin import (
     Artifact,
+    Metric,
     MetricValue,
     PluginKind,
     Registry,
@@ -57,7 +58,7 @@ class ProbeInputError(ValueError):
     """The artifact lacks what its probes need (a program's stored image)."""
 
 
-class EditProbes:
+class EditProbes(Metric):
     """Slide probes on the figure-to-slide slide or the edited slides of a deck; code probes on
     a figure-to-code program."""
 

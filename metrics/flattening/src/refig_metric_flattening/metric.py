@@ -20,6 +20,7 @@ from typing import Any
 from refig.plugin import (
     Artifact,
     Match,
+    Metric,
     MetricValue,
     RefigError,
     Signature,
@@ -89,7 +90,7 @@ class ImageReport:
         }
 
 
-class Flattening:
+class Flattening(Metric):
     """Raster coverage and pasted-source detection for one artifact."""
 
     version = "3"  # 3: a linked picture counts as an embedded one (2: pasted_source null when

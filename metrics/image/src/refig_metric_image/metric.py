@@ -10,6 +10,7 @@ from pathlib import Path
 from PIL import Image
 from refig.plugin import (
     Artifact,
+    Metric,
     MetricValue,
     RefigError,
     ValueMaker,
@@ -70,7 +71,7 @@ def _truthy(value: bool | str) -> bool:
     return value is True or str(value).strip().lower() in {"1", "true", "yes", "on"}
 
 
-class ImageSimilarity:
+class ImageSimilarity(Metric):
     """SSIM, PSNR, mean CIEDE2000 and (when set up) LPIPS between the source and the render.
 
     ``layout_ssim`` is SSIM at ``LAYOUT_WIDTH`` pixels wide. Each ``*_blank`` value is what an

@@ -27,6 +27,7 @@ from typing import Any
 from refig.plugin import (
     DETECTOR_SIDE,
     Artifact,
+    Metric,
     MetricValue,
     RefigError,
     ValueMaker,
@@ -69,7 +70,7 @@ def share(part: int, whole: int) -> float | None:
     return part / whole if whole else None
 
 
-class TextRecall:
+class TextRecall(Metric):
     """Recall and precision of native text against OCR of the source; text held in images."""
 
     # 8: OCR's detector reads a figure over 1024 px shrunk to 1024 (refig.ocr.ScaledDetector);

@@ -11,7 +11,7 @@ hand the program refig's environment and everything the user running refig can r
 
 import sys
 
-from refig.plugin import AttemptContext, ErrorInfo, HarnessResult
+from refig.plugin import AttemptContext, ErrorInfo, Harness, HarnessResult
 from refig.plugin.harness import run_command
 
 PROGRAM = '''\
@@ -28,7 +28,7 @@ deck.save("slide.pptx")
 '''
 
 
-class TitleHarness:
+class TitleHarness(Harness):
     """Builds a one-slide deck holding the task id as a title."""
 
     def __init__(self, python: str = sys.executable):

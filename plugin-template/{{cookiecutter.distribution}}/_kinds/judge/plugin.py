@@ -15,6 +15,7 @@ calls, usage and cost.
 from refig.plugin import (
     AxisScore,
     ErrorInfo,
+    Judge,
     JudgeRequest,
     Judgment,
     JudgmentStatus,
@@ -24,7 +25,7 @@ from refig.plugin import (
 from refig.pptx import ObjectKind
 
 
-class NativeShareJudge:
+class NativeShareJudge(Judge):
     """Scores ``axis.max x (native objects / all objects)`` on every axis."""
 
     label = "{{ cookiecutter.name }}"

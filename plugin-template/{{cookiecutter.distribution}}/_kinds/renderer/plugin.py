@@ -6,13 +6,13 @@ import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from refig.plugin import ErrorInfo, ImageError, RenderJob, RenderOutput, open_image
+from refig.plugin import ErrorInfo, ImageError, RenderJob, RenderOutput, Renderer, open_image
 
 THUMBNAIL = "docProps/thumbnail.jpeg"
 MAX_THUMBNAIL_BYTES = 16 * 1024 * 1024
 
 
-class ThumbnailRenderer:
+class ThumbnailRenderer(Renderer):
     """Turns ``docProps/thumbnail.jpeg`` into a PNG of at most ``width`` pixels across."""
 
     version = "thumbnail-1"

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import ray
-from refig.plugin import RefigError
+from refig.plugin import Executor, RefigError
 from refig.plugin.harness import in_flight
 
 T = TypeVar("T")
@@ -25,7 +25,7 @@ def _apply(fn: Callable[[T], R], item: T) -> R:
     return fn(item)
 
 
-class RayExecutor:
+class RayExecutor(Executor):
     """Connects to (or starts) a Ray cluster and maps functions over items as Ray tasks.
 
     ``address`` is a cluster address (``ray://host:10001``, ``host:6379`` or ``auto``); without

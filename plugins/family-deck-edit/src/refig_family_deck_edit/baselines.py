@@ -14,14 +14,14 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from refig.plugin import ErrorInfo, HarnessResult, Usage, UsageError
+from refig.plugin import ErrorInfo, Harness, HarnessResult, Usage, UsageError
 
 from refig_family_deck_edit.cases import DECK, TARGET
 
 EDITED = "edited.pptx"
 
 
-class CopyHarness:
+class CopyHarness(Harness):
     """Copies one input of the task to ``edited.pptx`` in the workspace."""
 
     def __init__(self, role: str, suite: str | None = None, **options: str):

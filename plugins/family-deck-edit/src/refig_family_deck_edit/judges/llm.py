@@ -18,6 +18,7 @@ from refig.plugin import (
     ChatClient,
     ChatOptions,
     ErrorInfo,
+    Judge,
     Judgment,
     JudgmentStatus,
     Rubric,
@@ -56,7 +57,7 @@ class _Calls:
         self.usage, self.cost, self.seconds, self.count, self.priced = Usage(), 0.0, 0.0, 0, True
 
 
-class DeckJudge:
+class DeckJudge(Judge):
     """Scores an edited deck on IF and VQ with one model."""
 
     def __init__(self, name: str, options: ChatOptions, *, evidence: str = "dual",

@@ -16,7 +16,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from refig.plugin import AxisScore, ErrorInfo, Judgment, JudgmentStatus, load_rubric, stable_hash
+from refig.plugin import (
+    AxisScore,
+    ErrorInfo,
+    Judge,
+    Judgment,
+    JudgmentStatus,
+    load_rubric,
+    stable_hash,
+)
 
 from refig_family_deck_edit.context import ContextError, DeckContext, artifact_context
 from refig_family_deck_edit.judges.llm import IF_AXIS, VQ_AXIS
@@ -109,7 +117,7 @@ def vq_proxy(context: DeckContext) -> tuple[int, str]:
                                 f"was kept")
 
 
-class DeckMetricsJudge:
+class DeckMetricsJudge(Judge):
     """Fills IF and VQ from the diff and renderings; ``proxy=True`` on every judgment."""
 
     label = "deck-metrics"
