@@ -30,7 +30,7 @@ RECORDING_HOOKS = '''
 import json
 import os
 
-from refig.plugin import RendererRecord, hookimpl
+from refig.plugin import Renderer, RendererRecord, hookimpl
 
 
 class Recording(Renderer):

@@ -29,7 +29,7 @@ import os
 import time
 from pathlib import Path
 
-from refig.plugin import MetricRecord, MetricValue, hookimpl
+from refig.plugin import Metric, MetricRecord, MetricValue, hookimpl
 
 
 class Held(Metric):

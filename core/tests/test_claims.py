@@ -25,7 +25,7 @@ RACER = textwrap.dedent('''
     from pathlib import Path
     from refig.builtins.executors import LocalExecutor
     from refig.plugins import Selection
-    from refig.protocols import HarnessResult, Prompt
+    from refig.protocols import Harness, HarnessResult, Prompt
     from refig.records import Deliverable, ExecutorRecord, HarnessRecord, WorkflowRecord
     from refig.running.runner import RunRequest, execute
 

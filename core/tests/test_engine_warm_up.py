@@ -29,7 +29,7 @@ R = TypeVar("R")
 HOOKS = """
 from refig import hookimpl
 from refig.models import ErrorInfo
-from refig.protocols import RenderOutput
+from refig.protocols import Renderer, RenderOutput
 from refig.records import RendererRecord
 
 CALLS = []

@@ -300,6 +300,7 @@ def test_judge_options_parse_with_an_optional_scope():
 
 JUDGE_PLUGIN = '''
 from refig import hookimpl
+from refig.protocols import Judge
 from refig.records import JudgeRecord
 
 

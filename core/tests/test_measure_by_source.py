@@ -17,6 +17,7 @@ import os
 
 from refig import hookimpl
 from refig.models import MetricValue
+from refig.protocols import Metric
 from refig.records import MetricRecord
 
 

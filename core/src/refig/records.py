@@ -145,6 +145,13 @@ class TaskFamilyRecord(PluginRecord):
             raise ValueError(f"family {self.name}: exactly one deliverable must be primary")
 
     @property
+    def source_role(self) -> str | None:
+        """The role of the input the agent works from: the first visible one (the figure, the
+        original deck), None when every input is hidden or a pattern."""
+        return next((spec.role for spec in self.inputs if spec.visible and "*" not in spec.role),
+                    None)
+
+    @property
     def primary(self) -> Deliverable:
         """The deliverable that is evaluated (the slide, the edited deck, the program)."""
         return next(d for d in self.deliverables if d.primary)

@@ -224,11 +224,10 @@ def check_inputs(record: TaskFamilyRecord, source: Path | None,
     roles = [spec.role for spec in record.inputs]
     inputs: dict[str, Path] = {}
     if source is not None:
-        visible = [spec.role for spec in record.inputs if spec.visible and "*" not in spec.role]
-        if not visible:
+        if record.source_role is None:
             raise UsageError(f"--source: the {record.name} family has no source input",
                              fix=f"give its inputs with --input ROLE=PATH ({', '.join(roles)})")
-        inputs[visible[0]] = source
+        inputs[record.source_role] = source
     for pair in pairs:
         role, sep, path = pair.partition("=")
         if not sep or not role or not path:

@@ -189,9 +189,10 @@ class Engine:
         return source.inspections(inspector)
 
     def _warm_renderer(self, source: ArtifactSource, items: list[Item]) -> None:
-        """Let a renderer that can (``warm_up(count)``: LibreOffice) start the processes the
-        render stage will use now, so their start-up overlaps inspection; only when the stages
-        run in this process, on this renderer (its CPU then counts in the inspect stage)."""
+        """Let the renderer start the processes the render stage will use now (``warm_up``:
+        LibreOffice does; by default nothing), so their start-up overlaps inspection; only when
+        the stages run in this process, on this renderer (its CPU then counts in the inspect
+        stage)."""
         if not self.executor.in_process:
             return
         name = self.renderer.record.name

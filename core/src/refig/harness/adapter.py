@@ -14,7 +14,7 @@ import json
 import os
 import tempfile
 import time
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +27,7 @@ from refig.harness.figure import DEFAULT_FIGURE, FIGURE_DELIVERY, Delivery
 from refig.harness.figure import OPTION as FIGURE_OPTION
 from refig.harness.install import require
 from refig.models import ErrorInfo, Usage
-from refig.protocols import AttemptContext, HarnessResult
+from refig.protocols import AttemptContext, Harness, HarnessResult
 from refig.records import CliPin
 from refig.running.sandbox import SandboxPolicy, run_command
 from refig.running.tunnel import GatewayTunnel
@@ -95,7 +95,7 @@ REFUSALS = frozenset({"rate_limited", "api_error"})
 COUNT_OPTIONS = frozenset({"max_turns", "max_retries"})
 
 
-class CliHarness(ABC):
+class CliHarness(Harness):
     """Base of the CLI adapters; ``options`` come from the factory and, per configuration, from
     ``ctx.options`` (which win). Each adapter lists what it reads in ``accepted``: an unknown key
     or a value outside its choices is a :class:`UsageError` when the harness is created, so
