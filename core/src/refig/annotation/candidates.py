@@ -129,7 +129,8 @@ def showable(store: RunStore, skipped: Counter[str]
     """The run's data and, per gate-passing task x configuration (sorted), the artifact as its
     judges saw it; the others are counted in ``skipped`` by reason."""
     data = RunData.load(store)
-    judged = {(a.sha256, a.task.id): a for a in load_artifacts(store) if a.task is not None}
+    artifacts = load_artifacts(store) if data.outcomes else []  # no attempt, maybe no family
+    judged = {(a.sha256, a.task.id): a for a in artifacts if a.task is not None}
     shown = []
     for (task_id, config_id), outcome in sorted(data.outcomes.items()):
         if not outcome.evaluated:
