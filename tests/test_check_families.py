@@ -196,6 +196,25 @@ def test_a_file_of_another_family_is_named_instead_of_gated_wrong(tmp_path, caps
     assert "an artifact of deck-edit or figure-to-slide, not of figure-to-code" in said
 
 
+def test_without_family_the_files_suffixes_pick_it(capsys):
+    """The one installed family claiming the files' suffixes (deck-edit's .pptx decks need
+    --family); none or several is a usage error naming the families to choose from."""
+    from refig.commands.check import family_of
+    from refig.errors import UsageError
+    from refig.plugins import Registry
+
+    registry = Registry.load(warn=lambda _: None)
+    assert family_of(registry, ["slide.pptx", "notes.txt"]).name == "figure-to-slide"
+    assert family_of(registry, ["figure.py", "figure.R"]).name == "figure-to-code"
+    with pytest.raises(UsageError) as none:
+        family_of(registry, ["notes.txt"])
+    assert "deck-edit" in str(none.value.fix) and "figure-to-code" in str(none.value.fix)
+    with pytest.raises(UsageError, match="artifacts of figure-to-code or figure-to-slide"):
+        family_of(registry, ["slide.pptx", "figure.py"])
+    assert refig(["check", "-q", "notes.txt"]) == 2
+    assert "--family" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(("args", "says"), [
     (["--family", "no-such-family"], "figure-to-code"),
     (["--family", "deck-edit", "--input", "answer=x.pptx"], "deck, target"),

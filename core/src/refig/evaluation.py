@@ -23,7 +23,7 @@ from refig.integrity import Damage, intact
 from refig.models import Attempt, GateResult, Inspection, MetricValue, Render, Task
 from refig.plugins import Registry, Selection
 from refig.protocols import Artifact, Executor
-from refig.records import MetricRecord, PluginKind
+from refig.records import MetricRecord, PluginKind, TaskFamilyRecord
 from refig.store import RunStore
 
 __all__ = ["Evaluation", "StoreSource", "Summary", "default_metrics", "load_artifacts",
@@ -304,7 +304,7 @@ def default_metrics(registry: Registry, family: str | None = None) -> list[Selec
     wanted = set()
     if family is not None:
         record = registry.family(family).record
-        wanted = set(getattr(record, "metrics", ()))
+        wanted = set(record.metrics) if isinstance(record, TaskFamilyRecord) else set()
     return [
         registry.resolve(PluginKind.METRIC, r.name)
         for r in registry.records(PluginKind.METRIC)

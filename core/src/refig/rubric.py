@@ -337,9 +337,10 @@ def _read(text: str, path: Path | None) -> Rubric:
 def family_rubric(family: str) -> Path:
     """The rubric file the task family ``family`` declares (its record's ``rubric``)."""
     from refig.plugins import Registry
+    from refig.records import TaskFamilyRecord
 
     record = Registry.load(warn=lambda _: None).family(family).record
-    rubric = getattr(record, "rubric", None)
+    rubric = record.rubric if isinstance(record, TaskFamilyRecord) else None
     if rubric is None:
         raise RefigError(f"the {family} family declares no rubric",
                          fix="give --rubric a rubric TOML file")

@@ -185,7 +185,7 @@ class Engine:
                 continue
             source.keep_inspection(result)
             summary.inspected += 1
-        summary.skipped["inspect"] += getattr(stage, "elsewhere", 0)
+        summary.skipped["inspect"] += stage.elsewhere
         return source.inspections(inspector)
 
     def _warm_renderer(self, source: ArtifactSource, items: list[Item]) -> None:
@@ -225,7 +225,7 @@ class Engine:
             for rendered in result:
                 source.keep_render(rendered)
                 summary.rendered += 1
-        summary.skipped["render"] += getattr(stage, "elsewhere", 0)
+        summary.skipped["render"] += stage.elsewhere
         return source.renders(name, settings)
 
     def _gate(self, source: ArtifactSource, items: list[Item],
@@ -289,7 +289,7 @@ class Engine:
                         if not self.quiet:
                             err.print(f"[red]metric {metric} failed:[/] {failure}")
                     summary.metric_values += source.keep_values(result.values)
-            summary.skipped["metrics"] += getattr(stage, "elsewhere", 0)
+            summary.skipped["metrics"] += stage.elsewhere
 
     @staticmethod
     def _measurable(source: ArtifactSource, inspections: Mapping[str, Inspection],

@@ -73,7 +73,7 @@ class RunRequest:
     def configuration(self) -> Configuration:
         """The configuration, its harness's local options (paths) kept out of its id."""
         record = self.harness.record
-        local = getattr(record, "local_options", frozenset())
+        local = record.local_options if isinstance(record, HarnessRecord) else frozenset()
         return Configuration(model=self.model, harness=record.name,
                              workflow=self.workflow.record.name,
                              options={k: v for k, v in self.options.items() if k not in local},
@@ -279,9 +279,10 @@ def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
     request.harness.create(**request.options).preflight(request.model)
     root = (request.workspace_root or default_root()).absolute()
     check_outside(root, request.suite, request.out)
+    record = request.harness.record
     policy = SandboxPolicy.create(request.sandbox, protected=(request.suite, request.out, root),
                                   egress=request.network,
-                                  agent=getattr(request.harness.record, "runs_agent", True))
+                                  agent=not isinstance(record, HarnessRecord) or record.runs_agent)
     root.mkdir(parents=True, exist_ok=True)
     sweep_stale(root)
 
