@@ -57,7 +57,7 @@ class CopyHarness(Harness):
             shutil.copyfile(source, edited)
         return HarnessResult(
             exit_code=0 if error is None else 1, error=error,
-            extra_outputs={DECK: edited} if edited.is_file() else {},
+            outputs={DECK: edited} if edited.is_file() else {},
             turns=0, usage=Usage(), cost_usd=0.0, harness_version="1",
             cli_version=f"python {platform.python_version()}",
         )
