@@ -16,10 +16,11 @@ import os
 
 from refig import hookimpl
 from refig.models import MetricValue
+from refig.protocols import Metric
 from refig.records import MetricRecord
 
 
-class Probe:
+class Probe(Metric):
     version = "1"
 
     def compute(self, artifact):
@@ -38,7 +39,7 @@ class Probe:
                               value=value, reference_sha256=reference, version="1")
 
 
-class Plain:
+class Plain(Metric):
     """Like a connector audit: never reads the source, so its values carry no reference."""
 
     version = "1"

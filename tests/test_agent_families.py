@@ -86,7 +86,7 @@ def attempt(name: str, task: Task, source: Path, script: Sequence[Action],
         result = adapter.run(ctx)
         served, totals = list(server.served), server.model.totals()
         requests = [r.json() for r in server.requests if r.method == "POST"]
-    calls = read_calls(result.extra_outputs["calls"])
+    calls = read_calls(result.outputs["calls"])
     return CheckOutcome(result, served, calls, dirs, time.monotonic() - started, totals,
                         requests)
 

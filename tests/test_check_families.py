@@ -30,10 +30,10 @@ RECORDING_HOOKS = '''
 import json
 import os
 
-from refig.plugin import RendererRecord, hookimpl
+from refig.plugin import Renderer, RendererRecord, hookimpl
 
 
-class Recording:
+class Recording(Renderer):
     def __init__(self, **options):
         from refig.engine.plugins import registry
         from refig.records import PluginKind
@@ -186,7 +186,7 @@ def test_programs_run_in_the_sandbox_with_a_typed_verdict_and_the_image(tmp_path
 def test_a_file_of_another_family_is_named_instead_of_gated_wrong(tmp_path, capsys):
     program = tmp_path / "figure.py"
     program.write_text("print('hi')\n")
-    assert refig(["check", "-q", str(program)]) == 2
+    assert refig(["check", "-q", "--family", "figure-to-slide", str(program)]) == 2
     said = " ".join(capsys.readouterr().err.split())
     assert "figure.py is a .py file, an artifact of figure-to-code, not of figure-to-slide" in said
     assert "--family figure-to-code" in said
@@ -194,6 +194,25 @@ def test_a_file_of_another_family_is_named_instead_of_gated_wrong(tmp_path, caps
     assert refig(["check", "-q", "--family", "figure-to-code", str(slide)]) == 2
     said = " ".join(capsys.readouterr().err.split())
     assert "an artifact of deck-edit or figure-to-slide, not of figure-to-code" in said
+
+
+def test_without_family_the_files_suffixes_pick_it(capsys):
+    """The one installed family claiming the files' suffixes (deck-edit's .pptx decks need
+    --family); none or several is a usage error naming the families to choose from."""
+    from refig.commands.check import family_of
+    from refig.errors import UsageError
+    from refig.plugins import Registry
+
+    registry = Registry.load(warn=lambda _: None)
+    assert family_of(registry, ["slide.pptx", "notes.txt"]).name == "figure-to-slide"
+    assert family_of(registry, ["figure.py", "figure.R"]).name == "figure-to-code"
+    with pytest.raises(UsageError) as none:
+        family_of(registry, ["notes.txt"])
+    assert "deck-edit" in str(none.value.fix) and "figure-to-code" in str(none.value.fix)
+    with pytest.raises(UsageError, match="artifacts of figure-to-code or figure-to-slide"):
+        family_of(registry, ["slide.pptx", "figure.py"])
+    assert refig(["check", "-q", "notes.txt"]) == 2
+    assert "--family" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("args", "says"), [

@@ -96,9 +96,9 @@ def test_verdicts_count_attempts_not_distinct_artifacts(tmp_path):
 def test_the_verdict_table_prints_configuration_options_as_text(tmp_path, capsys):
     """A configuration id's ``[key=value]`` options are printed, not read as rich markup."""
     from refig.commands.demo import _verdict
-    from refig.demo import DEMOS, ConfigVerdict, DemoOutcome
+    from refig.demo import ConfigVerdict, DemoOutcome
+    from refig_family_deck_edit.demo import DEMO as deck
 
-    deck = next(d for d in DEMOS if d.family == "deck-edit")
     outcome = DemoOutcome(
         demo=deck, suite=tmp_path / "suite", run=tmp_path / "run", html=tmp_path / "report",
         verdicts=(ConfigVerdict("none@oracle/direct[suite=demo/deck-edit/suite]", 5.0,
@@ -111,14 +111,14 @@ def test_the_verdict_table_prints_configuration_options_as_text(tmp_path, capsys
 
 
 def _figure_demo():
-    from refig.demo import DEMOS
+    from refig.plugins import Registry
 
-    return next(d for d in DEMOS if d.family == "figure-to-slide")
+    return Registry.load(warn=lambda _: None).family("figure-to-slide").record.demo
 
 
 def test_the_demo_refuses_a_family_whose_baselines_are_unavailable(capsys):
     """A family installed without what its demo runs fails loudly instead of being skipped."""
-    from refig.demo import installed
+    from refig.demo import check_installed
     from refig.errors import RefigError
     from refig.plugins import Registry
 
@@ -128,15 +128,17 @@ def test_the_demo_refuses_a_family_whose_baselines_are_unavailable(capsys):
         pytest.skip("the figure-to-slide family is not installed")
     with pytest.raises(RefigError, match="figure-to-slide demo cannot run: harness cv, "
                        "harness raster-paste not available"):
-        installed(registry, _figure_demo())
+        check_installed(registry, _figure_demo())
 
 
-def test_the_demo_skips_a_family_that_is_not_installed():
-    from refig.demo import installed
+def test_the_demo_runs_the_installed_families_demos_the_one_writing_to_out_first():
+    from refig.demo import demos
     from refig.plugins import Registry
 
-    registry = Registry.load(environ={"REFIG_LOAD_PLUGINS": ""}, warn=lambda _: None)
-    assert installed(registry, _figure_demo()) is False
+    registry = Registry.load(environ={"REFIG_DISABLE_PLUGINS": "refig-family-figure-to-code"},
+                             warn=lambda _: None)
+    found = [(demo.family, demo.folder) for demo in demos(registry)]
+    assert found[0] == ("figure-to-slide", "") and ("figure-to-code", "figure-to-code") not in found
 
 
 def test_refig_demo_exits_non_zero_before_any_work_when_a_family_is_broken(

@@ -29,10 +29,10 @@ import os
 import time
 from pathlib import Path
 
-from refig.plugin import MetricRecord, MetricValue, hookimpl
+from refig.plugin import Metric, MetricRecord, MetricValue, hookimpl
 
 
-class Held:
+class Held(Metric):
     version = "1"
 
     def compute(self, artifact):

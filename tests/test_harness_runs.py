@@ -74,7 +74,7 @@ def test_refig_run_records_what_the_scripted_server_served(
     assert all(a.status is AttemptStatus.SUCCEEDED and a.cli_version == record.cli.version
                for a in attempts)
     for attempt in attempts:
-        gate = inspect_structure(store.objects.path(attempt.outputs[Output.SLIDE])).gate
+        gate = inspect_structure(store.objects.path(attempt.outputs["slide"])).gate
         assert gate.passed and gate.slides == 1
         calls = read_calls(store.objects.path(attempt.outputs[Output.CALLS]))
         assert len(calls) == attempt.turns == 3

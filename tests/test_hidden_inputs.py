@@ -11,9 +11,9 @@ from typing import Any, ClassVar
 
 import pytest
 from refig.models import Attempt
-from refig.plugin import DECK_EDIT, FIGURE_TO_CODE, HarnessRecord, HarnessResult, WorkflowRecord
+from refig.plugin import HarnessRecord, HarnessResult, WorkflowRecord
 from refig.plugins import Registry, Selection
-from refig.protocols import AttemptContext
+from refig.protocols import AttemptContext, Harness
 from refig.running.runner import RunRequest, execute
 from refig.store import RunStore
 from refig.suite import SuiteWriter
@@ -24,6 +24,9 @@ from refig_workflow_standard.workflows import (
     ToolchainWorkflow,
 )
 
+DECK_EDIT = "deck-edit"
+FIGURE_TO_CODE = "figure-to-code"
+
 PLUGINS = Path(__file__).resolve().parents[1] / "plugins"
 DECK = PLUGINS / "family-deck-edit/src/refig_family_deck_edit/prompts"
 CODE = PLUGINS / "family-figure-to-code/src/refig_family_figure_to_code/prompts"
@@ -32,7 +35,7 @@ TABLES = {DECK_EDIT: {"direct": DECK / "direct.v1.md", "hybrid": DECK / "hybrid.
 SECRET = "hidden-7f3a9c"
 
 
-class Recorder:
+class Recorder(Harness):
     """A harness that records every workspace file (name and bytes) and the prompt."""
 
     seen: ClassVar[list[dict[str, Any]]] = []
@@ -88,10 +91,12 @@ def test_no_hidden_input_reaches_the_workspace_or_the_prompt(
     flow = WorkflowRecord(name=workflow.name, description="the standard workflow",
                           factory=lambda **_: workflow(lambda f: TABLES[f]),
                           families=frozenset({family}))
-    executor = Registry.load(warn=lambda _: None).resolve("executor", "local")
+    registry = Registry.load(warn=lambda _: None)
     request = RunRequest(suite=suite(tmp_path / "suite", family), out=tmp_path / "run",
-                         harness=selection(harness), workflow=selection(flow), executor=executor,
-                         workspace_root=tmp_path / "attempts", sandbox="none")
+                         harness=selection(harness), workflow=selection(flow),
+                         executor=registry.resolve("executor", "local"),
+                         workspace_root=tmp_path / "attempts", sandbox="none",
+                         deliverables=registry.family(family).record.deliverables)
     execute(request, quiet=True)
     [attempt] = RunStore.open(tmp_path / "run").query(Attempt)
     assert attempt.prompt_version == f"{workflow.name}.v1"

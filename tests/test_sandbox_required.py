@@ -29,7 +29,7 @@ from refig.plugin import HarnessRecord, HarnessResult, hookimpl
 from refig.plugin import run_command
 
 
-class Agent:
+class Agent(Harness):
     def run(self, ctx):
         done = run_command(ctx, [sys.executable, "-c", "print('an agent')"], network=False)
         return HarnessResult(exit_code=done.exit_code)

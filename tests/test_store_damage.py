@@ -77,7 +77,7 @@ def clean(made: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory):
 def test_a_lost_slide_is_a_store_error_then_scored_once_put_back(made, clean, tmp_path):
     run = fresh(made, tmp_path)
     store = RunStore.open(run)
-    slide = sorted(a.slide_sha256 for a in store.iter(Attempt) if a.slide_sha256)[0]
+    slide = sorted(a.output("slide") for a in store.iter(Attempt) if a.output("slide"))[0]
     path = store.objects.path(slide)
     kept = path.read_bytes()
     path.unlink()
@@ -104,7 +104,7 @@ def test_a_damaged_source_leaves_its_task_unjudged_until_repaired(made, clean, t
     done = evaluate(run)
     assert done.returncode == 1 and f"figure of task {task.id}" in done.stderr
     judged = {sha for sha, _ in totals(store)}
-    slides = {a.slide_sha256 for a in store.iter(Attempt) if a.task_id == task.id}
+    slides = {a.output("slide") for a in store.iter(Attempt) if a.task_id == task.id}
     assert not judged & slides  # nothing scored without its source
     repaired = refig("repair", str(run), "--suite", str(suite), "-q")
     assert repaired.returncode == 0, repaired.stderr
@@ -143,19 +143,19 @@ def test_forget_lost_removes_the_attempt_and_a_rerun_makes_it_again(made, clean,
     suite, _ = made
     run = fresh(made, tmp_path)
     store = RunStore.open(run)
-    slide = sorted(a.slide_sha256 for a in store.iter(Attempt) if a.slide_sha256)[0]
+    slide = sorted(a.output("slide") for a in store.iter(Attempt) if a.output("slide"))[0]
     store.objects.path(slide).write_bytes(b"overwritten")
     kept = refig("repair", str(run))
     assert kept.returncode == 1 and "--forget-lost" in kept.stderr  # names the command
     forgot = refig("repair", str(run), "--forget-lost")
     assert forgot.returncode == 0, forgot.stderr
     assert "forgotten: attempt" in forgot.stderr and "refig run" in forgot.stderr
-    assert not [a for a in store.iter(Attempt) if a.slide_sha256 == slide]
+    assert not [a for a in store.iter(Attempt) if a.output("slide") == slide]
     ok("run", "--suite", str(suite), "--harness", "cv", "--out", str(run), "--workspace-root",
        str(tmp_path / "attempts"), "-q")
     assert evaluate(run).returncode == 0
     # the attempt was made again (cv's slide bytes differ run to run), gated and judged
-    slides = {a.slide_sha256 for a in store.iter(Attempt)}
+    slides = {a.output("slide") for a in store.iter(Attempt)}
     assert len(slides) == len(clean[0]) and slide not in slides
     made_gates = gates(store)
     assert sorted(made_gates[s] for s in slides) == sorted(clean[0].values())

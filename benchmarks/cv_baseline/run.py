@@ -47,7 +47,7 @@ def measure(suite: Path, run: Path, jobs: int) -> dict[str, float | None]:
             values[row.artifact_sha256][f"{row.metric}/{row.name}"] = row.value
     attempts = store.query(Attempt)
     failed = sum(a.status is not AttemptStatus.SUCCEEDED for a in attempts)
-    slides = [values[a.slide_sha256] for a in attempts if a.slide_sha256 in values]
+    slides = [values[a.output("slide")] for a in attempts if a.output("slide") in values]
 
     def median(name: str) -> float | None:
         found = [v[name] for v in slides if name in v]

@@ -200,7 +200,7 @@ def baseline(suite: Path, root: Path, harness: str) -> list[dict[str, Any]]:
         stdout=subprocess.DEVNULL,
     )
     store = RunStore.open(run)
-    slides = {a.slide_sha256 for a in store.query(Attempt)}
+    slides = {a.output("slide") for a in store.query(Attempt)}
     return [
         {"probe_score": row.value, "probes": row.detail.get("probes", [])}
         for row in store.iter(MetricValue)

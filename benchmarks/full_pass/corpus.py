@@ -18,11 +18,12 @@ from typing import Any
 from refig.builtins.executors import LocalExecutor
 from refig.models import Task
 from refig.plugins import Selection
-from refig.protocols import AttemptContext, HarnessResult, Prompt
-from refig.records import ExecutorRecord, HarnessRecord, WorkflowRecord
+from refig.protocols import AttemptContext, Harness, HarnessResult, Prompt
+from refig.records import Deliverable, ExecutorRecord, HarnessRecord, WorkflowRecord
 from refig.running.runner import RunRequest, execute
-from refig.running.workspace import SLIDE_FILE
 from slides import STYLES, make_slide
+
+SLIDE_FILE = "slide.pptx"  # figure-to-slide's deliverable
 
 #: The range the corpus's figure widths are drawn from: with the medium preset's aspects (1.6 to
 #: 3.2) a median about 1.5 megapixels, 0.3 to 4.3 over 50 figures, as issue 18 asks
@@ -90,7 +91,7 @@ def unlabelled(suite: Path, out: Path) -> Path:
     return out
 
 
-class _Drafter:
+class _Drafter(Harness):
     """A harness that draws the slide of style ``variant % 10`` from the task's annotation
     (``annotations``: each task's annotation file, by task id)."""
 
@@ -101,7 +102,7 @@ class _Drafter:
         annotation = json.loads(self.annotations[ctx.task.id].read_text())
         out = ctx.workspace / SLIDE_FILE
         make_slide(ctx.source, annotation, self.variant % STYLES, self.variant, out)
-        return HarnessResult(exit_code=0, slide=out)
+        return HarnessResult(exit_code=0, outputs={"slide": out})
 
 
 def make_run(suite: Path, run: Path, per_source: int, jobs: int,
@@ -126,6 +127,7 @@ def make_run(suite: Path, run: Path, per_source: int, jobs: int,
                 suite=tasks_from or suite, out=run, harness=Selection(record, record.name),
                 workflow=Selection(workflow, "bench"), executor=Selection(executor, "local"),
                 jobs=jobs, timeout=120, sandbox="none", workspace_root=Path(attempts),
+                deliverables=(Deliverable("slide", SLIDE_FILE, primary=True),),
             )
             summary = execute(request, quiet=True)
             made += summary.succeeded

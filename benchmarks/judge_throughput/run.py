@@ -85,7 +85,8 @@ def scenario(name: str, artifacts: list, *, calls: int, latency: float,
             store = RunStore.create(Path(tmp) / "run")
             started = time.monotonic()
             summary = judge_artifacts(store, artifacts, [SelectedJudge(judge.label, judge)],
-                                      repeats=REPEATS, jobs=client_jobs, quiet=True)
+                                      repeats=REPEATS, jobs=client_jobs, quiet=True,
+                                      rubric=load_rubric(family="figure-to-slide"))
             wall = time.monotonic() - started
         stats = server.stats()
     finally:
@@ -116,7 +117,7 @@ def per_call_cost(artifact: Any, n: int) -> dict[str, float]:
         for _ in range(n):
             judge.judge(request)
         whole = (time.perf_counter() - started) / n
-        rubric = load_rubric()
+        rubric = load_rubric(family="figure-to-slide")
         body = {
             "model": "bench",
             "messages": judge_messages(rubric, request.evidence,

@@ -33,8 +33,8 @@ from refig.builtins.executors import LocalExecutor
 from refig.claims import Claims
 from refig.models import Asset, Task
 from refig.plugins import Selection
-from refig.protocols import AttemptContext, HarnessResult, Prompt
-from refig.records import ExecutorRecord, HarnessRecord, WorkflowRecord
+from refig.protocols import AttemptContext, Harness, HarnessResult, Prompt
+from refig.records import Deliverable, ExecutorRecord, HarnessRecord, WorkflowRecord
 from refig.running.runner import RunRequest, execute
 from refig.running.sandbox import SandboxPolicy, bwrap_works, run_command
 from refig.running.workspace import AttemptDirs, attempt_env
@@ -86,7 +86,7 @@ def tunnel(root: Path, calls: int, network: str) -> list[float]:
     return json.loads(out.read_text())
 
 
-class _Instant:
+class _Instant(Harness):
     def run(self, ctx: AttemptContext) -> HarnessResult:
         (ctx.workspace / "slide.pptx").write_bytes(b"x")
         return HarnessResult(exit_code=0)
@@ -115,7 +115,7 @@ def one_run(root: Path, attempts: int, tag: str) -> float:
         harness=record(HarnessRecord, _Instant, needs_model=False),
         workflow=record(WorkflowRecord, _Workflow),
         executor=record(ExecutorRecord, LocalExecutor), workspace_root=root / f"ws-{tag}",
-        sandbox="none")
+        sandbox="none", deliverables=(Deliverable("slide", "slide.pptx", primary=True),))
     started = time.perf_counter()
     execute(request, quiet=True)
     return time.perf_counter() - started

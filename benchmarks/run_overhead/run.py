@@ -29,12 +29,13 @@ from PIL import Image
 from refig.builtins.executors import LocalExecutor
 from refig.models import Task
 from refig.plugins import Selection
-from refig.protocols import AttemptContext, HarnessResult, Prompt
-from refig.records import ExecutorRecord, HarnessRecord, WorkflowRecord
+from refig.protocols import AttemptContext, Harness, HarnessResult, Prompt
+from refig.records import Deliverable, ExecutorRecord, HarnessRecord, WorkflowRecord
 from refig.running.runner import RunRequest, execute
 from refig.running.sandbox import bwrap_works, run_command
-from refig.running.workspace import SLIDE_FILE
 from refig.suite import SuiteWriter
+
+SLIDE_FILE = "slide.pptx"  # figure-to-slide's deliverable
 
 
 class Workflow:
@@ -42,7 +43,7 @@ class Workflow:
         return Prompt(text="benchmark", version="bench.v1")
 
 
-class Harness:
+class Harness(Harness):
     """``mode``: ``instant`` (no process), ``true`` (one trivial command), ``sleep``."""
 
     def __init__(self, mode: str, seconds: float = 0.0):
@@ -78,6 +79,7 @@ def run(suite: Path, work: Path, harness: Harness, *, jobs: int, sandbox: str) -
         suite=suite, out=out, harness=Selection(record, "bench"),
         workflow=Selection(workflow, "bench"), executor=Selection(executor, "refig"),
         jobs=jobs, timeout=120, sandbox=sandbox, workspace_root=work / "attempts",
+        deliverables=(Deliverable("slide", SLIDE_FILE, primary=True),),
     )
     started = time.perf_counter()
     summary = execute(request, quiet=True)

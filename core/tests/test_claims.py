@@ -25,8 +25,8 @@ RACER = textwrap.dedent('''
     from pathlib import Path
     from refig.builtins.executors import LocalExecutor
     from refig.plugins import Selection
-    from refig.protocols import HarnessResult, Prompt
-    from refig.records import ExecutorRecord, HarnessRecord, WorkflowRecord
+    from refig.protocols import Harness, HarnessResult, Prompt
+    from refig.records import Deliverable, ExecutorRecord, HarnessRecord, WorkflowRecord
     from refig.running.runner import RunRequest, execute
     from refig.suite import Suite
 
@@ -35,7 +35,7 @@ RACER = textwrap.dedent('''
     def other_started():
         return any(not line.startswith(f"{name} ") for line in log.read_text().splitlines())
 
-    class Slow:
+    class Slow(Harness):
         def run(self, ctx):
             with log.open("a") as handle:
                 handle.write(f"{name} {ctx.task.id}\\n")
@@ -61,7 +61,7 @@ RACER = textwrap.dedent('''
         harness=record(HarnessRecord, make=Slow, needs_model=False),
         workflow=record(WorkflowRecord, make=Plain), jobs=2, timeout=60,
         executor=record(ExecutorRecord, make=LocalExecutor), workspace_root=roots,
-        sandbox="none")
+        sandbox="none", deliverables=(Deliverable("slide", "slide.pptx", primary=True),))
     (out.parent / f"ready-{name}").write_text("")
     while not (out.parent / "go").exists():
         time.sleep(0.01)

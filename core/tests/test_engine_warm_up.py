@@ -18,6 +18,7 @@ from refig.engine.engine import Engine
 from refig.engine.files import FileSource
 from refig.once import OncePerKey
 from refig.plugins import Registry
+from refig.protocols import Executor
 from refig.records import PluginKind
 
 T = TypeVar("T")
@@ -28,13 +29,13 @@ R = TypeVar("R")
 HOOKS = """
 from refig import hookimpl
 from refig.models import ErrorInfo
-from refig.protocols import RenderOutput
+from refig.protocols import Renderer, RenderOutput
 from refig.records import RendererRecord
 
 CALLS = []
 
 
-class Recorder:
+class Recorder(Renderer):
     settings = "recorded"
     version = "1"
     fonts = ()
@@ -58,7 +59,7 @@ def refig_renderers():
 """
 
 
-class Elsewhere:
+class Elsewhere(Executor):
     """An executor whose work runs in other processes (as Ray's): it says nothing of that."""
 
     def map(self, fn: Callable[[T], R], items: Sequence[T], *,

@@ -20,13 +20,16 @@ from refig.records import PluginKind
 FIXTURE = Path(__file__).parent / "fixtures" / "v1"
 
 DECK_ONLY = """
-from refig.plugin import (JudgeRecord, MetricRecord, RendererRecord, ReporterRecord,
+from refig.plugin import (Judge, JudgeRecord, MetricRecord, RendererRecord, ReporterRecord,
                           WorkflowRecord, hookimpl)
 
 DECK = frozenset({"deck-edit"})
 
-class Key:
+class Key(Judge):
     key = "deck-judge-key"
+
+    def judge(self, request):
+        raise NotImplementedError
 
 @hookimpl
 def refig_judges():

@@ -20,7 +20,7 @@ from refig.judging import (
 )
 from refig.models import AxisScore, ErrorInfo, GateReason, GateResult, Judgment, JudgmentStatus
 from refig.plugins import Registry
-from refig.protocols import JudgeRequest
+from refig.protocols import Judge, JudgeRequest
 from refig.rubric import load_rubric
 from refig.store import RunStore
 from refig.traffic import RetryPolicy
@@ -30,7 +30,7 @@ FAST = RetryPolicy(backoff=0.01, max_backoff=0.05)
 Behaviour = Callable[[JudgeRequest, int], Judgment | None]
 
 
-class CountingJudge:
+class CountingJudge(Judge):
     """Answers half marks on every axis, unless ``behaviour`` returns something else."""
 
     def __init__(self, key: str = "counting", behaviour: Behaviour | None = None,
@@ -45,7 +45,7 @@ class CountingJudge:
         with self._lock:
             index = len(self.calls)
             self.calls.append((request.artifact.sha256, request.repeat, time.monotonic()))
-        rubric = load_rubric(request.rubric_path)
+        rubric = load_rubric(request.rubric_path, family=request.artifact.family)
         special = self.behaviour(request, index) if self.behaviour else None
         if special is not None:
             return special
@@ -79,6 +79,7 @@ def artifacts(tmp_path):
 
 def run(store, artifacts, *judges, **kwargs):
     selected = [SelectedJudge(f"j{i}", judge, FAST) for i, judge in enumerate(judges)]
+    kwargs.setdefault("rubric", load_rubric(family="figure-to-slide"))
     return judge_artifacts(store, artifacts, selected, quiet=True, **kwargs)
 
 
@@ -89,7 +90,7 @@ def test_repeats_are_stored_and_a_second_run_makes_no_call(store, artifacts):
     stored = store.query(Judgment)
     assert sorted((j.artifact_sha256, j.repeat) for j in stored) == sorted(
         (a.sha256, r) for a in artifacts for r in range(3))
-    assert {j.rubric_sha256 for j in stored} == {load_rubric().sha256}
+    assert {j.rubric_sha256 for j in stored} == {load_rubric(family="figure-to-slide").sha256}
     again = run(store, artifacts, judge, repeats=3)
     assert len(judge.calls) == 9
     assert again.calls == 0 and again.ledgers[0].cached == 9
@@ -102,7 +103,7 @@ def test_a_new_judge_or_rubric_judges_only_what_is_new(store, artifacts, tmp_pat
     run(store, artifacts, first)
     run(store, artifacts, first, second)
     assert (len(first.calls), len(second.calls)) == (3, 3)
-    text = load_rubric().path.read_text()
+    text = load_rubric(family="figure-to-slide").path.read_text()
     other = tmp_path / "other.toml"
     other.write_text(text.replace('version = "1"', 'version = "1b"'))
     run(store, artifacts, first, rubric=load_rubric(other))
@@ -174,7 +175,8 @@ def test_every_refused_call_waits_its_retry_after(store, tmp_path):
 
     judge = CountingJudge(behaviour=behaviour)
     selected = [SelectedJudge("j", judge, RetryPolicy(attempts=50, backoff=0.01))]
-    summary = judge_artifacts(store, many, selected, jobs=6, quiet=True)
+    summary = judge_artifacts(store, many, selected, jobs=6, quiet=True,
+                              rubric=load_rubric(family="figure-to-slide"))
     assert {j.status for j in store.query(Judgment)} == {JudgmentStatus.OK}
     assert refused and summary.ledgers[0].rate_limited == len(refused)
     for index in refused:
@@ -186,7 +188,8 @@ def test_every_refused_call_waits_its_retry_after(store, tmp_path):
 def test_passing_failures_are_retried_then_stored_typed(store, artifacts):
     judge = CountingJudge(behaviour=lambda r, i: failed(r, "server_error", True))
     selected = [SelectedJudge("j", judge, RetryPolicy(attempts=3, backoff=0.01))]
-    summary = judge_artifacts(store, artifacts[:1], selected, quiet=True)
+    summary = judge_artifacts(store, artifacts[:1], selected, quiet=True,
+                              rubric=load_rubric(family="figure-to-slide"))
     (stored,) = store.query(Judgment)
     assert len(judge.calls) == 3
     assert stored.status is JudgmentStatus.FAILED and stored.error.kind == "server_error"
@@ -297,10 +300,11 @@ def test_judge_options_parse_with_an_optional_scope():
 
 JUDGE_PLUGIN = '''
 from refig import hookimpl
+from refig.protocols import Judge
 from refig.records import JudgeRecord
 
 
-class Echo:
+class Echo(Judge):
     def __init__(self, name, argument, options):
         self.key = name + repr(sorted(options.items())) + str(argument)
         self.options = options

@@ -17,10 +17,11 @@ import os
 
 from refig import hookimpl
 from refig.models import MetricValue
+from refig.protocols import Metric
 from refig.records import MetricRecord
 
 
-class Fussy:
+class Fussy(Metric):
     version = "1"
     calls = []
 
@@ -44,7 +45,8 @@ def artifact(sha: str, source: str | None) -> Artifact:
     if source is not None:
         figure = Asset(path="assets/x.png", sha256=hashlib.sha256(source.encode()).hexdigest())
         task = Task(id=f"t-{sha}", family="figure-to-slide", inputs={"figure": figure})
-    return Artifact(path=Path(sha), sha256=sha, gate=GateResult(passed=True), task=task)
+    return Artifact(path=Path(sha), sha256=sha, gate=GateResult(passed=True),
+                    family="figure-to-slide", task=task)
 
 
 def test_artifacts_are_grouped_by_their_source_figure() -> None:

@@ -8,7 +8,8 @@ from refig.engine.stages import MAX_RENDER_BATCH, MIN_FILES_PER_WORKER, Item, re
 
 
 def items(count: int) -> list[Item]:
-    return [Item(sha256=f"{index:064x}", path=f"/slides/{index}.pptx") for index in range(count)]
+    return [Item(sha256=f"{index:064x}", path=f"/slides/{index}.pptx", family="figure-to-slide")
+            for index in range(count)]
 
 
 @pytest.mark.parametrize("count", [1, 7, 8, 16, 17, 33, 64, 65, 70, 100, 500, 1001])

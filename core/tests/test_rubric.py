@@ -12,7 +12,7 @@ from refig.rubric import AnswerError, family_rubric, load_rubric
 
 @pytest.fixture
 def rubric():
-    return load_rubric()
+    return load_rubric(family="figure-to-slide")
 
 
 def _answer(rubric, **override):
@@ -49,7 +49,7 @@ def test_schema_is_strict_everywhere(rubric):
 
 
 def test_hash_ignores_formatting_but_not_content(rubric, tmp_path):
-    text = family_rubric().read_text()
+    text = family_rubric("figure-to-slide").read_text()
     reformatted = tmp_path / "same.toml"
     reformatted.write_text("# a comment that changes nothing\n\n" + text)
     assert load_rubric(reformatted).sha256 == rubric.sha256
@@ -172,5 +172,5 @@ def test_the_prompt_quotes_every_axis_and_the_shape_of_the_answer(rubric):
         assert f"{axis.id} ({axis.title}), 0 to {int(axis.max)}" in prompt
     assert '"total":0' in prompt
     assert tomllib.loads(
-        family_rubric().read_text()
+        family_rubric("figure-to-slide").read_text()
     )["instructions"].split()[0] in prompt

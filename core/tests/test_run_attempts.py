@@ -24,13 +24,17 @@ from PIL import Image
 from refig.builtins.executors import LocalExecutor
 from refig.models import Attempt, AttemptStatus, ErrorInfo, Output, Task
 from refig.plugins import Selection
-from refig.protocols import AttemptContext, HarnessResult, Prompt
-from refig.records import ExecutorRecord, HarnessRecord, WorkflowRecord
+from refig.protocols import AttemptContext, Harness, HarnessResult, Prompt
+from refig.records import Deliverable, ExecutorRecord, HarnessRecord, WorkflowRecord
 from refig.running.runner import RunRequest, execute
 from refig.running.sandbox import bwrap_works, run_command
-from refig.running.workspace import SLIDE_FILE
 from refig.store import RunStore
 from refig.suite import Suite, SuiteError, SuiteWriter
+
+SLIDE_FILE = "slide.pptx"
+#: The suite's tasks are figure-to-slide's: the agent leaves a slide, perhaps its program.
+DELIVERABLES = (Deliverable("slide", SLIDE_FILE, primary=True),
+                Deliverable("program", "build_slide.py", required=False))
 
 MODES = ["bwrap", "none"] if bwrap_works() else ["none"]
 
@@ -55,7 +59,7 @@ class PlainWorkflow:
         return Prompt(text=f"rebuild {task.id}", version="plain.v1")
 
 
-class FunctionHarness:
+class FunctionHarness(Harness):
     """Calls ``body(ctx)``; the tests' harnesses are functions."""
 
     def __init__(self, body: Callable[[AttemptContext], HarnessResult]):
@@ -77,6 +81,7 @@ def request(tmp_path: Path, suite: Path, body: Callable[[AttemptContext], Harnes
         # the stand-in harness counts as an agent: where bwrap cannot work, go without it on
         # purpose (auto would refuse it)
         jobs=2, timeout=60, workspace_root=tmp_path / "attempts", sandbox=MODES[0],
+        deliverables=DELIVERABLES,
     )
     fields.update(overrides)
     return RunRequest(**fields)
@@ -101,7 +106,7 @@ def test_run_records_suite_attempts_and_skips_them_on_rerun(tmp_path: Path, suit
     assert {a.status for a in attempts} == {AttemptStatus.SUCCEEDED}
     first = attempts[0]
     assert first.prompt_version == "plain.v1" and first.prompt_sha256 and first.turns == 1
-    assert set(first.outputs) == {Output.SLIDE, Output.LOG}
+    assert set(first.outputs) == {"slide", Output.LOG}
     log = store.objects.read_bytes(first.outputs[Output.LOG]).decode()
     assert "succeeded" in log and first.task_id in log
     again = execute(request(tmp_path, suite, write_slide), quiet=True)
@@ -216,8 +221,8 @@ def test_planted_key_is_in_no_file_under_the_run_or_the_workspace(
                            env={**ctx.env, "LEAKED": ctx.secrets["ANTHROPIC_API_KEY"]})
         with ctx.log.open("a") as log:
             log.write(f"adapter log: {key}\n")
-        return HarnessResult(exit_code=done.exit_code, transcript=transcript,
-                             extra_outputs={"calls": transcript})
+        return HarnessResult(exit_code=done.exit_code,
+                             outputs={"transcript": transcript, "calls": transcript})
 
     summary = execute(request(tmp_path, suite, careless, keep_workspaces=True), quiet=True)
     assert summary.succeeded == 3 and len(summary.kept_workspaces) == 3
@@ -247,7 +252,7 @@ def test_outputs_that_point_outside_the_attempt_are_not_read(tmp_path: Path, sui
 
     def sneaky(ctx: AttemptContext) -> HarnessResult:
         (ctx.workspace / SLIDE_FILE).symlink_to(secret_file)
-        return HarnessResult(exit_code=0, program=secret_file)
+        return HarnessResult(exit_code=0, outputs={"program": secret_file})
 
     summary = execute(request(tmp_path, suite, sneaky, limit=1), quiet=True)
     assert summary.errors == {"output_refused": 1}
@@ -255,6 +260,22 @@ def test_outputs_that_point_outside_the_attempt_are_not_read(tmp_path: Path, sui
     attempt = store.query(Attempt)[0]
     assert set(attempt.outputs) == {Output.LOG}
     assert b"private data" not in store.objects.read_bytes(attempt.outputs[Output.LOG])
+
+
+def test_an_output_under_a_role_the_family_does_not_deliver_fails_the_attempt(
+        tmp_path: Path, suite: Path) -> None:
+    def stray(ctx: AttemptContext) -> HarnessResult:
+        deck = ctx.workspace / "edited.pptx"
+        deck.write_bytes(b"PK\x05\x06" + b"\0" * 18)
+        return HarnessResult(exit_code=0, outputs={"deck": deck})
+
+    summary = execute(request(tmp_path, suite, stray, limit=1), quiet=True)
+    assert summary.errors == {"harness_error": 1}
+    [attempt] = RunStore.open(tmp_path / "run").query(Attempt)
+    assert attempt.error is not None and set(attempt.outputs) == {Output.LOG}
+    assert attempt.error.message == (
+        "the harness named output 'deck', which the figure-to-slide family does not deliver: "
+        "its roles are slide, program (and refig's transcript, calls)")
 
 
 def test_a_raising_harness_is_a_typed_failure(tmp_path: Path, suite: Path) -> None:

@@ -137,7 +137,7 @@ class Claims:
 
 
 @dataclass
-class ClaimedStage:
+class ClaimedStage(Executor):
     """An executor for one deterministic stage whose work items are claimed as they are taken.
 
     A work item is one element (``grouped=False``) or a batch of elements (a render batch, one

@@ -1,16 +1,14 @@
 """``refig demo``: the whole pipeline, offline, on a generated sample suite, ending in a report.
 
-Each installed task family contributes a :class:`FamilyDemo`. figure-to-slide's builds the sample
-suite, runs the two model-free baselines (``cv``, a classical-vision reconstruction with native
-shapes and bound connectors, and ``raster-paste``, the cheat the flattening cap exists to catch),
-evaluates both (gate, render, object tree, metrics, the offline deterministic ``metrics`` judge,
-scored once), and writes the terminal and HTML reports. Every stage is the one the commands use,
-so a killed demo resumes where it stopped.
+Each installed task family whose record declares a :class:`~refig.records.FamilyDemo` takes
+part: the demo builds its sample suite, runs its model-free baselines, evaluates them (gate,
+render, structure, metrics, an offline deterministic judge, scored once), writes the terminal
+and HTML reports, and checks the family's claim about them. Every stage is the one the commands
+use, so a killed demo resumes where it stopped.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +18,7 @@ from refig.console import err
 from refig.errors import RefigError
 from refig.pipeline import EvaluateRequest, ReportRequest, evaluate, report
 from refig.plugins import Registry
-from refig.records import PluginKind
+from refig.records import FamilyDemo, PluginKind, TaskFamilyRecord
 from refig.store import RunStore
 
 
@@ -59,75 +57,34 @@ class DemoOutcome:
         return found
 
 
-def paste_is_caught(outcome: DemoOutcome) -> tuple[str, bool]:
-    """figure-to-slide's claim: the raster paste is capped on every judgment and scores below
-    the cv rebuild on editability."""
-    paste, native = outcome.verdict("raster-paste"), outcome.verdict("cv")
-    caught = paste.judged > 0 and paste.capped == paste.judged
-    return ("raster paste caught by the flattening cap and below cv on editability",
-            caught and paste.editability < native.editability)
-
-
-@dataclass(frozen=True)
-class FamilyDemo:
-    """One task family's part of ``refig demo``: the suite builder it runs (with ``n`` tasks and
-    ``seed``), the model-free harnesses, the offline judge and its repeats, the folder under
-    ``--out`` ("" for figure-to-slide's, which the README documents), and the claim it checks."""
-
-    family: str
-    suite: str
-    harnesses: tuple[str, ...]
-    judge: str = "metrics"
-    repeats: int = 1
-    folder: str = ""
-    check: Callable[[DemoOutcome], tuple[str, bool]] | None = None
-
-
-def oracle_above_identity(outcome: DemoOutcome) -> tuple[str, bool]:
-    """deck-edit's claim: the target deck scores above the untouched original."""
-    oracle, identity = outcome.verdict("oracle"), outcome.verdict("identity")
-    return ("the oracle (the target deck) scores above identity (the original returned)",
-            oracle.judged > 0 and oracle.total > identity.total)
-
-
-def reference_above_the_rest(outcome: DemoOutcome) -> tuple[str, bool]:
-    """figure-to-code's claim: the reference program beats a blank figure, and a program that
-    smuggles the image in is capped on every judgment."""
-    reference, blank = outcome.verdict("reference"), outcome.verdict("blank")
-    smuggle = outcome.verdict("smuggle")
-    caught = smuggle.judged > 0 and smuggle.capped == smuggle.judged
-    return ("the reference program scores above blank and the smuggled image is capped",
-            caught and reference.total > blank.total and reference.total > smuggle.total)
-
-
-#: The demos ``refig demo`` runs, in order, each when its family is installed (a family whose
-#: suite, judge or harnesses are not is an error). A family adds its own with one line here
-#: (see docs/architecture.md).
-DEMOS: tuple[FamilyDemo, ...] = (
-    FamilyDemo("figure-to-slide", "sample", ("cv", "raster-paste"), check=paste_is_caught),
-    FamilyDemo("deck-edit", "deck-sample", ("identity", "oracle"), judge="deck-metrics",
-               folder="deck-edit", check=oracle_above_identity),
-    FamilyDemo("figure-to-code", "code-sample", ("reference", "blank", "smuggle"),
-               judge="code-metrics", folder="figure-to-code", check=reference_above_the_rest),
-)
-
-
 def _stage(number: int, title: str, quiet: bool) -> None:
     if not quiet:
         err.rule(f"[bold]{number}/4[/] {title}", align="left")
 
 
-def installed(registry: Registry, demo: FamilyDemo) -> bool:
-    """True when the demo's family and everything it runs are installed; False when the family
-    is not (nor any plugin that failed, which might have been it); else an error naming what is
-    missing, so the demo never skips a family silently."""
-    wanted = [(PluginKind.FAMILY, demo.family), (PluginKind.SUITE, demo.suite),
-              (PluginKind.JUDGE, demo.judge),
+def demos(registry: Registry) -> list[FamilyDemo]:
+    """The installed families' demos, the one writing to ``--out`` itself first, the others by
+    folder; an error when one cannot run (:func:`check_installed`) or none is declared."""
+    found = sorted((record.demo for record in registry.records(PluginKind.FAMILY)
+                    if isinstance(record, TaskFamilyRecord) and record.demo is not None),
+                   key=lambda demo: demo.folder)
+    if not found:
+        raise RefigError("no task family's demo is installed",
+                         fix="`uv sync --all-packages` installs the first-party families")
+    for demo in found:
+        check_installed(registry, demo)
+    return found
+
+
+def check_installed(registry: Registry, demo: FamilyDemo) -> None:
+    """Nothing when everything the demo runs is installed; else an error naming what is
+    missing and every plugin that failed, so the demo never skips a family's baselines."""
+    wanted = [(PluginKind.SUITE, demo.suite), (PluginKind.JUDGE, demo.judge),
               *((PluginKind.HARNESS, h) for h in demo.harnesses)]
     missing = [f"{kind} {name}" for kind, name in wanted if name not in registry.names(kind)]
+    if not missing:
+        return
     failed = [info for info in registry.plugins if info.status == "failed"]
-    if not missing or (missing[0] == f"family {demo.family}" and not failed):
-        return not missing
     problems = [f"{info.name} failed: {info.error}" for info in failed]
     problems += [lost for info in registry.plugins for lost in info.lost]
     raise RefigError(
@@ -141,13 +98,9 @@ def installed(registry: Registry, demo: FamilyDemo) -> bool:
 def run_demo(registry: Registry, out: Path, *, tasks: int = 6, seed: int = 0, jobs: int = 2,
              quiet: bool = False) -> list[DemoOutcome]:
     """Run every installed family's demo into ``out`` and return their verdicts."""
-    outcomes = [run_family_demo(registry, demo, out / demo.folder, tasks=tasks, seed=seed,
-                                jobs=jobs, quiet=quiet)
-                for demo in DEMOS if installed(registry, demo)]
-    if not outcomes:
-        raise RefigError("no task family's demo is installed",
-                         fix="`uv sync --all-packages` installs the first-party families")
-    return outcomes
+    return [run_family_demo(registry, demo, out / demo.folder, tasks=tasks, seed=seed,
+                            jobs=jobs, quiet=quiet)
+            for demo in demos(registry)]
 
 
 def run_family_demo(registry: Registry, demo: FamilyDemo, out: Path, *, tasks: int, seed: int,

@@ -185,7 +185,7 @@ class Evaluation:
 def rendered_inputs(family: str) -> tuple[str, ...]:
     """The task inputs family ``family`` has rendered and stored in the run beside the artifacts
     (its optional ``rendered_inputs``), so metrics, judges and the viewer read the same pages."""
-    return tuple(getattr(family_for(family), "rendered_inputs", ()))
+    return tuple(family_for(family).rendered_inputs)
 
 
 # --- reading evaluated artifacts back -------------------------------------------------------------

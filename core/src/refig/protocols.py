@@ -1,20 +1,26 @@
 """What the objects built by plugin factories must do.
 
-A record's ``factory(**options)`` returns an object satisfying one of these protocols. The inputs
-and outputs are plain dataclasses (inside the process) or pydantic models (stored).
+A record's ``factory(**options)`` returns an object of one of these protocols. A protocol with
+optional members (:class:`Harness`, :class:`Executor`, :class:`Renderer`, :class:`Metric`,
+:class:`Judge`, :class:`TaskFamily`) is an abstract base class: a plugin class subclasses it,
+so stating which protocol it implements, implements its abstract members and overrides the
+defaults it needs; refig calls every member, never probing for one. :class:`Workflow` and
+:class:`Reporter` have no optional member and stay structural protocols. The inputs and outputs
+are plain dataclasses (inside the process) or pydantic models (stored).
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
+from types import MappingProxyType
+from typing import Any, ClassVar, Literal, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
 from refig.models import ErrorInfo, GateResult, Judgment, MetricValue, Render, Task, Usage
-from refig.records import FIGURE_TO_SLIDE
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -78,14 +84,17 @@ class AttemptContext:
 
 @dataclass
 class HarnessResult:
-    """What a harness reports after an attempt; refig hashes and stores the files it names."""
+    """What a harness reports after an attempt; refig hashes and stores the files it names.
+
+    ``outputs`` maps a role to a file: one of the task family's deliverables (``slide``,
+    ``program``) or refig's own ``transcript`` and ``calls`` roles; a role the family does not
+    deliver fails the attempt. A deliverable it does not name is found in the workspace by the
+    deliverable's pattern, as an agent leaves it.
+    """
 
     exit_code: int | None
     error: ErrorInfo | None = None
-    slide: Path | None = None
-    program: Path | None = None
-    transcript: Path | None = None
-    extra_outputs: dict[str, Path] = field(default_factory=dict)
+    outputs: dict[str, Path] = field(default_factory=dict)
     turns: int | None = None
     usage: Usage = field(default_factory=Usage)
     cost_usd: float | None = None
@@ -93,18 +102,24 @@ class HarnessResult:
     cli_version: str | None = None
 
 
-@runtime_checkable
-class Harness(Protocol):
-    """Runs one agent attempt inside a prepared workspace.
+class Harness(ABC):
+    """Runs one agent attempt inside a prepared workspace (subclass it)."""
 
-    A harness may also define ``preflight(model: str) -> None``: ``refig run`` calls it once,
-    before the first attempt, and it raises :class:`refig.errors.UsageError` (exit 2, with the
-    fix) when it cannot work here (no API key, its program not installed, a required option
-    missing), instead of failing every attempt. It may define ``recorded_defaults``, options
-    with the value it uses when a run leaves them unset (how a CLI harness delivers the figure):
-    ``refig run`` writes them into the configuration, so two values never share an id.
-    """
+    #: The ``--harness-opt`` keys it reads, each with what it says.
+    accepted: ClassVar[Mapping[str, Any]] = MappingProxyType({})
+    #: Options with the value it uses when a run leaves them unset (how a CLI harness delivers
+    #: the figure): ``refig run`` writes them into the configuration, so two values never share
+    #: an id.
+    recorded_defaults: ClassVar[Mapping[str, str]] = MappingProxyType({})
 
+    def preflight(self, model: str) -> None:
+        """Called once by ``refig run`` before the first attempt: raise
+        :class:`refig.errors.UsageError` (exit 2, with the fix) when the harness cannot work
+        here (no API key, its program not installed, a required option missing), instead of
+        failing every attempt. By default it can."""
+        return None
+
+    @abstractmethod
     def run(self, ctx: AttemptContext) -> HarnessResult: ...
 
 
@@ -115,18 +130,26 @@ class Workflow(Protocol):
     def prepare(self, workspace: Path, task: Task, harness: str) -> Prompt: ...
 
 
-@runtime_checkable
-class Executor(Protocol):
+class Executor(ABC):
     """Runs a function over items concurrently; yields ``(item, result or exception)`` as each ends.
 
     ``fn`` and the items must be picklable for executors that leave the process (Ray).
     """
 
+    #: True when ``fn`` runs in this process (threads): a stage may then warm what it shares.
+    in_process: bool = False
+    #: Items another process finished meanwhile, as the executor counts them (shown as done
+    #: elsewhere in the progress).
+    elsewhere: int = 0
+
+    @abstractmethod
     def map(
         self, fn: Callable[[T], R], items: Sequence[T], *, jobs: int
     ) -> Iterator[tuple[T, R | BaseException]]: ...
 
-    def close(self) -> None: ...
+    def close(self) -> None:
+        """Release the executor's workers (by default it holds none)."""
+        return None
 
 
 # --- evaluating artifacts -----------------------------------------------------------------------
@@ -161,17 +184,24 @@ class RenderOutput:
         return self.pages[0] if self.pages else None
 
 
-@runtime_checkable
-class Renderer(Protocol):
+class Renderer(ABC):
     """Realises artifacts as pages (PNGs); keeps warm processes between calls until ``close``."""
 
     settings: str
     version: str
     fonts: tuple[str, ...]
 
+    @abstractmethod
     def render(self, jobs: Sequence[RenderJob], out_dir: Path) -> list[RenderOutput]: ...
 
-    def close(self) -> None: ...
+    def warm_up(self, count: int) -> None:
+        """Start ``count`` of the processes rendering will use, so their start-up overlaps
+        other work (LibreOffice); by default nothing."""
+        return None
+
+    def close(self) -> None:
+        """End the warm processes (by default there are none)."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -184,13 +214,14 @@ class Artifact:
     ``reference_pages`` the stored renderings of the inputs the family renders (its
     ``rendered_inputs``; deck-edit: the original and target decks), and
     ``annotation`` the task's parsed annotation when the suite has one. ``metrics`` holds the
-    values measured so far as ``{"metric.name": value}``.
+    values measured so far as ``{"metric.name": value}``. ``family`` names the task family
+    (empty only for an artifact built outside a run, as in a plugin's own tests).
     """
 
     path: Path
     sha256: str
     gate: GateResult
-    family: str = FIGURE_TO_SLIDE
+    family: str = ""
     files: Mapping[str, Path] = field(default_factory=dict)
     structure: Any = None
     pages: tuple[Path, ...] = ()
@@ -211,18 +242,18 @@ class Artifact:
         return self.references.get("figure") or self.references.get("deck")
 
 
-@runtime_checkable
-class Metric(Protocol):
-    """Computes deterministic numbers for one artifact.
-
-    A metric may also define ``prepare(artifacts)``: the engine calls it with each group of
-    artifacts it measures together (those of one source) before ``compute`` on each, for work
-    cheaper done for all at once. It must not raise for one artifact's fault; ``compute``
-    still gives each artifact's values.
-    """
+class Metric(ABC):
+    """Computes deterministic numbers for one artifact."""
 
     version: str
 
+    def prepare(self, artifacts: Sequence[Artifact]) -> None:
+        """Called with each group of artifacts measured together (those of one source) before
+        ``compute`` on each, for work cheaper done for all at once; by default nothing. It must
+        not raise for one artifact's fault: ``compute`` still gives each artifact's values."""
+        return None
+
+    @abstractmethod
     def compute(self, artifact: Artifact) -> Iterable[MetricValue]: ...
 
 
@@ -256,70 +287,127 @@ class JudgeRequest:
         return self.evidence.text
 
 
-@runtime_checkable
-class Judge(Protocol):
-    """Scores an artifact on the rubric; returns a judgment, failed ones typed, never raising.
-
-    A judge may set ``deterministic = True`` (the same inputs always give the same scores): it is
-    then scored once whatever ``--repeats`` says, and its judgments carry ``deterministic``. It
-    may list the ``--judge-opt`` keys it reads in ``accepts``: a key no selected judge reads is
-    a usage error naming what each accepts.
-    """
+class Judge(ABC):
+    """Scores an artifact on the rubric; returns a judgment, failed ones typed, never raising."""
 
     key: str
+    #: True when the same inputs always give the same scores: it is then scored once whatever
+    #: ``--repeats`` says, and its judgments carry ``deterministic``.
+    deterministic: bool = False
+    #: Its name in tables and ledgers (None: the name it was selected by).
+    label: str | None = None
+    #: The ``--judge-opt`` keys it reads: a key no selected judge reads is a usage error naming
+    #: what each accepts (None: it checks its options itself).
+    accepts: frozenset[str] | None = None
 
+    @abstractmethod
     def judge(self, request: JudgeRequest) -> Judgment: ...
+
+    def priced(self) -> bool | None:
+        """Whether refig knows the price of the model it calls (``--budget`` needs it); None,
+        the default, for a judge that calls no model."""
+        return None
+
+    def estimate_usd(self, request: JudgeRequest) -> float | None:
+        """The most one judging of ``request`` may cost, to reserve against ``--budget``
+        before the call (None, the default: refig reserves what the largest call cost)."""
+        return None
 
 
 #: Builds one report section from the analysis context (:mod:`refig.plugin.analysis`).
 SectionBuilder = Callable[[Any], Any]
 
 
-@runtime_checkable
-class TaskFamily(Protocol):
+#: The keys core puts in every ``refig check --json`` row; the family's own fields sit between.
+CHECK_ROW_KEYS = frozenset({"file", "sha256", "gate", "metrics", "render"})
+#: Keys no family's ``refig check`` table column shows (the gate is its own column).
+CHECK_TABLE_SKIPS = CHECK_ROW_KEYS | {"passed", "reason", "detail"}
+
+
+class TaskFamily(ABC):
     """Everything specific to one kind of task that evaluation needs (see ``TaskFamilyRecord``).
 
     ``inspector`` is a version tag stored with each inspection: a new tag inspects again.
-    ``unreadable_reasons`` are the gate reasons that mean the input is not a file of this family
-    at all (``refig check`` exits 1 on them; any other failed gate is a result).
-    A family may also name ``rendered_inputs``: task inputs rendered once per content and
-    stored in the run like the artifacts' renderings (see ``Artifact.reference_pages``).
     """
 
     inspector: str
-    unreadable_reasons: frozenset[str]
+    #: The gate reasons that mean the input is not a file of this family at all (``refig
+    #: check`` exits 1 on them; any other failed gate is a result).
+    unreadable_reasons: frozenset[str] = frozenset({"missing"})
+    #: Task inputs rendered once per content and stored in the run like the artifacts'
+    #: renderings (see ``Artifact.reference_pages``; deck-edit: the original and target).
+    rendered_inputs: tuple[str, ...] = ()
 
+    @abstractmethod
     def reference_key(self, task: Task) -> str:
         """What metric values are measured against (figure-to-slide: the figure's sha256)."""
         ...
 
+    @abstractmethod
     def inspect(self, path: Path, task: Task | None) -> tuple[GateResult, BaseModel | None]:
         """The structural gate and the family's structure of one artifact; never raises."""
         ...
 
+    @abstractmethod
     def render_job(self, artifact_path: Path, task: Task | None) -> RenderJob:
         """How to realise the artifact (which pages, which inputs beside it)."""
         ...
 
+    @abstractmethod
     def fold_gate(self, gate: GateResult, render: Render | None) -> GateResult:
         """The final gate: the structural verdict folded with the rendering's outcome."""
         ...
 
+    @abstractmethod
     def evidence(self, artifact: Artifact) -> Evidence:
         """What a judge is shown of the artifact, and what each image is called."""
         ...
 
+    @abstractmethod
     def check_row(self, artifact: Artifact) -> dict[str, Any]:
         """The artifact's row of ``refig check --json``."""
         ...
 
+    @abstractmethod
     def report_sections(self) -> Sequence[tuple[str, SectionBuilder]]:
         """The family's report sections, by name, in order."""
         ...
 
+    @abstractmethod
     def structure_model(self) -> type[BaseModel] | None:
         """The model ``Inspection.structure`` parses as, if any."""
         ...
+
+    def render_context(self, task: Task) -> str:
+        """Everything besides the file that changes its rendering for ``task`` (a program's
+        inputs, size, language): renderings are stored under the file's hash and this text
+        together. By default nothing: a rendering depends on the file alone."""
+        return ""
+
+    def check_cells(self, report: Mapping[str, Any]) -> dict[str, str]:
+        """Its columns of the ``refig check`` table, from its ``--json`` row; by default the
+        row's plain values (the gate's detail is printed under the table)."""
+        cells: dict[str, str] = {}
+        for key, value in report.items():
+            if key in CHECK_TABLE_SKIPS or isinstance(value, dict | list | tuple):
+                continue
+            if isinstance(value, bool):
+                cells[key] = "yes" if value else "no"
+            elif isinstance(value, float):
+                cells[key] = f"{value:.3g}"
+            else:
+                cells[key] = "-" if value is None else str(value)
+        return cells
+
+    def annotation_audit(self, artifact: Artifact, *, verdicts: bool) -> str:
+        """The audit shown under a side on the annotation page (derived verdicts only when
+        asked); by default the text its judges are given."""
+        return self.evidence(artifact).text
+
+    def rating_page(self, artifact: Artifact) -> Any:
+        """The expert-rating page of an artifact (a ``refig.annotation`` ``RatingPage``); None,
+        the default, shows its judges' images in one view."""
+        return None
 
 
 @runtime_checkable

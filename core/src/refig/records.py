@@ -7,15 +7,10 @@ only when the contribution is selected, so listing plugins never imports litellm
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path, PurePath
 from typing import Any, ClassVar
-
-#: The first-party task families (an open set: a third party adds a fourth by name).
-FIGURE_TO_SLIDE = "figure-to-slide"
-DECK_EDIT = "deck-edit"
-FIGURE_TO_CODE = "figure-to-code"
 
 
 class PluginKind(StrEnum):
@@ -91,12 +86,30 @@ class Deliverable:
     required: bool = True
 
 
+@dataclass(frozen=True)
+class FamilyDemo:
+    """A family's part of ``refig demo``: the suite builder it runs (with ``n`` tasks and
+    ``seed``), its model-free harnesses, the offline judge and its repeats, the folder under
+    ``--out`` it writes to ("" for the one the README documents, run first), and the claim it
+    checks: ``check(outcome)`` gets the :class:`refig.demo.DemoOutcome` and returns the claim's
+    text and whether it held. ``family`` is its family's name (filled in by the record)."""
+
+    suite: str
+    harnesses: tuple[str, ...]
+    judge: str = "metrics"
+    repeats: int = 1
+    folder: str = ""
+    check: Callable[[Any], tuple[str, bool]] | None = None
+    family: str = ""
+
+
 @dataclass(frozen=True, kw_only=True)
 class TaskFamilyRecord(PluginRecord):
     """A task family; ``factory()`` returns a :class:`refig.protocols.TaskFamily`.
 
     It declares the task schema (``inputs``), what the agent delivers, the default realiser
-    (``renderer``), metrics and judges, the rubric and the prompt template per workflow.
+    (``renderer``), metrics and judges, the rubric, the prompt template per workflow, and its
+    part of ``refig demo`` (``demo``) and panel of the HTML viewer (``viewer``), if any.
     ``families`` is ignored for a family: it serves itself (its ``name``).
     """
 
@@ -111,13 +124,32 @@ class TaskFamilyRecord(PluginRecord):
     #: The file suffixes of its artifacts (``.py``, ``.tex``), by which ``refig check`` tells a
     #: file given to another family; default: the primary deliverable's (``slide.pptx``).
     suffixes: tuple[str, ...] = ()
+    #: Whether ``refig check`` without ``--family`` takes a file with one of these suffixes as
+    #: this family's; False for a family whose files need ``--family`` (deck-edit's edited
+    #: decks, which share ``.pptx`` with figure-to-slide's slides).
+    claims_suffixes: bool = True
+    demo: FamilyDemo | None = None
+    #: Returns the family's panel of the HTML task pages (``refig view``), imported only when
+    #: the viewer draws a page: an object with ``key_metrics`` (the sample list's columns, as
+    #: ``(metric, name, label)``), ``panel(found) -> blocks`` and ``title`` (see
+    #: docs/viewer.md). None: the viewer's generic panel of metric values.
+    viewer: Callable[[], Any] | None = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
         object.__setattr__(self, "families", frozenset({self.name}))
+        if self.demo is not None:
+            object.__setattr__(self, "demo", replace(self.demo, family=self.name))
         primaries = [d for d in self.deliverables if d.primary]
         if len(primaries) != 1:
             raise ValueError(f"family {self.name}: exactly one deliverable must be primary")
+
+    @property
+    def source_role(self) -> str | None:
+        """The role of the input the agent works from: the first visible one (the figure, the
+        original deck), None when every input is hidden or a pattern."""
+        return next((spec.role for spec in self.inputs if spec.visible and "*" not in spec.role),
+                    None)
 
     @property
     def primary(self) -> Deliverable:

@@ -1,8 +1,8 @@
 """The judging rubric as data: load, validate, hash, compile to a strict JSON schema, check answers.
 
-A rubric is a TOML file (each task family ships its own; figure-to-slide's is ReFigBench's
-``refigbench-v1.toml``): axes with their maximum points and what earns and loses points,
-instructions for the judge, and an optional cap. Its ``sha256`` is computed over the parsed,
+A rubric is a TOML file (each task family ships its own, named by its record's ``rubric``):
+axes with their maximum points and what earns and loses points, instructions for the judge, and
+an optional cap. Its ``sha256`` is computed over the parsed,
 validated content, so comments and formatting do not change it; every judgment stores it
 with the rubric's version.
 """
@@ -24,9 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from refig.errors import RefigError
 from refig.models import AxisScore, stable_hash
-from refig.records import FIGURE_TO_SLIDE
 
-DEFAULT_RUBRIC = "refigbench-v1.toml"
 AXIS_ID = r"^[a-z][a-z0-9_]*$"
 TOTAL = "total"
 _FENCE = re.compile(r"^\s*```(?:json)?\s*\n(.*?)\n?```\s*$", re.DOTALL)
@@ -330,26 +328,28 @@ def _read(text: str, path: Path | None) -> Rubric:
         raise RefigError(
             f"the rubric is invalid: {problems}",
             path=path,
-            fix=f"compare it with a family's packaged rubric (figure-to-slide: {DEFAULT_RUBRIC})",
+            fix="compare it with a task family's packaged rubric (its record's rubric)",
         ) from exc
     return Rubric(spec=spec, sha256=stable_hash(spec.model_dump(mode="json")), path=path)
 
 
 @functools.cache
-def family_rubric(family: str = FIGURE_TO_SLIDE) -> Path:
+def family_rubric(family: str) -> Path:
     """The rubric file the task family ``family`` declares (its record's ``rubric``)."""
     from refig.plugins import Registry
+    from refig.records import TaskFamilyRecord
 
     record = Registry.load(warn=lambda _: None).family(family).record
-    rubric = getattr(record, "rubric", None)
+    rubric = record.rubric if isinstance(record, TaskFamilyRecord) else None
     if rubric is None:
         raise RefigError(f"the {family} family declares no rubric",
                          fix="give --rubric a rubric TOML file")
     return Path(rubric)
 
 
-def load_rubric(path: Path | str | None = None, *, family: str = FIGURE_TO_SLIDE) -> Rubric:
-    """The rubric at ``path``, or the rubric of task family ``family`` when ``path`` is None."""
+def load_rubric(path: Path | str | None = None, *, family: str = "") -> Rubric:
+    """The rubric at ``path``, or the rubric of task family ``family`` when ``path`` is None
+    (no family then: a usage error listing the installed families)."""
     path = Path(path) if path is not None else family_rubric(family)
     try:
         stat = path.stat()

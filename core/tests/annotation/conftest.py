@@ -56,7 +56,7 @@ def png_owners(store: RunStore) -> dict[str, tuple[str, str]]:
     png = {r.artifact_sha256: r.png_sha256 for r in store.iter(Render) if r.png_sha256}
     owners: dict[str, tuple[str, str]] = {}
     for attempt in store.iter(Attempt):
-        slide = attempt.slide_sha256
+        slide = attempt.output("slide")
         if slide in png:
             owners[png[slide]] = (attempt.task_id, attempt.config_id)
     return owners

@@ -214,7 +214,7 @@ def test_two_annotators_in_chromium_then_report(server, owners, quality, capsys)
     assert all(o["alice"] != o["bob"] for o in orders.values()) and len(orders) == planned
     retracted = [v for v in votes if not v.active]
     assert sorted(v.annotator for v in retracted) == ["alice", "bob"]
-    slides = {a.slide_sha256: (a.task_id, a.config_id) for a in store.iter(Attempt)}
+    slides = {a.output("slide"): (a.task_id, a.config_id) for a in store.iter(Attempt)}
     for vote in active:
         assert vote.seconds is not None and vote.seconds >= 0
         assert slides[vote.left_artifact] == (vote.task_id, vote.left)

@@ -78,7 +78,7 @@ def test_page_state_and_images(served, owners) -> None:
         assert status == 200 and headers["Content-Type"] == "image/png"
         assert body == store.objects.read_bytes(sha) and "immutable" in headers["Cache-Control"]
     assert {item["left"]["image"], item["right"]["image"]} <= {f"/img/{p}" for p in owners(store)}
-    slide = next(a.slide_sha256 for a in store.iter(Attempt) if a.slide_sha256)
+    slide = next(a.output("slide") for a in store.iter(Attempt) if a.output("slide"))
     for path in (f"/img/{slide}", "/img/../refig.db", "/nothing"):
         assert _request(server, "GET", path)[0] == 404  # only the plan's images are served
 

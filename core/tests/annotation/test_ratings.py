@@ -29,7 +29,7 @@ def _scores(item: dict, k: int) -> dict[str, int]:
 def test_the_page_rates_the_family_rubric_blind_and_balanced(make_run) -> None:
     store = make_run(gate_failures=0.0)
     session = _session(store, seed=2)
-    rubric = load_rubric()
+    rubric = load_rubric(family="figure-to-slide")
     state = session.state("alice")
     item = state["item"]
     assert [(a["id"], a["max"]) for a in item["axes"]] == [(a.id, int(a.max)) for a in rubric.axes]
@@ -198,7 +198,7 @@ def test_the_rating_tables_for_any_family_with_a_rubric(make_run) -> None:
     raters = raters_table(ctx, "figure-to-slide", key="r", title="t").rows
     assert [(r["annotator"], r["ratings"], r["undone"]) for r in raters] == [
         ("alice", 48, 0), ("bob", 48, 0)]
-    first = next(iter(load_rubric().axes)).id
+    first = next(iter(load_rubric(family="figure-to-slide").axes)).id
     assert raters[0][first] == pytest.approx(np.mean(
         [r.scores[first] for r in store.iter(Rating) if r.annotator == "alice"]))
 

@@ -23,7 +23,6 @@ from refig.models import (
     Judgment,
     JudgmentStatus,
     MetricValue,
-    Output,
     Preference,
     Task,
 )
@@ -116,7 +115,7 @@ class HandRun:
             try_index=try_index,
             status=AttemptStatus.SUCCEEDED if ok else AttemptStatus.FAILED,
             error=None if ok else ErrorInfo(kind="timeout"),
-            outputs={Output.SLIDE: slide} if slide else {},
+            outputs={"slide": slide} if slide else {},
             turns=turns,
             cost_usd=cost,
         )

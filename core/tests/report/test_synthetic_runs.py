@@ -122,10 +122,10 @@ def test_synthetic_run_with_clusters_matches_brute_force(tmp_path: Path, table_r
             error = last[(task_id, config.id)].error
             if attempt is None and error is not None and error.kind == "api_error":
                 continue
-            if attempt is None or gate.get(attempt.slide_sha256) == 0.0:
+            if attempt is None or gate.get(attempt.output("slide")) == 0.0:
                 values.append(0.0)
-            elif attempt.slide_sha256 in judged:
-                values.append(float(np.mean(judged[attempt.slide_sha256])))
+            elif attempt.output("slide") in judged:
+                values.append(float(np.mean(judged[attempt.output("slide")])))
             else:
                 continue
             clusters.append(tasks[task_id])

@@ -51,7 +51,7 @@ def run_both(refig: Refig, suite: Path, out: Path, *extra: str) -> None:
 
 
 def check_raster_paste(store: RunStore, attempt: Attempt) -> None:
-    pptx = store.objects.read_bytes(attempt.outputs[Output.SLIDE])
+    pptx = store.objects.read_bytes(attempt.outputs["slide"])
     tree = slide_xml(pptx)
     pictures = tree.findall(".//p:pic", NS)
     assert len(pictures) == 1 and not tree.findall(".//p:sp", NS)
@@ -61,7 +61,7 @@ def check_raster_paste(store: RunStore, attempt: Attempt) -> None:
 
 def check_cv(store: RunStore, attempt: Attempt) -> dict[str, int]:
     """Native text and bound connectors with arrow heads; returns the counts."""
-    tree = slide_xml(store.objects.read_bytes(attempt.outputs[Output.SLIDE]))
+    tree = slide_xml(store.objects.read_bytes(attempt.outputs["slide"]))
     assert not tree.findall(".//p:pic", NS)
     text = " ".join(t.text or "" for t in tree.iterfind(".//a:t", NS))
     connectors = tree.findall(".//p:cxnSp", NS)
@@ -84,14 +84,14 @@ def test_both_baselines_run_end_to_end_into_the_store(
     annotations = {tid: json.loads(store.objects.read_bytes(t.input("annotation").sha256))
                    for tid, t in tasks.items()}
     for attempt in attempts:
-        assert {Output.SLIDE, Output.PROGRAM, Output.TRANSCRIPT, Output.LOG} <= set(
+        assert {"slide", "program", Output.TRANSCRIPT, Output.LOG} <= set(
             attempt.outputs)
         assert attempt.turns == 0 and attempt.cost_usd == 0.0
         assert attempt.prompt_version == "direct.v1" and attempt.harness_version
         if attempt.config_id.startswith("none@raster-paste"):
             check_raster_paste(store, attempt)
             continue
-        tree = slide_xml(store.objects.read_bytes(attempt.outputs[Output.SLIDE]))
+        tree = slide_xml(store.objects.read_bytes(attempt.outputs["slide"]))
         text = " ".join(t.text or "" for t in tree.iterfind(".//a:t", NS)).lower()
         labels = annotations[attempt.task_id]["nodes"]
         assert sum(label.lower() in text for label in labels) >= 2, text
@@ -113,10 +113,10 @@ def test_the_cv_program_rebuilds_its_slide(
     work = tmp_path / "rebuild"
     work.mkdir()
     shutil.copyfile(store.objects.path(task.input("figure").sha256), work / "source.png")
-    shutil.copyfile(store.objects.path(attempt.outputs[Output.PROGRAM]), work / "build_slide.py")
+    shutil.copyfile(store.objects.path(attempt.outputs["program"]), work / "build_slide.py")
     subprocess.run([sys.executable, "build_slide.py"], cwd=work, check=True, timeout=120)
     rebuilt = slide_xml((work / "slide.pptx").read_bytes())
-    original = slide_xml(store.objects.read_bytes(attempt.outputs[Output.SLIDE]))
+    original = slide_xml(store.objects.read_bytes(attempt.outputs["slide"]))
     assert etree.tostring(rebuilt) == etree.tostring(original)
 
 

@@ -195,7 +195,7 @@ def test_generated_figures_keep_their_edges(refig: Refig, tmp_path: Path) -> Non
     for row in store.iter(MetricValue):
         if row.value is not None:
             values.setdefault(row.artifact_sha256, {})[row.name] = row.value
-    slides = [values[a.slide_sha256] for a in store.query(Attempt) if a.slide_sha256]
+    slides = [values[a.output("slide")] for a in store.query(Attempt) if a.output("slide")]
     assert len(slides) == 4
     summary = json.dumps(slides, indent=1)
     # Before the skeleton-graph tracer these were a median edge recall of 0.2 and many slides

@@ -36,10 +36,10 @@ def test_an_attempt_builds_a_gated_slide_and_records_exactly_what_was_served(
         result = outcome.result
         assert result.error is None and result.exit_code == 0
         assert result.cli_version == PIN.version
-        structure = inspect_structure(result.slide)
+        structure = inspect_structure(outcome.slide)
         assert structure.gate.passed and structure.gate.slides == 1
         assert structure.tree is not None and structure.tree.counts()["bound_connectors"] == 2
-        assert result.program is not None and "from pptx import" in result.program.read_text()
+        assert outcome.program is not None and "from pptx import" in outcome.program.read_text()
         assert outcome.mismatches() == []
         assert result.turns == 3
         # Claude Code's own Write and Bash tools carried the script.
@@ -53,7 +53,7 @@ def test_an_attempt_builds_a_gated_slide_and_records_exactly_what_was_served(
         assert "thinking" in outcome.requests[0] or "output_config" in outcome.requests[0]
         assert (outcome.dirs.home / ".claude").is_dir()
         # Claude Code's own count of turns agrees with the gateway's.
-        assert ClaudeCodeHarness().read_report(result.transcript).turns == 3
+        assert ClaudeCodeHarness().read_report(result.outputs["transcript"]).turns == 3
 
 
 @pytest.mark.parametrize(("fault", "kind"), [("429", "rate_limited"), ("500", "api_error"),
@@ -64,7 +64,7 @@ def test_api_errors_reported_as_success_are_typed_failures(fault: str, kind: str
         result = outcome.result
         assert result.error is not None and result.error.kind == kind
         assert result.error.retryable
-        report = ClaudeCodeHarness().read_report(result.transcript)
+        report = ClaudeCodeHarness().read_report(result.outputs["transcript"])
         assert report.error is not None  # is_error: true, whatever the subtype says
         assert result.turns == 0 and outcome.mismatches() == []
 

@@ -37,7 +37,7 @@ def test_an_attempt_builds_a_gated_slide_and_records_exactly_what_was_served(
         result = outcome.result
         assert result.error is None and result.exit_code == 0
         assert result.cli_version == PIN.version
-        structure = inspect_structure(result.slide)
+        structure = inspect_structure(outcome.slide)
         assert structure.gate.passed and structure.gate.slides == 1
         assert structure.tree is not None and structure.tree.counts()["bound_connectors"] == 2
         assert outcome.mismatches() == []
@@ -54,7 +54,7 @@ def test_an_attempt_builds_a_gated_slide_and_records_exactly_what_was_served(
         codex_home = outcome.dirs.home / ".codex"
         assert 'wire_api = "responses"' in (codex_home / "config.toml").read_text()
         assert not codex_home.resolve().is_relative_to(Path(tempfile.gettempdir()).resolve())
-        report = CodexHarness().read_report(result.transcript)
+        report = CodexHarness().read_report(result.outputs["transcript"])
         assert report.finished and report.error is None
         assert report.usage is not None and report.usage.output_tokens == result.usage.output_tokens
 

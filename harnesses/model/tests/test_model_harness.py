@@ -52,7 +52,7 @@ def assert_recorded_as_served(result: HarnessResult, served: list[Served]) -> No
     assert result.turns == sum(s.completed for s in served)
     for field in ("input_tokens", "output_tokens", "cached_tokens", "reasoning_tokens"):
         assert getattr(result.usage, field) == sum(getattr(s, field) for s in served), field
-    calls = read_calls(result.extra_outputs["calls"])
+    calls = read_calls(result.outputs["calls"])
     assert [(c.ok, c.input_tokens, c.output_tokens, c.cache_write_tokens) for c in calls] == [
         (s.completed, s.input_tokens, s.output_tokens, s.cache_write_tokens) for s in served]
 
@@ -65,8 +65,8 @@ def test_the_answer_s_code_is_the_program_and_the_accounting_is_the_server_s(
         result, dirs = attempt(tmp_path, server, model, mount)
         served, requests = list(server.served), [r.json() for r in server.requests]
     assert result.error is None and result.exit_code == 0
-    assert result.program == dirs.workspace / "figure.py"
-    assert result.program.read_text() == PROGRAM
+    assert result.outputs.get("program") == dirs.workspace / "figure.py"
+    assert result.outputs["program"].read_text() == PROGRAM
     assert len(served) == 1 and served[0].tools == "none"
     assert_recorded_as_served(result, served)
     assert result.cost_usd == pytest.approx(served_cost(
@@ -76,7 +76,7 @@ def test_the_answer_s_code_is_the_program_and_the_accounting_is_the_server_s(
     figure = base64.b64encode((dirs.workspace / "source.png").read_bytes()).decode()
     assert PROMPT.text in body and figure in body  # the figure itself, whatever the wire format
     assert "sk-refig-gateway-dummy-key" not in json.dumps(server.requests[0].headers)
-    transcript = json.loads(result.transcript.read_text())
+    transcript = json.loads(result.outputs["transcript"].read_text())
     assert transcript["content"] == ANSWER
 
 
@@ -85,10 +85,10 @@ def test_a_429_is_retried_after_its_retry_after_and_then_answered(tmp_path: Path
                         retry_after=0.05) as server:
         result, _ = attempt(tmp_path, server, "openai/coder-1", "/v1", max_retries="1")
         served = list(server.served)
-    assert result.error is None and result.program is not None
+    assert result.error is None and "program" in result.outputs
     assert [s.status for s in served] == [429, 200]
     assert_recorded_as_served(result, served)
-    first = read_calls(result.extra_outputs["calls"])[0]
+    first = read_calls(result.outputs["calls"])[0]
     assert first.error == "rate_limited" and first.retry_after == pytest.approx(0.05)
 
 
@@ -98,7 +98,7 @@ def test_a_429_that_persists_ends_typed_with_the_server_s_retry_after(tmp_path: 
         served = list(server.served)
     assert result.error is not None and result.error.kind == "rate_limited"
     assert result.error.retryable and result.error.retry_after == 30
-    assert result.program is None and not (dirs.workspace / "figure.py").exists()
+    assert "program" not in result.outputs and not (dirs.workspace / "figure.py").exists()
     assert result.turns == 0 and len(served) == 1
     assert_recorded_as_served(result, served)
 
@@ -110,7 +110,7 @@ def test_a_broken_reply_ends_typed(tmp_path: Path, fault: str, kind: str) -> Non
         result, _ = attempt(tmp_path, server, "openai/coder-1", "/v1", max_retries="0")
         served = list(server.served)
     assert result.error is not None and result.error.kind == kind
-    assert result.program is None and result.turns == 0
+    assert "program" not in result.outputs and result.turns == 0
     assert_recorded_as_served(result, served)
 
 
@@ -118,8 +118,8 @@ def test_a_model_that_never_answers_ends_typed_at_the_deadline(tmp_path: Path) -
     with ScriptedServer(answer=ANSWER, faults=[Fault("hang")]) as server:
         result, _ = attempt(tmp_path, server, "openai/coder-1", "/v1", timeout=3)
     assert result.error is not None and result.error.kind == "timeout", result.error
-    assert result.program is None and result.turns == 0
-    [call] = read_calls(result.extra_outputs["calls"])
+    assert "program" not in result.outputs and result.turns == 0
+    [call] = read_calls(result.outputs["calls"])
     assert not call.ok
 
 
@@ -130,7 +130,7 @@ def test_an_answer_without_code_ends_typed_and_is_still_accounted(
         result, dirs = attempt(tmp_path, server, "openai/coder-1", "/v1")
         served = list(server.served)
     assert result.error is not None and result.error.kind == "no_code"
-    assert result.program is None and not (dirs.workspace / "figure.py").exists()
+    assert "program" not in result.outputs and not (dirs.workspace / "figure.py").exists()
     assert result.turns == 1 and result.cost_usd is not None and result.cost_usd > 0
     assert_recorded_as_served(result, served)
 

@@ -37,7 +37,7 @@ def test_an_attempt_builds_a_gated_slide_and_records_exactly_what_was_served(
         result = outcome.result
         assert result.error is None and result.exit_code == 0
         assert result.cli_version == PIN.version
-        structure = inspect_structure(result.slide)
+        structure = inspect_structure(outcome.slide)
         assert structure.gate.passed and structure.gate.slides == 1
         assert outcome.mismatches() == []
         # Three agent calls and no background memory agent call: its settings turned it off.

@@ -8,6 +8,7 @@ from refig.judging import SelectedJudge, judge_artifacts
 from refig.models import GateResult, Judgment, JudgmentStatus
 from refig.plugins import Registry
 from refig.protocols import Artifact
+from refig.rubric import load_rubric
 from refig.store import RunStore
 from refig_judge_metrics.proxy import MetricsJudge
 from refig_toolkit_pptx import Endpoint, ObjectKind, ObjectTree, Rect, SlideObject, object_tree
@@ -17,7 +18,8 @@ SLIDE = {"slide_width": 12192000, "slide_height": 6858000}
 
 
 def _artifact(tree, metrics, sha="a" * 64):
-    return Artifact(path=None, sha256=sha, gate=GateResult(passed=True), structure=tree,
+    return Artifact(path=None, sha256=sha, gate=GateResult(passed=True), family="figure-to-slide",
+                    structure=tree,
                     metrics=metrics)
 
 
@@ -53,7 +55,8 @@ def scores(judgment):
 def test_a_paste_scores_far_below_an_honest_reconstruction(tmp_path):
     store = RunStore.create(tmp_path / "run")
     judge = Registry.load(warn=lambda line: None).resolve("judge", "metrics").create()
-    judge_artifacts(store, [honest(), paste()], [SelectedJudge("metrics", judge)], quiet=True)
+    judge_artifacts(store, [honest(), paste()], [SelectedJudge("metrics", judge)], quiet=True,
+                    rubric=load_rubric(family="figure-to-slide"))
     stored = store.query(Judgment)
     good = next(j for j in stored if j.artifact_sha256 == "b" * 64)
     bad = next(j for j in stored if j.artifact_sha256 == "c" * 64)
@@ -101,7 +104,8 @@ def test_text_against_ocr_is_marked_and_moves_no_total(tmp_path):
     # and the stored judgment keeps the mark (the core accepts the total it was given)
     store = RunStore.create(tmp_path / "run")
     judge = Registry.load(warn=lambda line: None).resolve("judge", "metrics").create()
-    judge_artifacts(store, [read_by_ocr], [SelectedJudge("metrics", judge)], quiet=True)
+    judge_artifacts(store, [read_by_ocr], [SelectedJudge("metrics", judge)], quiet=True,
+                    rubric=load_rubric(family="figure-to-slide"))
     stored = store.query(Judgment)[0]
     assert stored.status is JudgmentStatus.OK, stored.error
     assert stored.total == judgment.total
@@ -135,7 +139,7 @@ def test_a_deterministic_judge_is_scored_once_whatever_the_repeats(tmp_path):
     store = RunStore.create(tmp_path / "run")
     judge = MetricsJudge()
     summary = judge_artifacts(store, [honest(), paste()], [SelectedJudge("metrics", judge)],
-                              repeats=3, quiet=True)
+                              repeats=3, quiet=True, rubric=load_rubric(family="figure-to-slide"))
     stored = store.query(Judgment)
     assert sorted(j.repeat for j in stored) == [0, 0]
     assert all(j.deterministic and j.sight for j in stored)

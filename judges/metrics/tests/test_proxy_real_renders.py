@@ -22,6 +22,7 @@ from refig.models import GateResult, Judgment
 from refig.plugins import Registry
 from refig.protocols import Artifact
 from refig.records import PluginKind
+from refig.rubric import load_rubric
 from refig.store import RunStore
 from refig_judge_metrics.proxy import MetricsJudge
 from refig_metric_text.metric import TextRecall
@@ -112,7 +113,7 @@ def test_empty_below_one_word_below_a_paste_below_the_rebuild(tmp_path: Path) ->
     metrics = [registry.resolve(PluginKind.METRIC, name)
                for name in ("image", "flattening", "connector-audit")]
     task = check_task("figure-to-slide", {"figure": source}, {})
-    reports, _ = check_files([str(p) for p in decks.values()], task=task,
+    reports, _ = check_files([str(p) for p in decks.values()], family="figure-to-slide", task=task,
                              renderer=registry.resolve(PluginKind.RENDERER, "libreoffice"),
                              metrics=metrics,
                              executor=registry.resolve(PluginKind.EXECUTOR, "local"),
@@ -135,7 +136,7 @@ def test_empty_below_one_word_below_a_paste_below_the_rebuild(tmp_path: Path) ->
         artifacts[name] = artifact
     store = RunStore.create(tmp_path / "run")
     judge_artifacts(store, artifacts.values(), [SelectedJudge("metrics", MetricsJudge())],
-                    quiet=True)
+                    quiet=True, rubric=load_rubric(family="figure-to-slide"))
     by_sha = {j.artifact_sha256: j for j in store.query(Judgment)}
     for name, artifact in artifacts.items():
         judgment = by_sha[artifact.sha256]

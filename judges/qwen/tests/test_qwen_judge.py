@@ -32,7 +32,7 @@ def test_qwen_disables_thinking_and_constrains_the_answer(registry, artifact, mo
     (body,) = server.bodies
     assert body["model"] == DEFAULT_MODEL == "Qwen/Qwen3.6-27B"
     assert body["chat_template_kwargs"] == {"enable_thinking": False}
-    assert body["response_format"] == load_rubric().response_format()
+    assert body["response_format"] == load_rubric(family="figure-to-slide").response_format()
     assert (body["temperature"], body["top_p"]) == (0.7, 0.8)
     assert len(images_in(body)) == 2
     assert judge.label == "qwen" and result.judge == "qwen"

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 from refig.cli import run as refig
 from refig.judging import SelectedJudge, judge_artifacts
-from refig.models import Judgment, JudgmentStatus
+from refig.models import Judgment, JudgmentStatus, SuiteManifest
+from refig.rubric import load_rubric
 from refig.store import RunStore
 from refig_judge_rubric.judge import build_judge
 from refig_toolkit_testing.judge_server import JudgeStandIn, sample_artifacts
@@ -30,7 +31,8 @@ def test_parallel_slots_never_start_calls_the_budget_cannot_cover(tmp_path, budg
     with JudgeStandIn(latency=0.2) as server:
         judge = judge_at(server.url, **PRICES)
         summary = judge_artifacts(store, artifacts, [SelectedJudge(judge.label, judge)],
-                                  repeats=2, jobs=8, budget=budget, quiet=True)
+                                  repeats=2, jobs=8, budget=budget, quiet=True,
+                                  rubric=load_rubric(family="figure-to-slide"))
     assert server.calls == calls  # not one per --judge-jobs slot
     assert summary.cost_usd == pytest.approx(calls * CALL) and summary.cost_usd <= budget
     stored = store.query(Judgment)
@@ -40,6 +42,8 @@ def test_parallel_slots_never_start_calls_the_budget_cannot_cover(tmp_path, budg
 
 def test_a_budget_for_a_model_of_unknown_price_is_a_usage_error(tmp_path, capsys):
     store = RunStore.create(tmp_path / "run")
+    store.set_meta("suite", SuiteManifest(name="none", version="1", family="figure-to-slide",
+                                          builder="test").model_dump_json())  # an empty run
     store.close()
     with JudgeStandIn() as server:
         code = refig(["evaluate", str(store.root), "-q", "--judge", "litellm:openai/judge-x",

@@ -18,6 +18,7 @@ RACER = textwrap.dedent('''
     import sys, time
     from pathlib import Path
     from refig.judging import SelectedJudge, judge_artifacts
+    from refig.rubric import load_rubric
     from refig_toolkit_testing.judge_server import sample_artifacts
     from refig.store import RunStore
     from refig_judge_rubric.judge import build_judge
@@ -43,7 +44,7 @@ RACER = textwrap.dedent('''
 
     judge.judge = held
     summary = judge_artifacts(store, artifacts, [SelectedJudge(judge.label, judge)], repeats=2,
-                              jobs=2, quiet=True)
+                              jobs=2, quiet=True, rubric=load_rubric(family="figure-to-slide"))
     ledger = summary.ledgers[0]
     print(ledger.judged, ledger.elsewhere, ledger.calls)
 ''')

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import pytest
 from refig.judging import SelectedJudge, judge_artifacts
 from refig.models import Judgment, JudgmentStatus
+from refig.rubric import load_rubric
 from refig.store import RunStore
 from refig.traffic import RetryPolicy
 from refig_judge_rubric.judge import build_judge
@@ -65,7 +66,8 @@ def judge_at(url: str):
 
 def judge_once(store: RunStore, artifacts, url: str) -> Judgment:
     judge = judge_at(url)
-    judge_artifacts(store, artifacts, [SelectedJudge(judge.label, judge, ONE_CALL)], quiet=True)
+    judge_artifacts(store, artifacts, [SelectedJudge(judge.label, judge, ONE_CALL)], quiet=True,
+                    rubric=load_rubric(family="figure-to-slide"))
     (stored,) = store.query(Judgment)
     return stored
 

@@ -51,7 +51,7 @@ def judge_for(server, **options):
 
 def run(store, artifacts, judge, policy=FAST, **kwargs):
     return judge_artifacts(store, artifacts, [SelectedJudge(judge.label, judge, policy)],
-                           quiet=True, **kwargs)
+                           quiet=True, **kwargs, rubric=load_rubric(family="figure-to-slide"))
 
 
 def one(server, artifacts, **options):
@@ -66,7 +66,7 @@ def test_the_request_carries_both_images_the_audit_and_the_strict_schema(artifac
     (body,) = server.bodies
     assert body["model"] == "judge-x"
     assert body["temperature"] == 0 and body["max_tokens"] == 900
-    assert body["response_format"] == load_rubric().response_format()
+    assert body["response_format"] == load_rubric(family="figure-to-slide").response_format()
     assert body["response_format"]["json_schema"]["strict"] is True
     source, render = images_in(body)
     assert source == "data:image/png;base64," + base64.b64encode(

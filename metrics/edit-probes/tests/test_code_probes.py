@@ -10,10 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 from refig.models import GateResult, Task
-from refig.plugin import FIGURE_TO_CODE, RenderJob, renderer_for
+from refig.plugin import RenderJob, renderer_for
 from refig.protocols import Artifact
 from refig_metric_edit_probes import code
 from refig_metric_edit_probes.metric import EditProbes
+
+FIGURE_TO_CODE = "figure-to-code"
 
 pytestmark = pytest.mark.slow
 

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from refig.plugins import Registry
 from refig.protocols import Metric
-from refig.records import DECK_EDIT, FIGURE_TO_CODE, FIGURE_TO_SLIDE, PluginKind
+from refig.records import PluginKind
+
+FIGURE_TO_SLIDE = "figure-to-slide"
+DECK_EDIT = "deck-edit"
+FIGURE_TO_CODE = "figure-to-code"
 
 
 def test_the_registry_finds_and_builds_the_metric() -> None:

@@ -16,13 +16,15 @@ from pptx.enum.shapes import MSO_CONNECTOR, MSO_SHAPE
 from pptx.oxml.ns import qn
 from pptx.util import Emu
 from refig.models import GateResult
+from refig.plugin import Renderer
 from refig.protocols import Artifact
-from refig.records import DECK_EDIT
 from refig_metric_edit_probes import edits
 from refig_metric_edit_probes.deck import Variant, write_probe_deck
 from refig_metric_edit_probes.metric import EditProbes, edited_slides
 from refig_metric_edit_probes.nodes import choose_target, endpoints
 from refig_toolkit_pptx import Package, read_tree
+
+DECK_EDIT = "deck-edit"
 
 MOVE = (1_000_000.0, 500_000.0)
 
@@ -152,7 +154,7 @@ def test_all_variants_render_in_one_conversion_and_repeat_exactly(
     renderer = probe_metric.renderer()
     calls: list[int] = []
 
-    class Counting:
+    class Counting(Renderer):
         settings, version, fonts = renderer.settings, renderer.version, renderer.fonts
 
         def render(self, jobs, out):
@@ -232,7 +234,7 @@ def test_each_measured_probe_keeps_its_before_and_after_renderings(
     assert "objects" not in score.model_dump()  # the pictures are files, not the stored row
 
 
-class CountingRenderer:
+class CountingRenderer(Renderer):
     """The real probe renderer, counting the calls and decks it is given."""
 
     def __init__(self, renderer):

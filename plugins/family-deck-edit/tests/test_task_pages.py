@@ -10,7 +10,7 @@ import hashlib
 import shutil
 
 import pytest
-from refig.demo import DEMOS, run_family_demo
+from refig.demo import run_family_demo
 from refig.plugin import Attempt, PluginKind, Registry, Render, Task
 from refig.store import RunStore
 from refig_toolkit_testing import chromium_launch
@@ -27,8 +27,9 @@ def deck_run(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("deck-pages")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("REFIG_CACHE_DIR", str(root / "cache"))
-        demo = next(d for d in DEMOS if d.family == "deck-edit")
-        outcome = run_family_demo(Registry.load(), demo, root / "demo", tasks=2, seed=0, jobs=2,
+        registry = Registry.load()
+        demo = registry.family("deck-edit").record.demo
+        outcome = run_family_demo(registry, demo, root / "demo", tasks=2, seed=0, jobs=2,
                                   quiet=True)
     return root, outcome
 

@@ -1,11 +1,10 @@
-"""The family's task-page panel, as the viewer loads it through the ``refig.viewer`` entry point."""
+"""The family's task-page panel, as the viewer loads it through the family's record."""
 
 from __future__ import annotations
 
-from importlib.metadata import entry_points
 from types import SimpleNamespace
 
-from refig.plugin import Attempt, AttemptStatus, MetricValue
+from refig.plugin import Attempt, AttemptStatus, MetricValue, Registry
 from refig.plugin.analysis import Outcome
 
 PROGRAM, LOG = "p" * 64, "l" * 64
@@ -18,9 +17,9 @@ def _value(name: str, value: float | None, **detail: object) -> MetricValue:
 
 
 def test_the_panel_shows_the_program_its_output_the_failure_and_the_metrics() -> None:
-    [point] = [p for p in entry_points(group="refig.viewer") if p.name == "figure-to-code"]
-    view = point.load()
-    assert view.family == "figure-to-code" and ("code", "fcf", "FCF") in view.key_metrics
+    record = Registry.load(warn=lambda _: None).family("figure-to-code").record
+    view = record.viewer()
+    assert ("code", "fcf", "FCF") in view.key_metrics
     attempt = Attempt(task_id="t", config_id="m@model/answer", status=AttemptStatus.SUCCEEDED,
                       outputs={"program": PROGRAM})
     outcome = Outcome("t", "m@model/answer", attempt, "a" * 64, None,

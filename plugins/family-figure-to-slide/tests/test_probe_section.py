@@ -6,7 +6,7 @@ from pathlib import Path
 
 from refig.analysis import Options, analyse
 from refig.analysis.tables import Estimate
-from refig.models import Attempt, Configuration, MetricValue, Output
+from refig.models import Attempt, Configuration, MetricValue
 from refig_toolkit_testing.synthetic import SyntheticSpec, synthetic_run
 
 LOW = Configuration(model="m", harness="paste", workflow="direct")
@@ -30,13 +30,13 @@ def run(tmp_path: Path, *, probes: bool):
         store.put_many(
             [
                 MetricValue(
-                    artifact_sha256=a.outputs[Output.SLIDE],
+                    artifact_sha256=a.outputs["slide"],
                     metric="edit-probes",
                     name="probe_score",
                     value=0.25 if a.config_id == LOW.id else 1.0,
                 )
                 for a in store.query(Attempt)
-                if Output.SLIDE in a.outputs
+                if "slide" in a.outputs
             ]
         )
     return analyse(store, Options(resamples=200))

@@ -97,9 +97,9 @@ def viewed_run(tmp_path_factory: pytest.TempPathFactory, demo_run: Any) -> Viewe
     store = RunStore.open(run)
     good = next(a for a in store.query(Attempt) if a.status == AttemptStatus.SUCCEEDED
                 and a.config_id.startswith(MODEL))
-    render = next(r for r in store.query(Render, artifact_sha256=good.slide_sha256))
+    render = next(r for r in store.query(Render, artifact_sha256=good.output("slide")))
     assert render.png_sha256 is not None
-    return ViewedRun(folder, run, store, good.slide_sha256 or "", TASKS,
+    return ViewedRun(folder, run, store, good.output("slide") or "", TASKS,
                      TASKS * CONFIGS["run"])
 
 

@@ -1,14 +1,21 @@
-"""Family panels: the built-in ones, and one a third-party family adds by entry point."""
+"""Family panels: the installed families', and one a third-party family's record adds."""
 
 from __future__ import annotations
 
-import sys
-import textwrap
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from refig.plugin import Attempt, AttemptStatus, GateResult, Inspection, MetricValue
+from refig.plugin import (
+    Attempt,
+    AttemptStatus,
+    Deliverable,
+    GateResult,
+    Inspection,
+    MetricValue,
+    PluginKind,
+    Registry,
+    TaskFamilyRecord,
+)
 from refig.plugin.analysis import Outcome
 from refig_reporter_html import panels as registry
 from refig_reporter_html.panels import PanelInput
@@ -54,33 +61,35 @@ def test_the_code_panel_shows_the_program() -> None:
     assert blocks[0] == {"kind": "code", "title": "Program", "text": texts[program], "lead": True}
 
 
-def test_a_family_plugin_adds_its_panel_by_entry_point(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_registry: None,
+def test_a_family_plugin_adds_its_panel_through_its_record(
+        monkeypatch: pytest.MonkeyPatch, fresh_registry: None,
         capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "posterview.py").write_text(textwrap.dedent('''
-        class View:
-            family = "poster"
-            title = "Poster"
-            key_metrics = (("poster", "coverage", "coverage"),)
+    class View:
+        title = "Poster"
+        key_metrics = (("poster", "coverage", "coverage"),)
 
-            @staticmethod
-            def panel(found):
-                return [{"kind": "note", "text": "poster audit"}]
+        @staticmethod
+        def panel(found):
+            return [{"kind": "note", "text": "poster audit"}]
 
-        VIEW = View()
-    '''))
-    info = tmp_path / "posterview-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: posterview\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text(
-        "[refig.viewer]\nposter = posterview:VIEW\nbroken = posterview:MISSING\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
+    def broken() -> object:
+        raise ImportError("no module named posterview")
+
+    def family(name: str, viewer: object) -> TaskFamilyRecord:
+        return TaskFamilyRecord(name=name, description="test", factory=object, inputs=(),
+                                deliverables=(Deliverable("poster", "poster.pdf", primary=True),),
+                                renderer="none", viewer=viewer)
+
+    installed = Registry.load(warn=lambda _: None)
+    records = [family("poster", View), family("broken", broken),
+               *installed.records(PluginKind.FAMILY)]
+    monkeypatch.setattr(installed, "records", lambda kind: records)
+    monkeypatch.setattr(registry.Registry, "load", lambda **_: installed)
     view = registry.panels().view("poster")
     assert view.title == "Poster" and view.key_metrics == (("poster", "coverage", "coverage"),)
     assert view.panel(None) == [{"kind": "note", "text": "poster audit"}]  # type: ignore[arg-type]
-    assert "viewer panel 'broken' skipped" in " ".join(capsys.readouterr().err.split())
-    assert registry.panels().view("figure-to-slide").title == "Slide"  # built-ins stay
-    sys.modules.pop("posterview", None)
+    assert "viewer panel of 'broken' skipped" in " ".join(capsys.readouterr().err.split())
+    assert registry.panels().view("figure-to-slide").title == "Slide"  # the installed stay
 
 
 def test_an_unknown_family_gets_its_metrics_listed() -> None:

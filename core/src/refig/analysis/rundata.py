@@ -134,7 +134,8 @@ class RunData:
                 configs[attempt.config_id] = _config_from_id(attempt.config_id)
         from refig.engine.runs import primary_role
 
-        outcomes = _outcomes(attempts, inspections, primary_role(store))
+        # a run without attempts has no outputs to find (and may not know its family yet)
+        outcomes = _outcomes(attempts, inspections, primary_role(store) if attempts else "")
         outcomes = _with_scores(outcomes, tasks, metrics, judgments, renders)
         task_ids = sorted({t for t, _ in outcomes} | set(tasks))
         return cls(

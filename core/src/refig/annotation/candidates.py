@@ -17,11 +17,11 @@ from refig_toolkit_pptx.objects import ObjectTree
 from refig.analysis.rundata import Outcome, RunData
 from refig.context import RunContext
 from refig.engine.plugins import family_for, registry
+from refig.engine.runs import run_family
 from refig.errors import RefigError
 from refig.evaluation import load_artifacts
 from refig.models import GateResult
 from refig.protocols import Artifact, TaskFamily
-from refig.records import FIGURE_TO_SLIDE
 from refig.store import RunStore
 
 #: Content types by leading bytes: the image formats every browser shows.
@@ -96,11 +96,8 @@ class Candidates:
 
 def annotation_audit(family: TaskFamily, artifact: Artifact, *, verdicts: bool) -> str:
     """The audit shown under a side: the family's ``annotation_audit`` (counts by kind, derived
-    verdicts only when asked) when it has one, else the text its judges are given."""
-    compact = getattr(family, "annotation_audit", None)
-    if compact is not None:
-        return str(compact(artifact, verdicts=verdicts))
-    return family.evidence(artifact).text
+    verdicts only when asked; by default the text its judges are given)."""
+    return family.annotation_audit(artifact, verdicts=verdicts)
 
 
 def shown_artifact(store: RunStore, data: RunData, judged: dict[tuple[str, str], Artifact],
@@ -119,7 +116,7 @@ def shown_artifact(store: RunStore, data: RunData, judged: dict[tuple[str, str],
     task = data.tasks.get(task_id)
     figure = task.input("figure") if task is not None else None
     return Artifact(
-        path=store.objects.path(sha), sha256=sha, family=task.family if task else FIGURE_TO_SLIDE,
+        path=store.objects.path(sha), sha256=sha, family=task.family if task else run_family(store),
         gate=inspection.gate if inspection else GateResult(passed=True),
         structure=inspection.parsed(ObjectTree) if inspection else None,
         pages=pages, task=task,
@@ -134,8 +131,8 @@ def showable(store: RunStore, skipped: Counter[str]
     """The run's data and, per gate-passing task x configuration (sorted), the artifact as its
     judges saw it; the others are counted in ``skipped`` by reason."""
     data = RunData.load(store)
-    judged = {(a.sha256, a.task.id): a for a in load_artifacts(RunContext.of(registry(), store))
-              if a.task is not None}
+    artifacts = load_artifacts(RunContext.of(registry(), store)) if data.outcomes else []
+    judged = {(a.sha256, a.task.id): a for a in artifacts if a.task is not None}
     shown = []
     for (task_id, config_id), outcome in sorted(data.outcomes.items()):
         if not outcome.evaluated:
@@ -170,7 +167,7 @@ def load_candidates(store: RunStore, *, verdicts: bool = False) -> Candidates:
             continue
         found.images[png] = kind
         task = data.tasks.get(task_id)
-        audit = annotation_audit(family_for(task.family if task else FIGURE_TO_SLIDE), artifact,
+        audit = annotation_audit(family_for(task.family if task else run_family(store)), artifact,
                                  verdicts=verdicts)
         found.sides[task_id].append(Side(config_id, artifact.sha256, png, audit))
     for task_id in found.sides:

@@ -92,9 +92,8 @@ class RatingItems:
 
 def rating_page(family: TaskFamily, artifact: Artifact) -> RatingPage:
     """The family's ``rating_page`` when it has one, else its judges' images in one view."""
-    own = getattr(family, "rating_page", None)
-    if own is not None:
-        page: RatingPage = own(artifact)
+    page: RatingPage | None = family.rating_page(artifact)
+    if page is not None:
         return page
     brief = (artifact.task.instruction if artifact.task else None) or ""
     return RatingPage(brief, (RatingView("", family.evidence(artifact).images, True),))

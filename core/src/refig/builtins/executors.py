@@ -8,13 +8,14 @@ from typing import TypeVar
 
 from refig.hookspecs import hookimpl
 from refig.inflight import in_flight
+from refig.protocols import Executor
 from refig.records import ExecutorRecord
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 
-class LocalExecutor:
+class LocalExecutor(Executor):
     """Runs items on up to ``jobs`` threads, submitting lazily so a stopped consumer stops work.
 
     Threads suit refig's work: attempts wait on subprocesses, renders on LibreOffice, judges on

@@ -1,8 +1,8 @@
 """``refig check FILE...``: the gate, structure, rendering and metrics of loose files.
 
 The files go through the same :class:`~refig.engine.engine.Engine` as ``refig evaluate``, over a
-:class:`~refig.engine.files.FileSource`; ``--family`` picks whose rules apply (default
-figure-to-slide): its gate, its structure and check row, its realiser, its metrics.
+:class:`~refig.engine.files.FileSource`; ``--family`` picks whose rules apply (else the family
+whose suffixes the files have): its gate, its structure and check row, its realiser, its metrics.
 """
 
 from __future__ import annotations
@@ -18,20 +18,13 @@ import typer
 from refig.console import err, out, print_table
 from refig.errors import RefigError, UsageError, refuse_file_as_folder
 from refig.plugins import Registry
-from refig.records import FIGURE_TO_SLIDE, PluginKind, TaskFamilyRecord
+from refig.records import PluginKind, TaskFamilyRecord
 
 if TYPE_CHECKING:
     from refig.engine.files import FileSource
     from refig.models import Task
     from refig.plugins import Selection
     from refig.protocols import TaskFamily
-
-#: Gate reasons that say the input is not a file of the family at all, when a family names none.
-UNREADABLE_REASONS = frozenset({"missing"})
-#: The keys core puts in every ``--json`` row; the family's own fields sit between them.
-OWN_KEYS = frozenset({"file", "sha256", "gate", "metrics", "render"})
-#: Keys the table does not show as a family's columns (the gate is its own column).
-CORE_KEYS = OWN_KEYS | {"passed", "reason", "detail"}
 
 
 def unreadable(
@@ -40,7 +33,7 @@ def unreadable(
     """The inputs that could not be read as artifacts, with why: not there, a directory, empty,
     unreadable, or refused by the family's gate as not its kind of file (a .txt, a PNG renamed
     .pptx). A failed gate on a file that was read (two slides, a render timeout) is a result."""
-    reasons = getattr(family, "unreadable_reasons", UNREADABLE_REASONS)
+    reasons = family.unreadable_reasons
     found = []
     for name, report in zip(files, reports, strict=True):
         path = Path(name)
@@ -66,6 +59,8 @@ def default_jobs() -> int:
 def reports_of(source: FileSource, family: TaskFamily, *, pages: bool) -> list[dict[str, Any]]:
     """The documented ``--json`` object of each file, in the order given: the family's fields
     inside core's; ``pages``: with the paths the rendered pages were written to."""
+    from refig.protocols import CHECK_ROW_KEYS
+
     rows = []
     for name, sha, key in zip(source.files, source.shas, source.keys, strict=True):
         artifact = source.artifact_of(key)
@@ -89,7 +84,7 @@ def reports_of(source: FileSource, family: TaskFamily, *, pages: bool) -> list[d
         if rendering is not None and pages:
             rendering["files"] = [str(page) for page in artifact.pages]
         # core's keys win: a file given twice under two names keeps its own name
-        own = {k: v for k, v in family.check_row(artifact).items() if k not in OWN_KEYS}
+        own = {k: v for k, v in family.check_row(artifact).items() if k not in CHECK_ROW_KEYS}
         rows.append({
             "file": name,
             "sha256": sha,
@@ -126,7 +121,7 @@ def unread_inputs(source: FileSource, task: Task | None) -> list[tuple[Path, str
 def check_files(
     files: list[str],
     *,
-    family: str = FIGURE_TO_SLIDE,
+    family: str,
     task: Task | None = None,
     renderer: Selection,
     metrics: list[Selection],
@@ -157,29 +152,12 @@ def check_files(
         pool.close()
 
 
-def generic_cells(report: dict[str, Any]) -> dict[str, str]:
-    """Table cells of a family that names none: its row's plain values (the gate's detail is
-    printed under the table)."""
-    cells: dict[str, str] = {}
-    for key, value in report.items():
-        if key in CORE_KEYS or isinstance(value, dict | list | tuple):
-            continue
-        if isinstance(value, bool):
-            cells[key] = "yes" if value else "no"
-        elif isinstance(value, float):
-            cells[key] = f"{value:.3g}"
-        else:
-            cells[key] = "-" if value is None else str(value)
-    return cells
-
-
 def _table(reports: list[dict[str, Any]], family: TaskFamily, *, told: set[str]) -> None:
     """The verdicts as a table, then each failed gate's detail, except for the files in
     ``told``, whose error is printed on stderr (said once, not twice)."""
     from rich.table import Table
 
-    cells_of = getattr(family, "check_cells", generic_cells)
-    rows = [cells_of(report) for report in reports]
+    rows = [family.check_cells(report) for report in reports]
     columns = list(dict.fromkeys(column for row in rows for column in row))
     table = Table(title="refig check", title_justify="left")
     table.add_column("file", overflow="fold", min_width=18)
@@ -199,6 +177,24 @@ def _table(reports: list[dict[str, Any]], family: TaskFamily, *, told: set[str])
 
 def _families(registry: Registry) -> list[TaskFamilyRecord]:
     return [r for r in registry.records(PluginKind.FAMILY) if isinstance(r, TaskFamilyRecord)]
+
+
+def family_of(registry: Registry, files: Sequence[str]) -> TaskFamilyRecord:
+    """The family whose artifacts the files are by their suffixes, when ``--family`` is not
+    given: the one installed family claiming them (files of no family's suffix do not count);
+    none or several is a usage error asking for ``--family``."""
+    families = _families(registry)
+    owners = sorted({record.name for record in families for name in files
+                     if record.claims_suffixes
+                     and Path(name).suffix.lower() in record.file_suffixes})
+    installed = ", ".join(sorted(record.name for record in families))
+    if len(owners) == 1:
+        return next(record for record in families if record.name == owners[0])
+    if owners:
+        raise UsageError(f"the files could be artifacts of {' or '.join(owners)}",
+                         fix=f"name their family with --family ({', '.join(owners)})")
+    raise UsageError("no installed task family takes these files by their suffix",
+                     fix=f"name their family with --family ({installed or 'none installed'})")
 
 
 def check_suffixes(registry: Registry, record: TaskFamilyRecord, files: Sequence[str]) -> None:
@@ -228,11 +224,10 @@ def check_inputs(record: TaskFamilyRecord, source: Path | None,
     roles = [spec.role for spec in record.inputs]
     inputs: dict[str, Path] = {}
     if source is not None:
-        visible = [spec.role for spec in record.inputs if spec.visible and "*" not in spec.role]
-        if not visible:
+        if record.source_role is None:
             raise UsageError(f"--source: the {record.name} family has no source input",
                              fix=f"give its inputs with --input ROLE=PATH ({', '.join(roles)})")
-        inputs[visible[0]] = source
+        inputs[record.source_role] = source
     for pair in pairs:
         role, sep, path = pair.partition("=")
         if not sep or not role or not path:
@@ -252,13 +247,16 @@ def check_inputs(record: TaskFamilyRecord, source: Path | None,
 
 
 def register(app: typer.Typer, registry: Registry) -> None:
+    families = ", ".join(f"{record.name} ({', '.join(sorted(record.file_suffixes)) or 'any file'})"
+                         for record in _families(registry))
+
     @app.command("check")
     def check(
         files: list[str] = typer.Argument(..., help="The files to check (the family's kind)."),
-        family_name: str = typer.Option(
-            FIGURE_TO_SLIDE, "--family", "-f",
-            help="Whose rules apply: figure-to-slide (a .pptx of one slide), deck-edit (an "
-            "edited deck), figure-to-code (a program); see `refig list-plugins --kind family`."),
+        family_name: str | None = typer.Option(
+            None, "--family", "-f",
+            help=f"Whose rules apply: {families}; see `refig list-plugins --kind family`. "
+            "Default: the family whose suffix the files have."),
         source: Path | None = typer.Option(
             None, "--source",
             help="The task's source (the figure; for deck-edit the original deck), for the "
@@ -295,7 +293,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
         from refig.engine.plugins import family_for, use_registry
         from refig.evaluation import StageChoice
 
-        record = registry.family(family_name).record
+        record = (registry.family(family_name).record if family_name is not None
+                  else family_of(registry, files))
         assert isinstance(record, TaskFamilyRecord)
         selected_renderer, selected_metrics = StageChoice.named(
             registry, renderer, metric).serving(registry, record)

@@ -185,23 +185,21 @@ class Engine:
                 continue
             source.keep_inspection(result)
             summary.inspected += 1
-        summary.skipped["inspect"] += getattr(stage, "elsewhere", 0)
+        summary.skipped["inspect"] += stage.elsewhere
         return source.inspections(inspector)
 
     def _warm_renderer(self, source: ArtifactSource, items: list[Item]) -> None:
-        """Let a renderer that can (``warm_up(count)``: LibreOffice) start the processes the
-        render stage will use now, so their start-up overlaps inspection; only when the stages
-        run in this process, on this renderer (its CPU then counts in the inspect stage)."""
-        if not getattr(self.executor, "in_process", False):
+        """Let the renderer start the processes the render stage will use now (``warm_up``:
+        LibreOffice does; by default nothing), so their start-up overlaps inspection; only when
+        the stages run in this process, on this renderer (its CPU then counts in the inspect
+        stage)."""
+        if not self.executor.in_process:
             return
         name = self.renderer.record.name
         renderer = renderer_for(name)
-        warm_up = getattr(renderer, "warm_up", None)
-        if warm_up is None:
-            return
         done = source.renders(name, renderer.settings)  # an estimate: pages not checked here
         todo = [item for item in items if item.key not in done]
-        warm_up(min(self.jobs, len(render_batches(todo, self.jobs))))
+        renderer.warm_up(min(self.jobs, len(render_batches(todo, self.jobs))))
 
     def _render(self, source: ArtifactSource, items: list[Item],
                 inspections: Mapping[str, Inspection], summary: Summary) -> dict[str, Render]:
@@ -227,7 +225,7 @@ class Engine:
             for rendered in result:
                 source.keep_render(rendered)
                 summary.rendered += 1
-        summary.skipped["render"] += getattr(stage, "elsewhere", 0)
+        summary.skipped["render"] += stage.elsewhere
         return source.renders(name, settings)
 
     def _gate(self, source: ArtifactSource, items: list[Item],
@@ -291,7 +289,7 @@ class Engine:
                         if not self.quiet:
                             err.print(f"[red]metric {metric} failed:[/] {failure}")
                     summary.metric_values += source.keep_values(result.values)
-            summary.skipped["metrics"] += getattr(stage, "elsewhere", 0)
+            summary.skipped["metrics"] += stage.elsewhere
 
     @staticmethod
     def _measurable(source: ArtifactSource, inspections: Mapping[str, Inspection],

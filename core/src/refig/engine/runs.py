@@ -5,24 +5,22 @@ from __future__ import annotations
 
 from refig.engine.plugins import registry
 from refig.errors import UsageError
-from refig.models import Output, Task
-from refig.records import FIGURE_TO_SLIDE, TaskFamilyRecord
+from refig.models import Task
+from refig.records import TaskFamilyRecord
 from refig.store import RunStore
 
 
 def primary_role(store: RunStore) -> str:
     """The output role a run's artifacts are stored under: its family's primary deliverable
-    (``slide`` for figure-to-slide, and when the family is not installed)."""
-    family = run_family(store)
-    try:
-        record = registry().family(family).record
-    except UsageError:
-        return Output.SLIDE.value
-    return record.primary.role if isinstance(record, TaskFamilyRecord) else Output.SLIDE.value
+    (a family not installed is a usage error naming the installed ones)."""
+    record = registry().family(run_family(store)).record
+    assert isinstance(record, TaskFamilyRecord)
+    return record.primary.role
 
 
 def run_family(store: RunStore) -> str:
-    """The task family of a run: its suite's (a run holds one suite)."""
+    """The task family of a run: its suite's (a run holds one suite), else its tasks' (a run
+    stored before suites were)."""
     manifest = store.suite()
     if manifest is not None:
         return manifest.family
@@ -30,4 +28,7 @@ def run_family(store: RunStore) -> str:
     if len(families) > 1:
         raise UsageError(f"{store.root} holds tasks of several families: "
                          f"{', '.join(sorted(families))}", path=store.root)
-    return families.pop() if families else FIGURE_TO_SLIDE
+    if not families:
+        raise UsageError(f"{store.root} holds no task, so no task family", path=store.root,
+                         fix="give the directory of a run made by `refig run`")
+    return families.pop()

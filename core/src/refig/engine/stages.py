@@ -24,7 +24,7 @@ from refig.image_headers import HeaderError, image_size
 from refig.metric_values import source_sha256
 from refig.models import ErrorInfo, GateResult, Inspection, MetricValue, Page, Render, Task
 from refig.protocols import Artifact, Executor, Metric, Renderer, RenderJob, RenderOutput
-from refig.records import FIGURE_TO_SLIDE, PluginKind
+from refig.records import PluginKind
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -50,7 +50,7 @@ class Item:
 
     sha256: str
     path: str
-    family: str = FIGURE_TO_SLIDE
+    family: str
     task: Task | None = None
     inputs: tuple[tuple[str, str], ...] = ()
     #: What its rendering is stored under (:func:`render_key`); the artifact's hash when empty.
@@ -68,8 +68,7 @@ def render_key(sha256: str, family: str, task: Task | None) -> str:
     everything besides the file that changes its rendering, e.g. a program's inputs, size,
     language and capture protocol), the hash of both, so one program handed in for two tasks
     is executed for each with its own inputs."""
-    context = getattr(family_for(family), "render_context", None)
-    extra = context(task) if context is not None and task is not None else ""
+    extra = family_for(family).render_context(task) if task is not None else ""
     return hashlib.sha256(f"{sha256}\n{extra}".encode()).hexdigest() if extra else sha256
 
 
@@ -186,9 +185,7 @@ class MeasureSource:
         metric: Metric = plugin(PluginKind.METRIC, self.metric)
         values: list[MetricValue] = []
         failures: list[str] = []
-        prepare = getattr(metric, "prepare", None)
-        if prepare is not None:  # work shared by the group (one conversion for all, say)
-            prepare(artifacts)
+        metric.prepare(artifacts)  # work shared by the group (one conversion for all, say)
         for artifact in artifacts:
             try:
                 values.extend(metric.compute(artifact))
@@ -209,8 +206,7 @@ def by_source(artifacts: Iterable[Artifact]) -> list[list[Artifact]]:
     return list(groups.values())
 
 
-def final_gate(inspection: Inspection, render: Render | None,
-               family: str = FIGURE_TO_SLIDE) -> GateResult:
+def final_gate(inspection: Inspection, render: Render | None, family: str) -> GateResult:
     """g(P): the structural verdict folded with the render's outcome, by the family's rules."""
     return family_for(family).fold_gate(inspection.gate, render)
 
@@ -277,7 +273,7 @@ def run_stage(
                     tracker.start()
 
         def count_elsewhere() -> None:  # what a claimed stage found done by another process
-            tracker.done_elsewhere(getattr(executor, "elsewhere", 0) - tracker.elsewhere)
+            tracker.done_elsewhere(executor.elsewhere - tracker.elsewhere)
 
         for _ in range(min(max(1, jobs), len(items))):
             begin()

@@ -177,8 +177,7 @@ def check_budget(judges: Sequence[SelectedJudge], budget: float | None) -> None:
     """Refuse ``--budget`` for a judge whose calls have no known price (it could not count)."""
     if budget is None:
         return
-    unpriced = [s.label for s in judges if callable(getattr(s.judge, "priced", None))
-                and not s.judge.priced()]  # type: ignore[attr-defined]
+    unpriced = [s.label for s in judges if s.judge.priced() is False]
     if unpriced:
         raise UsageError(
             f"--budget cannot count the calls of {', '.join(unpriced)}: refig knows no price "

@@ -70,7 +70,7 @@ class SelectedJudge:
 
 def is_deterministic(judge: Judge) -> bool:
     """True for a judge whose scores are a function of its inputs (``deterministic = True``)."""
-    return bool(getattr(judge, "deterministic", False))
+    return judge.deterministic
 
 
 def select_judges(
@@ -104,7 +104,7 @@ def select_judges(
                     )
         secrets = option_secrets(mine, f"JUDGE_OPT_{selection.label}:")
         judge = selection.create(**mine)
-        label = getattr(judge, "label", None) or selection.label
+        label = judge.label or selection.label
         accepts = accepted_options(judge)
         accepting.append((label, accepts))
         taken |= set(mine) if accepts is None else set(mine) & accepts
@@ -133,5 +133,4 @@ def select_judges(
 
 def accepted_options(judge: Judge) -> frozenset[str] | None:
     """The ``--judge-opt`` keys a judge reads (its ``accepts``); None: it checks its own."""
-    accepts = getattr(judge, "accepts", None)
-    return None if accepts is None else frozenset(accepts)
+    return None if judge.accepts is None else frozenset(judge.accepts)

@@ -32,7 +32,7 @@ from refig.judging.workers import BUDGET, Job, JudgeRun, JudgmentKey
 from refig.metric_values import source_sha256
 from refig.models import Judgment, JudgmentStatus, stable_hash
 from refig.protocols import Artifact
-from refig.rubric import Rubric, load_rubric
+from refig.rubric import Rubric
 from refig.running.redact import Redactor, find_secrets
 from refig.store import RunStore, sha256_file
 
@@ -51,7 +51,7 @@ def judge_artifacts(
     artifacts: Iterable[Artifact],
     judges: Sequence[SelectedJudge],
     *,
-    rubric: Rubric | None = None,
+    rubric: Rubric,
     repeats: int = 1,
     jobs: int = 8,
     budget: float | None = None,
@@ -69,7 +69,6 @@ def judge_artifacts(
     if budget is not None and budget < 0:
         raise UsageError(f"--budget must be zero or more dollars, not {budget}")
     check_budget(judges, budget)
-    rubric = rubric or load_rubric()
     began = time.monotonic()
     summary = JudgingSummary(rubric.sha256, rubric.version, repeats, [], budget_usd=budget)
     done: dict[JudgmentKey, Judgment] = {

@@ -140,11 +140,10 @@ class JudgeRun:
         """A budget reservation for one judging (see :class:`Budget`), or None."""
         if self.budget.limit is None:
             return self.budget.reserve(None, probing=False)
-        estimate_of = getattr(self.selected.judge, "estimate_usd", None)
-        prompt = estimate_of(request) if callable(estimate_of) else None
+        prompt = self.selected.judge.estimate_usd(request)
         with self._lock:
             largest = self.largest_call
-        if largest is None and not callable(getattr(self.selected.judge, "priced", None)):
+        if largest is None and self.selected.judge.priced() is None:
             return self.budget.reserve(0.0, probing=False)  # a judge that calls no model
         estimate = max(prompt or 0.0, largest or 0.0)
         return self.budget.reserve(estimate, probing=largest is None)

@@ -43,11 +43,9 @@ class AttemptStatus(StrEnum):
 
 
 class Output(StrEnum):
-    """Roles of the files an attempt leaves in the object store."""
+    """The roles refig itself gives an attempt's files in the object store; the others are the
+    task family's deliverables (figure-to-slide's ``slide`` and ``program``)."""
 
-    SLIDE = "slide"
-    DECK = "deck"
-    PROGRAM = "program"
     TRANSCRIPT = "transcript"
     CALLS = "calls"
     LOG = "log"
@@ -81,11 +79,6 @@ class Attempt(Record):
     processes: list[str] = Field(default_factory=list)
     started_at: datetime = Field(default_factory=utcnow)
     finished_at: datetime = Field(default_factory=utcnow)
-
-    @property
-    def slide_sha256(self) -> str | None:
-        """Hash of the produced .pptx, if any (the figure-to-slide family's artifact)."""
-        return self.outputs.get(Output.SLIDE)
 
     def output(self, role: str) -> str | None:
         """Hash of the output of ``role`` (``slide``, ``deck``, ``program``...), if any."""

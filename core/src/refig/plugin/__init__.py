@@ -1,8 +1,8 @@
 """The documented import surface for plugins: the only core module a plugin's code imports,
-besides :mod:`refig.stats` and the sub-surfaces :mod:`refig.plugin.analysis` (reporters) and
-:mod:`refig.plugin.harness` (harness adapters). Libraries plugins share are the toolkits
-(``refig_toolkit_pptx``, ``refig_toolkit_imaging``, ``refig_toolkit_llm``, and in tests
-``refig_toolkit_testing``), each a distribution a plugin declares.
+besides :mod:`refig.stats` and the sub-surface :mod:`refig.plugin.analysis` (reporters).
+Libraries plugins share are the toolkits (``refig_toolkit_agent``, ``refig_toolkit_pptx``,
+``refig_toolkit_imaging``, ``refig_toolkit_llm``, ``refig_toolkit_testing``), each a
+distribution a plugin declares.
 
 Names load on first use, so a plugin's light ``hooks`` module can import its records from here
 without pulling in the data models or the sandbox (``refig list-plugins`` stays fast).
@@ -15,12 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from refig.hookspecs import hookimpl
 from refig.records import (
-    DECK_EDIT,
-    FIGURE_TO_CODE,
-    FIGURE_TO_SLIDE,
     CliPin,
     Deliverable,
     ExecutorRecord,
+    FamilyDemo,
     HarnessRecord,
     InputSpec,
     JudgeRecord,
@@ -64,7 +62,7 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("SandboxPolicy", "run_command"), "refig.running.sandbox"),
     # a harness's workspace: the file names it leaves, and a task's inputs put there as an
     # attempt does (for a harness's own tests)
-    **dict.fromkeys(("PROGRAM_FILE", "SLIDE_FILE", "source_name", "write_inputs"),
+    **dict.fromkeys(("source_name", "write_inputs"),
                     "refig.running.workspace"),
     **dict.fromkeys(("in_flight",), "refig.inflight"),
     **dict.fromkeys(("RetryPolicy",), "refig.traffic"),
@@ -89,16 +87,11 @@ _LAZY: dict[str, str] = {
 }
 
 __all__ = [
-    "DECK_EDIT",
     "DEFAULT_MAX_PROCESSES",
     "FIELD_KEYS",
-    "FIGURE_TO_CODE",
-    "FIGURE_TO_SLIDE",
     "LOOPBACK",
     "MAX_PIXELS",
-    "PROGRAM_FILE",
     "SCHEMA_VERSION",
-    "SLIDE_FILE",
     "STAGE_OPTIONS",
     "AnswerError",
     "Artifact",
@@ -115,6 +108,7 @@ __all__ = [
     "Evidence",
     "Executor",
     "ExecutorRecord",
+    "FamilyDemo",
     "FamilyMismatchError",
     "FileRefused",
     "GateReason",
@@ -278,7 +272,7 @@ if TYPE_CHECKING:
     from refig.running.programs import SandboxResult, run_sandboxed
     from refig.running.redact import Redactor, find_secrets
     from refig.running.sandbox import SandboxPolicy, run_command
-    from refig.running.workspace import PROGRAM_FILE, SLIDE_FILE, source_name, write_inputs
+    from refig.running.workspace import source_name, write_inputs
     from refig.store import RunStore
     from refig.suite import Suite, SuiteError, SuiteWriter
     from refig.suite_stats import FIELD_KEYS

@@ -32,12 +32,7 @@ from refig.records import Deliverable
 from refig.running.processes import kill_tree
 from refig.running.redact import Redactor, find_secrets
 from refig.running.sandbox import SandboxPolicy
-from refig.running.workspace import (
-    SLIDE_DELIVERABLES,
-    AttemptDirs,
-    attempt_env,
-    write_inputs,
-)
+from refig.running.workspace import AttemptDirs, attempt_env, write_inputs
 from refig.store import RunStore
 
 #: Files above this size are not stored (an agent filling the disk must not fill the run store).
@@ -46,19 +41,34 @@ MAX_OUTPUT_BYTES = 256 << 20
 GRACE_SECONDS = 15.0
 
 
-def delivered(workspace: Path, deliverables: tuple[Deliverable, ...],
+#: The roles refig itself gives a harness's files beside the family's deliverables.
+HARNESS_ROLES = (Output.TRANSCRIPT.value, Output.CALLS.value)
+
+
+class UnknownRole(Exception):
+    """A harness named an output under a role its task's family does not deliver."""
+
+
+def delivered(workspace: Path, task: Task, deliverables: tuple[Deliverable, ...],
               result: HarnessResult) -> dict[str, Path | None]:
-    """Where each deliverable is: the path the harness named (``slide``, ``program``), else the
-    first workspace file matching its pattern (a name or a glob such as ``figure.*``)."""
-    named = {Output.SLIDE.value: result.slide, Output.PROGRAM.value: result.program}
-    found: dict[str, Path | None] = {}
+    """Where each output is, by role: the file the harness named, else for a deliverable the
+    first workspace file matching its pattern (a name or a glob such as ``figure.*``).
+
+    Raises :class:`UnknownRole` when the harness names a role neither the family's deliverables
+    nor refig's own (``transcript``, ``calls``)."""
+    roles = [d.role for d in deliverables]
+    unknown = sorted(set(result.outputs) - {*roles, *HARNESS_ROLES})
+    if unknown:
+        raise UnknownRole(
+            f"the harness named output {', '.join(map(repr, unknown))}, which the "
+            f"{task.family} family does not deliver: its roles are {', '.join(roles)} "
+            f"(and refig's {', '.join(HARNESS_ROLES)})")
+    found: dict[str, Path | None] = {role: Path(path) for role, path in result.outputs.items()}
     for deliverable in deliverables:
-        path = named.get(deliverable.role)
-        if path is None:
+        if found.get(deliverable.role) is None:
             matches = sorted(p for p in workspace.glob(deliverable.pattern)
                              if p.is_file() or p.is_symlink())
-            path = matches[0] if matches else workspace / deliverable.pattern
-        found[deliverable.role] = path
+            found[deliverable.role] = matches[0] if matches else workspace / deliverable.pattern
     return found
 
 
@@ -79,7 +89,7 @@ class AttemptJob:
     run_token: str
     keep_workspace: bool = False
     #: What the agent must leave in its workspace: the task family's deliverables.
-    deliverables: tuple[Deliverable, ...] = SLIDE_DELIVERABLES
+    deliverables: tuple[Deliverable, ...] = field(kw_only=True)
 
     @property
     def attempt_id(self) -> str:
@@ -192,11 +202,10 @@ def run_attempt(job: AttemptJob) -> AttemptOutcome:
             kill_tree(marker=job.attempt_id)
         if result is not None:
             error = error or result.error
-            named = {
-                **delivered(dirs.workspace, job.deliverables, result),
-                Output.TRANSCRIPT.value: result.transcript,
-                **{str(k): v for k, v in result.extra_outputs.items()},
-            }
+            try:
+                named = delivered(dirs.workspace, job.task, job.deliverables, result)
+            except UnknownRole as exc:
+                named, error = {}, ErrorInfo(kind="harness_error", message=str(exc))
             primary = next(d for d in job.deliverables if d.primary)
             for role, path in named.items():
                 if path is None or not (path.exists() or path.is_symlink()):

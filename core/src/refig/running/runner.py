@@ -33,12 +33,7 @@ from refig.running.attempt import (
 from refig.running.processes import kill_tree
 from refig.running.sandbox import SandboxPolicy
 from refig.running.scheduler import Plan, Planned, plan_attempts
-from refig.running.workspace import (
-    SLIDE_DELIVERABLES,
-    check_outside,
-    default_root,
-    sweep_stale,
-)
+from refig.running.workspace import check_outside, default_root, sweep_stale
 from refig.store import RunStore, sha256_file
 from refig.suite import Suite, SuiteError, inside
 
@@ -71,13 +66,13 @@ class RunRequest:
     keep_workspaces: bool = False
     executor_options: dict[str, Any] = field(default_factory=dict)
     #: What an attempt must deliver: the suite's task family's deliverables.
-    deliverables: tuple[Deliverable, ...] = SLIDE_DELIVERABLES
+    deliverables: tuple[Deliverable, ...] = field(kw_only=True)
 
     @property
     def configuration(self) -> Configuration:
         """The configuration, its harness's local options (paths) kept out of its id."""
         record = self.harness.record
-        local = getattr(record, "local_options", frozenset())
+        local = record.local_options if isinstance(record, HarnessRecord) else frozenset()
         return Configuration(model=self.model, harness=record.name,
                              workflow=self.workflow.record.name,
                              options={k: v for k, v in self.options.items() if k not in local},
@@ -174,7 +169,7 @@ def make_request(
         harness = harness_sel.create(**options)
     except (TypeError, ValueError) as exc:
         raise UsageError(f"harness {record.name} rejects options {options}: {exc}") from exc
-    for key, value in getattr(harness, "recorded_defaults", {}).items():
+    for key, value in harness.recorded_defaults.items():
         options.setdefault(key, value)  # a factor of the experiment: always in the id
     loaded = Suite.load(suite)
     family = loaded.manifest.family
@@ -272,14 +267,13 @@ def execute(request: RunRequest, *, quiet: bool = False) -> RunSummary:
     """Run every planned attempt of one configuration; return the summary."""
     suite = request.suite
     tasks = list(suite.tasks[: request.limit] if request.limit is not None else suite.tasks)
-    preflight = getattr(request.harness.create(**request.options), "preflight", None)
-    if preflight is not None:
-        preflight(request.model)
+    request.harness.create(**request.options).preflight(request.model)
+    record = request.harness.record
     root = (request.workspace_root or default_root()).absolute()
     check_outside(root, suite.root, request.out)
     policy = SandboxPolicy.create(request.sandbox, protected=(suite.root, request.out, root),
                                   egress=request.network,
-                                  agent=getattr(request.harness.record, "runs_agent", True))
+                                  agent=not isinstance(record, HarnessRecord) or record.runs_agent)
     root.mkdir(parents=True, exist_ok=True)
     sweep_stale(root)
 

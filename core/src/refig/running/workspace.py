@@ -3,7 +3,7 @@
 Each attempt gets ``<root>/<attempt id>/`` holding:
 
 - ``workspace/``: the agent's working directory; starts with only ``source.<ext>`` and the
-  workflow's files, and is where the agent leaves ``slide.pptx`` and ``build_slide.py``;
+  workflow's files, and is where the agent leaves its family's deliverables (``slide.pptx``);
 - ``home/``: ``HOME`` for the harness and the agent (CLI configs, caches, ``TMPDIR``);
 - ``outputs/``: refig's attempt log and the harness's transcript, never visible to the agent.
 
@@ -26,20 +26,12 @@ from typing import TYPE_CHECKING
 
 from refig.errors import UsageError
 from refig.home import cache_dir
-from refig.records import Deliverable
 from refig.running.processes import MARKER
 from refig.running.redact import SECRET_NAME
 
 if TYPE_CHECKING:
     from refig.models import Asset, Task
 
-SLIDE_FILE = "slide.pptx"
-PROGRAM_FILE = "build_slide.py"
-#: The figure-to-slide deliverables, for attempts made without a family's (tests, self-checks).
-SLIDE_DELIVERABLES = (
-    Deliverable("slide", SLIDE_FILE, primary=True),
-    Deliverable("program", PROGRAM_FILE, required=False),
-)
 SOURCE_STEM = "source"
 OWNER_FILE = ".owner"
 #: Present in a directory kept by ``--keep-workspaces``: no sweep removes it (``rm -r`` does).

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from refig.plugin import PROGRAM_FILE, SLIDE_FILE
+from refig_harness_baseline.files import PROGRAM_FILE, SLIDE_FILE
 
 EMU_PER_INCH = 914_400
 #: The slide's long side, as in PowerPoint's 16:9 default (13.333 in); the short side follows the

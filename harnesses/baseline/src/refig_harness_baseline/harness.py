@@ -1,7 +1,8 @@
 """The baselines as harnesses: a real subprocess in the workspace, through refig's sandbox.
 
 Like an agent, each baseline reads ``source.*``, writes ``build_slide.py`` and runs it to make
-``slide.pptx``; its JSON-lines progress on stdout is the transcript. It needs no model and no
+``slide.pptx``, which the run finds by the family's deliverables; its JSON-lines progress on
+stdout is the transcript. It needs no model and no
 network, so its sandbox has none.
 """
 
@@ -11,10 +12,9 @@ import platform
 import sys
 
 from refig.plugin import (
-    PROGRAM_FILE,
-    SLIDE_FILE,
     AttemptContext,
     ErrorInfo,
+    Harness,
     HarnessResult,
     Usage,
     UsageError,
@@ -26,7 +26,7 @@ from refig_harness_baseline import __version__
 TRANSCRIPT = "transcript.jsonl"
 
 
-class BaselineHarness:
+class BaselineHarness(Harness):
     """Runs ``python -m refig_harness_baseline.<module> SOURCE`` for one attempt."""
 
     def __init__(self, module: str, **options: str):
@@ -49,13 +49,10 @@ class BaselineHarness:
         if done.timed_out:
             error = ErrorInfo(kind="timeout", message="the baseline reached the attempt's deadline",
                               retryable=True)
-        slide, program = ctx.workspace / SLIDE_FILE, ctx.workspace / PROGRAM_FILE
         return HarnessResult(
             exit_code=done.exit_code,
             error=error,
-            slide=slide if slide.is_file() else None,
-            program=program if program.is_file() else None,
-            transcript=transcript,
+            outputs={"transcript": transcript},
             turns=0,
             usage=Usage(),
             cost_usd=0.0,

@@ -8,10 +8,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from refig.plugin import SLIDE_FILE
 from refig_toolkit_imaging import open_image
 
 from refig_harness_baseline.agent import build, emit, slide_size
+from refig_harness_baseline.files import SLIDE_FILE
 
 PROGRAM = '''"""Build {slide}: the figure pasted as one picture over the whole slide.
 

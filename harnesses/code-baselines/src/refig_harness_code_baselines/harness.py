@@ -12,8 +12,9 @@ import json
 import platform
 from pathlib import Path
 
-from refig.plugin import AttemptContext, ErrorInfo, HarnessResult, Usage, UsageError
+from refig.plugin import AttemptContext, ErrorInfo, Harness, HarnessResult, Usage, UsageError
 from refig_family_figure_to_code.languages import Language, spec
+from refig_family_figure_to_code.roles import PROGRAM
 
 from refig_harness_code_baselines import __version__
 from refig_harness_code_baselines.programs import blank, smuggle
@@ -21,7 +22,7 @@ from refig_harness_code_baselines.programs import blank, smuggle
 KINDS = ("reference", "blank", "smuggle")
 
 
-class CodeBaseline:
+class CodeBaseline(Harness):
     """Writes the baseline's program for one attempt."""
 
     def __init__(self, kind: str, **options: str):
@@ -67,8 +68,8 @@ class CodeBaseline:
         transcript = (ctx.outputs_dir or ctx.workspace.parent) / "transcript.jsonl"
         transcript.write_text(json.dumps({"baseline": self.kind, "language": language.value,
                                           "program": target.name}) + "\n")
-        return HarnessResult(exit_code=0 if error is None else 1, error=error,
-                             program=target if program is not None else None,
-                             transcript=transcript, turns=0, usage=Usage(), cost_usd=0.0,
+        outputs = {"transcript": transcript, **({PROGRAM: target} if program is not None else {})}
+        return HarnessResult(exit_code=0 if error is None else 1, error=error, outputs=outputs,
+                             turns=0, usage=Usage(), cost_usd=0.0,
                              harness_version=__version__,
                              cli_version=f"python {platform.python_version()}")

@@ -6,7 +6,9 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
-from refig.plugin import FIGURE_TO_CODE, HarnessRecord, hookimpl
+from refig.plugin import HarnessRecord, hookimpl
+
+FIGURE_TO_CODE = "figure-to-code"
 
 
 def _make(kind: str, **options: Any) -> Any:

@@ -13,7 +13,15 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from refig.plugin import AttemptContext, ErrorInfo, HarnessResult, RetryPolicy, Task, UsageError
+from refig.plugin import (
+    AttemptContext,
+    ErrorInfo,
+    Harness,
+    HarnessResult,
+    RetryPolicy,
+    Task,
+    UsageError,
+)
 from refig_toolkit_agent import (
     ANTHROPIC,
     CALLS,
@@ -44,7 +52,8 @@ from refig_harness_model.options import ModelOptions, parse_options
 
 #: Workflows whose prompt asks for one answer holding the code (an agent's prompt asks for files).
 ANSWER_WORKFLOWS = ("answer",)
-#: The deliverable's file name per language of a figure-to-code task.
+#: figure-to-code's deliverable role, and its file name per language.
+PROGRAM = "program"
 PROGRAM_FILES = {"python": "figure.py", "matlab": "figure.m", "r": "figure.R",
                  "latex": "figure.tex"}
 
@@ -84,7 +93,7 @@ class Outcome:
     error: ErrorInfo | None
 
 
-class ModelHarness:
+class ModelHarness(Harness):
     """The ``model`` harness; options from the factory, overridden per configuration."""
 
     name = "model"
@@ -132,11 +141,11 @@ class ModelHarness:
                 program = target
             except NoCode as exc:
                 error = ErrorInfo(kind="no_code", message=f"{exc} ({ctx.model})")
+        outputs = {"transcript": transcript, "calls": calls_log}
         return HarnessResult(
-            exit_code=0 if error is None else None, error=error, program=program,
-            transcript=transcript if transcript.exists() else None,
-            extra_outputs={"calls": calls_log}, turns=summary.turns, usage=summary.usage,
-            cost_usd=summary.cost_usd,
+            exit_code=0 if error is None else None, error=error,
+            outputs=outputs if program is None else {PROGRAM: program, **outputs},
+            turns=summary.turns, usage=summary.usage, cost_usd=summary.cost_usd,
         )
 
     @staticmethod

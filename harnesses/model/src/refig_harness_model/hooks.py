@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from refig.plugin import FIGURE_TO_CODE, HarnessRecord, hookimpl
+from refig.plugin import HarnessRecord, hookimpl
+
+FIGURE_TO_CODE = "figure-to-code"
 
 
 def _create(**options: Any) -> Any:

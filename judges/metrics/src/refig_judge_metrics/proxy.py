@@ -16,6 +16,7 @@ from refig.plugin import (
     Artifact,
     AxisScore,
     ErrorInfo,
+    Judge,
     JudgeRequest,
     Judgment,
     JudgmentStatus,
@@ -232,7 +233,7 @@ FORMULAS: dict[str, Formula] = {
 }
 
 
-class MetricsJudge:
+class MetricsJudge(Judge):
     """Fills the rubric from metrics; ``proxy=True`` on every judgment."""
 
     label = "metrics"
@@ -245,7 +246,7 @@ class MetricsJudge:
         """It has no options; values meant for every judge are left to the others."""
 
     def judge(self, request: JudgeRequest) -> Judgment:
-        rubric = load_rubric(request.rubric_path)
+        rubric = load_rubric(request.rubric_path, family=request.artifact.family)
         fields: dict[str, Any] = {
             "artifact_sha256": request.artifact.sha256,
             "judge": self.label,

@@ -7,7 +7,9 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from refig.plugin import FIGURE_TO_CODE, JudgeRecord, UsageError, hookimpl
+from refig.plugin import JudgeRecord, UsageError, hookimpl
+
+FIGURE_TO_CODE = "figure-to-code"
 
 #: Where the jury's models come from when ``--judge mmos`` names none.
 MODELS_ENV = "REFIG_MMOS_MODELS"

@@ -23,6 +23,7 @@ from typing import Any
 
 from refig.plugin import (
     AxisScore,
+    Judge,
     JudgeRequest,
     Judgment,
     JudgmentStatus,
@@ -75,7 +76,7 @@ def combine(members: Sequence[tuple[str, Judgment]], base: Judgment) -> Judgment
     })
 
 
-class MmosJury:
+class MmosJury(Judge):
     """A jury of judges (objects with ``key`` and ``judge(request)``), one per model."""
 
     def __init__(self, name: str, members: Sequence[tuple[str, Any]], *, swapped: bool = False,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from refig.plugin import AxisScore, JudgeRequest, Judgment, JudgmentStatus, load_rubric
+from refig.plugin import AxisScore, Judge, JudgeRequest, Judgment, JudgmentStatus, load_rubric
 from refig_metric_code.fcf import q_delta_e
 from refig_metric_code.languages import Language
 from refig_metric_code.tokens import literals
@@ -45,7 +45,7 @@ def multiset_f1(reference: Counter[str], generated: Counter[str]) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
-class CodeMetricsProxy:
+class CodeMetricsProxy(Judge):
     """Deterministic MMOS-shaped scores; never calls a model."""
 
     key = KEY

@@ -6,6 +6,7 @@ from typing import Any
 
 from refig.plugin import (
     ErrorInfo,
+    Judge,
     JudgeRequest,
     Judgment,
     JudgmentStatus,
@@ -22,7 +23,7 @@ from refig_judge_rubric.options import JudgeOptions, parse_options
 from refig_judge_rubric.pricing import prompt_cost, token_price
 
 
-class RubricJudge:
+class RubricJudge(Judge):
     """Scores an artifact on the rubric with one litellm model.
 
     ``name`` is the judge's name as selected (``gpt-5.4``, ``litellm:openai/gpt-4o``, ``qwen``);
@@ -56,8 +57,8 @@ class RubricJudge:
                 path.is_file() for _, path in evidence.images):
             return 0.0  # judged as missing_input without a call
         try:
-            messages = judge_messages(load_rubric(request.rubric_path), evidence,
-                                      max_side=self.options.max_image_side)
+            rubric = load_rubric(request.rubric_path, family=request.artifact.family)
+            messages = judge_messages(rubric, evidence, max_side=self.options.max_image_side)
         except (ImageError, OSError):
             return 0.0
         return prompt_cost(self.options, self.price, messages)
@@ -88,7 +89,7 @@ class RubricJudge:
             return result(status=JudgmentStatus.FAILED,
                           error=ErrorInfo(kind=kind, message=message, **extra))
 
-        rubric = load_rubric(request.rubric_path)
+        rubric = load_rubric(request.rubric_path, family=request.artifact.family)
         evidence = request.evidence
         missing = [*evidence.missing,
                    *(label for label, path in evidence.images if not path.is_file())]

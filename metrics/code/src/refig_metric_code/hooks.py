@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from refig.plugin import FIGURE_TO_CODE, MetricRecord, hookimpl
+from refig.plugin import MetricRecord, hookimpl
+
+FIGURE_TO_CODE = "figure-to-code"
 
 
 def _factory(**options: Any) -> Any:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from PIL import Image
-from refig.plugin import Artifact, MetricValue, ValueMaker
+from refig.plugin import Artifact, Metric, MetricValue, ValueMaker
 from refig_metric_image.perceptual import Lpips
 
 from refig_metric_code.codebert import NAMES as CODEBERT_NAMES
@@ -60,7 +60,7 @@ def _language(artifact: Artifact) -> Language | None:
     return Language.parse(str(value)) if value else None
 
 
-class CodeMetrics:
+class CodeMetrics(Metric):
     """Computes :data:`NAMES` for one figure-to-code artifact."""
 
     def __init__(self, *, lpips_weights: str | None = None, trivial_k: int | str = 500,

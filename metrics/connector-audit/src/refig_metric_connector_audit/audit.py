@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from refig.plugin import Artifact, MetricValue, ValueMaker, unavailable
+from refig.plugin import Artifact, Metric, MetricValue, ValueMaker, unavailable
 from refig_toolkit_pptx import ObjectKind, ObjectTree, SlideObject, object_tree
 from refig_toolkit_pptx.lines import arrow_count, has_line_preset
 
@@ -120,7 +120,7 @@ def listing(objects: Iterable[SlideObject]) -> list[dict[str, Any]]:
     return [describe(obj) for obj in list(objects)[:DETAIL_LIMIT]]
 
 
-class ConnectorAudit:
+class ConnectorAudit(Metric):
     """The ``connector-audit`` metric: one value per count, plus the audit-table summary."""
 
     version = "2"  # 2: an end glued to a hidden shape dangles

@@ -5,7 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from refig.plugin import DECK_EDIT, FIGURE_TO_CODE, FIGURE_TO_SLIDE, MetricRecord, hookimpl
+from refig.plugin import MetricRecord, hookimpl
+
+FIGURE_TO_SLIDE = "figure-to-slide"
+DECK_EDIT = "deck-edit"
+FIGURE_TO_CODE = "figure-to-code"
 
 
 def _factory(**options: Any) -> Any:

@@ -8,9 +8,8 @@ from typing import Any
 
 from lxml import etree
 from refig.plugin import (
-    DECK_EDIT,
-    FIGURE_TO_CODE,
     Artifact,
+    Metric,
     MetricValue,
     PluginKind,
     Registry,
@@ -24,6 +23,9 @@ from refig_toolkit_pptx import Package, PackageError
 from refig_metric_edit_probes.code import probe_program
 from refig_metric_edit_probes.outcome import Outcome, score
 from refig_metric_edit_probes.slides import ProbeRenderError, probe_many, probe_slides
+
+DECK_EDIT = "deck-edit"
+FIGURE_TO_CODE = "figure-to-code"
 
 METRIC = "edit-probes"
 NAMES = ("probe_score", "probes_applicable")
@@ -56,7 +58,7 @@ class ProbeInputError(ValueError):
     """The artifact lacks what its probes need (a program's stored image)."""
 
 
-class EditProbes:
+class EditProbes(Metric):
     """Slide probes on the figure-to-slide slide or the edited slides of a deck; code probes on
     a figure-to-code program."""
 

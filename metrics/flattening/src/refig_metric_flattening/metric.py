@@ -17,7 +17,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from refig.plugin import Artifact, MetricValue, RefigError, ValueMaker, source_sha256, unavailable
+from refig.plugin import (
+    Artifact,
+    Metric,
+    MetricValue,
+    RefigError,
+    ValueMaker,
+    source_sha256,
+    unavailable,
+)
 from refig_toolkit_imaging.locating import (
     Match,
     Signature,
@@ -84,7 +92,7 @@ class ImageReport:
         }
 
 
-class Flattening:
+class Flattening(Metric):
     """Raster coverage and pasted-source detection for one artifact."""
 
     version = "3"  # 3: a linked picture counts as an embedded one (2: pasted_source null when

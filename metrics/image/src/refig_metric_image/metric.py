@@ -8,7 +8,15 @@ from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image
-from refig.plugin import Artifact, MetricValue, RefigError, ValueMaker, source_sha256, unavailable
+from refig.plugin import (
+    Artifact,
+    Metric,
+    MetricValue,
+    RefigError,
+    ValueMaker,
+    source_sha256,
+    unavailable,
+)
 from refig_toolkit_imaging import open_image
 
 from refig_metric_image.pairing import WORK_WIDTH, Prepared, content, pair_with, prepare
@@ -63,7 +71,7 @@ def _truthy(value: bool | str) -> bool:
     return value is True or str(value).strip().lower() in {"1", "true", "yes", "on"}
 
 
-class ImageSimilarity:
+class ImageSimilarity(Metric):
     """SSIM, PSNR, mean CIEDE2000 and (when set up) LPIPS between the source and the render.
 
     ``layout_ssim`` is SSIM at ``LAYOUT_WIDTH`` pixels wide. Each ``*_blank`` value is what an

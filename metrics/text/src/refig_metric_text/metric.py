@@ -24,7 +24,15 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from refig.plugin import Artifact, MetricValue, RefigError, ValueMaker, source_sha256, unavailable
+from refig.plugin import (
+    Artifact,
+    Metric,
+    MetricValue,
+    RefigError,
+    ValueMaker,
+    source_sha256,
+    unavailable,
+)
 from refig_toolkit_imaging import open_image
 from refig_toolkit_imaging.ocr import DETECTOR_SIDE
 from refig_toolkit_pptx import object_tree
@@ -63,7 +71,7 @@ def share(part: int, whole: int) -> float | None:
     return part / whole if whole else None
 
 
-class TextRecall:
+class TextRecall(Metric):
     """Recall and precision of native text against OCR of the source; text held in images."""
 
     # 8: OCR's detector reads a figure over 1024 px shrunk to 1024

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from refig.plugin import Artifact, MetricValue, ValueMaker, source_sha256, unavailable
+from refig.plugin import Artifact, Metric, MetricValue, ValueMaker, source_sha256, unavailable
 from refig_toolkit_pptx import object_tree
 
 from refig_metric_topology.topology import AnnotationError, score
@@ -25,7 +25,7 @@ NAMES = (
 ZERO_WHEN_UNREADABLE = ("node_recall", "edge_recall", "edge_precision", "edge_f1")
 
 
-class TopologyMetric:
+class TopologyMetric(Metric):
     """Scores a slide's nodes and directed edges against the task's figure annotation."""
 
     version = "1"

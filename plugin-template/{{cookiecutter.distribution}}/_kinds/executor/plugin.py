@@ -3,12 +3,16 @@
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
+from refig.plugin import Executor
+
 T = TypeVar("T")
 R = TypeVar("R")
 
 
-class SerialExecutor:
+class SerialExecutor(Executor):
     """An executor that ignores ``jobs`` and runs each item in turn in this process."""
+
+    in_process = True
 
     def map(
         self, fn: Callable[[T], R], items: Sequence[T], *, jobs: int
@@ -20,5 +24,3 @@ class SerialExecutor:
                 result = exc
             yield item, result
 
-    def close(self) -> None:
-        """Nothing to release."""

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pydantic import BaseModel
-from refig.plugin import Evidence, GateResult, RenderJob
+from refig.plugin import Evidence, GateResult, RenderJob, TaskFamily
 from refig.plugin.analysis import Column, Context, Section, Table
 
 MAX_BYTES = 64 * 1024
@@ -31,7 +31,7 @@ def caption_lengths(ctx: Context) -> Iterator[Table]:
                 [Column("config", "configuration"), Column("passed", "passed", "int")], rows)
 
 
-class CaptionFamily:
+class CaptionFamily(TaskFamily):
     """The :class:`refig.plugin.TaskFamily` of figure captions."""
 
     inspector = "caption-1"

@@ -11,7 +11,7 @@ hand the program refig's environment and everything the user running refig can r
 
 import sys
 
-from refig.plugin import AttemptContext, ErrorInfo, HarnessResult
+from refig.plugin import AttemptContext, ErrorInfo, Harness, HarnessResult
 from refig.plugin import run_command
 
 PROGRAM = '''\
@@ -28,7 +28,7 @@ deck.save("slide.pptx")
 '''
 
 
-class TitleHarness:
+class TitleHarness(Harness):
     """Builds a one-slide deck holding the task id as a title."""
 
     def __init__(self, python: str = sys.executable):
@@ -43,10 +43,11 @@ class TitleHarness:
         if done.timed_out:
             error = ErrorInfo(kind="timeout", message="program ran past the deadline",
                               retryable=True)
-            return HarnessResult(exit_code=None, error=error, program=program)
+            return HarnessResult(exit_code=None, error=error, outputs={"program": program})
         slide = ctx.workspace / "slide.pptx"
         if done.exit_code != 0 or not slide.is_file():
             message = errors.read_text(errors="replace")[-2000:] if errors.is_file() else ""
             error = ErrorInfo(kind="program_failed", message=message)
-            return HarnessResult(exit_code=done.exit_code, error=error, program=program)
-        return HarnessResult(exit_code=0, slide=slide, program=program, turns=1)
+            return HarnessResult(exit_code=done.exit_code, error=error,
+                                 outputs={"program": program})
+        return HarnessResult(exit_code=0, outputs={"slide": slide, "program": program}, turns=1)

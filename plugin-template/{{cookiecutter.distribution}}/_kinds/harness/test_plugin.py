@@ -36,11 +36,11 @@ def test_the_context_is_what_a_real_run_gives(tmp_path):
 def test_writes_and_runs_the_program(tmp_path):
     result = TitleHarness().run(_context(tmp_path))
     assert result.error is None and result.exit_code == 0
-    deck = Presentation(str(result.slide))
+    deck = Presentation(str(result.outputs["slide"]))
     assert len(deck.slides) == 1
     texts = [shape.text_frame.text for shape in deck.slides[0].shapes]
     assert texts == ["Figure fig-7"]
-    assert result.program.read_text().startswith("from pptx import")
+    assert result.outputs["program"].read_text().startswith("from pptx import")
 
 
 def test_two_tasks_give_two_slides(tmp_path):
@@ -49,7 +49,7 @@ def test_two_tasks_give_two_slides(tmp_path):
     titles = []
     for task_id in ("fig-7", "fig-8"):
         result = TitleHarness().run(_context(tmp_path / task_id, task_id=task_id))
-        titles.append(Presentation(str(result.slide)).slides[0].shapes[0].text_frame.text)
+        titles.append(Presentation(str(result.outputs["slide"])).slides[0].shapes[0].text_frame.text)
     assert titles == ["Figure fig-7", "Figure fig-8"]
 
 

@@ -15,6 +15,7 @@ calls, usage and cost.
 from refig.plugin import (
     AxisScore,
     ErrorInfo,
+    Judge,
     JudgeRequest,
     Judgment,
     JudgmentStatus,
@@ -24,7 +25,7 @@ from refig.plugin import (
 from refig_toolkit_pptx import ObjectKind, object_tree
 
 
-class NativeShareJudge:
+class NativeShareJudge(Judge):
     """Scores ``axis.max x (native objects / all objects)`` on every axis."""
 
     label = "{{ cookiecutter.name }}"
@@ -32,7 +33,7 @@ class NativeShareJudge:
     key = stable_hash({"judge": "{{ cookiecutter.name }}", "version": 1})
 
     def judge(self, request: JudgeRequest) -> Judgment:
-        rubric = load_rubric(request.rubric_path)
+        rubric = load_rubric(request.rubric_path, family=request.artifact.family)
         fields = dict(artifact_sha256=request.artifact.sha256, judge=self.label,
                       judge_key=self.key, rubric_sha256=rubric.sha256,
                       rubric_version=rubric.version, repeat=request.repeat, proxy=True,

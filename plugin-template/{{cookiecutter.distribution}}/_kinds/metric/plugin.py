@@ -2,11 +2,11 @@
 
 from collections.abc import Iterator
 
-from refig.plugin import Artifact, MetricValue
+from refig.plugin import Artifact, Metric, MetricValue
 from refig_toolkit_pptx import object_tree
 
 
-class WordCount:
+class WordCount(Metric):
     """``native_words``: words in text boxes, shapes and tables; ``text_objects``: objects with text."""
 
     version = "1"

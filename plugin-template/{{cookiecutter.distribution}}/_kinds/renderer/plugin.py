@@ -6,14 +6,14 @@ import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from refig.plugin import ErrorInfo, RenderJob, RenderOutput
+from refig.plugin import ErrorInfo, RenderJob, RenderOutput, Renderer
 from refig_toolkit_imaging import ImageError, open_image
 
 THUMBNAIL = "docProps/thumbnail.jpeg"
 MAX_THUMBNAIL_BYTES = 16 * 1024 * 1024
 
 
-class ThumbnailRenderer:
+class ThumbnailRenderer(Renderer):
     """Turns ``docProps/thumbnail.jpeg`` into a PNG of at most ``width`` pixels across."""
 
     version = "thumbnail-1"

@@ -17,8 +17,8 @@ class CsvLeaderboard:
         store = RunStore.open(run_dir)
         config_of: dict[str, set[str]] = defaultdict(set)
         for attempt in store.iter(Attempt):
-            if attempt.slide_sha256:
-                config_of[attempt.slide_sha256].add(attempt.config_id)
+            if attempt.output("slide"):
+                config_of[attempt.output("slide")].add(attempt.config_id)
         totals: dict[str, list[float]] = defaultdict(list)
         for judgment in store.iter(Judgment):
             if judgment.status is JudgmentStatus.OK and judgment.total is not None:

@@ -96,7 +96,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
         with check_harness(harness, faults=[Fault(fault)] if fault else [],
                            timeout=timeout, sandbox=sandbox, options=options) as outcome:
             result = outcome.result
-            gate = inspect_structure(result.slide).gate if result.slide else None
+            gate = inspect_structure(outcome.slide).gate if outcome.slide else None
             recorded = {"turns": result.turns or 0, **result.usage.model_dump()}
             served = {k: v for k, v in outcome.totals.items() if k in recorded}
             problems = outcome.mismatches()

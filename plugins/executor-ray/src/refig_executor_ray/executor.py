@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import ray
-from refig.plugin import RefigError, in_flight
+from refig.plugin import Executor, RefigError, in_flight
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -24,7 +24,7 @@ def _apply(fn: Callable[[T], R], item: T) -> R:
     return fn(item)
 
 
-class RayExecutor:
+class RayExecutor(Executor):
     """Connects to (or starts) a Ray cluster and maps functions over items as Ray tasks.
 
     ``address`` is a cluster address (``ray://host:10001``, ``host:6379`` or ``auto``); without

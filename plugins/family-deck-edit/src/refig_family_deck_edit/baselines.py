@@ -14,14 +14,14 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from refig.plugin import ErrorInfo, HarnessResult, Usage, UsageError
+from refig.plugin import ErrorInfo, Harness, HarnessResult, Usage, UsageError
 
 from refig_family_deck_edit.cases import DECK, TARGET
 
 EDITED = "edited.pptx"
 
 
-class CopyHarness:
+class CopyHarness(Harness):
     """Copies one input of the task to ``edited.pptx`` in the workspace."""
 
     def __init__(self, role: str, suite: str | None = None, **options: str):
@@ -57,7 +57,7 @@ class CopyHarness:
             shutil.copyfile(source, edited)
         return HarnessResult(
             exit_code=0 if error is None else 1, error=error,
-            extra_outputs={DECK: edited} if edited.is_file() else {},
+            outputs={DECK: edited} if edited.is_file() else {},
             turns=0, usage=Usage(), cost_usd=0.0, harness_version="1",
             cli_version=f"python {platform.python_version()}",
         )

@@ -11,7 +11,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from refig.plugin import Artifact, Evidence, GateResult, Render, RenderJob, Task, stable_hash
+from refig.plugin import (
+    Artifact,
+    Evidence,
+    GateResult,
+    Render,
+    RenderJob,
+    Task,
+    TaskFamily,
+    stable_hash,
+)
 
 from refig_family_deck_edit.cases import DECK, TARGET
 from refig_family_deck_edit.compare import readable
@@ -35,7 +44,7 @@ def reference_key(task: Task) -> str:
                         "target": target.sha256 if target else None})
 
 
-class DeckEdit:
+class DeckEdit(TaskFamily):
     """The :class:`refig.plugin.TaskFamily` of PPTArena."""
 
     inspector = INSPECTOR

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from refig.plugin import (
-    DECK_EDIT,
     Deliverable,
     HarnessRecord,
     InputSpec,
@@ -21,6 +20,9 @@ from refig.plugin import (
 )
 
 from refig_family_deck_edit.commands import deck_sample_command, pptarena_command
+from refig_family_deck_edit.demo import DEMO
+
+DECK_EDIT = "deck-edit"
 
 HERE = Path(__file__).parent
 RUBRIC = HERE / "rubrics" / "pptarena-v1.toml"
@@ -34,6 +36,12 @@ def _family(**options: Any) -> Any:
     from refig_family_deck_edit.family import DeckEdit
 
     return DeckEdit(**options)
+
+
+def _viewer() -> Any:
+    from refig_family_deck_edit.view import VIEW
+
+    return VIEW
 
 
 @hookimpl
@@ -52,11 +60,14 @@ def refig_task_families() -> Iterator[TaskFamilyRecord]:
                       description="the exact edit specification (generated suites)"),
         ),
         deliverables=(Deliverable("deck", "edited.pptx", primary=True),),
+        claims_suffixes=False,
         renderer="libreoffice",
         metrics=("deck-diff",),
         judges=("deck-metrics",),
         rubric=RUBRIC,
         prompts=PROMPTS,
+        demo=DEMO,
+        viewer=_viewer,
     )
 
 

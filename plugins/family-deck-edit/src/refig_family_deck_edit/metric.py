@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from refig.plugin import MetricValue, ValueMaker
+from refig.plugin import Metric, MetricValue, ValueMaker
 
 from refig_family_deck_edit.context import ContextError, artifact_context
 from refig_family_deck_edit.references import RenderError
@@ -24,7 +24,7 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-class DeckDiffMetric:
+class DeckDiffMetric(Metric):
     """Edit recall, precision and collateral count; the spec oracle's IF on generated tasks;
     the slides chosen for the VQ judge."""
 

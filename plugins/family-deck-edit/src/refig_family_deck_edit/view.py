@@ -1,5 +1,5 @@
 """The deck-edit panel of the HTML task pages (``refig view``, ``refig report --html``),
-contributed through the viewer's ``refig.viewer`` entry point: the structural diff's verdicts,
+given to the viewer by the family's record (``viewer``): the structural diff's verdicts,
 original, target and edited renderings side by side for each slide chosen for the VQ judge, and
 every slide of the three decks, hidden ones marked; all read from the ``deck-diff`` values.
 

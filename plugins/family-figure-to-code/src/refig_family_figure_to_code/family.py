@@ -21,6 +21,7 @@ from refig.plugin import (
     Render,
     RenderJob,
     Task,
+    TaskFamily,
 )
 from refig.plugin.analysis import Section
 
@@ -49,7 +50,7 @@ def _figure_names(task: Task | None) -> tuple[str, ...]:
     return (name.name, f"source{name.suffix.lower()}")  # its name in the agent's workspace
 
 
-class CodeFamily:
+class CodeFamily(TaskFamily):
     """Everything specific to figure-to-code tasks that evaluation needs."""
 
     inspector = INSPECTOR

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 from refig.plugin import (
-    FIGURE_TO_CODE,
     Deliverable,
     InputSpec,
     RendererRecord,
@@ -17,7 +16,10 @@ from refig.plugin import (
 )
 
 from refig_family_figure_to_code.command import code_sample_command, figcodebench_command
+from refig_family_figure_to_code.demo import DEMO
 from refig_family_figure_to_code.roles import DATA_PREFIX, FIGURE, PROGRAM, REFERENCE_CODE
+
+FIGURE_TO_CODE = "figure-to-code"
 
 PROMPTS = Path(__file__).parent / "prompts"
 RUBRIC = Path(__file__).parent / "rubrics" / "mmos-v1.toml"
@@ -53,6 +55,12 @@ def _code_sample(**options: Any) -> Any:
     return build_code_sample
 
 
+def _viewer() -> Any:
+    from refig_family_figure_to_code.view import VIEW
+
+    return VIEW
+
+
 @hookimpl
 def refig_task_families() -> Iterator[TaskFamilyRecord]:
     yield TaskFamilyRecord(
@@ -75,6 +83,8 @@ def refig_task_families() -> Iterator[TaskFamilyRecord]:
         prompts={p.name.split(".")[0]: p for p in sorted(PROMPTS.glob("*.md"))
                  if p.name != "README.md"},
         checks=_checks,
+        demo=DEMO,
+        viewer=_viewer,
     )
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from PIL import Image
 from PIL.PngImagePlugin import PngInfo
-from refig.plugin import ErrorInfo, RenderJob, RenderOutput, Task
+from refig.plugin import ErrorInfo, Renderer, RenderJob, RenderOutput, Task
 from refig_metric_code.smuggling import COPIED_INPUT_KEY
 
 from refig_family_figure_to_code.capture import FIGCODEBENCH, protocol_of
@@ -90,7 +90,7 @@ def _page_png(execution: Execution) -> bytes:
     return buffer.getvalue()
 
 
-class ProgramRenderer:
+class ProgramRenderer(Renderer):
     """Runs programs under the sandbox, each in a fresh private workspace: by default one
     fresh interpreter per program; with ``warm`` one reused interpreter per language where the
     language allows (:mod:`.warm`: faster, but programs share one sandbox)."""

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from refig import stats
-from refig.plugin import FIGURE_TO_CODE
 from refig.plugin.analysis import (
     UNRANKED,
     Column,
@@ -33,6 +32,8 @@ from refig.plugin.analysis import (
     raters_table,
 )
 from refig_metric_code.crystal import PairCounts, corpus_score
+
+FIGURE_TO_CODE = "figure-to-code"
 
 #: The judge whose totals are MMOS; without it, the run's primary judge (e.g. the proxy).
 JURY, PROBE = "mmos", "mmos-swapped"

@@ -1,5 +1,5 @@
 """The figure-to-code panel of the HTML task pages (``refig view``, ``refig report --html``),
-contributed through the viewer's ``refig.viewer`` entry point. The page itself shows the
+given to the viewer by the family's record (``viewer``). The page itself shows the
 reference figure beside the program's image, the status and the downloads; this panel adds the
 program, what its interpreter printed, the typed failure and the code metrics, all leading the
 page (``lead``): the viewer folds a long program so the output and metrics stay in reach."""

@@ -19,6 +19,7 @@ from refig.plugin import (
     RenderJob,
     SectionBuilder,
     Task,
+    TaskFamily,
 )
 from refig_toolkit_pptx import INSPECTOR, ObjectTree, fold_render, inspect_structure, object_tree
 
@@ -26,7 +27,7 @@ from refig_family_figure_to_slide.audit import object_audit
 from refig_family_figure_to_slide.check import check_cells, check_row
 
 
-class FigureToSlide:
+class FigureToSlide(TaskFamily):
     """The :class:`refig.plugin.TaskFamily` of ReFigBench."""
 
     inspector = INSPECTOR

@@ -6,13 +6,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from refig.plugin import (
-    FIGURE_TO_SLIDE,
-    Deliverable,
-    InputSpec,
-    TaskFamilyRecord,
-    hookimpl,
-)
+from refig.plugin import Deliverable, InputSpec, TaskFamilyRecord, hookimpl
+
+from refig_family_figure_to_slide.demo import DEMO
+
+FIGURE_TO_SLIDE = "figure-to-slide"
 
 RUBRIC = Path(__file__).parent / "rubrics" / "refigbench-v1.toml"
 
@@ -21,6 +19,12 @@ def _family(**options: Any) -> Any:
     from refig_family_figure_to_slide.family import FigureToSlide
 
     return FigureToSlide(**options)
+
+
+def _viewer() -> Any:
+    from refig_family_figure_to_slide.view import VIEW
+
+    return VIEW
 
 
 @hookimpl
@@ -43,4 +47,6 @@ def refig_task_families() -> Iterator[TaskFamilyRecord]:
         metrics=("connector-audit", "flattening", "text", "topology", "image"),
         judges=("metrics",),
         rubric=RUBRIC,
+        demo=DEMO,
+        viewer=_viewer,
     )

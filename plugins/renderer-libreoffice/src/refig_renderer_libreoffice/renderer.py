@@ -18,6 +18,7 @@ from refig.plugin import (
     Check,
     ErrorInfo,
     RefigError,
+    Renderer,
     RenderJob,
     RenderOutput,
     Status,
@@ -126,7 +127,7 @@ def slide_aspect(path: Path) -> float | None:
         return None
 
 
-class LibreOfficeRenderer:
+class LibreOfficeRenderer(Renderer):
     """Renders .pptx files to PNG; profiles and their warm offices live until :meth:`close`.
 
     With LibreOffice's ``uno`` module (``python3-uno``) each profile keeps one office running for

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from refig.plugin import Inspection, Render, Task
-from refig_toolkit_pptx import ObjectTree
+from refig.plugin import Render, Task
 
 #: The family of a task that is not in the run (an attempt whose task record is missing).
 DEFAULT_FAMILY = "figure-to-slide"
@@ -60,12 +59,3 @@ def render_log(render: Render | None) -> str | None:
     """The hash of the renderer's or interpreter's output, when the rendering kept one."""
     return render.log_sha256 if render is not None else None
 
-
-def object_tree(inspection: Inspection | None) -> ObjectTree | None:
-    """A slide's object tree, parsed from the inspection (None when absent or not a tree)."""
-    if inspection is None:
-        return None
-    try:
-        return inspection.parsed(ObjectTree)
-    except ValueError:
-        return None

@@ -14,7 +14,7 @@ import json
 import os
 import tempfile
 import time
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,10 +22,9 @@ from typing import ClassVar
 
 from refig.errors import RefigError, UsageError, did_you_mean
 from refig.models import ErrorInfo, Usage
-from refig.protocols import AttemptContext, HarnessResult
+from refig.protocols import AttemptContext, Harness, HarnessResult
 from refig.records import CliPin
 from refig.running.sandbox import SandboxPolicy, run_command
-from refig.running.workspace import PROGRAM_FILE, SLIDE_FILE
 from refig.suite import IMAGE_SUFFIXES
 
 from refig_toolkit_agent.figure import DEFAULT_FIGURE, FIGURE_DELIVERY, Delivery
@@ -97,7 +96,7 @@ REFUSALS = frozenset({"rate_limited", "api_error"})
 COUNT_OPTIONS = frozenset({"max_turns", "max_retries"})
 
 
-class CliHarness(ABC):
+class CliHarness(Harness):
     """Base of the CLI adapters; ``options`` come from the factory and, per configuration, from
     ``ctx.options`` (which win). Each adapter lists what it reads in ``accepted``: an unknown key
     or a value outside its choices is a :class:`UsageError` when the harness is created, so
@@ -204,13 +203,9 @@ class CliHarness(ABC):
         summary = summarize(gateway.calls)
         report = self.read_report(transcript)
         error = self.verdict(process.timed_out, process.exit_code, report, summary)
-        slide, program = ctx.workspace / SLIDE_FILE, ctx.workspace / PROGRAM_FILE
         return HarnessResult(
             exit_code=process.exit_code, error=error,
-            slide=slide if slide.is_file() else None,
-            program=program if program.is_file() else None,
-            transcript=transcript if transcript.exists() else None,
-            extra_outputs={"calls": calls_log},
+            outputs={"transcript": transcript, "calls": calls_log},
             turns=summary.turns, usage=summary.usage, cost_usd=summary.cost_usd,
             cli_version=cli.found,
         )

@@ -56,13 +56,14 @@ def judge_request(
 ) -> Any:
     """The :class:`~refig.protocols.JudgeRequest` the judging stage would make for
     ``artifact``: the evidence framed by its installed family, with ``text`` in place of the
-    family's (the object audit) when given."""
+    family's (the object audit) when given, and the family's rubric unless ``rubric_path``."""
     import dataclasses
 
     from refig.engine.plugins import family_for
     from refig.plugin import JudgeRequest
+    from refig.rubric import family_rubric
 
     evidence = family_for(artifact.family).evidence(artifact)
     if text is not None:
         evidence = dataclasses.replace(evidence, text=text)
-    return JudgeRequest(artifact, evidence, repeat, rubric_path)
+    return JudgeRequest(artifact, evidence, repeat, rubric_path or family_rubric(artifact.family))

@@ -241,6 +241,7 @@ def sample_artifacts(directory: Path, count: int, *, flattened: Sequence[int] = 
             path=directory / f"slide-{index}.pptx",
             sha256=hashlib.sha256(f"artifact {index}".encode()).hexdigest(),
             gate=GateResult(passed=True, slides=1),
+            family="figure-to-slide",
             structure=tree,
             pages=(render,),
             references={"figure": source},

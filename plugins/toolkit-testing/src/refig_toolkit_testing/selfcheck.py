@@ -18,7 +18,6 @@ from typing import Any
 
 from refig.models import Asset, Task
 from refig.protocols import AttemptContext, HarnessResult, Prompt
-from refig.records import FIGURE_TO_SLIDE
 from refig.running.sandbox import SandboxPolicy
 from refig.running.workspace import AttemptDirs, attempt_env, default_root
 from refig_toolkit_agent.gateway.calls import ModelCall, read_calls
@@ -35,6 +34,9 @@ from refig_toolkit_testing.scripted import (
 #: The faults ``check_harness`` can inject come with it (``refig harness check --fault``).
 __all__ = ["FAULTS", "CheckOutcome", "Fault", "check_harness", "draw_source", "served_cost"]
 
+#: The self-check is a figure-to-slide task: the scripted agent leaves a slide and its program.
+FAMILY = "figure-to-slide"
+SLIDE_FILE, PROGRAM_FILE = "slide.pptx", "build_slide.py"
 CHECK_PROMPT = (
     "Rebuild the figure in source.png as a single, natively editable PowerPoint slide: write a "
     "Python program build_slide.py that uses python-pptx to create slide.pptx in this directory, "
@@ -70,6 +72,20 @@ class CheckOutcome:
     seconds: float
     totals: dict[str, int] = field(default_factory=dict)
     requests: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def slide(self) -> Path | None:
+        """The slide the agent left in the workspace, if any."""
+        return self.workspace_file(SLIDE_FILE)
+
+    @property
+    def program(self) -> Path | None:
+        """The program the agent left in the workspace, if any."""
+        return self.workspace_file(PROGRAM_FILE)
+
+    def workspace_file(self, name: str) -> Path | None:
+        path = self.dirs.workspace / name
+        return path if path.is_file() else None
 
     def remove(self) -> None:
         self.dirs.remove()
@@ -133,7 +149,7 @@ def check_harness(
     try:
         source = draw_source(dirs.workspace / "source.png")
         figure = Asset(path="source.png", sha256=hashlib.sha256(source.read_bytes()).hexdigest())
-        task = Task(id="check", family=FIGURE_TO_SLIDE, inputs={"figure": figure})
+        task = Task(id="check", family=FAMILY, inputs={"figure": figure})
         with ScriptedServer(script, faults=faults, model=model,
                             workspace=dirs.workspace) as server:
             ctx = AttemptContext(
@@ -150,7 +166,7 @@ def check_harness(
             served = list(server.served)
             totals = server.model.totals()
             requests = [r.json() for r in server.requests if r.method == "POST"]
-        calls_log = result.extra_outputs.get("calls")
+        calls_log = result.outputs.get("calls")
         calls = read_calls(calls_log) if calls_log is not None and calls_log.exists() else []
     except BaseException:
         dirs.remove()  # the caller gets no outcome to remove them with

@@ -16,7 +16,6 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw
 from refig.plugin import (
-    FIGURE_TO_SLIDE,
     Asset,
     Attempt,
     AttemptStatus,
@@ -29,7 +28,6 @@ from refig.plugin import (
     Judgment,
     JudgmentStatus,
     MetricValue,
-    Output,
     Page,
     Preference,
     Render,
@@ -38,6 +36,8 @@ from refig.plugin import (
     Usage,
 )
 from refig_toolkit_pptx.objects import ObjectKind, ObjectTree, Rect, SlideObject
+
+FIGURE_TO_SLIDE = "figure-to-slide"
 
 #: The paper's rubric: axis and maximum points (total 100).
 RUBRIC: tuple[tuple[str, float], ...] = (
@@ -150,7 +150,7 @@ def synthetic_run(root: Path, spec: SyntheticSpec) -> RunStore:
                     try_index=1,
                     status=AttemptStatus.FAILED if attempt_fails else AttemptStatus.SUCCEEDED,
                     error=ErrorInfo(kind="api_error") if attempt_fails else None,
-                    outputs={} if attempt_fails else {Output.SLIDE: slide},
+                    outputs={} if attempt_fails else {"slide": slide},
                     turns=int(rng.integers(3, 30)),
                     usage=Usage(input_tokens=1000, output_tokens=int(rng.integers(200, 4000))),
                     cost_usd=float(np.round(rng.uniform(0.05, 0.5), 4)),

@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from refig.plugin import FIGURE_TO_SLIDE, Task, UsageError, source_name
+from refig.plugin import Task, UsageError, source_name
+
+FIGURE_TO_SLIDE = "figure-to-slide"
 
 #: Roles of data files a program reads (figure-to-code: ``data/points.csv``).
 DATA_PREFIX = "data/"

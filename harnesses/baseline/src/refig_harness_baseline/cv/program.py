@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import pprint
 
-from refig.plugin import SLIDE_FILE
-
 from refig_harness_baseline.agent import slide_size
 from refig_harness_baseline.cv.scene import ELLIPSE_SITES, RGB, SITES, Scene, TextLine
+from refig_harness_baseline.files import SLIDE_FILE
 
 EMU_PER_POINT = 12_700
 

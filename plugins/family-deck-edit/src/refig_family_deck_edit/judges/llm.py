@@ -15,6 +15,7 @@ from refig.plugin import (
     AnswerError,
     AxisScore,
     ErrorInfo,
+    Judge,
     Judgment,
     JudgmentStatus,
     Rubric,
@@ -53,7 +54,7 @@ class _Calls:
         self.usage, self.cost, self.seconds, self.count, self.priced = Usage(), 0.0, 0.0, 0, True
 
 
-class DeckJudge:
+class DeckJudge(Judge):
     """Scores an edited deck on IF and VQ with one model."""
 
     def __init__(self, name: str, options: ChatOptions, *, evidence: str = "dual",
@@ -106,7 +107,7 @@ class DeckJudge:
     def judge(self, request: Any) -> Judgment:
         """Score one edited deck; a failure comes back typed, never raised."""
         artifact = request.artifact
-        rubric = load_rubric(request.rubric_path)
+        rubric = load_rubric(request.rubric_path, family=request.artifact.family)
         calls = _Calls()
 
         def result(**fields: Any) -> Judgment:

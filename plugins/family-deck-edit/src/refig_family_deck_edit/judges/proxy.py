@@ -16,7 +16,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from refig.plugin import AxisScore, ErrorInfo, Judgment, JudgmentStatus, load_rubric, stable_hash
+from refig.plugin import (
+    AxisScore,
+    ErrorInfo,
+    Judge,
+    Judgment,
+    JudgmentStatus,
+    load_rubric,
+    stable_hash,
+)
 
 from refig_family_deck_edit.context import ContextError, DeckContext, artifact_context
 from refig_family_deck_edit.judges.llm import IF_AXIS, VQ_AXIS
@@ -109,7 +117,7 @@ def vq_proxy(context: DeckContext) -> tuple[int, str]:
                                 f"was kept")
 
 
-class DeckMetricsJudge:
+class DeckMetricsJudge(Judge):
     """Fills IF and VQ from the diff and renderings; ``proxy=True`` on every judgment."""
 
     label = "deck-metrics"
@@ -121,7 +129,7 @@ class DeckMetricsJudge:
 
     def judge(self, request: Any) -> Judgment:
         artifact = request.artifact
-        rubric = load_rubric(request.rubric_path)
+        rubric = load_rubric(request.rubric_path, family=request.artifact.family)
         fields: dict[str, Any] = {
             "artifact_sha256": artifact.sha256, "judge": self.label, "judge_key": self.key,
             "rubric_sha256": rubric.sha256, "rubric_version": rubric.version,

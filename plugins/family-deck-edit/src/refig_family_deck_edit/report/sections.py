@@ -15,7 +15,6 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from refig.plugin import DECK_EDIT
 from refig.plugin.analysis import (
     Column,
     Section,
@@ -33,6 +32,8 @@ from refig_family_deck_edit.report.scores import (
     rank_agreement,
     summarise,
 )
+
+DECK_EDIT = "deck-edit"
 
 #: Table notes are joined with "; " and the list ends with a full stop: none ends with one.
 ORACLE_NOTE = ("(oracle) returns the hidden target deck: it validates the judges and is no "

@@ -1,0 +1,105 @@
+"""The figure-to-slide panel of the HTML task pages (``refig view``, ``refig report --html``),
+given to the viewer by the family's record (``viewer``): the slide's object audit and the edit
+probes, and the sample list's columns."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import SimpleNamespace
+from typing import Any
+
+from refig.plugin.analysis import format_number
+from refig_toolkit_pptx import ObjectTree
+
+Block = dict[str, Any]
+KEY_METRICS = (
+    ("connector-audit", "connector_count", "connectors"),
+    ("flattening", "flattened", "flattened"),
+    ("text", "recall", "text recall"),
+    ("image", "ssim", "SSIM"),
+)
+
+
+def _object_tree(inspection: Any) -> ObjectTree | None:
+    """A slide's object tree, parsed from the inspection (None when absent or not a tree)."""
+    if inspection is None:
+        return None
+    try:
+        return inspection.parsed(ObjectTree)
+    except ValueError:
+        return None
+
+
+def _slide_panel(found: Any) -> list[Block]:
+    """The object audit: counts by kind, then every object with its text and wiring."""
+    tree = _object_tree(found.outcome.inspection)
+    if tree is None:
+        why = ("no slide was produced" if found.outcome.artifact is None else
+               "not inspected yet" if found.outcome.inspection is None else
+               "no object tree (the slide did not open)")
+        return [{"kind": "note", "text": why}]
+    found = tree.counts()
+    counts = [[kind.replace("_", " "), str(n)] for kind, n in found.items()
+              if n or (kind == "bound_connectors" and found["connectors"])]
+    if tree.background_image_sha256:
+        counts.append(["background picture", "1"])
+    rows = []
+    for obj in tree.walk():
+        flags = [f for f, on in (("hidden", obj.hidden), ("alternate content",
+                 obj.in_alternate_content), ("picture fill", obj.image_fill),
+                 (obj.layer, obj.layer != "slide")) if on]
+        wiring = ""
+        if obj.start is not None or obj.end is not None:
+            ends = [f"{e.shape_id}:{e.site}" if e else "free" for e in (obj.start, obj.end)]
+            wiring = " → ".join(ends)
+        rows.append([str(obj.id if obj.id is not None else ""), obj.kind.value, obj.name,
+                     obj.text[:200], obj.geometry or "", wiring, ", ".join(flags)])
+    return [
+        {"kind": "pairs", "title": "Object audit", "rows": counts},
+        {"kind": "table", "title": f"Objects ({len(rows)})",
+         "columns": ["id", "kind", "name", "text", "geometry", "connects", "flags"],
+         "rows": rows},
+    ]
+
+
+def _probe_verdict(probe: Mapping[str, Any]) -> str:
+    """``passed``, ``failed`` or ``not measured``, with the reason and the numbers decided on."""
+    verdict = {True: "passed", False: "failed"}.get(probe.get("passed"), "not measured")
+    numbers = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in probe.get("evidence", {}).items()
+                        if isinstance(v, int | float) and k not in ("node", "edges", "glued"))
+    return "; ".join(p for p in (verdict, probe.get("reason", ""), numbers) if p)
+
+
+def _probe_blocks(found: Any) -> list[Block]:
+    """The edit probes: each one's verdict, then the slide before and after its edit (from the
+    same conversion), so a reader sees why a slide is or is not editable."""
+    value = found.metrics.get(("edit-probes", "probe_score"))
+    probes = value.detail.get("probes", []) if value is not None else []
+    if not probes:
+        return []
+    rows = [[p["probe"] + (f" (slide {p['slide'] + 1})" if p.get("slide") else ""),
+             _probe_verdict(p) if p.get("applicable") else f"not applicable: {p.get('reason')}"]
+            for p in probes]
+    node = next((p["evidence"] for p in probes if p.get("evidence", {}).get("text")), None)
+    title = f"Edit probes: score {format_number(value.value)}"
+    if node is not None:
+        title += f", edits on “{node['text']}”"
+    blocks: list[Block] = [{"kind": "pairs", "title": title, "rows": rows}]
+    for probe in probes:
+        renders = probe.get("renders") or {}
+        if renders:
+            blocks.append({"kind": "images", "title": f"{probe['probe']}: {_probe_verdict(probe)}",
+                           "items": [{"label": f"{role} the {probe['probe']}",
+                                      "sha256": renders[role]}
+                                     for role in ("before", "after") if role in renders]})
+    return blocks
+
+
+def panel(found: Any) -> list[Block]:
+    """The object audit, then the edit probes when they were measured (``found`` is the
+    viewer's ``PanelInput``)."""
+    return _slide_panel(found) + _probe_blocks(found)
+
+
+VIEW = SimpleNamespace(family="figure-to-slide", key_metrics=KEY_METRICS, title="Slide",
+                       panel=panel)
