@@ -24,9 +24,9 @@ from refig.cli import run as refig
 from refig.engine.stages import render_key
 from refig.judging import inputs_key
 from refig.models import Configuration, Judgment, Rating, Render, Task
-from refig.plugin.analysis import analysis_for
 from refig.store import RunStore
 from refig.testing import chromium_launch
+from refig_toolkit_analysis import analysis_for
 from scipy.stats import pearsonr
 
 BROWSER = chromium_launch()

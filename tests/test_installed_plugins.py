@@ -62,7 +62,9 @@ def test_template_bakes_installs_lists_and_passes_its_tests(tmp_path, kind):
     hooks = (baked / "src" / f"refig_{kind}_probe_{kind}" / "hooks.py").read_text()
     assert "@hookimpl" in hooks
 
-    venv = _venv(tmp_path, f"{baked}[test]")
+    # a family's report section imports the analysis toolkit (not on PyPI: from this clone)
+    toolkits = [ROOT / "plugins" / "toolkit-analysis"] if kind == "family" else []
+    venv = _venv(tmp_path, f"{baked}[test]", *toolkits)
 
     listed = json.loads(_run(venv / "bin" / "refig", "list-plugins", "--json").stdout)
     assert [p for p in listed if p["name"] == distribution] == [{

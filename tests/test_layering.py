@@ -10,8 +10,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CORE = ROOT / "core" / "src" / "refig"
 PLUGIN_ROOTS = ("plugins", "harnesses", "judges", "metrics")
-#: What a plugin's code may import of the core (``refig.testing`` only in tests).
-ALLOWED = ("refig", "refig.plugin", "refig.pptx", "refig.stats")
+#: What a plugin's code may import of the core (``refig.testing`` only in tests); toolkits
+#: (``refig_toolkit_*``) are libraries any plugin may import.
+ALLOWED = ("refig", "refig.plugin", "refig.pptx")
+#: Toolkits are libraries over the core: they may import any core module (the core never
+#: imports them).
+TOOLKITS = "plugins/toolkit-*/src/**/*.py"
 
 
 def _imports(path: Path, *, module_level: bool) -> Iterator[tuple[int, str]]:
@@ -49,11 +53,23 @@ def _allowed(module: str) -> bool:
 
 def test_first_party_plugins_import_only_the_documented_surfaces() -> None:
     offences = []
+    toolkits = set(ROOT.glob(TOOLKITS))
     for root in PLUGIN_ROOTS:
-        for path in sorted((ROOT / root).glob("*/src/**/*.py")):
+        for path in sorted(set((ROOT / root).glob("*/src/**/*.py")) - toolkits):
             for line, module in _imports(path, module_level=False):
                 if not _allowed(module):
                     offences.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    assert not offences, "\n".join(offences)
+
+
+def test_the_core_imports_no_toolkit() -> None:
+    offences = []
+    for path in sorted(CORE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                     else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            offences += [f"{path.relative_to(ROOT)}:{node.lineno} imports {name}"
+                         for name in names if name.startswith("refig_toolkit_")]
     assert not offences, "\n".join(offences)
 
 

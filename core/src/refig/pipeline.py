@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from refig.console import err
-from refig.errors import RefigError, UsageError, refuse_file_as_folder
+from refig.errors import RefigError, UsageError, install_fix, refuse_file_as_folder
 from refig.plugins import Registry, Selection, check_serves
 from refig.records import PluginKind
 from refig.store import RunStore
@@ -168,11 +168,18 @@ class ReportRequest:
 
 
 def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
-    """Analyse a run once and hand the analysis to each reporter; return what each wrote (a
-    folder of runs: see :func:`refig.collection.report_collection`)."""
-    from refig.analysis import Options, analyse
+    """Hand a run to each reporter with the analysis options; return what each wrote (a folder
+    of runs: see :func:`refig.collection.report_collection`).
+
+    The reporters of one report share ``options["cache"]``: the analysis toolkit analyses the
+    run once, for the first reporter that asks, and every other reporter gets that analysis.
+    """
     from refig.collection import collection_runs, report_collection
 
+    if not registry.names(PluginKind.REPORTER):
+        raise UsageError("no reporter is installed, so there is nothing to write a report",
+                         fix=install_fix(TERMINAL_REPORTERS) + " (the terminal and json "
+                         "reporters; refig-reporter-html, -latex and -figures add the others)")
     for name, target in request.targets:
         if target is not None:
             refuse_file_as_folder(target, str(target), noun=f"a folder for the {name} report")
@@ -181,11 +188,11 @@ def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
 
     wanted: list[tuple[Selection, Path | None]] = []
     if request.terminal and not request.as_json:
-        wanted.append((registry.resolve(PluginKind.REPORTER, "terminal"), None))
+        wanted.append((reporter(registry, "terminal"), None))
     for name, target in request.targets:
-        wanted.append((registry.resolve(PluginKind.REPORTER, name), target))
+        wanted.append((reporter(registry, name), target))
     if request.as_json:
-        wanted.append((registry.resolve(PluginKind.REPORTER, "json"), None))
+        wanted.append((reporter(registry, "json"), None))
     if not wanted:
         raise UsageError("nothing to report: give --html, --latex, --figures or --reporter")
     store = RunStore.open(request.run)
@@ -195,11 +202,10 @@ def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
     for selection, _ in wanted:
         check_serves(registry, selection, family)
     quiet = request.quiet or request.as_json
-    options = Options(judge=request.judge, resamples=request.resamples,
-                      elo_resamples=request.elo_resamples, seed=request.seed,
-                      zero_margin=request.zero_margin, count_failures=request.count_failures)
-    analysis = analyse(store, options, quiet=quiet)
-    shared = {"analysis": analysis, "quiet": quiet, "judge": request.judge}
+    shared = {"quiet": quiet, "judge": request.judge, "resamples": request.resamples,
+              "elo_resamples": request.elo_resamples, "seed": request.seed,
+              "zero_margin": request.zero_margin, "count_failures": request.count_failures,
+              "cache": {}}
     written: dict[str, Path] = {}
     for selection, target in wanted:
         try:
@@ -216,3 +222,18 @@ def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
             if not request.quiet:
                 err.print(f"{selection.record.name} report: {path}")
     return written
+
+
+#: The distribution of the reporters ``refig report`` runs without options (``terminal``),
+#: with ``--json`` (``json``), and ``refig demo`` for its verdicts (``verdicts``).
+TERMINAL_REPORTERS = "refig-reporter-terminal"
+
+
+def reporter(registry: Registry, name: str) -> Selection:
+    """The reporter ``name``; those of refig-reporter-terminal, when missing, name that
+    distribution (exit 2)."""
+    if name in ("terminal", "json", "verdicts") and name not in registry.names(
+            PluginKind.REPORTER):
+        raise UsageError(f"the {name} reporter is not installed",
+                         fix=install_fix(TERMINAL_REPORTERS))
+    return registry.resolve(PluginKind.REPORTER, name)

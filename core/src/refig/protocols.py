@@ -275,7 +275,7 @@ class Judge(Protocol):
     def judge(self, request: JudgeRequest) -> Judgment: ...
 
 
-#: Builds one report section from the analysis context (:mod:`refig.plugin.analysis`).
+#: Builds one report section from the analysis context (:mod:`refig_toolkit_analysis`).
 SectionBuilder = Callable[[Any], Any]
 
 

@@ -6,7 +6,7 @@ from importlib.metadata import entry_points
 from types import SimpleNamespace
 
 from refig.plugin import Attempt, AttemptStatus, MetricValue
-from refig.plugin.analysis import Outcome
+from refig_toolkit_analysis import Outcome
 
 PROGRAM, LOG = "p" * 64, "l" * 64
 TEXTS = {PROGRAM: "x <- c(1, 2\nplot(x))\n", LOG: "Error: unexpected symbol in:\n\"plot\"\n"}

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from refig.analysis import Options, analyse
-from refig.analysis.tables import Estimate
 from refig.models import Attempt, Configuration, MetricValue, Output
 from refig.testing.synthetic import SyntheticSpec, synthetic_run
+from refig_toolkit_analysis.analysis import Options, analyse
+from refig_toolkit_analysis.analysis.tables import Estimate
 
 LOW = Configuration(model="m", harness="paste", workflow="direct")
 HIGH = Configuration(model="m", harness="native", workflow="direct")

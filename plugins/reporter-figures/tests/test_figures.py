@@ -6,10 +6,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from PIL import Image
-from refig.analysis import Options, analyse
 from refig.models import Configuration
 from refig.testing.synthetic import SyntheticSpec, synthetic_run
 from refig_reporter_figures.plots import Figure, Skipped, write_figures
+from refig_toolkit_analysis.analysis import Options, analyse
 
 CONFIGS = [
     Configuration(model="m", harness=h, workflow=w)

@@ -19,8 +19,7 @@ from typing import Any
 
 import pytest
 from refig.harness.install import locate
-from refig.plugin import Attempt, AttemptStatus, Render
-from refig.plugin.analysis import RunStore
+from refig.plugin import Attempt, AttemptStatus, Render, RunStore
 from refig.plugins import Registry
 from refig.records import HarnessRecord, PluginKind
 from refig.testing.scripted import DEFAULT_SCRIPT, Fault, Finish, ScriptedServer

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 from refig.plugin import Attempt, AttemptStatus, GateResult, Inspection, MetricValue
-from refig.plugin.analysis import Outcome
 from refig.pptx import Endpoint, ObjectKind, ObjectTree, SlideObject
 from refig_reporter_html import panels as registry
 from refig_reporter_html.panels import PanelInput
+from refig_toolkit_analysis import Outcome
 
 
 @pytest.fixture

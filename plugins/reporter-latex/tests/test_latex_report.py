@@ -8,11 +8,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from refig.analysis import Column, Estimate, Table
 from refig.cli import run as cli
 from refig.models import Configuration
 from refig.testing.synthetic import SyntheticSpec, synthetic_run
 from refig_reporter_latex.tex import escape, table_tex
+from refig_toolkit_analysis.analysis import Column, Estimate, Table
 
 
 def test_escape_covers_specials_and_report_symbols() -> None:

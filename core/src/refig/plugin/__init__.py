@@ -1,7 +1,7 @@
 """The documented import surface for plugins: the only core module a plugin's code imports,
-besides :mod:`refig.pptx` (the PPTX toolkit), :mod:`refig.stats`, the sub-surfaces
-:mod:`refig.plugin.analysis` (reporters) and :mod:`refig.plugin.harness` (harness adapters),
-and, in tests, :mod:`refig.testing`.
+besides :mod:`refig.pptx` (the PPTX toolkit), the sub-surface :mod:`refig.plugin.harness`
+(harness adapters), and, in tests, :mod:`refig.testing`; toolkits (``refig_toolkit_*``, such as
+the analysis toolkit reporters use) are libraries of their own.
 
 Names load on first use, so a plugin's light ``hooks`` module can import its records from here
 without pulling in the data models, images or the sandbox (``refig list-plugins`` stays fast).
@@ -84,15 +84,12 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("Match", "Signature"), "refig.locating.matching"),
     **dict.fromkeys(("cached_match", "image_signature", "locate", "source_box",
                      "source_signature"), "refig.locating.shared"),
-    **dict.fromkeys(("err", "out", "track"), "refig.console"),
+    **dict.fromkeys(("err", "out", "print_table", "track"), "refig.console"),
     **dict.fromkeys(("Check", "Status", "apt_fix", "tool"), "refig.doctor"),
-    **dict.fromkeys(("FIELD_KEYS",), "refig.suite_stats"),
     **dict.fromkeys(("Registry",), "refig.plugins"),
-    **dict.fromkeys(("LOOPBACK", "LoopbackServer"), "refig.loopback"),
     **dict.fromkeys(("RunStore",), "refig.store"),
     # this process's warm renderer by name (a metric that renders edited copies shares it)
     **dict.fromkeys(("renderer_for",), "refig.engine.plugins"),
-    **dict.fromkeys(("RatingPage", "RatingView"), "refig.annotation.rating_items"),
     **dict.fromkeys(("ModelCall",), "refig.gateway.calls"),
     # values made once per key in a process (caches shared by threads)
     **dict.fromkeys(("OncePerKey",), "refig.once"),
@@ -103,11 +100,9 @@ __all__ = [
     "DECK_EDIT",
     "DEFAULT_MAX_PROCESSES",
     "DETECTOR_SIDE",
-    "FIELD_KEYS",
     "FIGURE_TO_CODE",
     "FIGURE_TO_SLIDE",
     "IDENTITY",
-    "LOOPBACK",
     "MAX_PIXELS",
     "NO_KEY",
     "SCHEMA_VERSION",
@@ -147,7 +142,6 @@ __all__ = [
     "JudgeRequest",
     "Judgment",
     "JudgmentStatus",
-    "LoopbackServer",
     "Match",
     "Metric",
     "MetricRecord",
@@ -163,8 +157,6 @@ __all__ = [
     "Preference",
     "ProcessCap",
     "Prompt",
-    "RatingPage",
-    "RatingView",
     "Redactor",
     "RefigError",
     "Refused",
@@ -219,6 +211,7 @@ __all__ = [
     "open_image",
     "out",
     "png_bytes",
+    "print_table",
     "process_cap",
     "read_confined",
     "read_text",
@@ -253,9 +246,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from refig.annotation.rating_items import RatingPage, RatingView
     from refig.confined import FileRefused, Refused, confined_files, read_confined
-    from refig.console import err, out, track
+    from refig.console import err, out, print_table, track
     from refig.doctor import Check, Status, apt_fix, tool
     from refig.engine.plugins import renderer_for
     from refig.errors import FamilyMismatchError, RefigError, UsageError
@@ -290,7 +282,6 @@ if TYPE_CHECKING:
         source_box,
         source_signature,
     )
-    from refig.loopback import LOOPBACK, LoopbackServer
     from refig.metric_values import ValueMaker, source_sha256, unavailable
     from refig.models import (
         SCHEMA_VERSION,
@@ -344,4 +335,3 @@ if TYPE_CHECKING:
     from refig.running.sandbox import SandboxPolicy
     from refig.store import RunStore
     from refig.suite import Suite, SuiteError, SuiteWriter
-    from refig.suite_stats import FIELD_KEYS

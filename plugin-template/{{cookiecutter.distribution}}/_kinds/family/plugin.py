@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 from refig.plugin import Evidence, GateResult, RenderJob
-from refig.plugin.analysis import Column, Context, Section, Table
+from refig_toolkit_analysis import Column, Context, Section, Table
 
 MAX_BYTES = 64 * 1024
 

@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from refig import stats
 from refig.plugin import FIGURE_TO_CODE
-from refig.plugin.analysis import (
+from refig_metric_code.crystal import PairCounts, corpus_score
+from refig_toolkit_analysis import (
     UNRANKED,
     Column,
     Context,
@@ -31,8 +31,8 @@ from refig.plugin.analysis import (
     expert_agreement_table,
     judge_human_table,
     raters_table,
+    stats,
 )
-from refig_metric_code.crystal import PairCounts, corpus_score
 
 #: The judge whose totals are MMOS; without it, the run's primary judge (e.g. the proxy).
 JURY, PROBE = "mmos", "mmos-swapped"

@@ -20,7 +20,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from refig.plugin import MetricValue, Task, err
-from refig.plugin.analysis import Outcome, format_number
+from refig_toolkit_analysis import Outcome, format_number
 
 from refig_reporter_html.fields import PageImage, object_tree
 

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from refig.plugin import (
-    FIELD_KEYS,
     MAX_PIXELS,
     RefigError,
     Refused,
@@ -21,6 +20,7 @@ from refig.plugin import (
     err,
     track,
 )
+from refig_toolkit_analysis import FIELD_KEYS
 
 from refig_suite_folder import provenance
 from refig_suite_folder.convert import SUFFIXES, FigureError, read_figure

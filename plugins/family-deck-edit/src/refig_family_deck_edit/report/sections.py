@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from refig.plugin import DECK_EDIT
-from refig.plugin.analysis import (
+from refig_toolkit_analysis import (
     Column,
     Section,
     Table,
