@@ -83,3 +83,33 @@ def test_report_cli_errors(hand, tmp_path: Path, capsys) -> None:
     said = " ".join(capsys.readouterr().err.split())
     assert "cannot write the latex report" in said and str(blocker) in said
     assert "Traceback" not in said
+
+
+def test_one_report_analyses_the_run_once_for_all_its_reporters(
+    hand, tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from refig_toolkit_analysis.analysis import report
+
+    made = []
+
+    def counted(*args, **kwargs):
+        made.append(analysis := analyse(*args, **kwargs))
+        return analysis
+
+    analyse = report.analyse
+    monkeypatch.setattr(report, "analyse", counted)
+    root = str(hand.store.root)
+    # terminal, latex and figures: three reporters, one analysis
+    assert cli(["report", root, "--latex", str(tmp_path / "tex"), "--figures",
+                str(tmp_path / "fig"), "-q", "--resamples", "200"]) == 0
+    assert "Configuration means" in capsys.readouterr().out
+    assert len(made) == 1
+    assert (tmp_path / "tex" / "report.tex").is_file()
+    assert (tmp_path / "fig" / "effects_forest.png").is_file()
+    # the next report analyses afresh, with its own options
+    assert cli(["report", root, "--json", "--resamples", "300"]) == 0
+    assert json.loads(capsys.readouterr().out)["options"]["resamples"] == 300
+    assert len(made) == 2 and made[1].context.options.resamples == 300
+    # a reporter called on its own, without a cache, analyses each time
+    assert report.analysis_for(hand.store.root, {"resamples": 200}) is not made[0]
+    assert len(made) == 3
