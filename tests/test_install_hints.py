@@ -50,7 +50,7 @@ def test_every_extra_a_hint_names_is_declared() -> None:
     )
     named = {m.group(1) for p in SOURCES for m in CORE_HINT.finditer(p.read_text(errors="replace"))}
     assert named and named <= declared, named - declared
-    assert {"llm", "ocr", "plot"} <= declared
+    assert {"llm", "ocr"} <= declared
     assert "llm" in (metadata.metadata("refig-core").get_all("Provides-Extra") or [])
 
 

@@ -81,6 +81,23 @@ def test_each_problem_of_a_wheel_is_named(tmp_path: Path) -> None:
     assert "tests/test_x.py" in said
 
 
+def test_a_toolkit_wheel_is_a_library_without_a_refig_entry_point(tmp_path: Path) -> None:
+    release = _release()
+    folder = tmp_path / "plugins" / "toolkit-probe"
+    (folder / "src" / "refig_toolkit_probe").mkdir(parents=True)
+    (folder / "src" / "refig_toolkit_probe" / "__init__.py").write_text("")
+    (folder / "pyproject.toml").write_text(
+        '[project]\nname = "refig-toolkit-probe"\nversion = "0.1.0"\n'
+        '[tool.hatch.build.targets.wheel]\npackages = ["src/refig_toolkit_probe"]\n'
+    )
+    metadata = GOOD.replace("refig-metric-probe", "refig-toolkit-probe")
+    files = ["refig_toolkit_probe/__init__.py"]
+    assert release.check_wheel(_wheel(tmp_path, metadata, "", files), folder, {"ocr"}) == []
+    hooked = _wheel(tmp_path, metadata, "[refig]\nprobe = refig_toolkit_probe\n", files)
+    said = "\n".join(release.check_wheel(hooked, folder, {"ocr"}))
+    assert "a toolkit is a library: no entry point in group `refig`" in said
+
+
 @pytest.mark.slow
 def test_release_builds_checks_and_installs_a_plugin(tmp_path: Path) -> None:
     if shutil.which("uv") is None:
