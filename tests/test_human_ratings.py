@@ -24,8 +24,8 @@ from refig.cli import run as refig
 from refig.engine.stages import render_key
 from refig.judging import inputs_key
 from refig.models import Configuration, Judgment, Rating, Render, Task
-from refig.plugin.analysis import analysis_for
 from refig.store import RunStore
+from refig_toolkit_analysis import analysis_for
 from refig_toolkit_testing import chromium_launch
 from scipy.stats import pearsonr
 

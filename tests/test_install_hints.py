@@ -59,7 +59,8 @@ def test_every_extra_a_hint_names_is_declared() -> None:
     }
     undeclared = {f"{dist}[{extra}]" for dist, extra in named if extra not in _extras(dist)}
     assert named and not undeclared, undeclared
-    assert "plot" in _extras("refig-core") and {"ocr", "locate"} <= _extras("refig-toolkit-imaging")
+    assert "plot" in _extras("refig-toolkit-analysis")
+    assert {"ocr", "locate"} <= _extras("refig-toolkit-imaging")
     assert "ocr" in (metadata.metadata("refig-toolkit-imaging").get_all("Provides-Extra") or [])
 
 

@@ -8,11 +8,11 @@ import json
 from pathlib import Path
 
 import pytest
-from refig.analysis.rundata import RunData
 from refig.cli import run
 from refig.models import Attempt
 from refig.plugins import Registry
 from refig.store import RunStore
+from refig_toolkit_analysis.analysis.rundata import RunData
 
 
 @pytest.fixture(scope="module")

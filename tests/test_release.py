@@ -52,7 +52,7 @@ GOOD = (
     "Requires-Dist: refig-toolkit-imaging[ocr]\n\n"
 )
 POINTS = "[refig]\nprobe = refig_metric_probe.hooks\n"
-EXTRAS = {"refig-core": {"plot"}, "refig-toolkit-imaging": {"ocr", "locate"}}
+EXTRAS = {"refig-toolkit-analysis": {"plot"}, "refig-toolkit-imaging": {"ocr", "locate"}}
 FILES = ["refig_metric_probe/hooks.py", "refig_metric_probe/rubric.toml"]
 
 

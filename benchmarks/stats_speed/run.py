@@ -1,4 +1,4 @@
-"""Speed of refig.stats against plain Python loops, measured in the same run.
+"""Speed of refig_toolkit_analysis.stats against plain Python loops, measured in the same run.
 
 1. Percentile bootstrap: 10,000 resamples of the mean over 1,000 tasks x 10 configurations.
 2. Cluster-bootstrap Bradley-Terry: 1,000 refits over 4,270 comparisons among 10 configurations
@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-from refig import stats
+from refig_toolkit_analysis import stats
 
 TASKS, CONFIGS, RESAMPLES = 1_000, 10, 10_000
 COMPARISONS, FIGURES, FITS = 4_270, 1_000, 1_000

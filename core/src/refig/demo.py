@@ -12,11 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from refig.console import err
 from refig.errors import RefigError
-from refig.pipeline import EvaluateRequest, ReportRequest, evaluate, report
+from refig.pipeline import EvaluateRequest, ReportRequest, evaluate, report, reporter
 from refig.plugins import Registry
 from refig.records import FamilyDemo, PluginKind, TaskFamilyRecord
 from refig.store import RunStore
@@ -137,7 +135,8 @@ def run_family_demo(registry: Registry, demo: FamilyDemo, out: Path, *, tasks: i
 
     store = RunStore.open(out / "run")
     return DemoOutcome(demo=demo, suite=out / "suite", run=out / "run", html=out / "report",
-                       verdicts=verdicts(store, demo.judge), sight=_sight(store, demo.judge),
+                       verdicts=verdicts(store, demo.judge, registry=registry),
+                       sight=_sight(store, demo.judge),
                        total_max=load_rubric(family=demo.family).max_total)
 
 
@@ -147,34 +146,26 @@ def _sight(store: RunStore, judge: str) -> str | None:
     return next((j.sight for j in store.iter(Judgment) if j.judge == judge and j.sight), None)
 
 
-def verdicts(store: RunStore, judge: str = "metrics") -> tuple[ConfigVerdict, ...]:
+def verdicts(store: RunStore, judge: str = "metrics", *,
+             registry: Registry | None = None) -> tuple[ConfigVerdict, ...]:
     """Each configuration's mean total and editability (NaN when the rubric has none) under
-    ``judge``, and its caps: of its judged attempts, how many were capped (attempts, not
-    artifacts: identical outputs of two tasks are one artifact, and count twice)."""
-    from collections import defaultdict
+    ``judge``, and its caps, as the ``verdicts`` reporter (refig-reporter-terminal) computes
+    them (``registry``: this process's when not given)."""
+    import json
+    import tempfile
 
-    from refig.analysis.rundata import RunData
-    from refig.analysis.scores import judge_labels, judge_scores
-    from refig.models import Judgment, JudgmentStatus
+    from refig.engine.plugins import registry as process_registry
 
-    data = RunData.load(store)
-    judgments = judge_labels(data).get(judge, [])
-    scores = judge_scores(data, judge, judgments)
-    editability = scores.axis_index("edit")
-    ok: dict[str, list[Judgment]] = defaultdict(list)
-    for j in judgments:
-        if j.status is JudgmentStatus.OK:
-            ok[j.artifact_sha256].append(j)
-    found = []
-    for c, config_id in enumerate(scores.configs):
-        judged = [ok[o.artifact] for (_, cid), o in data.outcomes.items()
-                  if cid == config_id and o.artifact and ok.get(o.artifact)]
-        found.append(ConfigVerdict(
-            config_id=config_id,
-            total=float(np.nanmean(scores.total[c])),
-            editability=float(np.nanmean(scores.axis_points[c, :, editability]))
-            if editability is not None else float("nan"),
-            capped=sum(any(j.capped for j in js) for js in judged),
-            judged=len(judged),
-        ))
-    return tuple(found)
+    chosen = reporter(registry or process_registry(), "verdicts")
+    with tempfile.TemporaryDirectory() as folder:
+        written = chosen.create().report(store.root, Path(folder), {"judge": judge})
+        assert written is not None  # a directory given: the reporter writes a file
+        rows = json.loads(written.read_text(encoding="utf-8"))["judges"][judge]
+    return tuple(ConfigVerdict(config_id=row["config_id"], total=_number(row["total"]),
+                               editability=_number(row["editability"]),
+                               capped=row["capped"], judged=row["judged"]) for row in rows)
+
+
+def _number(value: float | None) -> float:
+    """A JSON number back as a float; null (a mean of nothing) as NaN."""
+    return float("nan") if value is None else float(value)

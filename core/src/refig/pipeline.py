@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from refig.console import err
 from refig.context import RunContext
-from refig.errors import RefigError, UsageError, refuse_file_as_folder
+from refig.errors import RefigError, UsageError, install_fix, refuse_file_as_folder
 from refig.plugins import Registry, Selection, check_serves
 from refig.records import PluginKind
 
@@ -200,28 +200,33 @@ def refuse_file_targets(request: ReportRequest) -> None:
 
 
 def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
-    """Analyse one run once and hand the analysis to each reporter; return what each wrote."""
-    from refig.analysis import Options, analyse
+    """Hand one run to each reporter with the analysis options; return what each wrote.
 
+    The reporters of one report share ``options["cache"]``: the analysis toolkit analyses the
+    run once, for the first reporter that asks, and every other reporter gets that analysis.
+    """
+    if not registry.names(PluginKind.REPORTER):
+        raise UsageError("no reporter is installed, so there is nothing to write a report",
+                         fix=install_fix(TERMINAL_REPORTERS) + " (the terminal and json "
+                         "reporters; refig-reporter-html, -latex and -figures add the others)")
     refuse_file_targets(request)
     wanted: list[tuple[Selection, Path | None]] = []
     if request.terminal and not request.as_json:
-        wanted.append((registry.resolve(PluginKind.REPORTER, "terminal"), None))
+        wanted.append((reporter(registry, "terminal"), None))
     for name, target in request.targets:
-        wanted.append((registry.resolve(PluginKind.REPORTER, name), target))
+        wanted.append((reporter(registry, name), target))
     if request.as_json:
-        wanted.append((registry.resolve(PluginKind.REPORTER, "json"), None))
+        wanted.append((reporter(registry, "json"), None))
     if not wanted:
         raise UsageError("nothing to report: give --html, --latex, --figures or --reporter")
     context = RunContext.open(registry, request.run)
     for selection, _ in wanted:
         check_serves(registry, selection, context.family)
     quiet = request.quiet or request.as_json
-    options = Options(judge=request.judge, resamples=request.resamples,
-                      elo_resamples=request.elo_resamples, seed=request.seed,
-                      zero_margin=request.zero_margin, count_failures=request.count_failures)
-    analysis = analyse(context.store, options, quiet=quiet)
-    shared = {"analysis": analysis, "quiet": quiet, "judge": request.judge}
+    shared = {"quiet": quiet, "judge": request.judge, "resamples": request.resamples,
+              "elo_resamples": request.elo_resamples, "seed": request.seed,
+              "zero_margin": request.zero_margin, "count_failures": request.count_failures,
+              "cache": {}}
     written: dict[str, Path] = {}
     for selection, target in wanted:
         try:
@@ -238,3 +243,18 @@ def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
             if not request.quiet:
                 err.print(f"{selection.record.name} report: {path}")
     return written
+
+
+#: The distribution of the reporters ``refig report`` runs without options (``terminal``),
+#: with ``--json`` (``json``), and ``refig demo`` for its verdicts (``verdicts``).
+TERMINAL_REPORTERS = "refig-reporter-terminal"
+
+
+def reporter(registry: Registry, name: str) -> Selection:
+    """The reporter ``name``; those of refig-reporter-terminal, when missing, name that
+    distribution (exit 2)."""
+    if name in ("terminal", "json", "verdicts") and name not in registry.names(
+            PluginKind.REPORTER):
+        raise UsageError(f"the {name} reporter is not installed",
+                         fix=install_fix(TERMINAL_REPORTERS))
+    return registry.resolve(PluginKind.REPORTER, name)

@@ -34,7 +34,7 @@ from refig.records import RECORD_TYPES, PluginKind, PluginRecord
 
 ENTRY_POINT_GROUP = "refig"
 CORE_DISTRIBUTION = "refig-core"
-BUILTIN_MODULES = ("refig.builtins.executors", "refig.builtins.reporters")
+BUILTIN_MODULES = ("refig.builtins.executors",)
 
 REGISTRATION_HOOKS: dict[str, PluginKind] = {
     "refig_task_families": PluginKind.FAMILY,

@@ -314,7 +314,7 @@ class Judge(ABC):
         return None
 
 
-#: Builds one report section from the analysis context (:mod:`refig.plugin.analysis`).
+#: Builds one report section from the analysis context (:mod:`refig_toolkit_analysis`).
 SectionBuilder = Callable[[Any], Any]
 
 
@@ -405,7 +405,7 @@ class TaskFamily(ABC):
         return self.evidence(artifact).text
 
     def rating_page(self, artifact: Artifact) -> Any:
-        """The expert-rating page of an artifact (a ``refig.annotation`` ``RatingPage``); None,
+        """The expert-rating page of an artifact (a ``refig_toolkit_analysis.RatingPage``); None,
         the default, shows its judges' images in one view."""
         return None
 

@@ -12,8 +12,8 @@ from pptx import Presentation
 from pptx.util import Pt
 from refig.cli import run as refig
 from refig.plugin import Attempt, AttemptStatus, Configuration, MetricValue, Suite
-from refig.plugin.analysis import analysis_for
 from refig.store import RunStore
+from refig_toolkit_analysis import analysis_for
 
 from .release import make_release
 

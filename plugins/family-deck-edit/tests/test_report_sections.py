@@ -18,8 +18,8 @@ from refig.plugin import (
     JudgmentStatus,
     Task,
 )
-from refig.plugin.analysis import analysis_for
 from refig.store import RunStore
+from refig_toolkit_analysis import analysis_for
 
 RUBRIC = "0" * 64
 

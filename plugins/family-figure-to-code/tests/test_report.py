@@ -19,9 +19,9 @@ from refig.plugin import (
     Task,
     Usage,
 )
-from refig.plugin.analysis import Context, Outcome, RunData
 from refig_family_figure_to_code.report import SECTIONS
 from refig_metric_code.crystal import pair_counts
+from refig_toolkit_analysis import Context, Outcome, RunData
 from scipy.stats import friedmanchisquare, kendalltau, pearsonr, spearmanr
 
 #: Token lists of the tests' own: each task's reference and each configuration's program.

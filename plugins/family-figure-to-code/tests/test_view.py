@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from refig.plugin import Attempt, AttemptStatus, MetricValue, Registry
-from refig.plugin.analysis import Outcome
+from refig_toolkit_analysis import Outcome
 
 PROGRAM, LOG = "p" * 64, "l" * 64
 TEXTS = {PROGRAM: "x <- c(1, 2\nplot(x))\n", LOG: "Error: unexpected symbol in:\n\"plot\"\n"}

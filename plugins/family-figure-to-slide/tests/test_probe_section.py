@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from refig.analysis import Options, analyse
-from refig.analysis.tables import Estimate
 from refig.models import Attempt, Configuration, MetricValue
+from refig_toolkit_analysis.analysis import Options, analyse
+from refig_toolkit_analysis.analysis.tables import Estimate
 from refig_toolkit_testing.synthetic import SyntheticSpec, synthetic_run
 
 LOW = Configuration(model="m", harness="paste", workflow="direct")

@@ -6,9 +6,9 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from PIL import Image
-from refig.analysis import Options, analyse
 from refig.models import Configuration
 from refig_reporter_figures.plots import Figure, Skipped, write_figures
+from refig_toolkit_analysis.analysis import Options, analyse
 from refig_toolkit_testing.synthetic import SyntheticSpec, synthetic_run
 
 CONFIGS = [

@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from refig.plugin import Attempt, AttemptStatus, Render
-from refig.plugin.analysis import RunStore
+from refig.plugin import Attempt, AttemptStatus, Render, RunStore
 from refig.plugins import Registry
 from refig.records import HarnessRecord, PluginKind
 from refig_toolkit_agent.install import locate

@@ -16,9 +16,9 @@ from refig.plugin import (
     Registry,
     TaskFamilyRecord,
 )
-from refig.plugin.analysis import Outcome
 from refig_reporter_html import panels as registry
 from refig_reporter_html.panels import PanelInput
+from refig_toolkit_analysis import Outcome
 from refig_toolkit_pptx import Endpoint, ObjectKind, ObjectTree, SlideObject
 
 

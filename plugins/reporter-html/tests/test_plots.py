@@ -10,8 +10,8 @@ import re
 
 import pytest
 from refig.models import Configuration
-from refig.plugin.analysis import Options, analyse
 from refig_reporter_html.plots import cost_score, effects, nice_step, nice_ticks
+from refig_toolkit_analysis import Options, analyse
 from refig_toolkit_testing.synthetic import SyntheticSpec, synthetic_run
 
 

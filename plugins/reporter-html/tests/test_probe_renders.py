@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from refig.plugin import MetricValue
-from refig.plugin.analysis import RunStore
+from refig.plugin import MetricValue, RunStore
 from refig_reporter_html.slugs import slug
 
 REFIG = str(Path(sys.executable).parent / "refig")

@@ -52,6 +52,6 @@ def test_a_host_naming_another_machine_is_refused(server: ViewServer, host: str)
 
 
 def test_the_viewer_and_the_annotation_page_share_one_host_rule() -> None:
-    from refig.annotation.server import AnnotationServer
+    from refig_toolkit_analysis.annotation.server import AnnotationServer
 
     assert ViewServer.allowed_host is AnnotationServer.allowed_host

@@ -8,10 +8,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from refig.analysis import Column, Estimate, Table
 from refig.cli import run as cli
 from refig.models import Configuration
 from refig_reporter_latex.tex import escape, table_tex
+from refig_toolkit_analysis.analysis import Column, Estimate, Table
 from refig_toolkit_testing.synthetic import SyntheticSpec, synthetic_run
 
 

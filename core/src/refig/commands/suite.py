@@ -1,4 +1,5 @@
-"""``refig suite``: build suites with the registered builders, validate and describe them."""
+"""``refig suite``: build suites with the registered builders and validate them (the plugin
+refig-reporter-terminal adds ``refig suite info``, which describes one)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from rich.table import Table
 from typer.core import TyperGroup
 
 from refig.console import err, out, print_table
-from refig.errors import RefigError, UsageError, did_you_mean, install_fix
+from refig.errors import RefigError, UsageError, did_you_mean
 from refig.plugins import Registry
 from refig.records import PluginKind, SuiteRecord
 
@@ -93,82 +94,6 @@ def _validate(root: Path, as_json: bool, quiet: bool, max_pixels: int | None) ->
         raise typer.Exit(1)
 
 
-def spread(q: dict[str, float], fmt: str, scale: float = 1.0) -> str:
-    """A quantile summary as ``median (min–max)``."""
-    return f"{q['median'] / scale:{fmt}} ({q['min'] / scale:{fmt}}–{q['max'] / scale:{fmt}})"
-
-
-def _stat_row(label: str, summary: dict[str, Any]) -> list[str]:
-    if not summary.get("count"):
-        return [label, "0", "", "", "", "", ""]
-    return [
-        label,
-        str(summary["count"]),
-        str(summary["distinct_resolutions"]),
-        f"{summary['width']['min']:.0f}–{summary['width']['max']:.0f}",
-        spread(summary["megapixels"], ".2f"),
-        spread(summary["aspect"], ".2f"),
-        spread(summary["bytes"], ".0f", 1024),
-    ]
-
-
-def _info(root: Path, plot: Path | None, as_json: bool) -> None:
-    from refig import suite_stats
-    from refig.suite import Suite
-
-    suite = Suite.load(root)
-    stats = suite_stats.collect(suite)
-    report = suite_stats.describe(stats)
-    inputs = suite_stats.inputs_by_role(suite)
-    manifest = suite.manifest
-    if plot is not None:
-        if not stats:
-            raise RefigError("the suite has no image sources to plot", path=root)
-        try:
-            suite_stats.plot(stats, plot, f"{manifest.name} v{manifest.version}")
-        except ImportError as exc:
-            raise RefigError(
-                "--plot needs matplotlib, which is not installed",
-                fix=install_fix("refig-core[plot]"),
-            ) from exc
-        except (ValueError, OSError) as exc:  # an unknown format, or a folder not writable
-            raise RefigError(f"cannot write the plot: {exc}", path=plot,
-                             fix="give a writable path ending in .png, .pdf or .svg") from exc
-    if as_json:
-        payload = {"name": manifest.name, "version": manifest.version, "family": manifest.family,
-                   "builder": manifest.builder, "tasks": len(suite.tasks), "inputs": inputs,
-                   **report}
-        if plot is not None:
-            payload["plot"] = str(plot)
-        typer.echo(json.dumps(payload, indent=2))
-        return
-    out.print(f"[bold]{manifest.name}[/] v{manifest.version} ({manifest.family}), built by "
-              f"{manifest.builder} at {manifest.created_at:%Y-%m-%d %H:%M} UTC; "
-              f"{len(suite.tasks)} tasks, "
-              f"{sum(1 for t in suite.tasks if t.input('annotation'))} annotated")
-    roles = Table(title="inputs by role", title_justify="left")
-    for column in ("role", "tasks", "seen by the agent", "KiB"):
-        roles.add_column(column, justify="left" if column == "role" else "right")
-    for role, summary in inputs.items():
-        roles.add_row(role, str(summary["tasks"]), "yes" if summary["visible"] else "no (hidden)",
-                      spread(summary["bytes"], ".0f", 1024))
-    roles.caption = "median (min–max)"
-    print_table(out, roles)
-    if not stats:
-        out.print(f"no image sources: the inputs of a {manifest.family} suite are not images")
-    else:
-        table = Table(title="source images", title_justify="left")
-        for column in ("field", "images", "sizes", "width px", "megapixels", "aspect", "KiB"):
-            table.add_column(column, justify="left" if column == "field" else "right")
-        table.add_row(*_stat_row("all", report["all"]))
-        for name, summary in report.get("by_field", {}).items():
-            table.add_row(*_stat_row(name, summary))
-        table.caption = "median (min–max); `--json` adds quartiles and formats"
-        print_table(out, table)
-    if plot is not None:
-        out.print(f"plot written to {plot}")
-
-
 def register(app: typer.Typer, registry: Registry) -> None:
     suite_app = typer.Typer(help="Build, validate and describe suites.", no_args_is_help=True)
     build_app = typer.Typer(cls=_BuilderGroup, no_args_is_help=True,
@@ -193,14 +118,5 @@ def register(app: typer.Typer, registry: Registry) -> None:
     ) -> None:
         """Check schema, hashes, paths and that every image decodes; exit 1 on problems."""
         _validate(root, as_json, quiet, max_pixels)
-
-    @suite_app.command("info")
-    def info(
-        root: Path = typer.Argument(..., help="The suite directory."),
-        plot: Path | None = typer.Option(None, "--plot", help="Also write a PNG/PDF/SVG plot."),
-        as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
-    ) -> None:
-        """Image statistics: count, resolutions, megapixels, aspect ratios, sizes, by field."""
-        _info(root, plot, as_json)
 
     app.add_typer(suite_app, name="suite")

@@ -1,8 +1,7 @@
-"""The documented import surface for plugins: the only core module a plugin's code imports,
-besides :mod:`refig.stats` and the sub-surface :mod:`refig.plugin.analysis` (reporters).
-Libraries plugins share are the toolkits (``refig_toolkit_agent``, ``refig_toolkit_pptx``,
-``refig_toolkit_imaging``, ``refig_toolkit_llm``, ``refig_toolkit_testing``), each a
-distribution a plugin declares.
+"""The documented import surface for plugins: the only core module a plugin's code imports.
+Libraries plugins share are the toolkits (``refig_toolkit_agent``, ``refig_toolkit_analysis``,
+``refig_toolkit_pptx``, ``refig_toolkit_imaging``, ``refig_toolkit_llm``,
+``refig_toolkit_testing``), each a distribution a plugin declares.
 
 Names load on first use, so a plugin's light ``hooks`` module can import its records from here
 without pulling in the data models or the sandbox (``refig list-plugins`` stays fast).
@@ -74,13 +73,10 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("MAX_PIXELS",), "refig.image_headers"),
     **dict.fromkeys(("err", "out", "print_table", "track"), "refig.console"),
     **dict.fromkeys(("Check", "Status", "apt_fix", "tool"), "refig.doctor"),
-    **dict.fromkeys(("FIELD_KEYS",), "refig.suite_stats"),
     **dict.fromkeys(("Registry",), "refig.plugins"),
-    **dict.fromkeys(("LOOPBACK", "LoopbackServer"), "refig.loopback"),
     **dict.fromkeys(("RunStore",), "refig.store"),
     # this process's warm renderer by name (a metric that renders edited copies shares it)
     **dict.fromkeys(("renderer_for",), "refig.engine.plugins"),
-    **dict.fromkeys(("RatingPage", "RatingView"), "refig.annotation.rating_items"),
     # values made once per key in a process (caches shared by threads)
     **dict.fromkeys(("OncePerKey",), "refig.once"),
     **dict.fromkeys(("cache_dir",), "refig.home"),
@@ -88,8 +84,6 @@ _LAZY: dict[str, str] = {
 
 __all__ = [
     "DEFAULT_MAX_PROCESSES",
-    "FIELD_KEYS",
-    "LOOPBACK",
     "MAX_PIXELS",
     "SCHEMA_VERSION",
     "STAGE_OPTIONS",
@@ -123,7 +117,6 @@ __all__ = [
     "JudgeRequest",
     "Judgment",
     "JudgmentStatus",
-    "LoopbackServer",
     "Metric",
     "MetricRecord",
     "MetricValue",
@@ -135,8 +128,6 @@ __all__ = [
     "Preference",
     "ProcessCap",
     "Prompt",
-    "RatingPage",
-    "RatingView",
     "Redactor",
     "RefigError",
     "Refused",
@@ -212,7 +203,6 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from refig.annotation.rating_items import RatingPage, RatingView
     from refig.confined import FileRefused, Refused, confined_files, read_confined
     from refig.console import err, out, print_table, track
     from refig.doctor import Check, Status, apt_fix, tool
@@ -222,7 +212,6 @@ if TYPE_CHECKING:
     from refig.image_headers import MAX_PIXELS
     from refig.inflight import in_flight
     from refig.judging import STAGE_OPTIONS
-    from refig.loopback import LOOPBACK, LoopbackServer
     from refig.metric_values import ValueMaker, source_sha256, unavailable
     from refig.models import (
         SCHEMA_VERSION,
@@ -275,5 +264,4 @@ if TYPE_CHECKING:
     from refig.running.workspace import source_name, write_inputs
     from refig.store import RunStore
     from refig.suite import Suite, SuiteError, SuiteWriter
-    from refig.suite_stats import FIELD_KEYS
     from refig.traffic import RetryPolicy

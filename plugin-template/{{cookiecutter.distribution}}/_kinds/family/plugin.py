@@ -10,7 +10,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 from refig.plugin import Evidence, GateResult, RenderJob, TaskFamily
-from refig.plugin.analysis import Column, Context, Section, Table
+from refig_toolkit_analysis import Column, Context, Section, Table
+from refig.plugin import Evidence, GateResult, RenderJob
 
 MAX_BYTES = 64 * 1024
 

@@ -3,7 +3,8 @@ slide as original, target and edited renderings side by side, the selected slide
 
 from __future__ import annotations
 
-from refig.plugin import Artifact, RatingPage, RatingView
+from refig.plugin import Artifact
+from refig_toolkit_analysis import RatingPage, RatingView
 
 from refig_family_deck_edit.cases import style_target
 from refig_family_deck_edit.context import ContextError, DeckContext, artifact_context

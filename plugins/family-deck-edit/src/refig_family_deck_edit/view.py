@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from refig.plugin.analysis import format_number
+from refig_toolkit_analysis import format_number
 
 FAMILY = "deck-edit"
 KEY_METRICS = (

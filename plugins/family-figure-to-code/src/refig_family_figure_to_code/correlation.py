@@ -6,8 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from refig import stats
-from refig.plugin.analysis import Column, Context, Table
+from refig_toolkit_analysis import Column, Context, Table, stats
 
 from refig_family_figure_to_code.report import IMAGE, is_proxy, mmos_judge, rows, score_label
 

@@ -23,7 +23,7 @@ from refig.plugin import (
     Task,
     TaskFamily,
 )
-from refig.plugin.analysis import Section
+from refig_toolkit_analysis import Section
 
 from refig_family_figure_to_code.execution import MAX_PROGRAM_BYTES
 from refig_family_figure_to_code.languages import Language, language_of_file, spec

@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from refig import stats
-from refig.plugin.analysis import (
+from refig_metric_code.crystal import PairCounts, corpus_score
+from refig_toolkit_analysis import (
     UNRANKED,
     Column,
     Context,
@@ -30,8 +30,8 @@ from refig.plugin.analysis import (
     expert_agreement_table,
     judge_human_table,
     raters_table,
+    stats,
 )
-from refig_metric_code.crystal import PairCounts, corpus_score
 
 FIGURE_TO_CODE = "figure-to-code"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from refig.plugin.analysis import format_number
+from refig_toolkit_analysis import format_number
 
 FAMILY = "figure-to-code"
 TITLE = "Program"

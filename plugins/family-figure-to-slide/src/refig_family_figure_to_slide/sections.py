@@ -8,8 +8,7 @@ import math
 from collections.abc import Iterator
 
 import numpy as np
-from refig import stats
-from refig.plugin.analysis import (
+from refig_toolkit_analysis import (
     EDITABILITY_HINTS,
     MIN_PAIRED_TASKS,
     MIN_RANK_CONFIGS,
@@ -24,6 +23,7 @@ from refig.plugin.analysis import (
     Section,
     Table,
     effect_pairs,
+    stats,
 )
 
 #: The metrics the structural audit reads (their plugins declare these names).

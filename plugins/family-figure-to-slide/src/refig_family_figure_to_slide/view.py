@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from types import SimpleNamespace
 from typing import Any
 
-from refig.plugin.analysis import format_number
+from refig_toolkit_analysis import format_number
 from refig_toolkit_pptx import ObjectTree
 
 Block = dict[str, Any]

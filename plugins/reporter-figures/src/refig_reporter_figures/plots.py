@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 from matplotlib.figure import Figure as MplFigure
-from refig.plugin.analysis import Analysis, Estimate, Table
-from refig.stats import rank_agreement
+from refig_toolkit_analysis import Analysis, Estimate, Table
+from refig_toolkit_analysis.stats import rank_agreement
 
 DPI = 150
 SVG_METADATA = {"Date": None}

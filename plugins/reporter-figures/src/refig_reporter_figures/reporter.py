@@ -14,7 +14,7 @@ class FiguresReporter:
 
     def report(self, run_dir: Path, out: Path | None, options: Mapping[str, Any]) -> Path | None:
         from refig.plugin import err
-        from refig.plugin.analysis import analysis_for
+        from refig_toolkit_analysis import analysis_for
 
         from refig_reporter_figures.plots import Skipped, write_figures
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from refig.plugin import RefigError, UsageError, err
-from refig.plugin.collection import (
+from refig_toolkit_analysis import (
     find_runs,
     judge_notice,
     judges_of,

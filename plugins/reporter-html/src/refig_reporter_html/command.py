@@ -43,8 +43,8 @@ def register(app: typer.Typer) -> None:
         default; the pages follow the run as attempts, renders, metrics and judgments land.
         Given a folder of runs, one sample list covers them all, with run and family columns.
         """
-        from refig.plugin import LOOPBACK, RefigError, UsageError, err, out
-        from refig.plugin.collection import collection_runs
+        from refig.plugin import RefigError, UsageError, err, out
+        from refig_toolkit_analysis import LOOPBACK, collection_runs
 
         from refig_reporter_html.collection import CollectionSite, LiveFolder
         from refig_reporter_html.server import ViewServer

@@ -10,7 +10,7 @@ import threading
 from pathlib import Path
 
 from refig.plugin import RefigError
-from refig.plugin.analysis import ObjectStore
+from refig_toolkit_analysis import ObjectStore
 
 SHA256 = re.compile(r"^[0-9a-f]{64}$")
 _CHUNK = 1 << 20

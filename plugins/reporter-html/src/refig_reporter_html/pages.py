@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 from refig.plugin import Attempt, Judgment, JudgmentStatus
-from refig.plugin.analysis import Outcome, Table, format_number
+from refig_toolkit_analysis import Outcome, Table, format_number
 
 from refig_reporter_html.fields import (
     family_of,

@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from refig.plugin import MetricValue, PluginKind, Registry, Task, TaskFamilyRecord, err
-from refig.plugin.analysis import Outcome, format_number
+from refig_toolkit_analysis import Outcome, format_number
 
 from refig_reporter_html.fields import PageImage
 

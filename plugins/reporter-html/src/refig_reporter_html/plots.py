@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from markupsafe import Markup, escape
-from refig.plugin.analysis import Analysis, Estimate
+from refig_toolkit_analysis import Analysis, Estimate
 
 WIDTH, ROW, LEFT, RIGHT, TOP = 720, 26, 230, 30, 24
 PALETTE = ("#1f6fb4", "#d1495b", "#2a9d8f", "#e9a03b", "#7a5195", "#5c946e", "#8d6e63")

@@ -17,8 +17,7 @@ class HtmlReporter:
     def report(self, run_dir: Path, out: Path | None, options: Mapping[str, Any]) -> Path | None:
         """Write the site of ``run_dir``, a run or a folder of runs (one collection)."""
         from refig.plugin import err, track
-        from refig.plugin.analysis import analysis_for
-        from refig.plugin.collection import Unreadable, collection_runs, runs_without
+        from refig_toolkit_analysis import Unreadable, analysis_for, collection_runs, runs_without
 
         from refig_reporter_html.collection import HOME, CollectionSite, member
         from refig_reporter_html.site import NotFound, Site

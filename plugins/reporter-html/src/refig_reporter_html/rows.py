@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 import numpy as np
-from refig.plugin.analysis import Context, Outcome
+from refig_toolkit_analysis import Context, Outcome
 
 from refig_reporter_html.fields import family_of, pages, source_sha, task_meta
 from refig_reporter_html.panels import panels

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from refig.plugin import LoopbackServer
+from refig_toolkit_analysis import LoopbackServer
 
 from refig_reporter_html.site import NotFound, Pages, Resource
 

@@ -15,14 +15,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from refig.plugin import Judgment, Preference, err
-from refig.plugin.analysis import (
+from refig.plugin import Judgment, Preference, RunStore, err
+from refig_toolkit_analysis import (
     Analysis,
     Context,
     Options,
     Outcome,
     RunData,
-    RunStore,
     analyse,
     judge_labels,
 )

@@ -13,7 +13,7 @@ class LatexReporter:
     """Writes booktabs tables a paper can ``\\input`` directly."""
 
     def report(self, run_dir: Path, out: Path | None, options: Mapping[str, Any]) -> Path | None:
-        from refig.plugin.analysis import analysis_for
+        from refig_toolkit_analysis import analysis_for
 
         from refig_reporter_latex.tex import document, table_tex
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from refig.plugin.analysis import Table
+from refig_toolkit_analysis import Table
 
 _ESCAPES = {
     "\\": r"\textbackslash{}",

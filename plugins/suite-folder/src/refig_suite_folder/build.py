@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from refig.plugin import (
-    FIELD_KEYS,
     RefigError,
     Refused,
     Suite,
@@ -20,6 +19,7 @@ from refig.plugin import (
     err,
     track,
 )
+from refig_toolkit_analysis import FIELD_KEYS
 from refig_toolkit_imaging import MAX_PIXELS
 
 from refig_suite_folder import provenance

@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from refig.plugin.analysis import (
+from refig_toolkit_analysis import (
     Column,
     Section,
     Table,

@@ -1,0 +1,1 @@
+"""refig's ``terminal`` and ``json`` reporters and ``refig suite info``."""

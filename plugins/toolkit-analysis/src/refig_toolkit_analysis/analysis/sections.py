@@ -1,0 +1,65 @@
+"""The report's core sections, in the order every reporter shows them, and the sections of a
+run's task families placed among them.
+
+Each builder lives with its topic: :mod:`.summary` (coverage, means, economics,
+per-task scores), :mod:`.effects` (paired effects), :mod:`.judges`
+(repeatability, cross-judge agreement), :mod:`.preferences` (Elo, judge-versus-
+human direction) and :mod:`..annotation.agreement` (human votes). A family adds its own
+(figure-to-slide: the structural audit and the editability weight sensitivity).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from refig_toolkit_analysis.analysis import effects, judges, preferences, summary
+from refig_toolkit_analysis.analysis.effects import EffectPair, effect_pairs
+from refig_toolkit_analysis.analysis.preferences import direction_table, elo_table, judge_margins
+from refig_toolkit_analysis.analysis.registry import SectionBuilder, ordered
+
+
+def built_in() -> tuple[tuple[str, SectionBuilder], ...]:
+    """Core's sections in report order (the human-vote ones are read from
+    :mod:`..annotation.agreement`, which imports this package: hence a function)."""
+    from refig_toolkit_analysis.annotation import agreement
+
+    return (
+        ("coverage", summary.coverage),
+        ("means", summary.means),
+        ("economics", summary.economics),
+        ("effects", effects.effects),
+        ("repeatability", judges.repeatability),
+        ("judge_agreement", judges.judge_agreement),
+        ("elo", preferences.elo),
+        ("annotator_votes", agreement.annotator_votes),
+        ("annotator_agreement", agreement.annotator_agreement),
+        ("direction", preferences.direction),
+        ("task_scores", summary.task_scores),
+    )
+
+
+def sections(families: Iterable[str] = ()) -> list[tuple[str, SectionBuilder]]:
+    """Core's sections and those of ``families`` (installed ones; others add none)."""
+    from refig.engine.plugins import installed_family
+
+    contributed = []
+    for name in sorted(set(families)):
+        family = installed_family(name)
+        if family is None:
+            continue
+        for section in family.report_sections():
+            name, builder, *rest = section
+            contributed.append((name, builder, rest[0] if rest else None))
+    return ordered(built_in(), contributed)
+
+
+__all__ = [
+    "EffectPair",
+    "SectionBuilder",
+    "built_in",
+    "direction_table",
+    "effect_pairs",
+    "elo_table",
+    "judge_margins",
+    "sections",
+]
