@@ -35,9 +35,18 @@ class Prompt:
 
 class CommandPolicy(Protocol):
     """How an attempt's commands are isolated: what :class:`refig.running.sandbox.SandboxPolicy`
-    offers. Named here, not imported, so the protocols depend on nothing that runs agents."""
+    offers. Named here, not imported, so the protocols depend on nothing that runs agents.
+    ``mode`` is ``bwrap`` or ``none``; ``network`` False denies commands any network; ``egress``
+    and ``reach`` say what an attempt may reach (``gateway`` or ``host``)."""
 
-    mode: str
+    @property
+    def mode(self) -> str: ...
+    @property
+    def network(self) -> bool: ...
+    @property
+    def egress(self) -> str: ...
+    @property
+    def reach(self) -> str: ...
 
     def wrap(self, argv: Sequence[str], *, cwd: Path, writable: Sequence[Path],
              readable: Sequence[Path] = (), network: bool = True) -> list[str]: ...

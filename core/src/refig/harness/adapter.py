@@ -27,7 +27,7 @@ from refig.harness.figure import DEFAULT_FIGURE, FIGURE_DELIVERY, Delivery
 from refig.harness.figure import OPTION as FIGURE_OPTION
 from refig.harness.install import require
 from refig.models import ErrorInfo, Usage
-from refig.protocols import AttemptContext, HarnessResult
+from refig.protocols import AttemptContext, CommandPolicy, HarnessResult
 from refig.records import CliPin
 from refig.running.sandbox import SandboxPolicy, run_command
 from refig.running.tunnel import GatewayTunnel
@@ -185,7 +185,7 @@ class CliHarness(ABC):
         read_timeout = max(5.0, ctx.deadline - time.monotonic()) + READ_GRACE
         gateway = Gateway(self.upstream(ctx), prices=prices, log=calls_log,
                           read_timeout=read_timeout)
-        policy = ctx.sandbox or SandboxPolicy()
+        policy: CommandPolicy = ctx.sandbox or SandboxPolicy()
         with gateway, GatewayTunnel(gateway.url, policy) as tunnel:
             call = self.invocation(ctx, binary, gateway.url, home)
             process = run_command(

@@ -24,7 +24,7 @@ from refig.harness.figure import OPTION as FIGURE_OPTION
 from refig.integrity import intact
 from refig.models import Attempt, AttemptStatus, Configuration, Task, Usage
 from refig.plugins import Registry, Selection, check_serves
-from refig.records import Deliverable, HarnessRecord, PluginKind
+from refig.records import Deliverable, HarnessRecord, PluginKind, TaskFamilyRecord
 from refig.running.attempt import (
     AttemptJob,
     AttemptOutcome,
@@ -78,7 +78,7 @@ class RunRequest:
     def configuration(self) -> Configuration:
         """The configuration, its harness's local options (paths) kept out of its id."""
         record = self.harness.record
-        local = getattr(record, "local_options", frozenset())
+        local: frozenset[str] = getattr(record, "local_options", frozenset())
         return Configuration(model=self.model, harness=record.name,
                              workflow=self.workflow.record.name,
                              options={k: v for k, v in self.options.items() if k not in local},
@@ -181,7 +181,9 @@ def make_request(
         family = Suite.load(suite).manifest.family
         check_serves(registry, harness_sel, family)
         check_serves(registry, workflow_sel, family)
-        fields.setdefault("deliverables", registry.family(family).record.deliverables)
+        family_record = registry.family(family).record
+        assert isinstance(family_record, TaskFamilyRecord)  # the registry checks each record's kind
+        fields.setdefault("deliverables", family_record.deliverables)
     executor_options: dict[str, Any] = {}
     if ray_address and executor_sel.record.name != "ray":
         raise UsageError("--ray-address needs --executor ray")
@@ -222,7 +224,7 @@ def record_suite(store: RunStore, suite: Suite, tasks: Sequence[Task]) -> None:
             if not path.is_file():
                 raise SuiteError(f"task {task.id}: {name} is missing", path=path,
                                  fix=f"`refig suite validate {suite.root}` lists every problem")
-            if expected is not None and sha256_file(path) != expected:
+            if sha256_file(path) != expected:
                 raise SuiteError(f"task {task.id}: {name} does not match its sha256", path=path,
                                  fix=f"`refig suite validate {suite.root}` lists every problem")
             store.objects.put_file(path)
