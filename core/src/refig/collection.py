@@ -150,6 +150,7 @@ def report_collection(registry: Registry, request: ReportRequest,
     each ``--html`` (or other collection-aware reporter) written once over the whole folder.
     Reports that hold one run's tables (JSON, LaTeX, figures) need one run."""
     from dataclasses import replace
+    from functools import partial
 
     from refig.console import err
     from refig.pipeline import report
@@ -177,8 +178,8 @@ def report_collection(registry: Registry, request: ReportRequest,
                 err.print(judge_notice(judge, name), style="yellow", markup=False,
                           highlight=False)
                 judge = None
-            unreadable.attempt(run, lambda r=run, j=judge: report(
-                registry, replace(request, run=r, targets=(), judge=j)))
+            unreadable.attempt(run, partial(
+                report, registry, replace(request, run=run, targets=(), judge=judge)))
     options = {"quiet": request.quiet, "judge": request.judge, "resamples": request.resamples,
                "elo_resamples": request.elo_resamples, "seed": request.seed,
                "zero_margin": request.zero_margin, "count_failures": request.count_failures,

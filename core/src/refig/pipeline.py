@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from refig.console import err
 from refig.errors import RefigError, UsageError, refuse_file_as_folder
 from refig.plugins import Registry, Selection, check_serves
-from refig.records import PluginKind
+from refig.records import PluginKind, TaskFamilyRecord
 from refig.store import RunStore
 
 if TYPE_CHECKING:
@@ -88,6 +88,7 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
     store = RunStore.open(request.run)
     family = run_family(store)
     family_record = registry.family(family).record
+    assert isinstance(family_record, TaskFamilyRecord)  # the registry checks each record's kind
     renderer = registry.resolve_for(PluginKind.RENDERER,
                                     request.renderer or family_record.renderer, family)
     metrics = select_metrics(registry, request.metrics, family)
@@ -96,7 +97,8 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
         from refig.rubric import load_rubric
 
         for selected in judges:
-            check_serves(registry, selected.selection, family)
+            if selected.selection is not None:  # None: built without the registry
+                check_serves(registry, selected.selection, family)
         rubric = load_rubric(request.rubric, family=family)
     use_registry(registry)
     from refig.metric_options import given
