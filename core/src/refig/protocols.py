@@ -326,8 +326,11 @@ class TaskFamily(Protocol):
         """The artifact's row of ``refig check --json``."""
         ...
 
-    def report_sections(self) -> Sequence[tuple[str, SectionBuilder]]:
-        """The family's report sections, by name, in order."""
+    def report_sections(
+        self,
+    ) -> Sequence[tuple[str, SectionBuilder] | tuple[str, SectionBuilder, str | None]]:
+        """The family's report sections, by name, in order; a third item names the section each
+        follows (None: at the end)."""
         ...
 
     def structure_model(self) -> type[BaseModel] | None:

@@ -111,7 +111,7 @@ class CliHarness(ABC):
     #: any value).
     accepted: ClassVar[dict[str, tuple[str, ...]]]
 
-    def __init__(self, **options: str):
+    def __init__(self, **options: str | None):
         self.options = {k: str(v) for k, v in options.items() if v is not None}
         for key, value in self.options.items():
             self.check_option(key, value)
