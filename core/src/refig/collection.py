@@ -151,6 +151,7 @@ def report_collection(registry: Registry, request: ReportRequest,
     Reports that hold one run's tables (JSON, LaTeX, figures) need one run. The layer above
     :func:`refig.pipeline.report`, which it calls for each run's tables (never the reverse)."""
     from dataclasses import replace
+    from functools import partial
 
     from refig.console import err
     from refig.pipeline import refuse_file_targets, report
@@ -179,8 +180,8 @@ def report_collection(registry: Registry, request: ReportRequest,
                 err.print(judge_notice(judge, name), style="yellow", markup=False,
                           highlight=False)
                 judge = None
-            unreadable.attempt(run, lambda r=run, j=judge: report(
-                registry, replace(request, run=r, targets=(), judge=j)))
+            unreadable.attempt(run, partial(
+                report, registry, replace(request, run=run, targets=(), judge=judge)))
     options = {"quiet": request.quiet, "judge": request.judge, "resamples": request.resamples,
                "elo_resamples": request.elo_resamples, "seed": request.seed,
                "zero_margin": request.zero_margin, "count_failures": request.count_failures,

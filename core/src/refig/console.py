@@ -15,6 +15,7 @@ from rich.progress import (
     Progress,
     ProgressColumn,
     Task,
+    TaskID,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -122,7 +123,7 @@ def _fit(console: Console, table: Table, least: list[int], most: list[int]) -> N
     spare = console.width - _frame(table, len(table.columns)) - sum(least)
     wants = [max(0, m - n) for m, n in zip(most, least, strict=True)]
     for column, n, want in zip(table.columns, least, wants, strict=True):
-        column.width = n + (spare * want // sum(wants) if spare > 0 and sum(wants) else 0)
+        column.width = n + (spare * want // sum(wants) if spare > 0 and sum(wants) > 0 else 0)
     console.print(table)
 
 
@@ -170,7 +171,7 @@ class Tracker:
     elsewhere: int = 0
     started_at: float = field(default_factory=time.monotonic)
     _progress: Progress | None = None
-    _task: int | None = None
+    _task: TaskID | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def start(self) -> None:

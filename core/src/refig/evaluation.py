@@ -78,8 +78,10 @@ class StoreSource:
         roles = rendered_inputs(self.family)
         found: dict[str, Item] = {}
         for item in items:
+            if item.task is None:
+                continue
             for role in roles:
-                asset = item.task.input(role) if item.task is not None else None
+                asset = item.task.input(role)
                 if asset is None or asset.sha256 in found:
                     continue
                 if damage is None or damage.check(asset.sha256, f"{role} of task {item.task.id}"):
@@ -247,7 +249,7 @@ def _artifacts(
         rules = family_for(family_name)
         reference_pages = {}
         for name in rendered_inputs(family_name) if task else ():
-            asset = task.input(name)
+            asset = task.input(name) if task else None
             made = renders.get(asset.sha256) if asset is not None else None
             found = tuple(store.objects.path(p.png_sha256) for p in made.pages) if made else ()
             if found and all(p.is_file() for p in found):

@@ -84,14 +84,14 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
     metric_options = _checked_metric_options(request.metric_options, metrics)
     rubric = _rubric(context, judges, request.rubric)
     summary = _run_stages(context, renderer, metrics, executor, metric_options, request)
-    judging = _judge(context, judges, rubric, summary, request) if judges else None
+    judging = _judge(context, judges, rubric, summary, request) if rubric is not None else None
     damaged = summary.damage.error() if summary.damage is not None else None
     if damaged is not None:  # the whole items were done; the damaged ones wait for a repair
         raise damaged
     return EvaluateOutcome(stages=summary, judging=judging)
 
 
-def _judge(context: RunContext, judges: Sequence[SelectedJudge], rubric: Rubric | None,
+def _judge(context: RunContext, judges: Sequence[SelectedJudge], rubric: Rubric,
            summary: Summary, request: EvaluateRequest) -> JudgingSummary:
     """Every evaluated artifact of the run (those with damaged objects left out) judged by each
     judge, on the judging stage's own threads."""
@@ -124,7 +124,8 @@ def _rubric(context: RunContext, judges: Sequence[SelectedJudge],
     from refig.rubric import load_rubric
 
     for selected in judges:
-        check_serves(context.registry, selected.selection, context.family)
+        if selected.selection is not None:  # None: built without the registry
+            check_serves(context.registry, selected.selection, context.family)
     return load_rubric(path, family=context.family)
 
 
@@ -223,10 +224,12 @@ def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
     for selection, _ in wanted:
         check_serves(registry, selection, context.family)
     quiet = request.quiet or request.as_json
-    shared = {"quiet": quiet, "judge": request.judge, "resamples": request.resamples,
-              "elo_resamples": request.elo_resamples, "seed": request.seed,
-              "zero_margin": request.zero_margin, "count_failures": request.count_failures,
-              "cache": {}}
+    shared: dict[str, Any] = {
+        "quiet": quiet, "judge": request.judge, "resamples": request.resamples,
+        "elo_resamples": request.elo_resamples, "seed": request.seed,
+        "zero_margin": request.zero_margin, "count_failures": request.count_failures,
+        "cache": {},
+    }
     written: dict[str, Path] = {}
     for selection, target in wanted:
         try:

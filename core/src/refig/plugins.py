@@ -19,12 +19,12 @@ import re
 import sys
 import traceback
 from collections import defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import pluggy
 
@@ -291,7 +291,8 @@ class Registry:
                 if kind is None:
                     continue
                 impl = next(i for i in caller.get_hookimpls() if i.plugin is module)
-                for record in impl.function() or ():
+                # pluggy types a hook as returning object; each record is checked here
+                for record in cast("Iterable[object]", impl.function() or ()):
                     expected = RECORD_TYPES[kind]
                     if not isinstance(record, expected):
                         raise TypeError(

@@ -40,9 +40,18 @@ class Prompt:
 
 class CommandPolicy(Protocol):
     """How an attempt's commands are isolated: what :class:`refig.running.sandbox.SandboxPolicy`
-    offers. Named here, not imported, so the protocols depend on nothing that runs agents."""
+    offers. Named here, not imported, so the protocols depend on nothing that runs agents.
+    ``mode`` is ``bwrap`` or ``none``; ``network`` False denies commands any network; ``egress``
+    and ``reach`` say what an attempt may reach (``gateway`` or ``host``)."""
 
-    mode: str
+    @property
+    def mode(self) -> str: ...
+    @property
+    def network(self) -> bool: ...
+    @property
+    def egress(self) -> str: ...
+    @property
+    def reach(self) -> str: ...
 
     def wrap(self, argv: Sequence[str], *, cwd: Path, writable: Sequence[Path],
              readable: Sequence[Path] = (), network: bool = True) -> list[str]: ...
@@ -369,8 +378,11 @@ class TaskFamily(ABC):
         ...
 
     @abstractmethod
-    def report_sections(self) -> Sequence[tuple[str, SectionBuilder]]:
-        """The family's report sections, by name, in order."""
+    def report_sections(
+        self,
+    ) -> Sequence[tuple[str, SectionBuilder] | tuple[str, SectionBuilder, str | None]]:
+        """The family's report sections, by name, in order; a third item names the section each
+        follows (None: at the end)."""
         ...
 
     @abstractmethod

@@ -181,7 +181,9 @@ class Rubric:
                 lines.append("   Earns points: " + "; ".join(axis.earns) + ".")
             if axis.loses:
                 lines.append("   Loses points: " + "; ".join(axis.loses) + ".")
-        example = {axis.id: {"rationale": "...", "score": 0} for axis in self.axes}
+        example: dict[str, object] = {
+            axis.id: {"rationale": "...", "score": 0} for axis in self.axes
+        }
         example[TOTAL] = 0
         lines += [
             "",

@@ -183,8 +183,9 @@ class SuiteWriter:
         """``created_at`` fixes the manifest's creation time (a seeded build is byte-identical)."""
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
-        self._manifest = dict(name=name, version=version, family=family, builder=builder,
-                              params=dict(params or {}), description=description)
+        self._manifest: dict[str, Any] = dict(
+            name=name, version=version, family=family, builder=builder,
+            params=dict(params or {}), description=description)
         if created_at is not None:
             self._manifest["created_at"] = created_at
         self._tasks: list[Task] = []

@@ -73,7 +73,7 @@ def reports_of(source: FileSource, family: TaskFamily, *, pages: bool) -> list[d
         gate = artifact.gate
         render = source.kept_renders.get(key)
         first = render.first if render is not None else None
-        rendering = None if render is None else {
+        rendering: dict[str, object] | None = None if render is None else {
             "png_sha256": render.png_sha256,
             "width": first.width_px if first else None,
             "height": first.height_px if first else None,
@@ -229,14 +229,14 @@ def check_inputs(record: TaskFamilyRecord, source: Path | None,
                              fix=f"give its inputs with --input ROLE=PATH ({', '.join(roles)})")
         inputs[record.source_role] = source
     for pair in pairs:
-        role, sep, path = pair.partition("=")
-        if not sep or not role or not path:
+        role, sep, given = pair.partition("=")
+        if not sep or not role or not given:
             raise UsageError(f"--input {pair!r} is not ROLE=PATH",
                              fix=f"the {record.name} family's roles: {', '.join(roles)}")
         if not any(fnmatchcase(role, pattern) for pattern in roles):
             raise UsageError(f"--input {role}: the {record.name} family has no such input",
                              fix=f"its roles: {', '.join(roles)}")
-        inputs[role] = Path(path)
+        inputs[role] = Path(given)
     for role, path in inputs.items():
         if not path.is_file():
             option = "--source" if path == source else f"--input {role}"

@@ -66,8 +66,9 @@ def register(app: typer.Typer, registry: Registry) -> None:
         if zero_margin not in ("exclude", "disagree"):
             raise UsageError(f"--zero-margin is exclude or disagree, not {zero_margin!r}")
 
-        targets = [(name, target) for name, target in
-                   (("html", html), ("latex", latex), ("figures", figures)) if target is not None]
+        targets: list[tuple[str, Path | None]] = [
+            (name, target) for name, target in
+            (("html", html), ("latex", latex), ("figures", figures)) if target is not None]
         targets += [_reporter_option(value) for value in reporters]
         request = ReportRequest(
             run=run, targets=targets, as_json=as_json, judge=judge, resamples=resamples,

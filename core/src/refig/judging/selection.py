@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from refig.errors import UsageError
 from refig.models import stable_hash
@@ -91,7 +92,7 @@ def select_judges(
                 mine[option.key] = option.value
                 if option.scope:
                     used.add(option.scope)
-        stage = {}
+        stage: dict[str, Any] = {}  # RetryPolicy fields, each of its STAGE_OPTIONS type
         for key, (cast, least) in STAGE_OPTIONS.items():
             if key in mine:
                 try:

@@ -27,7 +27,7 @@ from refig.models import (
     utcnow,
 )
 from refig.plugins import Selection
-from refig.protocols import AttemptContext, HarnessResult
+from refig.protocols import AttemptContext, Harness, HarnessResult
 from refig.records import Deliverable
 from refig.running.processes import kill_tree
 from refig.running.redact import Redactor, find_secrets
@@ -119,13 +119,13 @@ def _read_output(path: Path, dirs: AttemptDirs) -> bytes:
         raise OutputRefused(str(exc)) from None
 
 
-def _watch(harness: object, ctx: AttemptContext) -> tuple[HarnessResult | None, ErrorInfo | None]:
+def _watch(harness: Harness, ctx: AttemptContext) -> tuple[HarnessResult | None, ErrorInfo | None]:
     """Run ``harness.run(ctx)``; at the deadline end the attempt's processes, then give up."""
     box: dict[str, object] = {}
 
     def target() -> None:
         try:
-            box["result"] = harness.run(ctx)  # type: ignore[attr-defined]
+            box["result"] = harness.run(ctx)
         except BaseException as exc:  # a broken adapter is a failed attempt, not a dead run
             box["error"] = exc
 

@@ -9,6 +9,7 @@ attempt's environment by refig, and every file refig stores or leaves behind pas
 
 from __future__ import annotations
 
+import builtins
 import io
 import os
 import re
@@ -83,7 +84,8 @@ class Redactor:
                 return rewritten
         return self.text(data)
 
-    def _zip(self, data: bytes) -> bytes | None:
+    # builtins.bytes: inside the class, ``bytes`` names the method above.
+    def _zip(self, data: builtins.bytes) -> builtins.bytes | None:
         """Rewrite the members that hold a secret; None when ``data`` is not a readable zip."""
         try:
             with zipfile.ZipFile(io.BytesIO(data)) as archive:

@@ -22,7 +22,7 @@ from refig.errors import UsageError, refuse_file_as_folder
 from refig.integrity import intact
 from refig.models import Attempt, AttemptStatus, Configuration, Task, Usage
 from refig.plugins import Registry, Selection, check_serves
-from refig.records import Deliverable, HarnessRecord, PluginKind
+from refig.records import Deliverable, HarnessRecord, PluginKind, TaskFamilyRecord
 from refig.running.attempt import (
     AttemptJob,
     AttemptOutcome,
@@ -166,16 +166,18 @@ def make_request(
     if isinstance(record, HarnessRecord) and "suite" in record.local_options:
         options.setdefault("suite", str(suite))  # a baseline reading hidden references: this run's
     try:
-        harness = harness_sel.create(**options)
+        adapter = harness_sel.create(**options)
     except (TypeError, ValueError) as exc:
         raise UsageError(f"harness {record.name} rejects options {options}: {exc}") from exc
-    for key, value in harness.recorded_defaults.items():
+    for key, value in adapter.recorded_defaults.items():
         options.setdefault(key, value)  # a factor of the experiment: always in the id
     loaded = Suite.load(suite)
     family = loaded.manifest.family
     check_serves(registry, harness_sel, family)
     check_serves(registry, workflow_sel, family)
-    fields.setdefault("deliverables", registry.family(family).record.deliverables)
+    family_record = registry.family(family).record
+    assert isinstance(family_record, TaskFamilyRecord)  # the registry checks each record's kind
+    fields.setdefault("deliverables", family_record.deliverables)
     executor_options: dict[str, Any] = {}
     if ray_address and executor_sel.record.name != "ray":
         raise UsageError("--ray-address needs --executor ray")
@@ -216,7 +218,7 @@ def record_suite(store: RunStore, suite: Suite, tasks: Sequence[Task]) -> None:
             if not path.is_file():
                 raise SuiteError(f"task {task.id}: {name} is missing", path=path,
                                  fix=f"`refig suite validate {suite.root}` lists every problem")
-            if expected is not None and sha256_file(path) != expected:
+            if sha256_file(path) != expected:
                 raise SuiteError(f"task {task.id}: {name} does not match its sha256", path=path,
                                  fix=f"`refig suite validate {suite.root}` lists every problem")
             store.objects.put_file(path)

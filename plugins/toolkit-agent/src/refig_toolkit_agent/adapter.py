@@ -22,7 +22,7 @@ from typing import ClassVar
 
 from refig.errors import RefigError, UsageError, did_you_mean
 from refig.models import ErrorInfo, Usage
-from refig.protocols import AttemptContext, Harness, HarnessResult
+from refig.protocols import AttemptContext, CommandPolicy, Harness, HarnessResult
 from refig.records import CliPin
 from refig.running.sandbox import SandboxPolicy, run_command
 from refig.suite import IMAGE_SUFFIXES
@@ -114,7 +114,7 @@ class CliHarness(Harness):
     #: the default in the configuration id when a run does not choose.
     recorded_defaults: ClassVar[dict[str, str]] = {FIGURE_OPTION: DEFAULT_FIGURE}
 
-    def __init__(self, **options: str):
+    def __init__(self, **options: str | None):
         self.options = {k: str(v) for k, v in options.items() if v is not None}
         for key, value in self.options.items():
             self.check_option(key, value)
@@ -188,7 +188,7 @@ class CliHarness(Harness):
         read_timeout = max(5.0, ctx.deadline - time.monotonic()) + READ_GRACE
         gateway = Gateway(self.upstream(ctx), prices=prices, log=calls_log,
                           read_timeout=read_timeout)
-        policy = ctx.sandbox or SandboxPolicy()
+        policy: CommandPolicy = ctx.sandbox or SandboxPolicy()
         with gateway, GatewayTunnel(gateway.url, policy) as tunnel:
             call = self.invocation(ctx, binary, gateway.url, home)
             process = run_command(

@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 
 CHUNK = 64 * 1024
 
@@ -38,7 +39,7 @@ def splice(left: socket.socket, right: socket.socket) -> None:
     right.close()
 
 
-def serve(listener: socket.socket, connect: object) -> None:
+def serve(listener: socket.socket, connect: Callable[[], socket.socket]) -> None:
     """Accept forever; relay each connection to a fresh one from ``connect()``."""
     while True:
         try:
@@ -46,7 +47,7 @@ def serve(listener: socket.socket, connect: object) -> None:
         except OSError:
             return
         try:
-            upstream = connect()  # type: ignore[operator]
+            upstream = connect()
         except OSError:
             client.close()
             continue

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Self
 
 
 @dataclass(frozen=True)
@@ -101,10 +101,10 @@ class LocalServer:
 
     @property
     def url(self) -> str:
-        host, port = self._server.server_address[:2]
+        host, port = self._server.socket.getsockname()[:2]
         return f"http://{host}:{port}"
 
-    def start(self) -> LocalServer:
+    def start(self) -> Self:
         self._thread.start()
         return self
 
@@ -114,7 +114,7 @@ class LocalServer:
             self._server.shutdown()  # waits for serve_forever, which never returns if not started
         self._server.server_close()
 
-    def __enter__(self) -> LocalServer:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

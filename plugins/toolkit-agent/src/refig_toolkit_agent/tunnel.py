@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from refig.running.sandbox import SandboxPolicy
+from refig.protocols import CommandPolicy
 
 from refig_toolkit_agent import forward
 
@@ -32,7 +32,7 @@ class GatewayTunnel:
     """The host end: a Unix socket relayed to the gateway's TCP port, while open."""
 
     url: str
-    policy: SandboxPolicy
+    policy: CommandPolicy
     directory: Path | None = None
     _listener: socket.socket | None = None
     _thread: threading.Thread | None = field(default=None, repr=False)

@@ -248,10 +248,14 @@ class TreeReader:
         ends: dict[str, Endpoint | None] = {"start": None, "end": None}
         for key, tag in (("start", "a:stCxn"), ("end", "a:endCxn")):
             node = props.find(q(tag)) if props is not None else None
-            shape_id = int_attr(node.get("id")) if node is not None else None
+            if node is None:
+                continue
+            shape_id = int_attr(node.get("id"))
             if shape_id is not None:
                 ends[key] = Endpoint(shape_id=shape_id, site=int_attr(node.get("idx")) or 0)
-        return SlideObject(kind=ObjectKind.CONNECTOR, **ends, **line_style(sp_pr), **fields)
+        fields |= line_style(sp_pr)
+        return SlideObject(kind=ObjectKind.CONNECTOR, start=ends["start"], end=ends["end"],
+                           **fields)
 
     def _frame(self, element: etree._Element, ctx: _Ctx, fields: dict[str, Any]) -> SlideObject:
         fields |= self._geometry(element.find(q("p:xfrm")), ctx)

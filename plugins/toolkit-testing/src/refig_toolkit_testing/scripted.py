@@ -156,7 +156,7 @@ class ScriptedModel:
         cached = (input_tokens // 2) if prior else 0
         cache_write = (input_tokens // 10) if api is Api.ANTHROPIC_MESSAGES and not prior else 0
         reasoning = 0 if api is Api.ANTHROPIC_MESSAGES else 5 + step
-        text = None if call is not None else action.text  # type: ignore[union-attr]
+        text = action.text if isinstance(action, Finish) else None  # Finish: no tool call
         payload = json.dumps(call.arguments or call.freeform) if call else (text or "")
         reply = Reply(text=text, call=call, call_id=f"refig{index:04d}",
                       input_tokens=input_tokens, output_tokens=reasoning + 1 + len(payload) // 4,
@@ -178,11 +178,11 @@ class ScriptedModel:
             return Response.json(whole, delay=3600.0), _failed(served, 200)
         if fault in ("malformed", "cut") and not stream:
             # Half the JSON body: cut (the connection drops) or malformed (it ends there).
-            text = json.dumps(whole).encode()
-            half = text[: len(text) // 2]
+            data = json.dumps(whole).encode()
+            half = data[: len(data) // 2]
             json_type = {"Content-Type": "application/json"}
             if fault == "cut":
-                return (Response(headers=json_type, chunks=[half, text[len(half):]], cut_after=1),
+                return (Response(headers=json_type, chunks=[half, data[len(half):]], cut_after=1),
                         _failed(served, 200))
             return Response(headers=json_type, body=half), _failed(served, 200)
         if fault in ("malformed", "cut"):
@@ -208,9 +208,10 @@ class ScriptedModel:
 
 
 def _failed(served: Served, status: int, **tokens: int) -> Served:
-    return Served(**{**served.__dict__, "status": status, "completed": False,
-                     "input_tokens": 0, "output_tokens": 0, "cached_tokens": 0,
-                     "cache_write_tokens": 0, "reasoning_tokens": 0, **tokens})
+    fields: dict[str, Any] = {**served.__dict__, "status": status, "completed": False,
+                              "input_tokens": 0, "output_tokens": 0, "cached_tokens": 0,
+                              "cache_write_tokens": 0, "reasoning_tokens": 0, **tokens}
+    return Served(**fields)
 
 
 class ScriptedServer(LocalServer):

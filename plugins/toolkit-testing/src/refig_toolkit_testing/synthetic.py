@@ -12,6 +12,7 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Literal
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -86,7 +87,7 @@ def _judgment(
     slide: str, judge: str, repeat: int, scores: tuple[AxisScore, ...] | None
 ) -> Judgment:
     """A judgment of ``slide``: scored (total their sum), or failed when ``scores`` is None."""
-    identity = {
+    identity: dict[str, Any] = {
         "artifact_sha256": slide,
         "judge": judge,
         "judge_key": f"key-{judge}",
@@ -259,7 +260,7 @@ def synthetic_run(root: Path, spec: SyntheticSpec) -> RunStore:
         t = int(rng.integers(0, spec.tasks))
         p = 1.0 / (1.0 + np.exp(-(strength[i] - strength[k])))
         u = rng.random()
-        choice = "tie" if u < 0.1 else ("A" if rng.random() < p else "B")
+        choice: Literal["A", "B", "tie"] = "tie" if u < 0.1 else ("A" if rng.random() < p else "B")
         records.append(
             Preference(
                 id=f"vote-{v:04d}",

@@ -30,7 +30,7 @@ class Reply:
 
 def _anthropic(reply: Reply) -> tuple[list[tuple[str | None, Any]], Any]:
     if reply.call is not None:
-        block = {"type": "tool_use", "id": reply.call_id, "name": reply.call.name,
+        block: dict[str, Any] = {"type": "tool_use", "id": reply.call_id, "name": reply.call.name,
                  "input": reply.call.arguments or {}}
         stop = "tool_use"
     else:
@@ -128,7 +128,7 @@ def _chat(reply: Reply) -> tuple[list[tuple[str | None, Any]], Any]:
     if call is None:
         message: dict[str, Any] = {"role": "assistant", "content": reply.text or ""}
         finish = "stop"
-        deltas = [{"role": "assistant", "content": reply.text or ""}]
+        deltas: list[dict[str, Any]] = [{"role": "assistant", "content": reply.text or ""}]
     else:
         arguments = json.dumps(call.arguments or {})
         message = {"role": "assistant", "content": None, "tool_calls": [{

@@ -143,7 +143,7 @@ class Gateway:
                 body = parsed if isinstance(parsed, dict) else {}
             except ValueError:
                 body = {}
-        base = {
+        base: dict[str, Any] = {
             "index": self._next_index(), "api": api, "method": request.method,
             "path": request.path.split("?", 1)[0], "model": body.get("model"),
             "stream": bool(body.get("stream")), "started_at": time.time(),
@@ -159,11 +159,11 @@ class Gateway:
             self.upstream.url(request.path), data=request.body or None, headers=headers,
             method=request.method,
         )
+        reply: HTTPResponse | urllib.error.HTTPError  # an HTTPError is the error response
         try:
-            reply: HTTPResponse = urllib.request.urlopen(upstream_request,
-                                                         timeout=self.read_timeout)
+            reply = urllib.request.urlopen(upstream_request, timeout=self.read_timeout)
         except urllib.error.HTTPError as exc:
-            reply = exc  # type: ignore[assignment]  # an HTTPError is the error response
+            reply = exc
         except (urllib.error.URLError, OSError) as exc:
             message = str(getattr(exc, "reason", exc))
             self._finish(ModelCall(**base, error="upstream_unreachable", message=message,
@@ -192,7 +192,7 @@ class Gateway:
         self._record(api, base, content, stream=False, started=started)
         return Response(status=status, headers=out_headers, body=content)
 
-    def _relay(self, reply: HTTPResponse, api: Api, base: dict[str, Any],
+    def _relay(self, reply: HTTPResponse | urllib.error.HTTPError, api: Api, base: dict[str, Any],
                started: float) -> Iterator[bytes]:
         """Pass a streamed body on as it arrives, keeping a copy to read tokens from at the end."""
         kept = bytearray()

@@ -6,6 +6,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -105,7 +106,7 @@ class Context:
         """Per column of a (tasks, k) matrix: mean and interval, the columns sharing resamples."""
         if matrix.shape[0] < MIN_TASKS_FOR_INTERVAL:
             return [Estimate(float(v)) for v in matrix.mean(axis=0)]
-        kw = dict(
+        kw: dict[str, Any] = dict(
             resamples=self.options.resamples, level=self.options.level, seed=self.options.seed
         )
         if self.clustered:

@@ -97,7 +97,7 @@ def judge_agreement(ctx: Context) -> Iterator[Table]:
     for (la, a), (lb, b) in combinations(ctx.judges.items(), 2):
         ta, tb = a.total, b.total
         both = np.isfinite(ta) & np.isfinite(tb)
-        config_ok = both.any(axis=1)
+        config_ok = np.asarray(both.any(axis=1))  # an array, for the typing
         ma = np.array([ta[c, both[c]].mean() for c in range(len(a.configs)) if config_ok[c]])
         mb = np.array([tb[c, both[c]].mean() for c in range(len(b.configs)) if config_ok[c]])
         cells = both & ~a.gated & ~b.gated

@@ -148,7 +148,8 @@ def direction_table(ctx: Context) -> Table:
 
 def judge_margins(ctx: Context, scores: JudgeScores) -> tuple[list[float], list[str]]:
     """Per human vote where the judge scored both sides: (left minus right total, choice)."""
-    margins, prefs = [], []
+    margins: list[float] = []
+    prefs: list[str] = []
     t_index = {t: i for i, t in enumerate(scores.tasks)}
     for p in ctx.data.preferences:
         if (

@@ -42,7 +42,7 @@ def sections(families: Iterable[str] = ()) -> list[tuple[str, SectionBuilder]]:
     """Core's sections and those of ``families`` (installed ones; others add none)."""
     from refig.engine.plugins import installed_family
 
-    contributed = []
+    contributed: list[tuple[str, SectionBuilder, str | None]] = []
     for name in sorted(set(families)):
         family = installed_family(name)
         if family is None:

@@ -13,6 +13,7 @@ import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 from refig.models import Preference
@@ -98,7 +99,7 @@ def agreement_table(ctx: Context) -> Table:
     if not found:
         table.insufficient = _NO_VOTES
         return table
-    kw = dict(resamples=opts.resamples, level=opts.level, seed=opts.seed)
+    kw: dict[str, Any] = dict(resamples=opts.resamples, level=opts.level, seed=opts.seed)
     annotators = sorted({a for raters in found.values() for a in raters})
     for u, v in combinations(annotators, 2):
         shared = [(k, r[u], r[v]) for k, r in found.items() if u in r and v in r]

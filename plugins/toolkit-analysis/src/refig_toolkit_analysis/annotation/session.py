@@ -228,8 +228,9 @@ def _voted(votes: list[Preference], annotator: str, key: ItemKey) -> bool:
     return any(v.annotator == annotator and v.active and vote_key(v) == key for v in votes)
 
 
-def clamp_seconds(value: float | None) -> float | None:
-    """A decision time as the page measured it, within 0 to a day (None when not a number)."""
+def clamp_seconds(value: object) -> float | None:
+    """A decision time as the page measured it (any JSON value), within 0 to a day (None when
+    not a number)."""
     if value is None or not isinstance(value, int | float) or not math.isfinite(value):
         return None
     return round(min(max(float(value), 0.0), MAX_SECONDS), 3)

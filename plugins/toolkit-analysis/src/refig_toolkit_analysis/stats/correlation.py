@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -100,7 +101,7 @@ class Alpha:
     annotators: int
 
 
-def krippendorff_alpha(ratings: Mapping[Hashable, Mapping[str, float]]) -> Alpha:
+def krippendorff_alpha(ratings: Mapping[Any, Mapping[str, float]]) -> Alpha:
     """Krippendorff's alpha at the interval level, computed by the ``krippendorff`` package.
 
     ``ratings`` maps each unit (a rated task x configuration) to each annotator's value. Only

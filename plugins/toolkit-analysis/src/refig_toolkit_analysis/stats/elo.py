@@ -78,7 +78,7 @@ def _reach_all(credit: NDArray[np.bool_]) -> NDArray[np.bool_]:
     reach = (credit | np.eye(m, dtype=bool)).astype(np.float64)
     for _ in range(max(1, math.ceil(math.log2(max(m, 2))))):
         reach = (reach @ reach > 0).astype(np.float64)
-    return reach.reshape(reach.shape[0], -1).all(axis=1)
+    return np.asarray(reach.reshape(reach.shape[0], -1).all(axis=1))  # an array, for the typing
 
 
 def _loglik(theta: FloatArray, wins: FloatArray) -> FloatArray:

@@ -97,7 +97,7 @@ def weight_sign_threshold(
             continue
         w_star = total * d_o / (d_o - d_e)
         thresholds.append(w_star if 0.0 <= w_star <= total else math.nan)
-    complete = np.isfinite(u).all(axis=2)
+    complete = np.asarray(np.isfinite(u).all(axis=2))  # an array, for the typing
     means = np.array(
         [
             u[c, complete[c]].mean(axis=0) if complete[c].any() else np.full(top.size, np.nan)
