@@ -83,7 +83,8 @@ def test_toolkits_are_libraries_and_plugins_are_named_by_kind() -> None:
     for folder in _distributions():
         project = _project(folder)
         registers = "refig" in project.get("entry-points", {})
-        expected = f"refig-{folder.name}"
+        kind = {"plugins": "", "harnesses": "harness-", "judges": "judge-", "metrics": "metric-"}
+        expected = f"refig-{kind[folder.parent.name]}{folder.name}"
         assert project["name"] == expected, f"{folder}: named {project['name']}, not {expected}"
         if folder.name.startswith("toolkit-"):
             assert not registers, f"{folder.name} is a toolkit, yet registers hooks"
