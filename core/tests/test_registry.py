@@ -284,6 +284,13 @@ def test_plugin_commands_join_the_cli(make_dist, capsys):
     assert "hello refig" in capsys.readouterr().out
 
 
+def test_list_plugins_names_the_commands_a_plugin_adds(make_dist, capsys):
+    make_dist("testplug-hello", COMMANDS)
+    assert run(["list-plugins", "--json"]) == 0
+    listed = {p["name"]: p for p in json.loads(capsys.readouterr().out)}
+    assert "command:hello" in listed["testplug-hello"]["provides"]
+
+
 REGISTRY_COMMANDS = """
 from refig import hookimpl
 

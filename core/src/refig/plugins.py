@@ -439,6 +439,7 @@ class Registry:
                 if hook is None or not self._pm.is_registered(module):
                     continue
                 wanted = inspect.signature(hook).parameters
+                before = _command_names(app)
                 try:
                     hook(**{name: value for name, value in (("app", app), ("registry", self))
                             if name in wanted})
@@ -446,6 +447,14 @@ class Registry:
                     self._fail(loaded, f"refig_commands raised {type(exc).__name__}: {exc}", exc)
                     self._resolve_conflicts()
                     break
+                loaded.info.provides += [f"command:{n}" for n in _command_names(app) - before]
+
+
+def _command_names(app: Any) -> set[str]:
+    """The names of the commands and command groups a typer app holds."""
+    commands = {c.name or c.callback.__name__.replace("_", "-")
+                for c in app.registered_commands if c.callback is not None}
+    return commands | {g.name for g in app.registered_groups if g.name}
 
 
 def check_serves(registry: Registry, selection: Selection, family: str) -> None:
