@@ -17,8 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from refig.errors import RefigError
+from refig.errors import RefigError, UnknownPluginError
 from refig.models import SCHEMA_VERSION
+from refig.records import TaskFamilyRecord
 
 #: The role a version 1 task's ``source`` takes, by the task's family (its kind).
 SourceRole = Callable[[str], str]
@@ -32,8 +33,6 @@ def installed_source_role(family: str) -> str:
     """The ``source_role`` of the installed task family ``family``, from this process's
     registry; a family not installed (or with no source input) is a :class:`MigrationError`."""
     from refig.engine.plugins import registry
-    from refig.errors import UnknownPluginError
-    from refig.records import TaskFamilyRecord
 
     try:
         record = registry().family(family).record
@@ -44,8 +43,8 @@ def installed_source_role(family: str) -> str:
         raise MigrationError(
             f"version 1 tasks of the {family} family need that family's source role, and no "
             f"installed family {family} declares one",
-            fix=f"install the plugin providing the {family} task family "
-            f"(refig-family-{family}; `refig list-plugins --kind family` lists those installed), "
+            fix=f"install the plugin providing the {family} task family (refig-family-{family}), "
+            "or enable it if it is disabled (`refig list-plugins` shows each plugin's status), "
             "then open it again",
         )
     return role
