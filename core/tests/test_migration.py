@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from refig.cli import run as refig
 from refig.errors import RefigError
+from refig.migration import MigrationError, task_v1
 from refig.models import SCHEMA_VERSION, Inspection, Render, Task
 from refig.store import TABLES, RunStore
 from refig.suite import Suite
@@ -94,6 +95,23 @@ def test_an_unknown_schema_is_refused_in_one_line_naming_the_file(v1_run: Path) 
     assert caught.value.path == v1_run / "refig.db" and caught.value.fix
     assert "\n" not in caught.value.message
     assert _rows(v1_run) == before and _meta(v1_run, "schema_version") == "99"  # untouched
+
+
+def test_a_v1_run_of_a_family_not_installed_is_refused_naming_it(v1_run: Path) -> None:
+    with sqlite3.connect(v1_run / "refig.db") as db:
+        db.execute("UPDATE tasks SET data = json_set(data, '$.kind', 'figure-to-web')")
+    before = _rows(v1_run)
+    with pytest.raises(MigrationError) as caught:
+        RunStore.open(v1_run)
+    assert "figure-to-web family" in caught.value.message
+    assert caught.value.fix and "refig-family-figure-to-web" in caught.value.fix
+    assert _rows(v1_run) == before and _meta(v1_run, "schema_version") == "1"  # rolled back
+
+
+def test_a_v1_task_takes_its_source_role_from_its_family() -> None:
+    row = {"id": "t1", "kind": "deck-edit", "source": "assets/t1.pptx", "source_sha256": "0" * 64}
+    assert task_v1(row)["inputs"] == {"deck": {"path": "assets/t1.pptx", "sha256": "0" * 64,
+                                               "visible": True}}
 
 
 def test_a_v1_suite_is_migrated_in_place(tmp_path: Path) -> None:

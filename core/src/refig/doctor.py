@@ -176,7 +176,7 @@ def sandbox_check() -> Check:
 
 
 def process_cap_check() -> Check:
-    """How the processes of a sandboxed program (figure-to-code) are capped here."""
+    """How the processes of a sandboxed program (a family's generated program) are capped here."""
     from refig.running.process_cap import describe, resolve
     from refig.running.programs import cap_holds
 

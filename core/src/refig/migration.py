@@ -4,7 +4,9 @@ Version 1 knew one family's shape: a task had a ``kind``, a ``source`` and an op
 ``annotation``; a render held one PNG; an inspection held an object tree. Version 2 holds inputs
 by role, pages and a family structure. Each row is rewritten once, in place and in one
 transaction, keeping every key, so metric values and judgments stay attached to their artifacts.
-A version this code does not know is refused with one line naming the file and the fix.
+The role a task's ``source`` takes is its family's ``source_role``, asked of the installed family
+(a family not installed is refused, naming it). A version this code does not know is refused
+with one line naming the file and the fix.
 """
 
 from __future__ import annotations
@@ -15,25 +17,48 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from refig.errors import RefigError
+from refig.errors import RefigError, UnknownPluginError
 from refig.models import SCHEMA_VERSION
+from refig.records import TaskFamilyRecord
 
-#: The role a version 1 task's ``source`` takes, by its kind (the family's visible input).
-V1_SOURCE_ROLE = {"figure-to-slide": "figure", "deck-edit": "deck", "figure-to-code": "figure"}
+#: The role a version 1 task's ``source`` takes, by the task's family (its kind).
+SourceRole = Callable[[str], str]
 
 
 class MigrationError(RefigError):
     """A run or suite written by a refig version this one cannot read."""
 
 
-def task_v1(row: dict[str, Any]) -> dict[str, Any]:
+def installed_source_role(family: str) -> str:
+    """The ``source_role`` of the installed task family ``family``, from this process's
+    registry; a family not installed (or with no source input) is a :class:`MigrationError`."""
+    from refig.engine.plugins import registry
+
+    try:
+        record = registry().family(family).record
+    except UnknownPluginError:
+        record = None
+    role = record.source_role if isinstance(record, TaskFamilyRecord) else None
+    if role is None:
+        raise MigrationError(
+            f"version 1 tasks of the {family} family need that family's source role, and no "
+            f"installed family {family} declares one",
+            fix=f"install the plugin providing the {family} task family (refig-family-{family}), "
+            "or enable it if it is disabled (`refig list-plugins` shows each plugin's status), "
+            "then open it again",
+        )
+    return role
+
+
+def task_v1(row: dict[str, Any], source_role: SourceRole = installed_source_role
+            ) -> dict[str, Any]:
     """A version 1 task (``kind``, ``source``, ``annotation``) as version 2 (inputs by role)."""
     if "family" in row:
         return row
     row = dict(row)
     kind = row.pop("kind")
     inputs = {
-        V1_SOURCE_ROLE.get(kind, "source"): {
+        source_role(kind): {
             "path": row.pop("source"), "sha256": row.pop("source_sha256"), "visible": True,
         }
     }
@@ -76,12 +101,13 @@ def inspection_v1(row: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-#: Store tables whose rows change between version 1 and 2, with the rewrite of one row.
-V1_TABLES: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-    "tasks": task_v1,
-    "renders": render_v1,
-    "inspections": inspection_v1,
-}
+def v1_tables(source_role: SourceRole) -> dict[str, Callable[[dict[str, Any]], dict[str, Any]]]:
+    """Store tables whose rows change between version 1 and 2, with the rewrite of one row."""
+    return {
+        "tasks": lambda row: task_v1(row, source_role),
+        "renders": render_v1,
+        "inspections": inspection_v1,
+    }
 
 
 def refuse(version: str, path: Path) -> MigrationError:
@@ -93,12 +119,14 @@ def refuse(version: str, path: Path) -> MigrationError:
     )
 
 
-def migrate_store(db: sqlite3.Connection, version: str, path: Path) -> None:
-    """Rewrite a version 1 run store to version 2, inside the caller's transaction."""
+def migrate_store(db: sqlite3.Connection, version: str, path: Path,
+                  source_role: SourceRole = installed_source_role) -> None:
+    """Rewrite a version 1 run store to version 2, inside the caller's transaction (a refusal
+    raised midway rolls it back, leaving the store at version 1)."""
     if version != "1":
         raise refuse(version, path)
     tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    for table, rewrite in V1_TABLES.items():
+    for table, rewrite in v1_tables(source_role).items():
         if table not in tables:
             continue
         keys = [c[1] for c in db.execute(f'PRAGMA table_info("{table}")') if c[5] > 0]

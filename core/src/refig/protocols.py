@@ -221,7 +221,7 @@ class Artifact:
     family's parsed structure (its ``structure_model``, or the stored dict), ``pages`` its
     rendered pages, ``references`` the task's inputs by role (hidden ones included),
     ``reference_pages`` the stored renderings of the inputs the family renders (its
-    ``rendered_inputs``; deck-edit: the original and target decks), and
+    ``rendered_inputs``; a deck family's original and target decks), and
     ``annotation`` the task's parsed annotation when the suite has one. ``metrics`` holds the
     values measured so far as ``{"metric.name": value}``. ``family`` names the task family
     (empty only for an artifact built outside a run, as in a plugin's own tests).
@@ -344,12 +344,12 @@ class TaskFamily(ABC):
     #: check`` exits 1 on them; any other failed gate is a result).
     unreadable_reasons: frozenset[str] = frozenset({"missing"})
     #: Task inputs rendered once per content and stored in the run like the artifacts'
-    #: renderings (see ``Artifact.reference_pages``; deck-edit: the original and target).
+    #: renderings (see ``Artifact.reference_pages``; a deck family's original and target).
     rendered_inputs: tuple[str, ...] = ()
 
     @abstractmethod
     def reference_key(self, task: Task) -> str:
-        """What metric values are measured against (figure-to-slide: the figure's sha256)."""
+        """What metric values are measured against (a slide family's: the figure's sha256)."""
         ...
 
     @abstractmethod

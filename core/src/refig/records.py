@@ -125,8 +125,8 @@ class TaskFamilyRecord(PluginRecord):
     #: file given to another family; default: the primary deliverable's (``slide.pptx``).
     suffixes: tuple[str, ...] = ()
     #: Whether ``refig check`` without ``--family`` takes a file with one of these suffixes as
-    #: this family's; False for a family whose files need ``--family`` (deck-edit's edited
-    #: decks, which share ``.pptx`` with figure-to-slide's slides).
+    #: this family's; False for a family whose files need ``--family`` (a family editing decks,
+    #: whose files share ``.pptx`` with another family's slides).
     claims_suffixes: bool = True
     demo: FamilyDemo | None = None
     #: Returns the family's panel of the HTML task pages (``refig view``), imported only when

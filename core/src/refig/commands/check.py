@@ -199,7 +199,7 @@ def family_of(registry: Registry, files: Sequence[str]) -> TaskFamilyRecord:
 
 def check_suffixes(registry: Registry, record: TaskFamilyRecord, files: Sequence[str]) -> None:
     """Refuse a file whose suffix says it belongs to another installed family (``figure.py``
-    given to figure-to-slide), naming that family, instead of gating it by the wrong rules."""
+    given to a slide family), naming that family, instead of gating it by the wrong rules."""
     if not record.file_suffixes:
         return
     for name in files:
@@ -247,8 +247,13 @@ def check_inputs(record: TaskFamilyRecord, source: Path | None,
 
 
 def register(app: typer.Typer, registry: Registry) -> None:
+    installed = _families(registry)
     families = ", ".join(f"{record.name} ({', '.join(sorted(record.file_suffixes)) or 'any file'})"
-                         for record in _families(registry))
+                         for record in installed)
+    sources = "; ".join(f"{record.name}: {record.source_role}" for record in installed
+                        if record.source_role is not None)
+    roles = "; ".join(f"{record.name}: {', '.join(spec.role for spec in record.inputs)}"
+                      for record in installed)
 
     @app.command("check")
     def check(
@@ -259,11 +264,11 @@ def register(app: typer.Typer, registry: Registry) -> None:
             "Default: the family whose suffix the files have."),
         source: Path | None = typer.Option(
             None, "--source",
-            help="The task's source (the figure; for deck-edit the original deck), for the "
+            help=f"The task's source, its family's first visible input ({sources}), for the "
             "metrics that compare against it."),
         inputs: list[str] = typer.Option(
-            [], "--input", help="A task input by role, ROLE=PATH (repeatable), e.g. "
-            "--input target=target.pptx for deck-edit."),
+            [], "--input", help="A task input by role, ROLE=PATH (repeatable); the families' "
+            f"roles: {roles}."),
         as_json: bool = typer.Option(False, "--json", help="Print a JSON list, one per file."),
         metric: list[str] = typer.Option(
             [], "--metric", "-m",
@@ -282,9 +287,9 @@ def register(app: typer.Typer, registry: Registry) -> None:
     ) -> None:
         """The gate, structure, rendering and metrics of loose files, by a family's rules.
 
-        Each file gets a verdict: passed, or the family's typed reason (figure-to-slide:
-        missing, not_a_zip, too_large, corrupt, no_slides, multiple_slides, render_failed,
-        render_timeout; figure-to-code: syntax_error, runtime_error, timeout, no_image, ...).
+        Each file gets a verdict: passed, or the family's typed reason (a deck of two slides
+        given to a one-slide family: multiple_slides; a program that does not parse:
+        syntax_error; each family's documentation lists its reasons).
         Exit codes, as a linter's: 0 every file was read (a failed gate is a result), 1 some
         input could not be read (each is named on stderr and still gets its row), 2 usage.
         See evaluation.md in refig's documentation.

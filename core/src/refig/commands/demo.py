@@ -12,13 +12,23 @@ from rich.table import Table
 from refig.console import format_duration, out, print_table
 from refig.errors import docs
 from refig.plugins import Registry
+from refig.records import PluginKind, TaskFamilyRecord
 
 if TYPE_CHECKING:
     from refig.demo import DemoOutcome
 
 
 def register(app: typer.Typer, registry: Registry) -> None:
-    @app.command("demo")
+    baselines = "; ".join(f"{record.name}: {', '.join(record.demo.harnesses)}"
+                          for record in registry.records(PluginKind.FAMILY)
+                          if isinstance(record, TaskFamilyRecord) and record.demo is not None)
+
+    @app.command("demo", help=f"""For each installed task family: build its sample suite, run
+        its model-free baselines ({baselines or 'none installed'}), evaluate, and report.
+
+        Offline and model-free: the judge is a deterministic proxy, scored once.
+        Run it again to resume; finished work is kept in the run store.
+        """)
     def demo(
         out_dir: Path = typer.Option(
             Path("refig-demo"), "--out", "-o", help="Where the suite, run and report go."
@@ -28,12 +38,6 @@ def register(app: typer.Typer, registry: Registry) -> None:
         jobs: int = typer.Option(2, "--jobs", "-j", min=1, help="Work items at once."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the final summary."),
     ) -> None:
-        """For each installed task family: build its sample suite, run its model-free
-        baselines (figure-to-slide: cv and raster-paste), evaluate, and report.
-
-        Offline and model-free: the judge is a deterministic proxy, scored once.
-        Run it again to resume; finished work is kept in the run store.
-        """
         import time
 
         from refig.demo import run_demo

@@ -91,7 +91,7 @@ class ArtifactSource(Protocol):
 
     def reference_items(self, items: Sequence[Item], damage: Damage | None) -> list[Item]:
         """The task inputs of ``items`` their family renders beside them (its
-        ``rendered_inputs``; deck-edit: the original and target decks), one per content."""
+        ``rendered_inputs``; a deck family's original and target decks), one per content."""
         ...
 
     def damage(self) -> Damage | None:

@@ -196,7 +196,7 @@ class MeasureSource:
 
 def by_source(artifacts: Iterable[Artifact]) -> list[list[Artifact]]:
     """Artifacts grouped by what their metrics measure against: the task family's reference
-    key (figure-to-slide: the source figure), else the source's hash; the rest alone."""
+    key (a slide family's: the source figure), else the source's hash; the rest alone."""
     groups: dict[tuple[str, str], list[Artifact]] = {}
     for artifact in artifacts:
         task = artifact.task

@@ -44,7 +44,7 @@ class AttemptStatus(StrEnum):
 
 class Output(StrEnum):
     """The roles refig itself gives an attempt's files in the object store; the others are the
-    task family's deliverables (figure-to-slide's ``slide`` and ``program``)."""
+    task family's deliverables (a slide family's ``slide`` and ``program``)."""
 
     TRANSCRIPT = "transcript"
     CALLS = "calls"

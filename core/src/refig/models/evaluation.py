@@ -75,8 +75,8 @@ class Render(Record):
 class Inspection(Record):
     """The gate verdict and structure of one artifact, keyed by its hash and inspector version.
 
-    ``structure`` is the family's typed structure, dumped (the slide's object tree for
-    figure-to-slide); :meth:`parsed` reads it back as the family's model.
+    ``structure`` is the family's typed structure, dumped (a slide family's object tree of the
+    slide); :meth:`parsed` reads it back as the family's model.
     """
 
     artifact_sha256: str

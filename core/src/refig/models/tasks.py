@@ -22,7 +22,7 @@ class Asset(Record):
 class Task(Record):
     """One item of a suite: the family it belongs to and its input files by role.
 
-    Roles are the family's (figure-to-slide: ``figure`` visible, ``annotation`` hidden).
+    Roles are the family's (a slide family's: ``figure`` visible, ``annotation`` hidden).
     ``cluster`` groups tasks that share a source, for cluster bootstraps; it defaults to the id.
     """
 

@@ -1,5 +1,5 @@
 """Running one program under the sandbox outside an attempt: what evaluation needs to execute
-a generated program (figure-to-code) or a converter, with no network, a private workspace, a
+a generated program (a family's artifact) or a converter, with no network, a private workspace, a
 memory cap, a cap on its processes (:mod:`refig.running.process_cap`) and a deadline after which
 its whole process group is killed."""
 
