@@ -185,6 +185,7 @@ def report_collection(registry: Registry, request: ReportRequest,
     options = {"quiet": request.quiet, "judge": request.judge, "resamples": request.resamples,
                "elo_resamples": request.elo_resamples, "seed": request.seed,
                "zero_margin": request.zero_margin, "count_failures": request.count_failures,
+               "judge_run": request.judge_run,
                "unreadable": unreadable}
     written: dict[str, Path] = {}
     for selection, target in wanted:

@@ -191,6 +191,7 @@ class ReportRequest:
     quiet: bool = False
     zero_margin: Literal["exclude", "disagree"] = "exclude"
     count_failures: bool = False
+    judge_run: int | None = None
 
 
 def refuse_file_targets(request: ReportRequest) -> None:
@@ -228,7 +229,7 @@ def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
         "quiet": quiet, "judge": request.judge, "resamples": request.resamples,
         "elo_resamples": request.elo_resamples, "seed": request.seed,
         "zero_margin": request.zero_margin, "count_failures": request.count_failures,
-        "cache": {},
+        "judge_run": request.judge_run, "cache": {},
     }
     written: dict[str, Path] = {}
     for selection, target in wanted:

@@ -55,6 +55,11 @@ def register(app: typer.Typer, registry: Registry) -> None:
             help="Score attempts that failed for the provider or the set-up (API errors, "
             "provider timeouts, missing keys) 0 instead of leaving them out of every mean.",
         ),
+        judge_run: int | None = typer.Option(
+            None, "--judge-run", min=1,
+            help="Every table from judging run N alone (repeat N-1; 1 is ReFigBench's Table 2) "
+            "instead of each artifact's mean over its repeats.",
+        ),
         quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress or file messages."),
     ) -> None:
         """Tables of a run with intervals: means, audits, effects, judges, Elo, sensitivity."""
@@ -74,7 +79,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
             run=run, targets=targets, as_json=as_json, judge=judge, resamples=resamples,
             elo_resamples=elo_resamples, seed=seed, quiet=quiet,
             zero_margin=zero_margin,  # type: ignore[arg-type]
-            count_failures=count_failures,
+            count_failures=count_failures, judge_run=judge_run,
         )
         # a folder of runs is a collection: one report over them all, each run's tables in turn
         if (runs := collection_runs(run)) is not None:
