@@ -8,7 +8,14 @@ import json
 import numpy as np
 import pytest
 from refig.cli import run as cli
-from refig.models import Attempt, AttemptStatus, Configuration, Judgment, JudgmentStatus
+from refig.models import (
+    Attempt,
+    AttemptStatus,
+    Configuration,
+    Judgment,
+    JudgmentStatus,
+    Preference,
+)
 from refig.store import RunStore
 from refig_toolkit_testing.synthetic import SyntheticSpec, synthetic_run
 
@@ -20,7 +27,7 @@ CONFIGS = (Configuration(model="m", harness="h1", workflow="direct"),
 def store(tmp_path_factory: pytest.TempPathFactory) -> RunStore:
     """Three judging runs whose scores differ (noisy judge), no gate or judgment failures."""
     spec = SyntheticSpec(configs=CONFIGS, quality=[[0.7] * 5, [0.5] * 5], tasks=8,
-                         judges=("solo",), repeats=3, noise=0.15, votes=0, images=False,
+                         judges=("solo",), repeats=3, noise=0.15, votes=60, images=False,
                          gate_failures=0.0, failed_judgments=0.0)
     return synthetic_run(tmp_path_factory.mktemp("judge-run") / "run", spec)
 
@@ -70,3 +77,26 @@ def test_judge_run_beyond_the_runs_repeats_exits_2(
     assert cli(["report", str(store.root), "--judge-run", "4", "-q"]) == 2
     said = " ".join(capsys.readouterr().err.split())  # the console wraps lines
     assert "3 judging runs (1 to 3)" in said and "--judge-run" in said
+
+
+def test_direction_agreement_follows_the_papers_columns(
+        store: RunStore, capsys: pytest.CaptureFixture[str]) -> None:
+    """First run: every decisive vote kept (level pairs disagree); the mean of runs excludes
+    them; bucket edges settable, the last bucket open."""
+    decisive = sum(1 for p in store.query(Preference) if p.active and p.choice != "tie")
+    first = _report(store, capsys, "--judge-run", "1", "--margin-buckets", "0,3,8")
+    assert first["options"]["zero_margin"] == "disagree"
+    assert first["options"]["buckets"] == [0, 3, 8, None]
+    rows = first["tables"]["direction"]["rows"]
+    assert [r["bucket"] for r in rows] == ["[0, 3)", "[3, 8)", "≥ 8", "all"]
+    assert rows[-1]["decisive"] == decisive
+    pooled = _report(store, capsys)
+    assert pooled["options"]["zero_margin"] == "exclude"
+    assert [r["bucket"] for r in pooled["tables"]["direction"]["rows"]] == [
+        "[0, 2) tie", "[2, 5)", "[5, 10)", "≥ 10", "all"]
+
+
+def test_margin_buckets_that_do_not_increase_exit_2(
+        store: RunStore, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli(["report", str(store.root), "--margin-buckets", "0,5,5", "-q"]) == 2
+    assert "--margin-buckets" in capsys.readouterr().err
