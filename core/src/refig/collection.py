@@ -185,6 +185,8 @@ def report_collection(registry: Registry, request: ReportRequest,
     options = {"quiet": request.quiet, "judge": request.judge, "resamples": request.resamples,
                "elo_resamples": request.elo_resamples, "seed": request.seed,
                "zero_margin": request.zero_margin, "count_failures": request.count_failures,
+               "judge_run": request.judge_run,
+               **({"buckets": request.buckets} if request.buckets is not None else {}),
                "unreadable": unreadable}
     written: dict[str, Path] = {}
     for selection, target in wanted:

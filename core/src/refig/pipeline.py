@@ -191,6 +191,9 @@ class ReportRequest:
     quiet: bool = False
     zero_margin: Literal["exclude", "disagree"] = "exclude"
     count_failures: bool = False
+    judge_run: int | None = None
+    #: Edges of the direction-agreement buckets (the last infinite); None: the analysis default.
+    buckets: tuple[float, ...] | None = None
 
 
 def refuse_file_targets(request: ReportRequest) -> None:
@@ -228,8 +231,10 @@ def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
         "quiet": quiet, "judge": request.judge, "resamples": request.resamples,
         "elo_resamples": request.elo_resamples, "seed": request.seed,
         "zero_margin": request.zero_margin, "count_failures": request.count_failures,
-        "cache": {},
+        "judge_run": request.judge_run, "cache": {},
     }
+    if request.buckets is not None:
+        shared["buckets"] = request.buckets
     written: dict[str, Path] = {}
     for selection, target in wanted:
         try:

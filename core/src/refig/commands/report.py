@@ -6,6 +6,8 @@ reporter is resolved before any work, so a missing plugin exits 2 at once.
 
 from __future__ import annotations
 
+import itertools
+import math
 from pathlib import Path
 
 import typer
@@ -16,6 +18,20 @@ from refig.plugins import Registry
 def _reporter_option(value: str) -> tuple[str, Path | None]:
     name, sep, target = value.partition("=")
     return name, Path(target) if sep else None
+
+
+def _margin_buckets(value: str) -> tuple[float, ...]:
+    """``0,2,5,10`` as increasing bucket edges, the last bucket open (infinity appended)."""
+    from refig.errors import UsageError
+
+    try:
+        edges = [float(part) for part in value.split(",")]
+    except ValueError:
+        edges = []
+    if len(edges) < 2 or edges[0] < 0 or any(b <= a for a, b in itertools.pairwise(edges)):
+        raise UsageError(f"--margin-buckets {value!r} is not increasing edges from 0 up",
+                         fix="give comma-separated points, e.g. --margin-buckets 0,2,5,10")
+    return (*edges, math.inf) if math.isfinite(edges[-1]) else tuple(edges)
 
 
 def register(app: typer.Typer, registry: Registry) -> None:
@@ -45,15 +61,26 @@ def register(app: typer.Typer, registry: Registry) -> None:
             1000, "--elo-resamples", min=10, help="Cluster-bootstrap refits for the Elo intervals."
         ),
         seed: int = typer.Option(0, "--seed", help="Seed of every resampling."),
-        zero_margin: str = typer.Option(
-            "exclude", "--zero-margin",
-            help="Human votes on pairs the judge scored level: exclude them and count them (the "
-            "ReFigBench protocol) or count them as disagreements (the older convention).",
+        zero_margin: str | None = typer.Option(
+            None, "--zero-margin",
+            help="Human votes on pairs the judge scored level: exclude them and count them, or "
+            "count them as disagreements. Default: ReFigBench's rule for the column, disagree "
+            "(every decisive vote kept) with --judge-run, else exclude.",
+        ),
+        margin_buckets: str | None = typer.Option(
+            None, "--margin-buckets",
+            help="Edges of the direction-agreement buckets of |judge margin|, comma-separated; "
+            "the last bucket is open (default 0,2,5,10: ReFigBench's).",
         ),
         count_failures: bool = typer.Option(
             False, "--count-failures",
             help="Score attempts that failed for the provider or the set-up (API errors, "
             "provider timeouts, missing keys) 0 instead of leaving them out of every mean.",
+        ),
+        judge_run: int | None = typer.Option(
+            None, "--judge-run", min=1,
+            help="Every table from judging run N alone (repeat N-1; 1 is ReFigBench's Table 2) "
+            "instead of each artifact's mean over its repeats.",
         ),
         quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress or file messages."),
     ) -> None:
@@ -63,6 +90,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
         from refig.pipeline import ReportRequest
         from refig.pipeline import report as report_run
 
+        if zero_margin is None:
+            zero_margin = "disagree" if judge_run is not None else "exclude"
         if zero_margin not in ("exclude", "disagree"):
             raise UsageError(f"--zero-margin is exclude or disagree, not {zero_margin!r}")
 
@@ -74,7 +103,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
             run=run, targets=targets, as_json=as_json, judge=judge, resamples=resamples,
             elo_resamples=elo_resamples, seed=seed, quiet=quiet,
             zero_margin=zero_margin,  # type: ignore[arg-type]
-            count_failures=count_failures,
+            count_failures=count_failures, judge_run=judge_run,
+            buckets=None if margin_buckets is None else _margin_buckets(margin_buckets),
         )
         # a folder of runs is a collection: one report over them all, each run's tables in turn
         if (runs := collection_runs(run)) is not None:

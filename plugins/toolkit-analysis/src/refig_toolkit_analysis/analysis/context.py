@@ -52,6 +52,9 @@ class Options:
     #: Score infrastructure failures (provider errors, missing keys...) 0 instead of leaving
     #: them out of every mean (``refig_toolkit_analysis.analysis.failures``).
     count_failures: bool = False
+    #: One judging run N (repeat N-1) for every table, as ReFigBench's Table 2 (N = 1); None
+    #: averages each artifact's successful repeats.
+    judge_run: int | None = None
 
 
 @dataclass

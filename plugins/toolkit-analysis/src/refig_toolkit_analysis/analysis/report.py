@@ -69,6 +69,7 @@ class Analysis:
             "generated_at": self.generated_at.isoformat(),
             "suite": data.suite.model_dump(mode="json") if data.suite else None,
             "judge": self.primary,
+            "judging": judging_label(data),
             "judges": list(self.judges),
             "options": {k: _json_option(v) for k, v in asdict(self.context.options).items()},
             "configurations": [
@@ -93,6 +94,26 @@ def _json_option(value: Any) -> Any:
 #: Tables computed from the primary judge's scores.
 PRIMARY_TABLES = frozenset({"means", "effects", "weights", "weight_ranking", "weight_sweep",
                             "task_scores", "direction"})
+
+
+def judging_label(data: RunData) -> str | None:
+    """Which judgments the tables hold when the run has several judging runs: one of them
+    (``--judge-run``) or each artifact's mean over them; None for a run judged once."""
+    if data.judge_run is not None:
+        return f"judging run {data.judge_run} of {data.judging_runs}"
+    if data.judging_runs > 1:
+        return f"mean of {data.judging_runs} judging runs (per artifact, its successful repeats)"
+    return None
+
+
+def _note_judging(data: RunData, tables: list[Table]) -> None:
+    """Say on each table of judge scores which judging run it holds (or their mean)."""
+    label = judging_label(data)
+    if label is None:
+        return
+    for table in tables:
+        if table.key in PRIMARY_TABLES:
+            table.notes.append(f"scores: {label}")
 
 
 def _note_proxy(context: Context, tables: list[Table]) -> None:
@@ -125,7 +146,8 @@ def analyse(
     """Read a run and build every registered section's tables."""
     store = run if isinstance(run, RunStore) else RunStore.open(Path(run))
     started = time.monotonic()
-    context = Context(RunData.load(store), options or Options())
+    options = options or Options()
+    context = Context(RunData.load(store, judge_run=options.judge_run), options)
     _ = context.primary  # an unknown --judge fails before any work
     tables: list[Table] = []
     builders = sections({task.family for task in context.data.tasks.values()})
@@ -135,6 +157,7 @@ def analyse(
             tables.extend(builder(context))
             tracker.finish()
     _note_proxy(context, tables)
+    _note_judging(context.data, tables)
     return Analysis(context, tables, seconds=time.monotonic() - started)
 
 

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from refig.errors import UsageError
 from refig.judging.stage import inputs_key
 from refig.metric_values import task_source_sha256
 from refig.models import (
@@ -106,10 +107,16 @@ class RunData:
     preferences: list[Preference]
     task_order: list[str] = field(default_factory=list)
     config_order: list[str] = field(default_factory=list)
+    #: Judging runs the store holds (the highest repeat index + 1; 0 without judgments).
+    judging_runs: int = 0
+    #: The one judging run loaded (1 = repeat 0), or None when every repeat is.
+    judge_run: int | None = None
 
     @classmethod
-    def load(cls, store: RunStore) -> RunData:
-        """Read a run store (one pass per table)."""
+    def load(cls, store: RunStore, *, judge_run: int | None = None) -> RunData:
+        """Read a run store (one pass per table). With ``judge_run`` N only the judgments of
+        repeat N-1 are read, as if the run had been judged once; N beyond the run's judging
+        runs exits 2 naming them."""
         tasks = {t.id: t for t in store.iter(Task)}
         configs = {c.id: c for c in store.iter(Configuration)}
         attempts = list(store.iter(Attempt))
@@ -127,8 +134,19 @@ class RunData:
             if held is None or (held.value is None and value.value is not None):
                 found[key] = value
         judgments: dict[str, list[Judgment]] = defaultdict(list)
+        judging_runs = 0
         for judgment in store.iter(Judgment):
-            judgments[judgment.artifact_sha256].append(judgment)
+            judging_runs = max(judging_runs, judgment.repeat + 1)
+            if judge_run is None or judgment.repeat == judge_run - 1:
+                judgments[judgment.artifact_sha256].append(judgment)
+        if judge_run is not None and not 1 <= judge_run <= judging_runs:
+            raise UsageError(
+                f"--judge-run {judge_run}: {store.root} has "
+                + (f"{judging_runs} judging run{'s' * (judging_runs != 1)} (1 to {judging_runs})"
+                   if judging_runs else "no judgments"),
+                fix=(f"give --judge-run between 1 and {judging_runs}, or leave it out for the "
+                     "mean of the runs") if judging_runs else
+                "score it with `refig evaluate RUN --judge NAME` first")
         preferences = [p for p in store.iter(Preference) if p.active]  # undone votes left out
         for attempt in attempts:
             if attempt.config_id not in configs:
@@ -154,6 +172,8 @@ class RunData:
             preferences=preferences,
             task_order=task_ids,
             config_order=sorted({c for _, c in outcomes}),
+            judging_runs=judging_runs,
+            judge_run=judge_run,
         )
 
     def cluster(self, task_id: str) -> str:

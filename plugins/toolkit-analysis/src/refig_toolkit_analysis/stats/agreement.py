@@ -62,8 +62,9 @@ def rank_agreement(a: ArrayLike, b: ArrayLike, *, pearson: bool = False) -> Rank
 
 #: Judge margins (points out of 100) below this are ties in the ReFigBench protocol.
 TIE_MARGIN = 2.0
-#: Bucket edges of the absolute judge margin; the first bucket, ``[0, TIE_MARGIN)``, is the ties.
-DEFAULT_MARGIN_BUCKETS: tuple[float, ...] = (0.0, TIE_MARGIN, 5.0, 10.0, 20.0, math.inf)
+#: Bucket edges of the absolute judge margin, ReFigBench's: ``[0, 2)`` (the judge's ties),
+#: ``[2, 5)``, ``[5, 10)`` and the top bucket from 10 up.
+DEFAULT_MARGIN_BUCKETS: tuple[float, ...] = (0.0, TIE_MARGIN, 5.0, 10.0, math.inf)
 #: What a decisive vote on a pair the judge scored level counts as: ``exclude`` (the ReFigBench
 #: protocol: left out and counted; what ``refig report`` uses) or ``disagree`` (the older
 #: convention: a mismatch; this function's default, so existing callers keep their numbers).
