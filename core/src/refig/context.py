@@ -12,6 +12,7 @@ from functools import cached_property
 from pathlib import Path
 
 from refig.engine.runs import run_family
+from refig.models import Task
 from refig.plugins import Registry
 from refig.records import TaskFamilyRecord
 from refig.store import RunStore
@@ -23,17 +24,23 @@ class RunContext:
 
     registry: Registry
     store: RunStore
-    #: The run's task family: its suite's (one suite, so one family, per run).
+    #: The run's task family: its suite's (one suite, so one family, per run); "" for a run
+    #: that holds no task yet, when the command accepts one (``allow_empty``).
     family: str
 
     @classmethod
-    def open(cls, registry: Registry, run: Path | str) -> RunContext:
+    def open(cls, registry: Registry, run: Path | str, *, allow_empty: bool = False
+             ) -> RunContext:
         """The context of the run directory ``run`` (a missing or unreadable run exits 1)."""
-        return cls.of(registry, RunStore.open(run))
+        return cls.of(registry, RunStore.open(run), allow_empty=allow_empty)
 
     @classmethod
-    def of(cls, registry: Registry, store: RunStore) -> RunContext:
-        """The context of an open run store."""
+    def of(cls, registry: Registry, store: RunStore, *, allow_empty: bool = False
+           ) -> RunContext:
+        """The context of an open run store; a run without a task is a usage error unless
+        ``allow_empty`` (``refig report`` says there is nothing yet)."""
+        if allow_empty and store.suite() is None and next(store.iter(Task), None) is None:
+            return cls(registry, store, "")
         return cls(registry, store, run_family(store))
 
     @cached_property

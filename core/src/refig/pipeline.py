@@ -223,8 +223,8 @@ def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
         wanted.append((reporter(registry, "json"), None))
     if not wanted:
         raise UsageError("nothing to report: give --html, --latex, --figures or --reporter")
-    context = RunContext.open(registry, request.run)
-    for selection, _ in wanted:
+    context = RunContext.open(registry, request.run, allow_empty=True)
+    for selection, _ in wanted if context.family else ():  # a run with no task yet: any reporter
         check_serves(registry, selection, context.family)
     quiet = request.quiet or request.as_json
     shared: dict[str, Any] = {
