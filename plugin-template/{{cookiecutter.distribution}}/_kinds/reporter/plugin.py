@@ -7,7 +7,8 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
-from refig.plugin import Attempt, Judgment, JudgmentStatus, RunStore
+from refig.plugin import Attempt, Judgment, JudgmentStatus
+from refig_toolkit_analysis import RunStore
 
 
 class CsvLeaderboard:

@@ -38,8 +38,7 @@ class VerdictsReporter:
     ``out`` (a file or a directory)."""
 
     def report(self, run_dir: Path, out: Path | None, options: Mapping[str, Any]) -> Path | None:
-        from refig.plugin import RunStore
-        from refig_toolkit_analysis import verdicts
+        from refig_toolkit_analysis import RunStore, verdicts
 
         found = verdicts(RunStore.open(run_dir), options.get("judge"))
         document = {"run": str(run_dir), "judges": {
