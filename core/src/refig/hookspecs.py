@@ -3,6 +3,8 @@
 Registration hooks take no arguments and return (or yield) frozen records from
 :mod:`refig.records`. They must be cheap: import heavy libraries inside the record's factory, not
 at module level. Each hook is documented in ``docs/plugins.md``; a test keeps the two in step.
+Each ``Example::`` runs as an installed plugin's ``hooks`` module with the names of
+:mod:`refig.plugin` (``core/tests/test_hook_examples.py``).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ def refig_task_families() -> Iterable[TaskFamilyRecord]:
         def refig_task_families():
             yield TaskFamilyRecord(
                 name="figure-to-web", description="Rebuild a figure as an HTML page",
-                factory=lambda: None,  # returns your TaskFamily subclass; import it here
+                factory=lambda: FigureToWeb(),  # your TaskFamily; import it in here
                 inputs=(InputSpec("figure", visible=True),),
                 deliverables=(Deliverable("page", "index.html", primary=True),),
                 renderer="chromium", metrics=("image",), judges=("metrics",),
@@ -80,7 +82,7 @@ def refig_harnesses() -> Iterable[HarnessRecord]:
         @hookimpl
         def refig_harnesses():
             yield HarnessRecord(name="my-cli", description="My coding agent",
-                                factory=lambda **options: None)  # your Harness subclass
+                                factory=lambda **options: MyCliHarness(**options))
 
     Returns: an iterable of :class:`refig.records.HarnessRecord`.
     """
@@ -95,7 +97,7 @@ def refig_workflows() -> Iterable[WorkflowRecord]:
         @hookimpl
         def refig_workflows():
             yield WorkflowRecord(name="sketch-first", description="Sketch, then build",
-                                 factory=lambda **options: None)  # your Workflow subclass
+                                 factory=lambda **options: SketchFirst())
 
     Returns: an iterable of :class:`refig.records.WorkflowRecord`.
     """
@@ -110,7 +112,7 @@ def refig_executors() -> Iterable[ExecutorRecord]:
         @hookimpl
         def refig_executors():
             yield ExecutorRecord(name="slurm", description="Attempts as Slurm jobs",
-                                 factory=lambda **options: None)  # your Executor subclass
+                                 factory=lambda **options: SlurmExecutor(**options))
 
     Returns: an iterable of :class:`refig.records.ExecutorRecord`.
     """
@@ -125,7 +127,7 @@ def refig_renderers() -> Iterable[RendererRecord]:
         @hookimpl
         def refig_renderers():
             yield RendererRecord(name="powerpoint", description="PowerPoint on Windows via COM",
-                                 factory=lambda **options: None)  # your Renderer subclass
+                                 factory=lambda **options: PowerPointRenderer(**options))
 
     Returns: an iterable of :class:`refig.records.RendererRecord`.
     """
@@ -140,7 +142,7 @@ def refig_metrics() -> Iterable[MetricRecord]:
         @hookimpl
         def refig_metrics():
             yield MetricRecord(name="font-count", description="Distinct fonts on the page",
-                               factory=lambda **options: None,  # your Metric subclass
+                               factory=lambda **options: FontCount(),
                                families=frozenset({"figure-to-web"}))
 
     Returns: an iterable of :class:`refig.records.MetricRecord`.
@@ -156,7 +158,7 @@ def refig_judges() -> Iterable[JudgeRecord]:
         @hookimpl
         def refig_judges():
             yield JudgeRecord(name="my-vlm", description="My local VLM", accepts_argument=True,
-                              factory=lambda argument=None, **options: None)  # your Judge
+                              factory=lambda argument=None, **options: MyJudge(argument))
 
     Returns: an iterable of :class:`refig.records.JudgeRecord`.
     """
@@ -171,7 +173,7 @@ def refig_reporters() -> Iterable[ReporterRecord]:
         @hookimpl
         def refig_reporters():
             yield ReporterRecord(name="wandb", description="Upload tables to Weights & Biases",
-                                 factory=lambda **options: None)  # your Reporter subclass
+                                 factory=lambda **options: WandbReporter(**options))
 
     Returns: an iterable of :class:`refig.records.ReporterRecord`.
     """
