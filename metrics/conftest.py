@@ -239,7 +239,9 @@ def kit() -> ModuleType:
 @pytest.fixture(scope="session")
 def render(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., list[Path]]]:
     """Render .pptx files to PNG with refig's LibreOffice renderer (one warm renderer a session)."""
-    from refig.plugin import PluginKind, Registry, RenderJob
+    from refig.plugin import RenderJob
+    from refig.plugins import Registry
+    from refig.records import PluginKind
 
     try:
         selection = Registry.load().resolve(PluginKind.RENDERER, "libreoffice")

@@ -43,7 +43,7 @@ def evaluate(suite, task, program: str, tmp: Path) -> tuple[dict[str, float | No
     render = Render(artifact_sha256="0" * 64, renderer="program", settings="t", pages=(),
                     error=out.error) if out.error else None
     if render is None:
-        from refig.plugin import Page
+        from refig.models import Page
 
         render = Render(artifact_sha256="0" * 64, renderer="program", settings="t",
                         pages=(Page(index=0, png_sha256="1" * 64, width_px=1, height_px=1),))

@@ -269,7 +269,8 @@ def test_naming_the_figure_is_flagged() -> None:
 
 
 def test_a_run_s_references_are_its_suite_when_evaluate_scores_the_run(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from refig.plugin import Asset, RunStore, Task
+    from refig.plugin import Asset, Task
+    from refig.store import RunStore
     from refig_metric_code.corpus import suite_trivial_ngrams
     from refig_metric_code.languages import Language
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from refig.cli import run
-from refig.plugin import RunStore
+from refig.store import RunStore
 
 
 def test_the_plugin_registers_refig_annotate(capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 import shutil
 
 from refig.models import Configuration
-from refig.plugin import Attempt, AttemptStatus, Registry
+from refig.plugin import Attempt, AttemptStatus
+from refig.plugins import Registry
 from refig.running.runner import execute, make_request
 from refig.store import RunStore
 from refig_family_deck_edit.sample.build import build_deck_sample

@@ -11,7 +11,8 @@ import pytest
 from pptx import Presentation
 from pptx.util import Pt
 from refig.cli import run as refig
-from refig.plugin import Attempt, AttemptStatus, Configuration, MetricValue, Suite
+from refig.models import Configuration
+from refig.plugin import Attempt, AttemptStatus, MetricValue, Suite
 from refig.store import RunStore
 from refig_toolkit_analysis import analysis_for
 

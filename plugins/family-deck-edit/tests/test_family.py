@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from refig.plugin import Artifact, Asset, PluginKind, Registry, Render, Task
+from refig.plugin import Artifact, Asset, Render, Task
+from refig.plugins import Registry
+from refig.records import PluginKind
 from refig_family_deck_edit.family import DeckEdit
 
 

@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 from pptx import Presentation
 from pptx.util import Pt
-from refig.plugin import Artifact, JudgeRequest, Page, PluginKind, Registry, Render
+from refig.models import Page
+from refig.plugin import Artifact, JudgeRequest, Render
+from refig.plugins import Registry
+from refig.records import PluginKind
 from refig_family_deck_edit.family import DeckEdit
 from refig_family_deck_edit.hooks import RUBRIC
 from refig_family_deck_edit.judges.llm import build_deck_judge

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import hashlib
 
+from refig.models import Configuration, Inspection
 from refig.plugin import (
     Asset,
     Attempt,
     AttemptStatus,
     AxisScore,
-    Configuration,
     ErrorInfo,
     GateResult,
-    Inspection,
     Judgment,
     JudgmentStatus,
     Task,

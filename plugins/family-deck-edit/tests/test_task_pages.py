@@ -11,7 +11,9 @@ import shutil
 
 import pytest
 from refig.demo import run_family_demo
-from refig.plugin import Attempt, PluginKind, Registry, Render, Task
+from refig.plugin import Attempt, Render, Task
+from refig.plugins import Registry
+from refig.records import PluginKind
 from refig.store import RunStore
 from refig_toolkit_testing import chromium_launch
 

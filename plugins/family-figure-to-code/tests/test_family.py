@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from refig.plugin import Asset, ErrorInfo, GateResult, Page, Registry, Render, Task
+from refig.models import Page
+from refig.plugin import Asset, ErrorInfo, GateResult, Render, Task
+from refig.plugins import Registry
 from refig_family_figure_to_code.family import CodeFamily
 from refig_family_figure_to_code.structure import ProgramStructure
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from refig.models import Configuration, Inspection
 from refig.plugin import (
     Asset,
     Attempt,
     AttemptStatus,
-    Configuration,
     GateResult,
-    Inspection,
     Judgment,
     JudgmentStatus,
     MetricValue,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from refig.plugin import Attempt, AttemptStatus, MetricValue, Registry
+from refig.plugin import Attempt, AttemptStatus, MetricValue
+from refig.plugins import Registry
 from refig_toolkit_analysis import Outcome
 
 PROGRAM, LOG = "p" * 64, "l" * 64

@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from refig.plugin import Attempt, AttemptStatus, Render, RunStore
+from refig.plugin import Attempt, AttemptStatus, Render
 from refig.plugins import Registry
 from refig.records import HarnessRecord, PluginKind
+from refig.store import RunStore
 from refig_toolkit_agent.install import locate
 from refig_toolkit_testing.scripted import DEFAULT_SCRIPT, Fault, Finish, ScriptedServer
 

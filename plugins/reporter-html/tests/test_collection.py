@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from refig.plugin import Attempt, RunStore
+from refig.plugin import Attempt
+from refig.store import RunStore
 from refig_reporter_html.collection import CollectionSite, LiveFolder
 from refig_reporter_html.server import ViewServer
 from refig_toolkit_testing.scripted import Fault, ScriptedServer

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 from refig.cli import run as cli
-from refig.plugin import Configuration, UsageError
+from refig.models import Configuration
+from refig.plugin import UsageError
 from refig_reporter_html.collection import LiveFolder
 from refig_toolkit_testing.synthetic import SyntheticSpec, synthetic_run
 

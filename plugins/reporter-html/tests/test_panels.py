@@ -5,17 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from refig.models import Inspection
 from refig.plugin import (
     Attempt,
     AttemptStatus,
     Deliverable,
     GateResult,
-    Inspection,
     MetricValue,
-    PluginKind,
-    Registry,
     TaskFamilyRecord,
 )
+from refig.plugins import Registry
+from refig.records import PluginKind
 from refig_reporter_html import panels as registry
 from refig_reporter_html.panels import PanelInput
 from refig_toolkit_analysis import Outcome
@@ -83,8 +83,7 @@ def test_a_family_plugin_adds_its_panel_through_its_record(
     installed = Registry.load(warn=lambda _: None)
     records = [family("poster", View), family("broken", broken),
                *installed.records(PluginKind.FAMILY)]
-    monkeypatch.setattr(installed, "records", lambda kind: records)
-    monkeypatch.setattr(registry.Registry, "load", lambda **_: installed)
+    monkeypatch.setattr(registry, "installed_records", lambda kind: records)
     view = registry.panels().view("poster")
     assert view.title == "Poster" and view.key_metrics == (("poster", "coverage", "coverage"),)
     assert view.panel(None) == [{"kind": "note", "text": "poster audit"}]  # type: ignore[arg-type]

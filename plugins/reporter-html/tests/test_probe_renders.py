@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from refig.plugin import MetricValue, RunStore
+from refig.plugin import MetricValue
+from refig.store import RunStore
 from refig_reporter_html.slugs import slug
 
 REFIG = str(Path(sys.executable).parent / "refig")

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from refig.plugin import Attempt, AttemptStatus, ErrorInfo, RunStore
+from refig.plugin import Attempt, AttemptStatus, ErrorInfo
+from refig.store import RunStore
 from refig_reporter_html.server import ViewServer
 from refig_reporter_html.site import Site, live_site
 from refig_reporter_html.snapshot import LiveRun

@@ -4,6 +4,7 @@ their plugins here by name, so only names cross a process boundary."""
 
 from __future__ import annotations
 
+import functools
 import threading
 from typing import Any
 
@@ -11,7 +12,7 @@ from refig.errors import UnknownPluginError
 from refig.once import OncePerKey
 from refig.plugins import Registry
 from refig.protocols import Renderer, TaskFamily
-from refig.records import PluginKind
+from refig.records import PluginKind, PluginRecord
 
 #: Made once per (kind, name): a renderer starting in the background (its probes, its offices)
 #: does not hold up the task family an inspecting worker asks for meanwhile.
@@ -63,6 +64,28 @@ def installed_family(name: str) -> TaskFamily | None:
 def renderer_for(name: str) -> Renderer:
     """This process's renderer ``name`` (warm between calls until :func:`close_plugins`)."""
     return plugin(PluginKind.RENDERER, name)
+
+
+@functools.cache
+def _quietly_loaded() -> Registry:
+    return Registry.load(warn=lambda _line: None)
+
+
+def _installed() -> Registry:
+    """This process's registry when a command gave one, else the installed plugins loaded once
+    without warnings (the command that started the process has printed them)."""
+    return _registry if _registry is not None else _quietly_loaded()
+
+
+def installed_records(kind: PluginKind | str) -> list[PluginRecord]:
+    """The installed plugins' records of one kind, sorted by name."""
+    return _installed().records(kind)
+
+
+def make_plugin(kind: PluginKind | str, name: str, **options: Any) -> Any:
+    """A new plugin object ``name`` made with ``options``, its own (:func:`renderer_for` gives
+    the one this process shares); an unknown name exits 2 naming those that exist."""
+    return _installed().resolve(kind, name).create(**options)
 
 
 def close_plugins() -> None:

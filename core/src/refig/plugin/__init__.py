@@ -22,8 +22,6 @@ from refig.records import (
     InputSpec,
     JudgeRecord,
     MetricRecord,
-    PluginKind,
-    PluginRecord,
     RendererRecord,
     ReporterRecord,
     SuiteRecord,
@@ -35,57 +33,45 @@ from refig.records import (
 _LAZY: dict[str, str] = {
     # data types
     **dict.fromkeys(
-        ("Task", "Asset", "Attempt", "AttemptStatus", "GateResult", "GateReason", "Inspection",
-         "Render", "Page", "MetricValue", "Judgment", "JudgmentStatus", "AxisScore",
-         "ErrorInfo", "Usage", "Preference", "Configuration", "Output", "stable_hash",
-         "SCHEMA_VERSION"),
+        ("Task", "Asset", "Attempt", "AttemptStatus", "GateResult", "GateReason",
+         "Render", "MetricValue", "Judgment", "JudgmentStatus", "AxisScore", "ErrorInfo",
+         "Usage", "stable_hash"),
         "refig.models",
     ),
     # protocols and the values they exchange
     **dict.fromkeys(
         ("TaskFamily", "Harness", "Workflow", "Renderer", "Metric", "Judge", "Reporter",
          "Executor", "Artifact", "JudgeRequest", "Evidence", "RenderJob", "RenderOutput",
-         "HarnessResult", "AttemptContext", "Prompt", "SectionBuilder"),
+         "HarnessResult", "AttemptContext", "Prompt"),
         "refig.protocols",
     ),
-    **dict.fromkeys(("RefigError", "UsageError", "FamilyMismatchError", "did_you_mean", "docs",
-                     "install_fix"), "refig.errors"),
-    **dict.fromkeys(("Suite", "SuiteWriter", "SuiteError"), "refig.suite"),
+    **dict.fromkeys(("RefigError", "UsageError", "docs", "install_fix"), "refig.errors"),
+    **dict.fromkeys(("Suite", "SuiteWriter"), "refig.suite"),
     **dict.fromkeys(("ValueMaker", "source_sha256", "unavailable"), "refig.metric_values"),
     **dict.fromkeys(("AnswerError", "Rubric", "counted_total", "load_rubric"), "refig.rubric"),
     **dict.fromkeys(("STAGE_OPTIONS",), "refig.judging"),
     # the sandbox call for programs run during evaluation
-    **dict.fromkeys(("run_sandboxed", "SandboxResult"), "refig.running.programs"),
-    **dict.fromkeys(("DEFAULT_MAX_PROCESSES", "ProcessCap", "process_cap"),
-                    "refig.running.process_cap"),
+    **dict.fromkeys(("run_sandboxed",), "refig.running.programs"),
     **dict.fromkeys(("SandboxPolicy", "run_command"), "refig.running.sandbox"),
-    # a harness's workspace: the file names it leaves, and a task's inputs put there as an
-    # attempt does (for a harness's own tests)
-    **dict.fromkeys(("source_name", "write_inputs"),
-                    "refig.running.workspace"),
+    # the file name a task's source gets in a harness's workspace
+    **dict.fromkeys(("source_name",), "refig.running.workspace"),
+    # an executor's loop: up to ``jobs`` items in flight, each yielded as it finishes
     **dict.fromkeys(("in_flight",), "refig.inflight"),
-    **dict.fromkeys(("RetryPolicy",), "refig.traffic"),
-    **dict.fromkeys(("Redactor", "find_secrets"), "refig.running.redact"),
     # files an untrusted process or folder left, read without following links
     **dict.fromkeys(("FileRefused", "Refused", "confined_files", "read_confined"),
                     "refig.confined"),
-    # the pixel limit of images read from suites; progress, doctor checks
-    **dict.fromkeys(("MAX_PIXELS",), "refig.image_headers"),
+    # the console (progress, tables), a record's doctor checks
     **dict.fromkeys(("err", "out", "print_table", "track"), "refig.console"),
     **dict.fromkeys(("Check", "Status", "apt_fix", "tool"), "refig.doctor"),
-    **dict.fromkeys(("Registry",), "refig.plugins"),
-    **dict.fromkeys(("RunStore",), "refig.store"),
-    # this process's warm renderer by name (a metric that renders edited copies shares it)
-    **dict.fromkeys(("renderer_for",), "refig.engine.plugins"),
+    # other plugins by name: this process's warm renderer (a metric that renders edited copies
+    # shares it), a new object of one, the records of one kind
+    **dict.fromkeys(("renderer_for", "make_plugin", "installed_records"), "refig.engine.plugins"),
     # values made once per key in a process (caches shared by threads)
     **dict.fromkeys(("OncePerKey",), "refig.once"),
     **dict.fromkeys(("cache_dir",), "refig.home"),
 }
 
 __all__ = [
-    "DEFAULT_MAX_PROCESSES",
-    "MAX_PIXELS",
-    "SCHEMA_VERSION",
     "STAGE_OPTIONS",
     "AnswerError",
     "Artifact",
@@ -96,14 +82,12 @@ __all__ = [
     "AxisScore",
     "Check",
     "CliPin",
-    "Configuration",
     "Deliverable",
     "ErrorInfo",
     "Evidence",
     "Executor",
     "ExecutorRecord",
     "FamilyDemo",
-    "FamilyMismatchError",
     "FileRefused",
     "GateReason",
     "GateResult",
@@ -111,7 +95,6 @@ __all__ = [
     "HarnessRecord",
     "HarnessResult",
     "InputSpec",
-    "Inspection",
     "Judge",
     "JudgeRecord",
     "JudgeRequest",
@@ -121,17 +104,9 @@ __all__ = [
     "MetricRecord",
     "MetricValue",
     "OncePerKey",
-    "Output",
-    "Page",
-    "PluginKind",
-    "PluginRecord",
-    "Preference",
-    "ProcessCap",
     "Prompt",
-    "Redactor",
     "RefigError",
     "Refused",
-    "Registry",
     "Render",
     "RenderJob",
     "RenderOutput",
@@ -139,15 +114,10 @@ __all__ = [
     "RendererRecord",
     "Reporter",
     "ReporterRecord",
-    "RetryPolicy",
     "Rubric",
-    "RunStore",
     "SandboxPolicy",
-    "SandboxResult",
-    "SectionBuilder",
     "Status",
     "Suite",
-    "SuiteError",
     "SuiteRecord",
     "SuiteWriter",
     "Task",
@@ -162,17 +132,16 @@ __all__ = [
     "cache_dir",
     "confined_files",
     "counted_total",
-    "did_you_mean",
     "docs",
     "err",
-    "find_secrets",
     "hookimpl",
     "in_flight",
     "install_fix",
+    "installed_records",
     "load_rubric",
+    "make_plugin",
     "out",
     "print_table",
-    "process_cap",
     "read_confined",
     "renderer_for",
     "run_command",
@@ -183,7 +152,6 @@ __all__ = [
     "tool",
     "track",
     "unavailable",
-    "write_inputs",
 ]
 
 
@@ -206,37 +174,29 @@ if TYPE_CHECKING:
     from refig.confined import FileRefused, Refused, confined_files, read_confined
     from refig.console import err, out, print_table, track
     from refig.doctor import Check, Status, apt_fix, tool
-    from refig.engine.plugins import renderer_for
-    from refig.errors import FamilyMismatchError, RefigError, UsageError, did_you_mean
+    from refig.engine.plugins import installed_records, make_plugin, renderer_for
+    from refig.errors import RefigError, UsageError, docs, install_fix
     from refig.home import cache_dir
-    from refig.image_headers import MAX_PIXELS
     from refig.inflight import in_flight
     from refig.judging import STAGE_OPTIONS
     from refig.metric_values import ValueMaker, source_sha256, unavailable
     from refig.models import (
-        SCHEMA_VERSION,
         Asset,
         Attempt,
         AttemptStatus,
         AxisScore,
-        Configuration,
         ErrorInfo,
         GateReason,
         GateResult,
-        Inspection,
         Judgment,
         JudgmentStatus,
         MetricValue,
-        Output,
-        Page,
-        Preference,
         Render,
         Task,
         Usage,
         stable_hash,
     )
     from refig.once import OncePerKey
-    from refig.plugins import Registry
     from refig.protocols import (
         Artifact,
         AttemptContext,
@@ -252,16 +212,11 @@ if TYPE_CHECKING:
         RenderJob,
         RenderOutput,
         Reporter,
-        SectionBuilder,
         TaskFamily,
         Workflow,
     )
     from refig.rubric import AnswerError, Rubric, counted_total, load_rubric
-    from refig.running.process_cap import DEFAULT_MAX_PROCESSES, ProcessCap, process_cap
-    from refig.running.programs import SandboxResult, run_sandboxed
-    from refig.running.redact import Redactor, find_secrets
+    from refig.running.programs import run_sandboxed
     from refig.running.sandbox import SandboxPolicy, run_command
-    from refig.running.workspace import source_name, write_inputs
-    from refig.store import RunStore
-    from refig.suite import Suite, SuiteError, SuiteWriter
-    from refig.traffic import RetryPolicy
+    from refig.running.workspace import source_name
+    from refig.suite import Suite, SuiteWriter

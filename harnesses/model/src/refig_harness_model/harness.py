@@ -13,15 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from refig.plugin import (
-    AttemptContext,
-    ErrorInfo,
-    Harness,
-    HarnessResult,
-    RetryPolicy,
-    Task,
-    UsageError,
-)
+from refig.plugin import AttemptContext, ErrorInfo, Harness, HarnessResult, Task, UsageError
 from refig_toolkit_agent import (
     ANTHROPIC,
     CALLS,
@@ -43,6 +35,7 @@ from refig_toolkit_llm import (
     ChatClient,
     ChatOptions,
     ChatReply,
+    RetryPolicy,
     data_url,
     import_litellm,
 )

@@ -35,7 +35,8 @@ def _is_run(root: Path) -> bool:
 
 def run_reference_programs(root: Path, language: Language) -> list[str]:
     """Every reference program of ``language`` among the tasks of the run at ``root``."""
-    from refig.plugin import RunStore, Task
+    from refig.plugin import Task
+    from refig_toolkit_analysis import RunStore
 
     store = RunStore.open(root, readonly=True)
     try:

@@ -11,10 +11,9 @@ from refig.plugin import (
     Artifact,
     Metric,
     MetricValue,
-    PluginKind,
-    Registry,
     Renderer,
     ValueMaker,
+    make_plugin,
     renderer_for,
     unavailable,
 )
@@ -89,8 +88,8 @@ class EditProbes(Metric):
             return renderer_for(self.code_renderer)
         with self._lock:
             if self._slide_renderer is None:
-                record = Registry.load().resolve(PluginKind.RENDERER, self.slide_renderer)
-                self._slide_renderer = record.create(width=self.width)
+                self._slide_renderer = make_plugin("renderer", self.slide_renderer,
+                                                   width=self.width)
             return self._slide_renderer
 
     def close(self) -> None:

@@ -1,4 +1,4 @@
-from refig.plugin import Registry
+from refig.plugins import Registry
 
 from {{ cookiecutter.module }}.plugin import SerialExecutor
 

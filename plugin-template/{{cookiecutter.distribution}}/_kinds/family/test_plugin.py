@@ -1,6 +1,7 @@
 from pathlib import Path
 
-from refig.plugin import Artifact, Asset, GateResult, Registry, Task, TaskFamily
+from refig.plugin import Artifact, Asset, GateResult, Task, TaskFamily
+from refig.plugins import Registry
 
 from {{ cookiecutter.module }}.plugin import Caption, CaptionFamily
 

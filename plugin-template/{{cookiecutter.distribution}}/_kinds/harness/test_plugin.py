@@ -1,8 +1,9 @@
 import time
 
 from pptx import Presentation
-from refig.plugin import Asset, AttemptContext, Prompt, Registry, Task
-from refig.plugin import write_inputs
+from refig.plugin import Asset, AttemptContext, Prompt, Task
+from refig.plugins import Registry
+from refig.running.workspace import write_inputs
 
 from {{ cookiecutter.module }}.plugin import TitleHarness
 

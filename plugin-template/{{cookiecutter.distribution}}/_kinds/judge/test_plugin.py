@@ -1,14 +1,8 @@
 from pathlib import Path
 
 import pytest
-from refig.plugin import (
-    Artifact,
-    Evidence,
-    GateResult,
-    JudgeRequest,
-    Registry,
-    load_rubric,
-)
+from refig.plugin import Artifact, Evidence, GateResult, JudgeRequest, load_rubric
+from refig.plugins import Registry
 from refig_toolkit_pptx import ObjectKind, ObjectTree, SlideObject
 
 from {{ cookiecutter.module }}.plugin import NativeShareJudge

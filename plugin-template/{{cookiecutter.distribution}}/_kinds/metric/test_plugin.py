@@ -1,6 +1,7 @@
 from pathlib import Path
 
-from refig.plugin import Artifact, GateResult, Registry
+from refig.plugin import Artifact, GateResult
+from refig.plugins import Registry
 from refig_toolkit_pptx import ObjectKind, ObjectTree, SlideObject
 
 from {{ cookiecutter.module }}.plugin import WordCount

@@ -2,7 +2,8 @@ import io
 import zipfile
 
 from PIL import Image
-from refig.plugin import Registry, RenderJob
+from refig.plugin import RenderJob
+from refig.plugins import Registry
 
 from {{ cookiecutter.module }}.plugin import ThumbnailRenderer
 

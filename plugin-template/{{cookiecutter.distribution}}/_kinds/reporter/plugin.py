@@ -7,10 +7,11 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
-from refig.plugin import Attempt, Judgment, JudgmentStatus, RunStore
+from refig.plugin import Attempt, Judgment, JudgmentStatus, Reporter
+from refig_toolkit_analysis import RunStore
 
 
-class CsvLeaderboard:
+class CsvLeaderboard(Reporter):
     """``leaderboard.csv`` with configuration, judged artifacts and mean total, best first."""
 
     def report(self, run_dir: Path, out: Path | None, options: Mapping[str, Any]) -> Path:

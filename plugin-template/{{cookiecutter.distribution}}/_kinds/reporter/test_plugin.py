@@ -1,6 +1,8 @@
 import csv
 
-from refig.plugin import Attempt, AttemptStatus, Judgment, JudgmentStatus, Registry, RunStore
+from refig.plugin import Attempt, AttemptStatus, Judgment, JudgmentStatus
+from refig.plugins import Registry
+from refig.store import RunStore
 
 from {{ cookiecutter.module }}.plugin import CsvLeaderboard
 

@@ -1,4 +1,5 @@
-from refig.plugin import Registry, Suite
+from refig.plugin import Suite
+from refig.plugins import Registry
 
 from {{ cookiecutter.module }}.plugin import build_suite
 

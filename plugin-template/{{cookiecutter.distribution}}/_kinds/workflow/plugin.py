@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from refig.plugin import Prompt, Task
+from refig.plugin import Prompt, Task, Workflow
 
 CHECKLIST = """\
 - Every label of the figure is a native text box or shape text.
@@ -17,7 +17,7 @@ PROMPT = (
 )
 
 
-class ChecklistWorkflow:
+class ChecklistWorkflow(Workflow):
     """Writes ``CHECKLIST.md`` into the workspace and points the prompt at it."""
 
     version = "1"

@@ -1,4 +1,5 @@
-from refig.plugin import Asset, Registry, Task
+from refig.plugin import Asset, Task
+from refig.plugins import Registry
 
 from {{ cookiecutter.module }}.plugin import ChecklistWorkflow
 

@@ -19,7 +19,7 @@ from typer.core import TyperGroup
 if TYPE_CHECKING:  # typer vendors click; only annotations use it here
     from collections import Counter
 
-    from refig.plugin import RunStore
+    from refig_toolkit_analysis import RunStore
     from refig_toolkit_analysis.annotation.rating_session import RatingSession
     from refig_toolkit_analysis.annotation.session import Session
     from typer._click import Context
@@ -83,7 +83,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Serve the comparison page for RUN (`refig annotate RUN`): A / B / tie, undo, progress;
         with --rate, the rating page (points per rubric axis)."""
-        from refig.plugin import RunStore
+        from refig_toolkit_analysis import RunStore
         from refig_toolkit_analysis.annotation.server import AnnotationServer
         from refig_toolkit_analysis.annotation.session import ActionError, check_annotator
         from refig_toolkit_analysis.loopback import LOOPBACK
@@ -140,7 +140,7 @@ def register(app: typer.Typer) -> None:
         ratings: bool = typer.Option(False, "--ratings", help="Export ratings, not votes."),
     ) -> None:
         """Write every vote (or rating; undone ones included, as retractions) as JSON lines."""
-        from refig.plugin import RunStore
+        from refig_toolkit_analysis import RunStore
         from refig_toolkit_analysis.annotation.ratings import export_ratings
         from refig_toolkit_analysis.annotation.votes import export_votes
 
@@ -168,7 +168,7 @@ def register(app: typer.Typer) -> None:
         ratings: bool = typer.Option(False, "--ratings", help="The file holds ratings."),
     ) -> None:
         """Merge votes (or ratings) exported elsewhere (by id: importing twice adds nothing)."""
-        from refig.plugin import RunStore
+        from refig_toolkit_analysis import RunStore
         from refig_toolkit_analysis.annotation.ratings import import_ratings
         from refig_toolkit_analysis.annotation.votes import import_votes
 

@@ -3,35 +3,16 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import typer
-from refig.plugin import (
-    CliPin,
-    PluginKind,
-    RefigError,
-    Registry,
-    UsageError,
-    did_you_mean,
-    err,
-    out,
-    print_table,
-)
-from refig_toolkit_agent.install import harness_clis, install, pinned_clis
+from refig.plugin import RefigError, UsageError, err, out, print_table
+from refig_toolkit_agent.install import harness_clis, install, pinned_cli, pinned_clis
 from rich.table import Table
 
 
-def _pinned(pins: dict[str, CliPin], name: str) -> CliPin:
-    """The pin of harness ``name``, or a UsageError listing the harnesses that drive a CLI."""
-    if name not in pins:
-        raise UsageError(
-            f"unknown harness CLI {name!r}{did_you_mean(name, pins)}; harnesses with a CLI: "
-            f"{', '.join(sorted(pins)) or 'none installed'}",
-            fix="`refig harness list` shows them",
-        )
-    return pins[name]
-
-
-def register(app: typer.Typer, registry: Registry) -> None:
+def register(app: typer.Typer, registry: Any) -> None:
+    """Add ``refig harness``; ``registry`` is the loaded plugins the hook receives."""
     group = typer.Typer(help="Install and list the harness CLIs (Claude Code, Codex, ...).",
                         no_args_is_help=True)
     app.add_typer(group, name="harness")
@@ -44,7 +25,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
     ) -> None:
         """Install each harness's pinned CLI with npm into refig's own prefix."""
         pins = pinned_clis(registry)
-        chosen = [(name, _pinned(pins, name)) for name in names or sorted(pins)]
+        chosen = [(name, pinned_cli(pins, name)) for name in names or sorted(pins)]
         for name, pin in chosen:
             if not quiet:
                 err.print(f"installing {pin.package}@{pin.version} for harness {name} ...")
@@ -88,10 +69,10 @@ def register(app: typer.Typer, registry: Registry) -> None:
         from refig_toolkit_pptx.gate import inspect_structure
         from refig_toolkit_testing.selfcheck import FAULTS, Fault, check_harness
 
-        _pinned(pinned_clis(registry), name)
+        pinned_cli(pinned_clis(registry), name)
         if fault is not None and fault not in FAULTS:
             raise UsageError(f"unknown fault {fault!r}; faults: {', '.join(FAULTS)}")
-        harness = registry.resolve(PluginKind.HARNESS, name).create()
+        harness = registry.resolve("harness", name).create()
         options = {"max_retries": "0"} if fault else {}
         with check_harness(harness, faults=[Fault(fault)] if fault else [],
                            timeout=timeout, sandbox=sandbox, options=options) as outcome:

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from refig.plugin import hookimpl
 
 if TYPE_CHECKING:
     import typer
-    from refig.plugin import Registry
 
 
 @hookimpl
-def refig_commands(app: typer.Typer, registry: Registry) -> None:
+def refig_commands(app: typer.Typer, registry: Any) -> None:
     from refig_command_harness.command import register
 
     register(app, registry)

@@ -29,9 +29,9 @@ def _renderer() -> Any:
     """The LibreOffice renderer, made once through the plugin registry."""
     global _RENDERER
     if _RENDERER is None:
-        from refig.plugin import PluginKind, Registry
+        from refig.plugin import make_plugin
 
-        _RENDERER = Registry.load().resolve(PluginKind.RENDERER, "libreoffice").create()
+        _RENDERER = make_plugin("renderer", "libreoffice")
     return _RENDERER
 
 

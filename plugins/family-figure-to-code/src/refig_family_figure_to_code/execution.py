@@ -28,7 +28,6 @@ from pathlib import Path
 
 from PIL import Image
 from refig.plugin import (
-    DEFAULT_MAX_PROCESSES,
     ErrorInfo,
     FileRefused,
     Refused,
@@ -36,6 +35,7 @@ from refig.plugin import (
     read_confined,
     run_sandboxed,
 )
+from refig_toolkit_agent.processes import DEFAULT_MAX_PROCESSES
 from refig_toolkit_imaging import ImageError, PdfError, first_page, open_image, png_bytes
 
 from refig_family_figure_to_code import toolchains

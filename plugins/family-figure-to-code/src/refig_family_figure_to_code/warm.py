@@ -27,7 +27,8 @@ from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 
-from refig.plugin import ProcessCap, SandboxPolicy, process_cap
+from refig.plugin import SandboxPolicy
+from refig_toolkit_agent.processes import ProcessCap, process_cap
 
 from refig_family_figure_to_code import toolchains
 from refig_family_figure_to_code.capture import FIGCODEBENCH, REFIG

@@ -11,16 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from refig.plugin import (
-    Artifact,
-    Evidence,
-    GateResult,
-    Render,
-    RenderJob,
-    SectionBuilder,
-    Task,
-    TaskFamily,
-)
+from refig.plugin import Artifact, Evidence, GateResult, Render, RenderJob, Task, TaskFamily
+from refig_toolkit_analysis import SectionBuilder
 from refig_toolkit_pptx import INSPECTOR, ObjectTree, fold_render, inspect_structure, object_tree
 
 from refig_family_figure_to_slide.audit import object_audit

@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from refig.plugin import UsageError
+from refig.plugin import Reporter, UsageError
 
 
-class FiguresReporter:
+class FiguresReporter(Reporter):
     """Writes the figures of :mod:`refig_reporter_figures.plots` and says which were skipped."""
 
     def report(self, run_dir: Path, out: Path | None, options: Mapping[str, Any]) -> Path | None:

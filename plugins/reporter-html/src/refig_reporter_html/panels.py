@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from refig.plugin import MetricValue, PluginKind, Registry, Task, TaskFamilyRecord, err
+from refig.plugin import MetricValue, Task, TaskFamilyRecord, err, installed_records
 from refig_toolkit_analysis import Outcome, format_number
 
 from refig_reporter_html.fields import PageImage
@@ -69,7 +69,7 @@ def _generic_panel(found: PanelInput) -> list[Block]:
 def panels() -> Panels:
     """The views of the installed families that declare one (a broken one is skipped)."""
     views = {}
-    for record in Registry.load(warn=lambda _: None).records(PluginKind.FAMILY):
+    for record in installed_records("family"):
         if not isinstance(record, TaskFamilyRecord) or record.viewer is None:
             continue
         try:

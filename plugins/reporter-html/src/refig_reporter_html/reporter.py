@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from refig.plugin import UsageError
+from refig.plugin import Reporter, UsageError
 
 
-class HtmlReporter:
+class HtmlReporter(Reporter):
     """Writes ``index.html`` (the sample list), ``summary.html``, ``configs/``, ``tasks/``,
     ``data/rows.js``, ``files/`` (the stored files the pages link) and ``img/``."""
 

@@ -15,13 +15,15 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from refig.plugin import Judgment, Preference, RunStore, err
+from refig.plugin import Judgment, err
 from refig_toolkit_analysis import (
     Analysis,
     Context,
     Options,
     Outcome,
+    Preference,
     RunData,
+    RunStore,
     analyse,
     judge_labels,
 )

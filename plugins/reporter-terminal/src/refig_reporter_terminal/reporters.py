@@ -9,8 +9,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from refig.plugin import Reporter
 
-class TerminalReporter:
+
+class TerminalReporter(Reporter):
     """Prints every table of the report with rich (best per column marked)."""
 
     def report(self, run_dir: Path, out: Path | None, options: Mapping[str, Any]) -> Path | None:
@@ -23,7 +25,7 @@ class TerminalReporter:
         return None
 
 
-class JsonReporter:
+class JsonReporter(Reporter):
     """One JSON document with every table: to stdout, or to ``out`` (a file or a directory)."""
 
     def report(self, run_dir: Path, out: Path | None, options: Mapping[str, Any]) -> Path | None:
@@ -32,14 +34,13 @@ class JsonReporter:
         return _write_json(analysis_for(run_dir, options).as_dict(), out, "report.json")
 
 
-class VerdictsReporter:
+class VerdictsReporter(Reporter):
     """Each configuration's mean total, editability (null when the rubric has none) and caps
     under ``options["judge"]`` (else under every judge of the run), as JSON: to stdout, or to
     ``out`` (a file or a directory)."""
 
     def report(self, run_dir: Path, out: Path | None, options: Mapping[str, Any]) -> Path | None:
-        from refig.plugin import RunStore
-        from refig_toolkit_analysis import verdicts
+        from refig_toolkit_analysis import RunStore, verdicts
 
         found = verdicts(RunStore.open(run_dir), options.get("judge"))
         document = {"run": str(run_dir), "judges": {

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from refig.doctor import Check, Status
-from refig.errors import RefigError
+from refig.errors import RefigError, UsageError, did_you_mean
 from refig.home import refig_home
 from refig.plugins import Registry
 from refig.records import CliPin, HarnessRecord, PluginKind
@@ -161,6 +161,17 @@ def pinned_clis(registry: Registry) -> dict[str, CliPin]:
         if isinstance(record, HarnessRecord) and record.cli is not None:
             pins[record.name] = record.cli
     return pins
+
+
+def pinned_cli(pins: dict[str, CliPin], name: str) -> CliPin:
+    """The pin of harness ``name``, or a UsageError listing the harnesses that drive a CLI."""
+    if name not in pins:
+        raise UsageError(
+            f"unknown harness CLI {name!r}{did_you_mean(name, pins)}; harnesses with a CLI: "
+            f"{', '.join(sorted(pins)) or 'none installed'}",
+            fix="`refig harness list` shows them",
+        )
+    return pins[name]
 
 
 def harness_clis(registry: Registry) -> list[InstalledCli]:

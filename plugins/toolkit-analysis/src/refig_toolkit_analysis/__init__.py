@@ -43,7 +43,9 @@ _LAZY: dict[str, str] = {
          "run_name", "runs_without"),
         "refig.collection",
     ),
-    **dict.fromkeys(("ObjectStore",), "refig.store"),
+    # a run's store, read by reporters and commands; the expert preferences kept in it
+    **dict.fromkeys(("ObjectStore", "RunStore"), "refig.store"),
+    **dict.fromkeys(("Preference",), "refig.models"),
     # a local page server that answers only by the names it was reached at
     **dict.fromkeys(("LOOPBACK", "LoopbackServer"), "refig_toolkit_analysis.loopback"),
     # the suite metadata keys that name a task's field
@@ -73,9 +75,11 @@ __all__ = [
     "ObjectStore",
     "Options",
     "Outcome",
+    "Preference",
     "RatingPage",
     "RatingView",
     "RunData",
+    "RunStore",
     "Section",
     "SectionBuilder",
     "Table",
@@ -124,7 +128,8 @@ if TYPE_CHECKING:
         run_name,
         runs_without,
     )
-    from refig.store import ObjectStore
+    from refig.models import Preference
+    from refig.store import ObjectStore, RunStore
 
     from refig_toolkit_analysis.analysis import (
         UNRANKED,

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import numpy as np
 from PIL import Image
-from refig.plugin import MAX_PIXELS, RefigError
+from refig.image_headers import MAX_PIXELS
+from refig.plugin import RefigError
 
 _BIG_FIX = "downscale the image, or raise the limit where the caller allows it"
 

@@ -2,6 +2,8 @@
 client is built), typed failures (:class:`CallError`), ``Retry-After``, data-URL images, and
 :func:`structured_call`, which asks for a strict JSON schema and re-asks on a bad answer."""
 
+from refig.traffic import RetryPolicy
+
 from refig_toolkit_llm.client import (
     NO_KEY,
     OPENAI_COMPATIBLE,
@@ -25,6 +27,7 @@ __all__ = [
     "ChatClient",
     "ChatOptions",
     "ChatReply",
+    "RetryPolicy",
     "Structured",
     "classify",
     "data_url",

@@ -16,26 +16,23 @@ from typing import Any, Literal
 
 import numpy as np
 from PIL import Image, ImageDraw
+from refig.models import Configuration, Inspection, Page, Preference
 from refig.plugin import (
     Asset,
     Attempt,
     AttemptStatus,
     AxisScore,
-    Configuration,
     ErrorInfo,
     GateReason,
     GateResult,
-    Inspection,
     Judgment,
     JudgmentStatus,
     MetricValue,
-    Page,
-    Preference,
     Render,
-    RunStore,
     Task,
     Usage,
 )
+from refig.store import RunStore
 from refig_toolkit_pptx.objects import ObjectKind, ObjectTree, Rect, SlideObject
 
 FIGURE_TO_SLIDE = "figure-to-slide"

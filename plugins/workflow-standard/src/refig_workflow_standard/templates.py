@@ -34,10 +34,9 @@ PromptTable = Callable[[str], Mapping[str, Path]]
 @functools.cache
 def family_prompts(family: str) -> Mapping[str, Path]:
     """The templates the installed family ``family`` declares, by workflow name."""
-    from refig.plugin import Registry
+    from refig.plugin import installed_records
 
-    registry = Registry.load(warn=lambda _line: None)
-    record = next((r for r in registry.records("family") if r.name == family), None)
+    record = next((r for r in installed_records("family") if r.name == family), None)
     return dict(getattr(record, "prompts", None) or {})
 
 

@@ -14,7 +14,7 @@ import re
 import shutil
 from pathlib import Path
 
-from refig.plugin import Prompt, Task, UsageError
+from refig.plugin import Prompt, Task, UsageError, Workflow
 
 from refig_workflow_standard.templates import (
     PromptTable,
@@ -31,7 +31,7 @@ GUIDE_FILES: dict[str, str] = {"codex": "AGENTS.md", "qwen-code": "QWEN.md",
 DEFAULT_GUIDE = "TOOLS.md"
 
 
-class DirectWorkflow:
+class DirectWorkflow(Workflow):
     """The family's prompt for this workflow, filled in; nothing else in the workspace."""
 
     name = "direct"

@@ -13,11 +13,11 @@ from pathlib import Path
 
 def render_all(deck: Path, folder: Path) -> list[Path] | str:
     """The slides of ``deck`` as PNGs in ``folder``, or an error message."""
-    from refig.plugin import Registry, RenderJob
+    from refig.plugin import RenderJob, make_plugin
 
     if not deck.is_file():
         return f"{deck} does not exist yet"
-    renderer = Registry.load(warn=lambda _line: None).resolve("renderer", "libreoffice").create()
+    renderer = make_plugin("renderer", "libreoffice")
     folder.mkdir(parents=True, exist_ok=True)
     try:
         with tempfile.TemporaryDirectory() as tmp:

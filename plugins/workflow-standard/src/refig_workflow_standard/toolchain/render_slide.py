@@ -25,11 +25,11 @@ def refig(*args: str) -> int:
 
 def render(slide: Path, target: Path) -> str | None:
     """Render ``slide`` to ``target``; return an error message, or None when it worked."""
-    from refig.plugin import Registry, RenderJob
+    from refig.plugin import RenderJob, make_plugin
 
     if not slide.is_file():
         return f"{slide} does not exist yet: run `python build_slide.py` first"
-    renderer = Registry.load(warn=lambda _line: None).resolve("renderer", "libreoffice").create()
+    renderer = make_plugin("renderer", "libreoffice")
     try:
         with tempfile.TemporaryDirectory() as tmp:
             # hidden=True: as the evaluation renders it (the gate renders a hidden only slide)
