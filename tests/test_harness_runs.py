@@ -112,22 +112,22 @@ def test_a_bad_harness_option_exits_2_before_any_work(
 @pytest.mark.parametrize("name", list(HARNESSES))
 @pytest.mark.parametrize(("given", "recorded"), [({}, "inline"), ({"figure": "file"}, "file")])
 def test_the_figure_delivery_is_recorded_in_the_configuration(
-        name: str, given: dict[str, str], recorded: str, tmp_path: Path) -> None:
+        name: str, given: dict[str, str], recorded: str, suite: Path, tmp_path: Path) -> None:
     from refig.models import Configuration
     from refig.running.runner import make_request
 
     _installed(name)
-    request = make_request(Registry.load(warn=lambda _: None), suite=tmp_path, out=tmp_path / "r",
+    request = make_request(Registry.load(warn=lambda _: None), suite=suite, out=tmp_path / "r",
                            harness=name, model="m", options=given)
     config = Configuration(model="m", harness=name, workflow="direct", options=request.options)
     assert config.id == f"m@{name}/direct[figure={recorded}]"
 
 
-def test_a_baseline_takes_no_figure_delivery(tmp_path: Path) -> None:
+def test_a_baseline_takes_no_figure_delivery(suite: Path, tmp_path: Path) -> None:
     from refig.running.runner import make_request
 
     _installed("cv")
-    request = make_request(Registry.load(warn=lambda _: None), suite=tmp_path, out=tmp_path / "r",
+    request = make_request(Registry.load(warn=lambda _: None), suite=suite, out=tmp_path / "r",
                            harness="cv")
     assert request.options == {}
 

@@ -16,7 +16,7 @@ from refig.plugins import Registry, Selection
 from refig.protocols import AttemptContext, Harness
 from refig.running.runner import RunRequest, execute
 from refig.store import RunStore
-from refig.suite import SuiteWriter
+from refig.suite import Suite, SuiteWriter
 from refig_workflow_standard.workflows import (
     AnswerWorkflow,
     DirectWorkflow,
@@ -92,7 +92,7 @@ def test_no_hidden_input_reaches_the_workspace_or_the_prompt(
                           factory=lambda **_: workflow(lambda f: TABLES[f]),
                           families=frozenset({family}))
     registry = Registry.load(warn=lambda _: None)
-    request = RunRequest(suite=suite(tmp_path / "suite", family), out=tmp_path / "run",
+    request = RunRequest(suite=Suite.load(suite(tmp_path / "suite", family)), out=tmp_path / "run",
                          harness=selection(harness), workflow=selection(flow),
                          executor=registry.resolve("executor", "local"),
                          workspace_root=tmp_path / "attempts", sandbox="none",

@@ -125,12 +125,14 @@ def test_empty_below_one_word_below_a_paste_below_the_rebuild(tmp_path: Path) ->
                   for k, v in found.items()}
         tree = inspect_structure(decks[name]).tree
         artifact = Artifact(path=decks[name], sha256=report["sha256"], gate=GateResult(passed=True),
+                            family="figure-to-slide",
                             structure=tree, references={"figure": source}, annotation=annotation)
         # Text and topology against the figure's exact annotation, as `refig evaluate` does.
         text = {f"{v.metric}.{v.name}": v.value
                 for metric in (TextRecall(), TopologyMetric()) for v in metric.compute(artifact)}
         assert text["text.reference"] == 1.0  # the exact labels, not OCR
         artifact = Artifact(path=decks[name], sha256=report["sha256"], gate=GateResult(passed=True),
+                            family="figure-to-slide",
                             structure=tree, references={"figure": source}, annotation=annotation,
                             metrics={**values, **text})
         artifacts[name] = artifact

@@ -44,10 +44,10 @@ def test_another_model_and_server_by_option(registry, artifact, monkeypatch):
         judge = registry.resolve("judge", "qwen:Qwen/Qwen3-VL-8B-Instruct").create(
             api_base=server.url, temperature="0")
         judge.judge(judge_request(artifact, "", 0))
+        default = registry.resolve("judge", "qwen").create(api_base=server.url)
     assert server.bodies[0]["model"] == "Qwen/Qwen3-VL-8B-Instruct"
     assert server.bodies[0]["temperature"] == 0
     assert judge.label == "qwen:Qwen/Qwen3-VL-8B-Instruct[temperature=0.0]"
-    default = registry.resolve("judge", "qwen").create(api_base=server.url)
     assert default.key != judge.key
 
 
