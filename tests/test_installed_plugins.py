@@ -121,7 +121,8 @@ def test_a_broken_installed_plugin_is_listed_failed_and_the_cli_works(tmp_path):
                              extra_context={"kind": "judge", "name": "good"}))
     renderer = Path(cookiecutter(str(TEMPLATE), no_input=True, output_dir=str(tmp_path),
                                  extra_context={"kind": "renderer", "name": "thumb"}))
-    venv = _venv(tmp_path, broken, good, renderer)
+    toolkits = dict.fromkeys([*_toolkits(good), *_toolkits(renderer)])
+    venv = _venv(tmp_path, *toolkits, broken, good, renderer)
     refig = venv / "bin" / "refig"
 
     listed = subprocess.run([refig, "list-plugins", "--json"], capture_output=True, text=True)
