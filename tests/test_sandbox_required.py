@@ -25,7 +25,7 @@ from .conftest import refig_cli as refig
 AGENT_HOOKS = '''
 import sys
 
-from refig.plugin import HarnessRecord, HarnessResult, hookimpl
+from refig.plugin import Harness, HarnessRecord, HarnessResult, hookimpl
 from refig.plugin import run_command
 
 

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from refig.plugin import Artifact, Evidence, GateResult, Render, RenderJob, Task, TaskFamily
-from refig_toolkit_analysis import SectionBuilder
 from refig_toolkit_pptx import INSPECTOR, ObjectTree, fold_render, inspect_structure, object_tree
 
 from refig_family_figure_to_slide.audit import object_audit
 from refig_family_figure_to_slide.check import check_cells, check_row
+
+if TYPE_CHECKING:  # the analysis toolkit loads numpy and scipy: only a report needs it
+    from refig_toolkit_analysis import SectionBuilder
 
 
 class FigureToSlide(TaskFamily):
