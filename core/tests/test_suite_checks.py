@@ -2,31 +2,17 @@
 
 from __future__ import annotations
 
-import io
 import json
-from datetime import UTC, datetime
 
 import pytest
-from PIL import Image
 from refig.cli import run
 from refig.suite import SuiteWriter, check_suite
-
-
-def _png(width: int, height: int, color: str = "#336699") -> bytes:
-    buffer = io.BytesIO()
-    Image.new("RGB", (width, height), color).save(buffer, format="PNG")
-    return buffer.getvalue()
+from refig_toolkit_testing.suites import png, tiny_suite
 
 
 @pytest.fixture
 def suite_dir(tmp_path):
-    writer = SuiteWriter(tmp_path / "s", name="tiny", family="figure-to-slide", builder="test",
-                         created_at=datetime(2020, 1, 1, tzinfo=UTC))
-    writer.add("a", "a.png", _png(300, 100), annotation={"nodes": []}, meta={"field": "cs.CV"})
-    writer.add("b", "b.png", _png(200, 100), meta={"field": "cs.CL"})
-    writer.add("c", "c.png", _png(400, 100), meta={"field": "cs.CV"})
-    writer.finish()
-    return tmp_path / "s"
+    return tiny_suite(tmp_path / "s")
 
 
 def test_created_at_is_fixed_by_the_writer(suite_dir):
@@ -41,7 +27,7 @@ def test_a_good_suite_validates(suite_dir, capsys):
 
 
 def test_a_tampered_asset_fails_and_is_named(suite_dir, capsys):
-    (suite_dir / "assets" / "b.png").write_bytes(_png(200, 100, "#FF0000"))
+    (suite_dir / "assets" / "b.png").write_bytes(png(200, 100, "#FF0000"))
     assert run(["suite", "validate", str(suite_dir), "-q"]) == 1
     output = capsys.readouterr().out
     assert "assets/b.png" in output and "sha256" in output
@@ -50,7 +36,7 @@ def test_a_tampered_asset_fails_and_is_named(suite_dir, capsys):
 def test_json_report_lists_every_problem(suite_dir, capsys):
     (suite_dir / "assets" / "a.png").write_bytes(b"not an image")
     (suite_dir / "annotations" / "a.json").write_text("[]")
-    (suite_dir / "assets" / "stray.png").write_bytes(_png(10, 10))
+    (suite_dir / "assets" / "stray.png").write_bytes(png(10, 10))
     lines = (suite_dir / "tasks.jsonl").read_text().splitlines()
     escaped = json.loads(lines[1])
     escaped["inputs"]["figure"]["path"] = "../outside.png"
@@ -68,7 +54,7 @@ def test_json_report_lists_every_problem(suite_dir, capsys):
 
 def test_oversized_image_is_refused(tmp_path):
     writer = SuiteWriter(tmp_path, name="big", family="figure-to-slide", builder="test")
-    writer.add("big", "big.png", _png(500, 500))
+    writer.add("big", "big.png", png(500, 500))
     writer.finish()
     check = check_suite(tmp_path, max_pixels=1000)
     assert not check.ok and "over the limit" in check.errors[0].message
@@ -83,7 +69,7 @@ def test_info_of_what_is_no_suite_is_a_usage_error_saying_what_it_is(tmp_path, c
     run_dir = tmp_path / "run"
     run_dir.mkdir()
     (run_dir / "refig.db").write_bytes(b"")
-    (tmp_path / "file.png").write_bytes(_png(10, 10))
+    (tmp_path / "file.png").write_bytes(png(10, 10))
     for path, why in ((tmp_path / "nowhere", "it does not exist"),
                       (tmp_path / "file.png", "it is a file"),
                       (run_dir, "it is a run: give the suite the run was made from"),

@@ -3,7 +3,6 @@ plot."""
 
 from __future__ import annotations
 
-import io
 import json
 from datetime import UTC, datetime
 
@@ -11,23 +10,12 @@ import pytest
 from PIL import Image
 from refig.cli import run
 from refig.plugin import SuiteWriter
-
-
-def _png(width: int, height: int, color: str = "#336699") -> bytes:
-    buffer = io.BytesIO()
-    Image.new("RGB", (width, height), color).save(buffer, format="PNG")
-    return buffer.getvalue()
+from refig_toolkit_testing.suites import tiny_suite
 
 
 @pytest.fixture
 def suite_dir(tmp_path):
-    writer = SuiteWriter(tmp_path / "s", name="tiny", family="figure-to-slide", builder="test",
-                         created_at=datetime(2020, 1, 1, tzinfo=UTC))
-    writer.add("a", "a.png", _png(300, 100), annotation={"nodes": []}, meta={"field": "cs.CV"})
-    writer.add("b", "b.png", _png(200, 100), meta={"field": "cs.CL"})
-    writer.add("c", "c.png", _png(400, 100), meta={"field": "cs.CV"})
-    writer.finish()
-    return tmp_path / "s"
+    return tiny_suite(tmp_path / "s")
 
 
 def test_info_table_json_and_plot(suite_dir, tmp_path, capsys):
