@@ -77,11 +77,11 @@ def test_run_means_equal_the_means_under_judge_run(hand, analysis, table_row) ->
         for config in hand.configs:
             mean = table_row(alone, "means", config=config.id)["total"]
             assert table_row(analysis, "run_means", config=config.id)[f"run_{run}"] == mean
-        assert alone.table("run_means").not_applicable.startswith(f"the tables hold judging run {run}")
+        said = alone.table("run_means").not_applicable
+        assert said.startswith(f"the tables hold judging run {run}")
 
 
 def test_run_effects_pair_each_runs_scores(hand, analysis, table_row) -> None:
-    A, B, C = hand.configs
     for kind, (treat, base) in (("workflow", (1, 0)), ("harness", (2, 0))):
         row = table_row(analysis, "run_effects", kind=kind)
         lost = []
