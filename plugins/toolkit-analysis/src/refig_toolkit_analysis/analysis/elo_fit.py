@@ -10,6 +10,7 @@ import numpy as np
 from refig_toolkit_analysis import stats
 from refig_toolkit_analysis.analysis.context import (
     MIN_TASKS_FOR_INTERVAL,
+    NO_JUDGMENTS,
     Context,
     correlation_estimate,
 )
@@ -83,7 +84,7 @@ def elo_weights(ctx: Context) -> Iterator[Table]:
     )
     ratings = _ratings(ctx)
     if isinstance(ratings, str) or scores is None:
-        table.insufficient = ratings if isinstance(ratings, str) else "no judge"
+        table.insufficient = NO_JUDGMENTS if scores is None else str(ratings)
         yield table
         return
     total = scores.full_marks
