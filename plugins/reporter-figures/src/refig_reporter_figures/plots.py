@@ -14,7 +14,6 @@ from pathlib import Path
 import numpy as np
 from matplotlib.figure import Figure as MplFigure
 from refig_toolkit_analysis import Analysis, Estimate, Table
-from refig_toolkit_analysis.stats import rank_agreement
 
 DPI = 150
 SVG_METADATA = {"Date": None}
@@ -95,6 +94,8 @@ def judge_vs_elo(analysis: Analysis, out_dir: Path) -> Figure | Skipped:
     elo_rows = _rows_with_estimates(analysis.table("elo"), "elo")
     if len(elo_rows) < 3 or not analysis.judges:
         return Skipped("judge_vs_elo", title, "needs Elo for at least three configurations")
+    fit = analysis.table("judge_elo")
+    pearson = {row["judge"]: row["pearson"] for row in fit.rows} if fit is not None else {}
     fig = MplFigure(figsize=(6.5, 4.5))
     ax = fig.add_subplot()
     labelled = False
@@ -114,8 +115,9 @@ def judge_vs_elo(analysis: Analysis, out_dir: Path) -> Figure | Skipped:
                 names.append(row["config"])
         if len(xs) < 3:
             continue
-        r = rank_agreement(np.array(xs), np.array(ys), pearson=True).pearson
-        ax.errorbar(xs, ys, yerr=errs, fmt="o", capsize=2, label=f"{label} (r = {r:.2f})")
+        r = pearson.get(label)  # the judge_elo table's r, over these same configurations
+        legend = f"{label} (r = {r.value:.2f})" if isinstance(r, Estimate) else label
+        ax.errorbar(xs, ys, yerr=errs, fmt="o", capsize=2, label=legend)
         if not labelled:  # name the configurations once; the other judges' points share rows
             for x, y, name in zip(xs, ys, names, strict=True):
                 ax.annotate(name, (x, y), fontsize=6, xytext=(4, -8), textcoords="offset points")

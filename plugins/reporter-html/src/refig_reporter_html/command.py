@@ -35,6 +35,12 @@ def register(app: typer.Typer) -> None:
             "provider timeouts, missing keys) 0 instead of leaving them out of every mean, as "
             "`refig report --count-failures` does.",
         ),
+        judge_run: int | None = typer.Option(
+            None, "--judge-run", min=1,
+            help="Show judging run N alone (repeat N-1) on every page and table, as "
+            "`refig report --judge-run N` does; default: each artifact's mean over its "
+            "repeats. One run only, not a folder of runs.",
+        ),
         quiet: bool = typer.Option(False, "-q", "--quiet", help="Only the address."),
     ) -> None:
         """Browse a run: samples with scores and status, pictures, transcripts, files, plots.
@@ -53,14 +59,21 @@ def register(app: typer.Typer) -> None:
 
         site: Pages
         if collection_runs(run) is not None:
+            if judge_run is not None:
+                raise UsageError(f"--judge-run {judge_run}: {run} is a folder of runs, whose "
+                                 "judging runs may differ",
+                                 fix="view one run with --judge-run, or leave it out")
             folder = LiveFolder(run, judge=judge, count_failures=count_failures)
             site = CollectionSite(run.resolve().name, folder.members, live=True)
             datas = [m.site.state().snap.data for m in folder.members()]
             what = f"{run}: {len(datas)} runs,"
         else:
             try:
-                source = LiveRun(run, judge=judge, count_failures=count_failures)
+                source = LiveRun(run, judge=judge, count_failures=count_failures,
+                                 judge_run=judge_run)
             except UsageError as exc:  # say what else view accepts, which a run's reader cannot
+                if exc.message.startswith("--judge-run"):
+                    raise
                 raise UsageError(exc.message, path=exc.path, fix=(
                     "give a run directory (it holds refig.db, made by `refig run --out DIR`) or a "
                     "folder of runs, one in each subfolder (such as `refig demo`'s output)"

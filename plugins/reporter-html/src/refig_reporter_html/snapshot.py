@@ -121,10 +121,11 @@ class LiveRun:
     """
 
     def __init__(self, root: Path, *, judge: str | None = None, count_failures: bool = False,
-                 check_every: float = 1.0, background: bool = True):
+                 judge_run: int | None = None, check_every: float = 1.0,
+                 background: bool = True):
         self.store = RunStore.open(root, readonly=True)
         self.options = Options(judge=judge, resamples=LIVE_RESAMPLES, elo_resamples=200,
-                               count_failures=count_failures)
+                               count_failures=count_failures, judge_run=judge_run)
         self.check_every = check_every
         self.background = background
         self.prepare: Callable[[Snapshot], None] = lambda _: None
@@ -134,8 +135,9 @@ class LiveRun:
         self._current = self._read(self.store.fingerprint())
 
     def _read(self, token: str) -> Snapshot:
-        context = Context(RunData.load(self.store), self.options)
-        _ = context.primary  # an unknown --judge fails here, before serving
+        context = Context(RunData.load(self.store, judge_run=self.options.judge_run),
+                          self.options)
+        _ = context.primary  # an unknown --judge (or --judge-run) fails here, before serving
         return Snapshot(token, context)
 
     def snapshot(self) -> Snapshot:

@@ -11,11 +11,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 from refig.errors import UsageError
+from refig.models import Judgment
 
 from refig_toolkit_analysis import stats
 from refig_toolkit_analysis.analysis.rundata import RunData
 from refig_toolkit_analysis.analysis.scores import JudgeScores, judge_labels, judge_scores
-from refig_toolkit_analysis.analysis.tables import Estimate
+from refig_toolkit_analysis.analysis.tables import Estimate, finite
 
 #: Below these counts a table says it has too little data instead of printing noise.
 MIN_TASKS_FOR_INTERVAL = 5
@@ -65,12 +66,34 @@ class Context:
     options: Options = field(default_factory=Options)
 
     @cached_property
+    def _labelled(self) -> dict[str, list[Judgment]]:
+        return judge_labels(self.data)
+
+    @cached_property
     def judges(self) -> dict[str, JudgeScores]:
         """Scores per judge label, every judge that judged one of the run's artifacts."""
         return {
             label: judge_scores(self.data, label, found,
                                 count_failures=self.options.count_failures)
-            for label, found in judge_labels(self.data).items()
+            for label, found in self._labelled.items()
+        }
+
+    @cached_property
+    def run_scores(self) -> dict[int, JudgeScores]:
+        """The primary judge's scores per judging run N (repeat N-1), each built from that
+        repeat's judgments alone, keyed by the judgment's own repeat index (a failed repeat
+        leaves its cell unscored in that run, never shifts a later one into its place).
+        Empty unless the run holds several judging runs and no ``--judge-run`` chose one."""
+        if self.primary is None or self.data.judge_run is not None:
+            return {}
+        found = self._labelled[self.primary]
+        repeats = sorted({j.repeat for j in found})
+        if len(repeats) < 2:
+            return {}
+        return {
+            r + 1: judge_scores(self.data, self.primary, [j for j in found if j.repeat == r],
+                                count_failures=self.options.count_failures)
+            for r in repeats
         }
 
     @cached_property
@@ -132,6 +155,17 @@ class Context:
             level=self.options.level,
             seed=self.options.seed,
         )
+
+
+def correlation_estimate(r: stats.Correlation) -> Estimate | None:
+    """r, with its interval from :data:`MIN_TASKS_FOR_INTERVAL` clusters on (None when
+    undefined)."""
+    value = finite(r.r)
+    if value is None:
+        return None
+    if r.clusters < MIN_TASKS_FOR_INTERVAL:
+        return Estimate(value)
+    return Estimate(value, finite(r.low), finite(r.high))
 
 
 CHOICE_SCORE = {"A": 1.0, "B": 0.0, "tie": 0.5}

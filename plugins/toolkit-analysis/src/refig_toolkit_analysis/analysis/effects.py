@@ -17,7 +17,7 @@ from refig_toolkit_analysis.analysis.context import (
     NO_JUDGMENTS,
     Context,
 )
-from refig_toolkit_analysis.analysis.scores import JudgeScores
+from refig_toolkit_analysis.analysis.scores import TOTAL, JudgeScores
 from refig_toolkit_analysis.analysis.tables import Cell, Column, Estimate, Table
 
 #: The columns naming a paired effect, shared by the effects and weight tables.
@@ -75,7 +75,7 @@ def effect_pairs(configs: dict[str, Configuration], ids: Iterable[str]) -> list[
     return found
 
 
-def _paired(
+def paired(
     ctx: Context, scores: JudgeScores, pair: EffectPair, column: int
 ) -> tuple[Estimate, list[str]]:
     """Paired effect (treatment minus baseline) on one score column over common scored tasks.
@@ -121,7 +121,7 @@ def effects(ctx: Context) -> Iterator[Table]:
     columns += [Column("d_cost", "Δ cost", "usd"), Column("d_turns", "Δ turns", "float")]
     rows: list[dict[str, Cell]] = []
     for pair in pairs:
-        total, tasks = _paired(ctx, scores, pair, -1)
+        total, tasks = paired(ctx, scores, pair, -1)
         row: dict[str, Cell] = {
             **pair.cells(),
             "n": len(tasks),
@@ -130,7 +130,7 @@ def effects(ctx: Context) -> Iterator[Table]:
             "d_turns": _paired_numbers(ctx, pair, "turns"),
         }
         if edit is not None:
-            row["d_edit"] = _paired(ctx, scores, pair, edit)[0]
+            row["d_edit"] = paired(ctx, scores, pair, edit)[0]
         rows.append(row)
     table = Table(
         "effects",
@@ -143,5 +143,39 @@ def effects(ctx: Context) -> Iterator[Table]:
     if not pairs:
         table.insufficient = "no two configurations differ in exactly one of workflow or harness"
     elif all(r["n"] < MIN_PAIRED_TASKS for r in rows):  # type: ignore[operator]
+        table.notes.append(f"intervals need at least {MIN_PAIRED_TASKS} common scored tasks")
+    yield table
+
+
+def axis_effects(ctx: Context) -> Iterator[Table]:
+    """Paired effects on every rubric axis and the total (ReFigBench's Figure 4)."""
+    scores = ctx.scores
+    if scores is None:
+        yield Table("axis_effects", "Paired effects per rubric axis", [],
+                    insufficient=NO_JUDGMENTS)
+        return
+    keys = [*scores.axes, TOTAL]
+    columns = [*PAIR_COLUMNS, *(Column(f"d_{k}", f"Δ {k}", "estimate", 2) for k in keys)]
+    table = Table(
+        "axis_effects",
+        f"Paired effects per rubric axis (judge {ctx.primary})",
+        columns,
+        description="Treatment minus baseline in points on each axis and the total, over the "
+        "tasks both scored on every axis; the columns share one resample of tasks.",
+    )
+    pairs = effect_pairs(ctx.data.configs, scores.configs)
+    for pair in pairs:
+        a = scores.mean[scores.config_index(pair.treatment)]
+        b = scores.mean[scores.config_index(pair.baseline)]
+        both = np.isfinite(a).all(axis=1) & np.isfinite(b).all(axis=1)
+        tasks = [t for t, ok in zip(scores.tasks, both, strict=True) if ok]
+        row: dict[str, Cell] = {**pair.cells(), "n": len(tasks)}
+        if tasks:
+            found = ctx.intervals(a[both] - b[both], tasks)
+            row.update({f"d_{k}": e for k, e in zip(keys, found, strict=True)})
+        table.rows.append(row)
+    if not pairs:
+        table.insufficient = "no two configurations differ in exactly one of workflow or harness"
+    elif all(r["n"] < MIN_PAIRED_TASKS for r in table.rows):  # type: ignore[operator]
         table.notes.append(f"intervals need at least {MIN_PAIRED_TASKS} common scored tasks")
     yield table

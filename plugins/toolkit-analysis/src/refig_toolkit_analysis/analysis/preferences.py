@@ -14,6 +14,7 @@ from refig_toolkit_analysis.analysis.context import (
     MIN_DECISIVE,
     Context,
 )
+from refig_toolkit_analysis.analysis.elo_fit import judge_means
 from refig_toolkit_analysis.analysis.scores import JudgeScores
 from refig_toolkit_analysis.analysis.tables import Cell, Column, Estimate, Table, finite
 
@@ -64,9 +65,8 @@ def elo_table(ctx: Context) -> Table:
             "wins": row["wins"],
             "ties": row["ties"],
         }
-        if scores is not None and row["item"] in scores.configs:
-            total = scores.total[scores.config_index(row["item"])]
-            entry["judge_mean"] = float(np.nanmean(total)) if np.isfinite(total).any() else None
+        if scores is not None:
+            entry["judge_mean"] = judge_means(scores).get(row["item"])
         table.rows.append(entry)
     if result.dropped:
         note = (

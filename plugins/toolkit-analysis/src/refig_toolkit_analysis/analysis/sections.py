@@ -2,17 +2,27 @@
 run's task families placed among them.
 
 Each builder lives with its topic: :mod:`.summary` (coverage, means, economics,
-per-task scores), :mod:`.effects` (paired effects), :mod:`.judges`
+per-task scores), :mod:`.runs` (means and effects per judging run), :mod:`.fields` (scores by
+field), :mod:`.effects` (paired effects, on the total and per axis), :mod:`.judges`
 (repeatability, cross-judge agreement), :mod:`.preferences` (Elo, judge-versus-
-human direction) and :mod:`..annotation.agreement` (human votes). A family adds its own
-(figure-to-slide: the structural audit and the editability weight sensitivity).
+human direction), :mod:`.elo_fit` (judge means and rubric weights against Elo) and
+:mod:`..annotation.agreement` (human votes). A family adds its own (figure-to-slide: the
+structural audit and the editability weight sensitivity).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from refig_toolkit_analysis.analysis import effects, judges, preferences, summary
+from refig_toolkit_analysis.analysis import (
+    effects,
+    elo_fit,
+    fields,
+    judges,
+    preferences,
+    runs,
+    summary,
+)
 from refig_toolkit_analysis.analysis.effects import EffectPair, effect_pairs
 from refig_toolkit_analysis.analysis.preferences import direction_table, elo_table, judge_margins
 from refig_toolkit_analysis.analysis.registry import SectionBuilder, ordered
@@ -26,11 +36,17 @@ def built_in() -> tuple[tuple[str, SectionBuilder], ...]:
     return (
         ("coverage", summary.coverage),
         ("means", summary.means),
+        ("run_means", runs.run_means),
+        ("fields", fields.fields),
         ("economics", summary.economics),
         ("effects", effects.effects),
+        ("axis_effects", effects.axis_effects),
+        ("run_effects", runs.run_effects),
         ("repeatability", judges.repeatability),
         ("judge_agreement", judges.judge_agreement),
         ("elo", preferences.elo),
+        ("judge_elo", elo_fit.judge_elo),
+        ("elo_weights", elo_fit.elo_weights),
         ("annotator_votes", agreement.annotator_votes),
         ("annotator_agreement", agreement.annotator_agreement),
         ("direction", preferences.direction),

@@ -16,8 +16,12 @@ from collections.abc import Iterable, Sequence
 from refig.models import Judgment, Rating
 
 from refig_toolkit_analysis import stats
-from refig_toolkit_analysis.analysis.context import MIN_TASKS_FOR_INTERVAL, Context
-from refig_toolkit_analysis.analysis.tables import Column, Estimate, Table, finite
+from refig_toolkit_analysis.analysis.context import (
+    MIN_TASKS_FOR_INTERVAL,
+    Context,
+    correlation_estimate,
+)
+from refig_toolkit_analysis.analysis.tables import Column, Table, finite
 from refig_toolkit_analysis.annotation.rating_items import Axis, rubric_axes
 from refig_toolkit_analysis.annotation.ratings import stored_ratings
 
@@ -101,7 +105,7 @@ def judge_human_table(ctx: Context, family: str, *, key: str, title: str,
                                  [c for c, _, _ in both], resamples=opts.resamples,
                                  level=opts.level, seed=opts.seed)
             table.rows.append({"judge": judge, "axis": axis, "cases": r.n, "clusters": r.clusters,
-                               "pearson": _estimate(r)})
+                               "pearson": correlation_estimate(r)})
     return table
 
 
@@ -159,11 +163,3 @@ def raters_table(ctx: Context, family: str, *, key: str, title: str) -> Table:
     return table
 
 
-def _estimate(r: stats.Correlation) -> Estimate | None:
-    """r, with its interval from :data:`MIN_TASKS_FOR_INTERVAL` source clusters on."""
-    value = finite(r.r)
-    if value is None:
-        return None
-    if r.clusters < MIN_TASKS_FOR_INTERVAL:
-        return Estimate(value)
-    return Estimate(value, finite(r.low), finite(r.high))

@@ -52,7 +52,9 @@ from refig_toolkit_analysis.stats.intervals import (
 )
 from refig_toolkit_analysis.stats.kappa import KappaResult, cohen_kappa, fleiss_kappa
 from refig_toolkit_analysis.stats.sensitivity import (
+    ELO_SWEEP_SHARES,
     WeightSweep,
+    axis_weight_correlations,
     reweighted_points,
     weight_sign_threshold,
 )
@@ -63,6 +65,7 @@ __all__ = [
     "DEFAULT_RESAMPLES",
     "ELO_MEAN",
     "ELO_SCALE",
+    "ELO_SWEEP_SHARES",
     "TIE_MARGIN",
     "AgreementBucket",
     "Alpha",
@@ -80,6 +83,7 @@ __all__ = [
     "ZeroMargin",
     "_credit_matrices",
     "_fit_bt",
+    "axis_weight_correlations",
     "bootstrap_ci",
     "bradley_terry_elo",
     "cluster_bootstrap_ci",

@@ -125,3 +125,44 @@ def weight_sign_threshold(
         kendall=kendall,
         pair_tasks=np.asarray(counts, dtype=np.int64),
     )
+
+
+#: The weights the Elo sweep gives each axis in turn: shares of the rubric's total points.
+ELO_SWEEP_SHARES = tuple(np.round(np.arange(0.0, 0.51, 0.05), 2))
+
+
+def axis_weight_correlations(
+    scores: ArrayLike, max_points: ArrayLike, ratings: ArrayLike, weights: ArrayLike,
+) -> FloatArray:
+    """Pearson's r of reweighted configuration means against external ratings (human Elo).
+
+    ``scores[c, t, a]`` are configuration ``c``'s points (NaN when missing), ``ratings[c]`` its
+    rating (NaN when it has none). A configuration's mean normalised scores ``m_c`` are taken
+    over its tasks with every axis scored. For axis ``e`` and weight ``w`` (each of
+    ``weights``), the weights :func:`reweighted_points` gives (the other axes rescaled to keep
+    the total) score configuration ``c`` as ``m_c . v(w)``; the result ``r[k, e]`` is Pearson's
+    r of those scores against ``ratings`` over the configurations having both, NaN below three
+    or when either side is constant.
+    """
+    x = np.asarray(scores, dtype=np.float64)
+    top = np.asarray(max_points, dtype=np.float64)
+    elo = np.asarray(ratings, dtype=np.float64)
+    grid = np.atleast_1d(np.asarray(weights, dtype=np.float64))
+    if x.ndim != 3 or x.shape[2] != top.size or elo.shape != (x.shape[0],):
+        raise ValueError("scores must be (configurations, tasks, axes) matching max_points, "
+                         "and ratings one per configuration")
+    u = x / top
+    complete = np.asarray(np.isfinite(u).all(axis=2))
+    means = np.array([u[c, complete[c]].mean(axis=0) if complete[c].any()
+                      else np.full(top.size, np.nan) for c in range(x.shape[0])])
+    keep = np.isfinite(elo) & np.isfinite(means).all(axis=1)
+    out = np.full((grid.size, top.size), np.nan)
+    if keep.sum() < 3:
+        return out
+    for e in range(top.size):
+        weighted = means[keep] @ reweighted_points(top, e, grid).T  # (configs, weights)
+        for k in range(grid.size):
+            r = rank_agreement(weighted[:, k], elo[keep], pearson=True).pearson
+            out[k, e] = math.nan if r is None else r
+    return out
+
