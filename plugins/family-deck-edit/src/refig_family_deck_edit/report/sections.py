@@ -4,9 +4,9 @@ Full suite and hard subset are separate tables, never mixed; every table marks t
 baseline's configuration; IF and VQ are 0-5 means over judged cases, IF% and VQ% their share of
 5 over the EXPECTED cases and PPTArena's system score the case score over them, missing or failed
 cases counted 0 (infrastructure failures too, as its published app counts them); refig's system
-score is the same over the expected tasks less the infrastructure failures. Attempts that failed for the
-provider or the set-up are judged cases scoring 0 only with ``--count-failures``, as in the rest
-of the report.
+score is the same over the expected tasks less the infrastructure failures. Attempts that
+failed for the provider or the set-up are judged cases scoring 0 only with
+``--count-failures``, as in the rest of the report.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ from refig_toolkit_analysis import (
 )
 
 from refig_family_deck_edit.report.cases import collect, label, oracle_configs, task_labels
+from refig_family_deck_edit.report.dataset import dataset_tables
+from refig_family_deck_edit.report.executor import executor_table
 from refig_family_deck_edit.report.scores import (
     by_label,
     majority_agreement,
@@ -226,4 +228,6 @@ SECTIONS = (
     Section("deck-edit-type", by_edit_type, after="deck-edit-category"),
     Section("deck-judges", judge_stability, after="deck-edit-type"),
     Section("deck-judge-human", judge_human, after="deck-judges"),
+    Section("deck-dataset", dataset_tables, after="deck-judge-human"),
+    Section("deck-executor", executor_table, after="deck-dataset"),
 )
