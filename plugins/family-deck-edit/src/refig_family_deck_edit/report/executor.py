@@ -55,7 +55,7 @@ def executor_table(ctx: Any) -> Iterator[Table]:
                       Column("if_pct", "IF%", "pct", 1, best="max"),
                       Column("vq_pct", "VQ%", "pct", 1, best="max"),
                       Column("system", "system score (PPTArena)", "float", 1, best="max"),
-                      Column("attempts", "succeeded / attempts"),
+                      Column("attempts", "succeeded / attempted"),
                       Column("turns", "turns", "float", 1),
                       Column("input_tokens", "input tokens", "float", 0),
                       Column("output_tokens", "output tokens", "float", 0),
@@ -63,8 +63,8 @@ def executor_table(ctx: Any) -> Iterator[Table]:
                       Column("seconds", "seconds per attempt", "float", 1, best="min")],
                   description="Each model that ran the hybrid workflow, beside every other "
                   "deck-edit executor it ran; IF% and VQ% over the expected cases (missing 0); "
-                  "turns, tokens, cost and seconds are means per attempt as the run recorded "
-                  "them (cost over the attempts whose calls were priced).")
+                  "turns, tokens, cost and seconds are means over each task's last attempt as "
+                  "the run recorded them (cost over the attempts whose calls were priced).")
     pilots = {c.model for c in data.configs.values() if c.workflow == PPTPILOT}
     if not pilots:
         table.not_applicable = ("no configuration ran the hybrid workflow (PPTPilot's "
