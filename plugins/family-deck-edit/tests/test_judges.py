@@ -1,5 +1,5 @@
 """The deck judges on real renderings: the LLM judge through a stand-in on 127.0.0.1 (identity
-and oracle kept apart, re-asking, typed failures, chunks, evidence modes) and the proxy."""
+and oracle kept apart, re-asking, typed failures, one VQ call, evidence modes) and the proxy."""
 
 from __future__ import annotations
 
@@ -58,16 +58,16 @@ def test_the_llm_judge_keeps_identity_and_oracle_apart(write_case, tmp_path):
     oracle = _artifact(case, original, target, target, tmp_path)
     with DeckJudgeStandIn() as server:
         judge = build_deck_judge("deck-llm:openai/stand-in",
-                                 {"api_base": server.url, "api_key": "k", "chunk": "2"},
+                                 {"api_base": server.url, "api_key": "k"},
                                  {"model": "openai/stand-in"})
         low, high = _judge(identity, judge), _judge(oracle, judge)
         assert str(low.status) == "ok" and str(high.status) == "ok", (low.error, high.error)
         assert _scores(low) == (0, 2) and _scores(high) == (5, 5)
-        # four subtitles changed: one IF call, then two VQ calls of two slides each
-        assert high.calls == 3 and low.calls == 3
-        vq_images = [sum(1 for p in b["messages"][1]["content"] if p["type"] == "image_url")
-                     for b in server.bodies[-2:]]
-        assert vq_images == [4, 4]
+        # four subtitles changed: one IF call, then one VQ call showing the four slides
+        assert high.calls == 2 and low.calls == 2
+        vq_images = sum(1 for p in server.bodies[-1]["messages"][1]["content"]
+                        if p["type"] == "image_url")
+        assert vq_images == 8
 
 
 def test_a_bad_answer_is_re_asked_and_a_dead_server_is_a_typed_failure(write_case, tmp_path):

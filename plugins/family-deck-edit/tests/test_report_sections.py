@@ -68,10 +68,14 @@ def test_tables_from_a_hand_made_run(tmp_path):
     agent = next(k for k in full if "@agent/" in k)
     assert full[agent]["judged"] == "1 / 2"
     assert full[agent]["system"] == (3 / 5 * 100 + 4 / 5 * 100) / 2 / 2  # the missing case: 0
+    # IF% and VQ% over the two expected cases (a share of 1), the missing one 0
+    assert full[agent]["if_pct"] == 3 / 5 / 2 and full[agent]["vq_pct"] == 4 / 5 / 2
     hard = {r["config"]: r for r in analysis.table("deck-edit-hard").rows}
     assert hard[agent]["judged"] == "0 / 1" and hard[agent]["system"] == 0.0
     categories = {(r["config"], r["label"]): r for r in analysis.table("deck-edit-category").rows}
     assert categories[(agent, "Content")]["if"] == 3.0
+    assert categories[(agent, "Layout")]["if_pct"] == 0.0  # its one expected case is missing
+    assert categories[(agent, "Content")]["if_pct"] == 3 / 5
     stability = {r["judge"]: r for r in analysis.table("deck-judge-stability").rows}
     # five cases judged thrice; identity's two have no IF majority
     assert stability["deck-metrics"]["vq"] == 1.0 and stability["deck-metrics"]["if"] == 0.6

@@ -130,7 +130,8 @@ def refig_judges() -> Iterator[JudgeRecord]:
     yield JudgeRecord(
         name="deck-llm", factory=_llm, families=SERVES, accepts_argument=True,
         description="IF and VQ (0-5) by any litellm model: --judge deck-llm:PROVIDER/MODEL; "
-        "--judge-opt evidence=dual|dual-nodiff|single, chunk=N slides per VQ call.")
+        "--judge-opt evidence=dual|dual-nodiff|single, max_images=N (a model's per-call image "
+        "limit: VQ is then split over the fewest calls, their slide-weighted mean).")
     yield JudgeRecord(
         name="deck-metrics", factory=_proxy, families=SERVES,
         description="Offline proxy: IF from the structural diff (the spec oracle on generated "

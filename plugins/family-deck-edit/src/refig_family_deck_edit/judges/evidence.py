@@ -1,8 +1,8 @@
 """What each deck-edit judge call is shown, by evidence mode (the paper's judge ablation).
 
 - ``dual`` (default): an IF call sees the instruction, the style target and the structural diffs;
-  VQ calls see the instruction, the style target and the renderings of the selected slides
-  (target beside edited), a chunk of slides per call.
+  the VQ call sees the instruction, the style target and the renderings of every selected slide
+  (target beside edited), split over several calls only for a judge with a stated image limit.
 - ``dual-nodiff``: as ``dual``, but the IF call sees renderings (original, target, edited) of the
   selected slides instead of the structural diffs.
 - ``single``: one call with every signal (diffs and renderings) scores both axes.
@@ -69,18 +69,26 @@ def if_evidence(context: DeckContext, instruction: str, style_target: str,
                         + readable(context.comparison))
 
 
-def vq_chunks(context: DeckContext, instruction: str, style_target: str,
-              chunk: int) -> list[CallEvidence]:
-    """The VQ calls' evidence: the selected slides, ``chunk`` at a time (target, then edited)."""
+def vq_parts(context: DeckContext, instruction: str, style_target: str,
+             per_call: int | None = None) -> list[tuple[CallEvidence, int]]:
+    """The VQ evidence: every selected slide (target, then edited) in one call, with its slide
+    count. Only when ``per_call`` (slides a call may show) is below the selection's size is it
+    split, into the fewest calls, their sizes differing by at most one slide."""
     slides = selected(context)
     text = header(instruction, style_target) + (
         "\n\nRenderings of the slides that changed follow: each target slide, then the same "
         "slide of the edited deck. Judge the edited deck's visual quality.")
     if not slides:
-        return [CallEvidence(text + "\n(No slide differs from the original.)")]
-    return [CallEvidence(text, slide_images(context, slides[k:k + chunk],
-                                            ("target", "prediction")))
-            for k in range(0, len(slides), chunk)]
+        return [(CallEvidence(text + "\n(No slide differs from the original.)"), 0)]
+    calls = 1 if per_call is None else -(-len(slides) // per_call)
+    size, extra = divmod(len(slides), calls)
+    parts, start = [], 0
+    for k in range(calls):
+        end = start + size + (1 if k < extra else 0)
+        images = slide_images(context, slides[start:end], ("target", "prediction"))
+        parts.append((CallEvidence(text, images), end - start))
+        start = end
+    return parts
 
 
 def single_evidence(context: DeckContext, instruction: str, style_target: str) -> CallEvidence:

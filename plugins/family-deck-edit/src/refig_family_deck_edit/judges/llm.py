@@ -2,9 +2,12 @@
 
 Each call answers a strict JSON schema compiled from one axis (or, in ``single`` mode, both) of
 the deck rubric; a malformed answer is re-asked with the problem quoted; a call that gets no
-answer becomes a typed failed judgment. VQ is judged a chunk of slides per call, the case's VQ
-being the minimum over chunks. Repeats, the content cache and the budget are the judging
-stage's, exactly as for the slide judges.
+answer becomes a typed failed judgment. VQ is one judgment over every selected slide, as
+PPTArena judges a case once. Only a judge with a stated per-call image limit (``max_images``)
+splits the slides over the fewest calls, and the case's VQ is then the mean of the calls' scores
+weighted by their slide counts (each slide weighs what it would in one call); never a minimum.
+Repeats, the content cache and the budget are the judging stage's, exactly as for the slide
+judges.
 """
 
 from __future__ import annotations
@@ -32,12 +35,31 @@ from refig_family_deck_edit.judges.evidence import (
     CallEvidence,
     if_evidence,
     single_evidence,
-    vq_chunks,
+    vq_parts,
 )
 from refig_family_deck_edit.references import RenderError
 
-PROMPT_VERSION = "1"
+PROMPT_VERSION = "2"
 IF_AXIS, VQ_AXIS = "instruction_following", "visual_quality"
+#: Images a VQ call shows per slide: the target's rendering, then the edited deck's.
+VQ_IMAGES_PER_SLIDE = 2
+
+
+def combine_parts(parts: list[tuple[AxisScore, int]], limit: int | None) -> AxisScore:
+    """One VQ score from the calls a per-call image limit forced: the mean of their scores
+    weighted by their slide counts; one call's score is returned as it came."""
+    if len(parts) == 1:
+        return parts[0][0]
+    slides = sum(n for _, n in parts)
+    score = sum(s.score * n for s, n in parts) / slides
+    start, notes = 1, []
+    for part, n in parts:
+        notes.append(f"[selected slides {start}-{start + n - 1}: {part.score:g}] {part.rationale}")
+        start += n
+    note = (f"slide-weighted mean of {len(parts)} calls over {slides} selected slides "
+            f"(judge limit: {limit} images a call)")
+    return parts[0][0].model_copy(update={"score": score,
+                                          "rationale": note + "\n" + "\n".join(notes)})
 
 
 def sub_rubric(rubric: Rubric, axes: tuple[str, ...]) -> Rubric:
@@ -58,15 +80,19 @@ class DeckJudge(Judge):
     """Scores an edited deck on IF and VQ with one model."""
 
     def __init__(self, name: str, options: ChatOptions, *, evidence: str = "dual",
-                 chunk: int = 4, defaults: dict[str, Any] | None = None):
-        if evidence not in MODES:
-            from refig.plugin import UsageError
+                 max_images: int | None = None, defaults: dict[str, Any] | None = None):
+        from refig.plugin import UsageError
 
+        if evidence not in MODES:
             raise UsageError(f"deck judge evidence {evidence!r} is not one of {', '.join(MODES)}")
-        self.options, self.mode, self.chunk = options, evidence, max(1, int(chunk))
+        if max_images is not None and max_images < VQ_IMAGES_PER_SLIDE:
+            raise UsageError(f"deck judge max_images={max_images} cannot show one slide",
+                             fix=f"give max_images={VQ_IMAGES_PER_SLIDE} or more (a VQ call "
+                             "shows each slide as target and edited), or leave it unset")
+        self.options, self.mode, self.max_images = options, evidence, max_images
         identity = options.identity()
         self.key = stable_hash({"judge": name, "prompt": PROMPT_VERSION, "evidence": evidence,
-                                "chunk": self.chunk, **identity})
+                                "max_images": max_images, **identity})
         suffix = "" if evidence == "dual" else f"[evidence={evidence}]"
         self.label = name + suffix
         self.client = ChatClient(options)
@@ -127,22 +153,26 @@ class DeckJudge(Judge):
             return result(status=JudgmentStatus.FAILED,
                           error=ErrorInfo(kind="missing_input", message=str(exc)))
         tag = f"refig-{artifact.sha256[:16]}-r{request.repeat}"
+        whole = (single_evidence(context, instruction, style) if self.mode == "single"
+                 else if_evidence(context, instruction, style, self.mode))
+        if self.max_images is not None and len(whole.images) > self.max_images:
+            return result(status=JudgmentStatus.FAILED, error=ErrorInfo(
+                kind="too_many_images",
+                message=f"evidence={self.mode} shows {len(whole.images)} images in one call, "
+                f"over this judge's max_images={self.max_images}; only the VQ call of "
+                "evidence=dual can be split (use evidence=dual, or a model that takes more)"))
         try:
             if self.mode == "single":
-                scores = self._ask(rubric, single_evidence(context, instruction, style), tag,
-                                   calls)
+                scores = self._ask(rubric, whole, tag, calls)
             else:
-                [if_score] = self._ask(sub_rubric(rubric, (IF_AXIS,)),
-                                       if_evidence(context, instruction, style, self.mode),
-                                       tag + "-if", calls)
-                chunks = [self._ask(sub_rubric(rubric, (VQ_AXIS,)), evidence,
-                                    f"{tag}-vq{k}", calls)[0]
-                          for k, evidence in enumerate(vq_chunks(context, instruction, style,
-                                                                 self.chunk))]
-                worst = min(chunks, key=lambda s: s.score)
-                note = f" (minimum over {len(chunks)} chunks)" if len(chunks) > 1 else ""
-                scores = (if_score, worst.model_copy(
-                    update={"rationale": worst.rationale + note}))
+                [if_score] = self._ask(sub_rubric(rubric, (IF_AXIS,)), whole, tag + "-if", calls)
+                per_call = (None if self.max_images is None
+                            else self.max_images // VQ_IMAGES_PER_SLIDE)
+                parts = vq_parts(context, instruction, style, per_call)
+                answers = [(self._ask(sub_rubric(rubric, (VQ_AXIS,)), evidence,
+                                      f"{tag}-vq{k}", calls)[0], n)
+                           for k, (evidence, n) in enumerate(parts)]
+                scores = (if_score, combine_parts(answers, self.max_images))
         except CallError as exc:
             return result(status=JudgmentStatus.FAILED, error=exc.error)
         except AnswerError as exc:
@@ -153,15 +183,25 @@ class DeckJudge(Judge):
 
 
 def build_deck_judge(name: str, values: dict[str, Any], defaults: dict[str, Any]) -> DeckJudge:
-    """Validate options (``evidence`` and ``chunk`` are the deck judge's own) and build it."""
+    """Validate options (``evidence`` and ``max_images`` are the deck judge's own) and build
+    it. The old ``chunk`` (slides per VQ call, the case keeping the minimum) is refused."""
     from pydantic import ValidationError
     from refig.plugin import UsageError
 
     merged = {**defaults, **values}
     evidence = str(merged.pop("evidence", "dual"))
-    chunk = int(merged.pop("chunk", 4))
+    if "chunk" in merged:
+        raise UsageError("deck judge option chunk is gone: VQ is one judgment over every "
+                         "selected slide", fix="drop chunk; for a model that takes at most N "
+                         "images a call, give --judge-opt max_images=N")
+    limit = merged.pop("max_images", None)
+    try:
+        max_images = None if limit in (None, "", "none") else int(limit)
+    except (TypeError, ValueError):
+        raise UsageError(f"deck judge max_images={limit!r} is not a whole number",
+                         fix="give --judge-opt max_images=N, N images a call") from None
     try:
         options = ChatOptions.model_validate(merged)
     except ValidationError as exc:
         raise UsageError(f"bad --judge-opt for judge {name}: {exc}") from exc
-    return DeckJudge(name, options, evidence=evidence, chunk=chunk, defaults=defaults)
+    return DeckJudge(name, options, evidence=evidence, max_images=max_images, defaults=defaults)

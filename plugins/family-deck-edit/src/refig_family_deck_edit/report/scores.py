@@ -1,10 +1,12 @@
 """The numbers of PPTArena's tables, from per-repeat IF and VQ scores (plain Python, no run).
 
 A case is one (configuration, task). Its IF and VQ are the means over the judge's successful
-repeats; IF% and VQ% are score / 5 x 100 and the case score their mean. A configuration's system
-score averages the case score over every expected task, a missing or failed case counting 0, so
-an agent cannot gain by failing hard cases (PPTArena's convention, infrastructure failures
-included); the IF and VQ means average the judged cases only. refig's own system score leaves
+repeats, and its IF% and VQ% are score / 5 x 100. As PPTArena's published app computes them, a
+configuration's IF% and VQ% and its system score (the case score, the mean of IF% and VQ%) are
+sums over its judged cases divided by the number of EXPECTED cases, a missing or failed case
+counting 0 (infrastructure failures included), so an agent cannot gain by failing hard cases;
+the IF and VQ means (0-5) and the judged case score (the app's ``mean_scored_pct``) average the
+judged cases only. refig's own system score leaves
 the infrastructure cases (the provider's or the set-up's failure, not the model's) out of the
 expected cases, as every other mean of the report does.
 """
@@ -70,26 +72,27 @@ class Summary:
     visual: float
     system: float
     oracle: bool
+    #: IF% and VQ% over the expected cases, a missing or failed case 0 (PPTArena's app).
+    if_pct: float = math.nan
+    vq_pct: float = math.nan
     #: Infrastructure cases among the expected, and the system score without them.
     infrastructure: int = 0
     system_measured: float = math.nan
 
     @property
-    def if_pct(self) -> float:
-        return self.instruction / SCALE * 100
-
-    @property
-    def vq_pct(self) -> float:
-        return self.visual / SCALE * 100
-
-    @property
     def case(self) -> float:
-        """Mean case score over judged cases."""
-        return (self.if_pct + self.vq_pct) / 2
+        """Mean case score over judged cases (the app's ``mean_scored_pct``)."""
+        return (self.instruction + self.visual) / 2 / SCALE * 100
 
 
 def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else math.nan
+
+
+def over_expected(judged: Sequence[float], expected: int) -> float:
+    """Percent of the scale: judged 0-5 scores summed, divided by the expected cases (the
+    missing count 0); NaN when nothing is expected."""
+    return sum(judged) / SCALE * 100 / expected if expected else math.nan
 
 
 def summarise(cases: Mapping[tuple[str, str], Case], configs: Sequence[str],
@@ -106,6 +109,8 @@ def summarise(cases: Mapping[tuple[str, str], Case], configs: Sequence[str],
             instruction=_mean([c.instruction for c in judged]),
             visual=_mean([c.visual for c in judged]),
             system=_mean([c.case_score for c in mine]),
+            if_pct=over_expected([c.instruction for c in judged], len(tasks)),
+            vq_pct=over_expected([c.visual for c in judged], len(tasks)),
             oracle=config in marked, infrastructure=len(mine) - len(measured),
             system_measured=_mean([c.case_score for c in measured])))
     return rows
@@ -113,12 +118,10 @@ def summarise(cases: Mapping[tuple[str, str], Case], configs: Sequence[str],
 
 def by_label(cases: Mapping[tuple[str, str], Case], configs: Sequence[str],
              labels: Mapping[str, Sequence[str]]) -> list[tuple[str, str, float, float, int]]:
-    """``(config, label, IF mean, VQ mean, cases)`` for each label of the tasks (a multi-label
-    task counts under each of its labels)."""
-    tasks_of: dict[str, list[str]] = {}
-    for task, names in labels.items():
-        for name in names:
-            tasks_of.setdefault(name, []).append(task)
+    """``(config, label, IF mean, VQ mean, judged cases)`` for each label of the tasks (a
+    multi-label task counts under each of its labels); the label's expected cases are
+    ``tasks_by_label(labels)[label]``."""
+    tasks_of = tasks_by_label(labels)
     rows = []
     for config in configs:
         for label in sorted(tasks_of):
@@ -126,6 +129,15 @@ def by_label(cases: Mapping[tuple[str, str], Case], configs: Sequence[str],
             rows.append((config, label, _mean([c.instruction for c in judged]),
                          _mean([c.visual for c in judged]), len(judged)))
     return rows
+
+
+def tasks_by_label(labels: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+    """Each label's tasks, in task order."""
+    tasks_of: dict[str, list[str]] = {}
+    for task, names in labels.items():
+        for name in names:
+            tasks_of.setdefault(name, []).append(task)
+    return tasks_of
 
 
 def majority_agreement(cases: Iterable[Case]) -> tuple[float, float, int]:

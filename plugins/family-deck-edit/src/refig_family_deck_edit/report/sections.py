@@ -2,11 +2,11 @@
 
 Full suite and hard subset are separate tables, never mixed; every table marks the ``oracle``
 baseline's configuration; IF and VQ are 0-5 means over judged cases, IF% and VQ% their share of
-5, PPTArena's system score the case score averaged over every expected task with missing or
-failed cases counted 0 (infrastructure failures too, as its published app counts them), refig's
-the same over the expected tasks less the infrastructure failures. Attempts that failed for the
-provider or the set-up are judged cases scoring 0 only with ``--count-failures``, as in the rest
-of the report.
+5 over the EXPECTED cases and PPTArena's system score the case score over them, missing or failed
+cases counted 0 (infrastructure failures too, as its published app counts them); refig's system
+score is the same over the expected tasks less the infrastructure failures. Attempts that
+failed for the provider or the set-up are judged cases scoring 0 only with
+``--count-failures``, as in the rest of the report.
 """
 
 from __future__ import annotations
@@ -26,11 +26,15 @@ from refig_toolkit_analysis import (
 )
 
 from refig_family_deck_edit.report.cases import collect, label, oracle_configs, task_labels
+from refig_family_deck_edit.report.dataset import dataset_tables
+from refig_family_deck_edit.report.executor import executor_table
 from refig_family_deck_edit.report.scores import (
     by_label,
     majority_agreement,
+    over_expected,
     rank_agreement,
     summarise,
+    tasks_by_label,
 )
 
 DECK_EDIT = "deck-edit"
@@ -41,9 +45,15 @@ ORACLE_NOTE = ("(oracle) returns the hidden target deck: it validates the judges
 _MAIN = [Column("config", "configuration"),
          Column("if", "IF (0-5)", "float", 2, best="max"),
          Column("vq", "VQ (0-5)", "float", 2, best="max"),
-         Column("if_pct", "IF%", "pct", 1), Column("vq_pct", "VQ%", "pct", 1),
-         Column("case", "case score", "float", 1, best="max",
-                help="mean of IF% and VQ% over judged cases"),
+         Column("if_pct", "IF%", "pct", 1, best="max",
+                help="IF / 5 summed over judged cases, divided by the expected cases (a missing "
+                "or failed case 0), as PPTArena's app"),
+         Column("vq_pct", "VQ%", "pct", 1, best="max",
+                help="VQ / 5 summed over judged cases, divided by the expected cases (a missing "
+                "or failed case 0), as PPTArena's app"),
+         Column("case", "case score (judged)", "float", 1, best="max",
+                help="mean of IF% and VQ% over the judged cases only (the app's "
+                "mean_scored_pct)"),
          Column("system", "system score (PPTArena)", "float", 1, best="max",
                 help="case score over every expected case, missing or failed counted 0, "
                 "infrastructure failures too (PPTArena's published app)"),
@@ -55,6 +65,11 @@ _MAIN = [Column("config", "configuration"),
 
 def _finite(value: float) -> float | None:
     return value if math.isfinite(value) else None
+
+
+def _pct(value: float) -> float | None:
+    """A percent as the ``pct`` column's share of 1."""
+    return _finite(value / 100)
 
 
 def _infrastructure_note(count: int, counted: bool) -> str:
@@ -87,8 +102,8 @@ def _summary(ctx: Any, key: str, title: str, tasks: list[str]) -> Table:
         judged = f"{row.judged} / {row.expected}"
         table.rows.append({
             "config": label(row.config, oracles), "if": _finite(row.instruction),
-            "vq": _finite(row.visual), "if_pct": _finite(row.if_pct / 100),
-            "vq_pct": _finite(row.vq_pct / 100), "case": _finite(row.case),
+            "vq": _finite(row.visual), "if_pct": _pct(row.if_pct),
+            "vq_pct": _pct(row.vq_pct), "case": _finite(row.case),
             "system": _finite(row.system), "system_measured": _finite(row.system_measured),
             "judged": judged + (f" ({row.infrastructure} infra.)" if row.infrastructure else "")})
     if oracles:
@@ -119,13 +134,20 @@ def _by(ctx: Any, key: str, meta: str, title: str) -> Iterator[Table]:
     oracles = oracle_configs(ctx.data)
     cases = collect(ctx.data, judgments, ctx.options.count_failures)
     labels = task_labels(ctx.data.tasks, meta)
+    expected = {name: len(tasks) for name, tasks in tasks_by_label(labels).items()}
     table = Table(key=key, title=f"{title} ({primary})", columns=[
         Column("config", "configuration"), Column("label", meta.replace("_", " ")),
         Column("if", "IF (0-5)", "float", 2), Column("vq", "VQ (0-5)", "float", 2),
-        Column("cases", "cases", "int")])
+        Column("if_pct", "IF%", "pct", 1, help="over the label's expected cases, missing 0"),
+        Column("vq_pct", "VQ%", "pct", 1, help="over the label's expected cases, missing 0"),
+        Column("cases", "cases", "int"), Column("expected", "expected", "int")])
     for config, name, i, v, n in by_label(cases, ctx.data.config_order, labels):
-        table.rows.append({"config": label(config, oracles), "label": name,
-                           "if": _finite(i), "vq": _finite(v), "cases": n})
+        # a judged mean times the judged count is the judged sum (no judged case: 0 of 5)
+        table.rows.append({
+            "config": label(config, oracles), "label": name, "if": _finite(i),
+            "vq": _finite(v), "cases": n, "expected": expected[name],
+            "if_pct": _pct(over_expected([i * n] if n else [], expected[name])),
+            "vq_pct": _pct(over_expected([v * n] if n else [], expected[name]))})
     if oracles:
         table.notes.append(ORACLE_NOTE)
     yield table
@@ -206,4 +228,6 @@ SECTIONS = (
     Section("deck-edit-type", by_edit_type, after="deck-edit-category"),
     Section("deck-judges", judge_stability, after="deck-edit-type"),
     Section("deck-judge-human", judge_human, after="deck-judges"),
+    Section("deck-dataset", dataset_tables, after="deck-judge-human"),
+    Section("deck-executor", executor_table, after="deck-dataset"),
 )
