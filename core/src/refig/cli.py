@@ -89,7 +89,8 @@ def run(argv: list[str] | None = None) -> int:
 
 
 def _report(exc: RefigError) -> int:
-    err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
+    # soft wrap: the terminal folds long lines, so a path in the message copies whole
+    err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
     return exc.exit_code
 
 

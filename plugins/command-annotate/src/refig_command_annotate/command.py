@@ -159,7 +159,7 @@ def register(app: typer.Typer) -> None:
                     fix="give --out a file in a directory that exists and you can write",
                 ) from exc
         noun = "ratings" if ratings else "votes"
-        err.print(f"exported {n} {noun}" + (f" to {output}" if output else ""))
+        err.print(f"exported {n} {noun}" + (f" to {output}" if output else ""), soft_wrap=True)
 
     @annotate.command("import")
     def import_(
