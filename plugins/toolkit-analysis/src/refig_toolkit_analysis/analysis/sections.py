@@ -2,7 +2,8 @@
 run's task families placed among them.
 
 Each builder lives with its topic: :mod:`.summary` (coverage, means, economics,
-per-task scores), :mod:`.effects` (paired effects), :mod:`.judges`
+per-task scores), :mod:`.effects` (paired effects), :mod:`.crossed` (harness and model
+apart), :mod:`.judges`
 (repeatability, cross-judge agreement), :mod:`.preferences` (Elo, judge-versus-
 human direction) and :mod:`..annotation.agreement` (human votes). A family adds its own
 (figure-to-slide: the structural audit and the editability weight sensitivity).
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from refig_toolkit_analysis.analysis import effects, judges, preferences, summary
+from refig_toolkit_analysis.analysis import crossed, effects, judges, preferences, summary
 from refig_toolkit_analysis.analysis.effects import EffectPair, effect_pairs
 from refig_toolkit_analysis.analysis.preferences import direction_table, elo_table, judge_margins
 from refig_toolkit_analysis.analysis.registry import SectionBuilder, ordered
@@ -28,6 +29,7 @@ def built_in() -> tuple[tuple[str, SectionBuilder], ...]:
         ("means", summary.means),
         ("economics", summary.economics),
         ("effects", effects.effects),
+        ("harness_model", crossed.harness_model),
         ("repeatability", judges.repeatability),
         ("judge_agreement", judges.judge_agreement),
         ("elo", preferences.elo),
