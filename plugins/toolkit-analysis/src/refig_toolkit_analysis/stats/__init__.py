@@ -105,9 +105,9 @@ __all__ = [
     "pearson_ci",
     "rank_agreement",
     "resample_indices",
+    "reweighted_points",
     "sum_of_squares_shares",
     "two_way_effects",
-    "reweighted_points",
     "weight_sign_threshold",
     "wilson_interval",
 ]
