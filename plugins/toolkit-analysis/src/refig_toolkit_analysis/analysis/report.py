@@ -92,7 +92,8 @@ def _json_option(value: Any) -> Any:
 
 
 #: Tables computed from the primary judge's scores.
-PRIMARY_TABLES = frozenset({"means", "effects", "weights", "weight_ranking", "weight_sweep",
+PRIMARY_TABLES = frozenset({"means", "effects", "harness_model", "harness_swaps",
+                            "harness_task_deltas", "weights", "weight_ranking", "weight_sweep",
                             "task_scores", "direction"})
 
 
