@@ -118,6 +118,9 @@ def test_a_planted_harness_effect_is_recovered(tmp_path: Path) -> None:
     for (component, _), row in rows.items():
         if component == "interaction" and "effect" in row:
             assert row["effect"].low < 0 < row["effect"].high  # none planted
+    share = next(r for r in analysis.as_dict()["tables"]["harness_model"]["rows"]
+                 if r["component"] == "harness" and r["level"] == "(share)")["share"]
+    assert set(share) == {"estimate", "low", "high"} and 0 < share["low"] < share["high"] <= 1
     swaps = analysis.table("harness_swaps")
     assert [r["model"] for r in swaps.rows] == list(MODELS)
     for row in swaps.rows:
