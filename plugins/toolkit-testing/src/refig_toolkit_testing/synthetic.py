@@ -1,8 +1,9 @@
 """A run store with known structure, written record by record, for tests and benchmarks of reports.
 
 Every number comes from a seeded generator and a stated model: each configuration has a true
-quality per rubric axis, each task a difficulty, each judge repeat adds noise; human votes follow
-Bradley-Terry on the configurations' true totals. Images are small PNGs drawn with Pillow, stored
+quality per rubric axis, each task a difficulty, each configuration x task a deviation
+(``task_spread``, 0 by default), each judge repeat adds noise; human votes follow Bradley-Terry on
+the configurations' true totals. Images are small PNGs drawn with Pillow, stored
 in the run's object store like real sources and renders.
 """
 
@@ -65,6 +66,11 @@ class SyntheticSpec:
     images: bool = True
     image_size: tuple[int, int] = (96, 64)
     rubric: Sequence[tuple[str, float]] = field(default_factory=lambda: RUBRIC)
+    #: SD (a share of each axis's maximum) of a deviation drawn once per configuration x task and
+    #: added to every axis of every repeat: what makes paired differences vary between tasks.
+    task_spread: float = 0.0
+    #: Recorded cost of each judgment (None: not recorded, as for a judge that calls no model).
+    judgment_cost: float | None = None
 
 
 def _png(rng: np.random.Generator, size: tuple[int, int], base: Image.Image | None = None) -> bytes:
@@ -81,10 +87,12 @@ def _png(rng: np.random.Generator, size: tuple[int, int], base: Image.Image | No
 
 
 def _judgment(
-    slide: str, judge: str, repeat: int, scores: tuple[AxisScore, ...] | None
+    slide: str, judge: str, repeat: int, scores: tuple[AxisScore, ...] | None,
+    cost: float | None = None,
 ) -> Judgment:
     """A judgment of ``slide``: scored (total their sum), or failed when ``scores`` is None."""
     identity: dict[str, Any] = {
+        "cost_usd": cost,
         "artifact_sha256": slide,
         "judge": judge,
         "judge_key": f"key-{judge}",
@@ -108,6 +116,9 @@ def synthetic_run(root: Path, spec: SyntheticSpec) -> RunStore:
     top = np.array([m for _, m in spec.rubric])
     quality = np.asarray(spec.quality, dtype=np.float64)
     difficulty = rng.normal(0, 0.08, size=spec.tasks)
+    # its own stream, so a run without a spread draws exactly the numbers it always drew
+    spread = np.random.default_rng([spec.seed, 1]).normal(
+        0, spec.task_spread, size=(len(spec.configs), spec.tasks))
     records: list = [*spec.configs]
     tasks = []
     sources: list[Image.Image | None] = []
@@ -237,9 +248,10 @@ def synthetic_run(root: Path, spec: SyntheticSpec) -> RunStore:
                 bias = 0.03 * j
                 for r in range(spec.repeats):
                     if rng.random() < spec.failed_judgments:
-                        records.append(_judgment(slide, judge, r, None))
+                        records.append(_judgment(slide, judge, r, None, spec.judgment_cost))
                         continue
-                    share = quality[c] - difficulty[t] - bias + rng.normal(0, spec.noise, len(axes))
+                    share = (quality[c] - difficulty[t] + spread[c, t] - bias
+                             + rng.normal(0, spec.noise, len(axes)))
                     points = np.round(np.clip(share, 0, 1) * top)
                     scores = tuple(
                         AxisScore(
@@ -250,7 +262,7 @@ def synthetic_run(root: Path, spec: SyntheticSpec) -> RunStore:
                         )
                         for a, p, m in zip(axes, points, top, strict=True)
                     )
-                    records.append(_judgment(slide, judge, r, scores))
+                    records.append(_judgment(slide, judge, r, scores, spec.judgment_cost))
     strength = (quality * top).sum(axis=1) / 10.0
     for v in range(spec.votes):
         i, k = rng.choice(len(spec.configs), size=2, replace=False)

@@ -92,9 +92,10 @@ def _json_option(value: Any) -> Any:
 
 
 #: Tables computed from the primary judge's scores.
-PRIMARY_TABLES = frozenset({"means", "effects", "axis_effects", "fields", "weights",
-                            "weight_ranking", "weight_sweep", "task_scores", "direction",
-                            "judge_elo", "elo_weights"})
+PRIMARY_TABLES = frozenset({"means", "effects", "axis_effects", "harness_model", "harness_swaps",
+                            "harness_task_deltas", "fields", "weights", "weight_ranking",
+                            "weight_sweep", "task_scores", "direction", "judge_elo",
+                            "elo_weights"})
 
 
 def judging_label(data: RunData) -> str | None:

@@ -3,7 +3,8 @@ run's task families placed among them.
 
 Each builder lives with its topic: :mod:`.summary` (coverage, means, economics,
 per-task scores), :mod:`.runs` (means and effects per judging run), :mod:`.fields` (scores by
-field), :mod:`.effects` (paired effects, on the total and per axis), :mod:`.judges`
+field), :mod:`.effects` (paired effects, on the total and per axis), :mod:`.crossed` (harness
+and model apart), :mod:`.judges`
 (repeatability, cross-judge agreement), :mod:`.preferences` (Elo, judge-versus-
 human direction), :mod:`.elo_fit` (judge means and rubric weights against Elo) and
 :mod:`..annotation.agreement` (human votes). A family adds its own (figure-to-slide: the
@@ -15,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from refig_toolkit_analysis.analysis import (
+    crossed,
     effects,
     elo_fit,
     fields,
@@ -42,6 +44,7 @@ def built_in() -> tuple[tuple[str, SectionBuilder], ...]:
         ("effects", effects.effects),
         ("axis_effects", effects.axis_effects),
         ("run_effects", runs.run_effects),
+        ("harness_model", crossed.harness_model),
         ("repeatability", judges.repeatability),
         ("judge_agreement", judges.judge_agreement),
         ("elo", preferences.elo),

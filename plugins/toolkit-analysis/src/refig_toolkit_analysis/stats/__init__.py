@@ -3,8 +3,9 @@
 One module per topic: :mod:`.bootstrap` (plain, paired and cluster intervals), :mod:`.elo`
 (Bradley-Terry on the Elo scale), :mod:`.icc` (judge repeatability), :mod:`.agreement` (rank and
 judge-human direction agreement), :mod:`.kappa` (agreement between annotators),
-:mod:`.correlation` (Pearson with a bootstrap interval, Krippendorff's alpha) and
-:mod:`.sensitivity` (rubric weight sweeps); :mod:`.intervals` holds what they share. Resampling
+:mod:`.correlation` (Pearson with a bootstrap interval, Krippendorff's alpha),
+:mod:`.sensitivity` (rubric weight sweeps), :mod:`.decomposition` (harness and model apart) and
+:mod:`.power` (study sizes from a pilot); :mod:`.intervals` holds what they share. Resampling
 draws whole matrices of indices from a seeded :class:`numpy.random.Generator` and turns them into
 count matrices, so a bootstrap of a mean is one matrix product instead of a Python loop;
 ``docs/statistics.md`` explains every choice made here.
@@ -23,6 +24,7 @@ from refig_toolkit_analysis.stats.agreement import (
 from refig_toolkit_analysis.stats.bootstrap import (
     bootstrap_ci,
     cluster_bootstrap_ci,
+    cluster_resampled_means,
     paired_bootstrap_ci,
     resample_indices,
 )
@@ -31,6 +33,13 @@ from refig_toolkit_analysis.stats.correlation import (
     Correlation,
     krippendorff_alpha,
     pearson_ci,
+)
+from refig_toolkit_analysis.stats.decomposition import (
+    Decomposition,
+    decompose,
+    largest_crossed_grid,
+    sum_of_squares_shares,
+    two_way_effects,
 )
 from refig_toolkit_analysis.stats.elo import (
     ELO_MEAN,
@@ -71,6 +80,7 @@ __all__ = [
     "Alpha",
     "Comparison",
     "Correlation",
+    "Decomposition",
     "DirectionAgreement",
     "EloResult",
     "FloatArray",
@@ -87,16 +97,21 @@ __all__ = [
     "bootstrap_ci",
     "bradley_terry_elo",
     "cluster_bootstrap_ci",
+    "cluster_resampled_means",
     "cohen_kappa",
+    "decompose",
     "direction_agreement",
     "fleiss_kappa",
     "icc_2_1",
     "krippendorff_alpha",
+    "largest_crossed_grid",
     "paired_bootstrap_ci",
     "pearson_ci",
     "rank_agreement",
     "resample_indices",
     "reweighted_points",
+    "sum_of_squares_shares",
+    "two_way_effects",
     "weight_sign_threshold",
     "wilson_interval",
 ]

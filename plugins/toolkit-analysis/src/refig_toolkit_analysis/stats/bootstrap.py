@@ -153,6 +153,22 @@ def cluster_bootstrap_ci(
     """
     _check_level(level)
     x, vector = _as_columns(scores, "scores")
+    dist = cluster_resampled_means(x, clusters, resamples=resamples, seed=seed)
+    g = len(set(map(str, clusters)))
+    return _intervals(x.mean(axis=0), dist, level, g, vector)
+
+
+def cluster_resampled_means(
+    scores: ArrayLike, clusters: Sequence[Hashable], *, resamples: int = DEFAULT_RESAMPLES,
+    seed: Seed = 0,
+) -> FloatArray:
+    """The ``(resamples, k)`` column means of a ``(tasks, k)`` matrix over resampled clusters.
+
+    Row ``b`` is ``sum_g c_g S_g / sum_g c_g n_g`` of :func:`cluster_bootstrap_ci` (the same index
+    rows, so the same numbers): the distribution a statistic of several means (the harness x model
+    decomposition) is computed from, resample by resample.
+    """
+    x, _ = _as_columns(scores, "scores")
     group = _cluster_groups(clusters, x.shape[0])
     g = int(group.max()) + 1
     sums = np.zeros((g, x.shape[1]))
@@ -162,4 +178,4 @@ def cluster_bootstrap_ci(
     for idx in resample_indices(g, resamples, seed):
         counts = _counts(idx, g)
         dists.append((counts @ sums) / (counts @ sizes)[:, None])
-    return _intervals(x.mean(axis=0), np.concatenate(dists, axis=0), level, g, vector)
+    return np.concatenate(dists, axis=0)
