@@ -1,4 +1,5 @@
-"""The `latex` reporter: ``tables/<key>.tex`` per table and a ``report.tex`` that inputs them."""
+"""The `latex` reporter: ``tables/<key>.tex`` per table and a ``report.tex`` that inputs them;
+with ``--paper NAME``, that paper's tables and figures instead (:mod:`.paper`)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,14 @@ class LatexReporter(Reporter):
         if out is None:
             raise UsageError("the latex reporter needs a directory", fix="pass --latex DIR")
         analysis = analysis_for(run_dir, options)
+        if options.get("paper"):
+            from refig.plugin import err
+
+            from refig_reporter_latex.paper import write_paper
+
+            target, line = write_paper(analysis, out, options)
+            err.print(line, markup=False, highlight=False)
+            return target
         tables_dir = out / "tables"
         tables_dir.mkdir(parents=True, exist_ok=True)
         names = []
