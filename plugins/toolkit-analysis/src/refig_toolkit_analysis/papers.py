@@ -18,6 +18,7 @@ from refig.errors import UsageError
 from refig_toolkit_analysis.analysis.report import Analysis, analysis_for
 from refig_toolkit_analysis.analysis.tables import Table
 
+
 @dataclass(frozen=True)
 class Part:
     """One report table inside a paper's table: its key, the judging run the paper reads it
