@@ -15,7 +15,14 @@ from refig.cli import run as cli
 from refig.errors import UsageError
 from refig.models import Configuration
 from refig_family_deck_edit.report.paper import PPTARENA
-from refig_toolkit_analysis.papers import NotMade, paper_for, tables_of
+from refig_toolkit_analysis.papers import (
+    NotMade,
+    Part,
+    part_heading,
+    paper_for,
+    part_options,
+    tables_of,
+)
 from refig_toolkit_testing.synthetic import SyntheticSpec, synthetic_run
 
 FAST = ["--resamples", "200", "--elo-resamples", "20", "--seed", "3"]
@@ -140,3 +147,14 @@ def test_a_paper_of_another_family_or_unknown_exits_2_naming_the_papers() -> Non
 
 def test_paper_without_latex_exits_2(tmp_path: Path) -> None:
     assert cli(["report", str(tmp_path), "--paper", "refigbench"]) == 2
+
+
+def test_parts_that_fix_a_judging_run_read_it_with_the_papers_direction_rule() -> None:
+    options = {"resamples": 200, "zero_margin": "exclude", "judge_run": None}
+    assert part_options(options, Part("means", 1)) == {
+        "resamples": 200, "zero_margin": "disagree", "judge_run": 1}
+    assert part_options(options, Part("run_means")) == options
+    column = Part("direction", None, "mean of judging runs, zero margins excluded")
+    assert part_heading(column, options) == column.heading
+    assert part_heading(column, {**options, "judge_run": 2}) == "judging run 2 (--judge-run)"
+    assert part_heading(Part("direction", 1, "first run"), {"judge_run": 2}) == "first run"

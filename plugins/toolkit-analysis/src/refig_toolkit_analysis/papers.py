@@ -101,14 +101,13 @@ def part_options(options: Mapping[str, Any], part: Part) -> dict[str, Any]:
 
 
 def analysis_of(run_dir: Path, options: Mapping[str, Any], part: Part) -> Analysis:
-    """The analysis ``part`` is read from; a run judged once reads its one run as reported."""
-    if part.judge_run is not None and options.get("judge_run") is None:
-        reported = analysis_for(run_dir, options)
-        if reported.data.judging_runs <= 1 and part.judge_run == 1:
-            return reported
-        if part.judge_run > reported.data.judging_runs:
+    """The analysis ``part`` is read from (each computed once per report: ``analysis_for``
+    caches it); a judging run the run does not have is a part it cannot make."""
+    if part.judge_run is not None:
+        runs = analysis_for(run_dir, options).data.judging_runs
+        if part.judge_run > runs:
             raise _NotMade(f"the paper reads judging run {part.judge_run} and the run has "
-                           f"{reported.data.judging_runs}")
+                           f"{runs}")
     return analysis_for(run_dir, part_options(options, part))
 
 
@@ -149,8 +148,17 @@ def tables_of(item: PaperItem, run_dir: Path, options: Mapping[str, Any]) -> Mad
             return NotMade(item, f"the run's report has no {part.table} table{needs}")
         if table.empty:
             return NotMade(item, f"{part.table}: {table.empty_sentence}")
-        found.append((part.heading, table))
+        found.append((part_heading(part, options), table))
     return Made(item, tuple(found))
+
+
+def part_heading(part: Part, options: Mapping[str, Any]) -> str:
+    """The part's heading; a part that reads the report's options under ``--judge-run N``
+    holds run N, whatever the paper's column was."""
+    run = options.get("judge_run")
+    if part.heading and part.judge_run is None and run is not None:
+        return f"judging run {run} (--judge-run)"
+    return part.heading
 
 
 def unmade_line(paper: Paper, unmade: list[NotMade]) -> str:
