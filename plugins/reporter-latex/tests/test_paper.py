@@ -18,8 +18,8 @@ from refig_family_deck_edit.report.paper import PPTARENA
 from refig_toolkit_analysis.papers import (
     NotMade,
     Part,
-    part_heading,
     paper_for,
+    part_heading,
     part_options,
     tables_of,
 )
