@@ -100,7 +100,8 @@ def axis_forest(analysis: Analysis, out_dir: Path) -> Figure | Skipped:
     rows = _rows_with_estimates(table, keys[-1]) if keys else []
     if table is None or not rows:
         return Skipped("axis_effects_forest", title, "no paired effects with a score")
-    fig = MplFigure(figsize=(2.4 * len(keys) + 2.0, 0.45 * len(rows) + 1.6))
+    fig = MplFigure(figsize=(2.4 * len(keys) + 2.0, 0.45 * len(rows) + 1.8),
+                    layout="constrained")
     panels = fig.subplots(1, len(keys), sharey=True, squeeze=False)[0]
     labels = {c.key: c.label for c in table.columns}
     for ax, key in zip(panels, keys, strict=True):
@@ -113,6 +114,7 @@ def axis_forest(analysis: Analysis, out_dir: Path) -> Figure | Skipped:
             ax.plot(est.value, y, "o", color="tab:blue")
         ax.axvline(0, color="grey", linestyle="--", linewidth=1)
         ax.set_title(labels[key], fontsize=9)
+    panels[0].set_ylim(-0.6, len(rows) - 0.4)
     panels[0].set_yticks(range(len(rows)))
     panels[0].set_yticklabels([f"{r['comparison']}  ({r['fixed']})" for r in reversed(rows)],
                               fontsize=7)
