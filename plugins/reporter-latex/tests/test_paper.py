@@ -145,8 +145,14 @@ def test_a_paper_of_another_family_or_unknown_exits_2_naming_the_papers() -> Non
     assert "figcodebench, pptarena, refigbench" in str(unknown.value.fix)
 
 
-def test_paper_without_latex_exits_2(tmp_path: Path) -> None:
+def test_paper_without_latex_or_unknown_exits_2(written: dict[str, Any], tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
     assert cli(["report", str(tmp_path), "--paper", "refigbench"]) == 2
+    assert "add --latex DIR" in capsys.readouterr().err
+    assert cli(["report", written["run"], "--json", "--paper", "nope", "--latex",
+                str(tmp_path / "tex")]) == 2
+    assert "--paper is one of: figcodebench, pptarena, refigbench" in " ".join(
+        capsys.readouterr().err.split())
 
 
 def test_parts_that_fix_a_judging_run_read_it_with_the_papers_direction_rule() -> None:

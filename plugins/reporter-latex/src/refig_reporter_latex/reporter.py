@@ -20,15 +20,17 @@ class LatexReporter(Reporter):
 
         if out is None:
             raise UsageError("the latex reporter needs a directory", fix="pass --latex DIR")
-        analysis = analysis_for(run_dir, options)
         if options.get("paper"):
             from refig.plugin import err
+            from refig_toolkit_analysis.papers import paper_for
 
             from refig_reporter_latex.paper import write_paper
 
-            target, line = write_paper(analysis, out, options)
+            paper_for(str(options["paper"]), None)  # an unknown paper exits 2 before any work
+            target, line = write_paper(analysis_for(run_dir, options), out, options)
             err.print(line, markup=False, highlight=False)
             return target
+        analysis = analysis_for(run_dir, options)
         tables_dir = out / "tables"
         tables_dir.mkdir(parents=True, exist_ok=True)
         names = []
