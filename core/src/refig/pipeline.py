@@ -194,6 +194,8 @@ class ReportRequest:
     judge_run: int | None = None
     #: Edges of the direction-agreement buckets (the last infinite); None: the analysis default.
     buckets: tuple[float, ...] | None = None
+    #: A paper of the run's family whose tables the LaTeX reporter writes (``--paper``).
+    paper: str | None = None
 
 
 def refuse_file_targets(request: ReportRequest) -> None:
@@ -235,6 +237,8 @@ def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
     }
     if request.buckets is not None:
         shared["buckets"] = request.buckets
+    if request.paper is not None:
+        shared["paper"] = request.paper
     written: dict[str, Path] = {}
     for selection, target in wanted:
         try:

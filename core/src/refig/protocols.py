@@ -421,6 +421,11 @@ class TaskFamily(ABC):
         the default, shows its judges' images in one view."""
         return None
 
+    def papers(self) -> Sequence[Any]:
+        """The published papers whose tables and figures ``refig report --paper NAME --latex
+        DIR`` writes for its runs (``refig_toolkit_analysis.Paper``); by default none."""
+        return ()
+
 
 @runtime_checkable
 class Reporter(Protocol):

@@ -18,7 +18,9 @@ from refig.plugin import (
     Task,
 )
 from refig.store import RunStore
+from refig_family_deck_edit.report.paper import PPTARENA
 from refig_toolkit_analysis import analysis_for
+from refig_toolkit_analysis.papers import Made, NotMade, tables_of
 
 RUBRIC = "0" * 64
 
@@ -86,6 +88,16 @@ def test_tables_from_a_hand_made_run(tmp_path):
         assert not any(n.endswith(".") for n in table.notes), (table.key, table.notes)
     ranks = {r["judge"]: r for r in analysis.table("deck-judge-ranks").rows}
     assert ranks["second"]["spearman"] == 1.0
+    # --paper pptarena: the tables come from this run; the executor block needs a hybrid
+    # (PPTPilot-style) configuration, which this run has not
+    options = {"judge": "deck-metrics", "resamples": 200}
+    made = {item.name: tables_of(item, store.root, options) for item in PPTARENA.items}
+    assert {n for n, m in made.items() if isinstance(m, NotMade)} == {"table7"}
+    assert "hybrid" in made["table7"].reason
+    main = made["main-results"]
+    assert isinstance(main, Made)
+    assert [(r["config"], r["system"]) for r in main.tables[0][1].rows] == [
+        (r["config"], r["system"]) for r in analysis.table("deck-edit").rows]
 
 
 def _failures_run(root):

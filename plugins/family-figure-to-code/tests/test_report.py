@@ -18,6 +18,7 @@ from refig.plugin import (
     Task,
     Usage,
 )
+from refig_family_figure_to_code.paper import FIGCODEBENCH
 from refig_family_figure_to_code.report import SECTIONS
 from refig_metric_code.crystal import pair_counts
 from refig_toolkit_analysis import Context, Outcome, RunData
@@ -225,3 +226,16 @@ def test_a_smuggler_is_never_marked_best() -> None:
             if any(c.key == column for c in table.columns):
                 assert table.best_rows(column) <= honest, (key, column)
         assert any("smuggled" in note for note in table.notes)
+
+
+def test_figcodebench_paper_tables_are_the_family_tables() -> None:
+    """``--paper figcodebench``: Tables 4 and 9 are tables this family computes (not empty on
+    this run); Figure 1 is listed as one refig does not draw."""
+    built, _ = tables()
+    for item in FIGCODEBENCH.items:
+        if item.missing is not None:
+            assert item.name == "figure1"
+            continue
+        for part in item.parts:
+            assert part.table in built and not built[part.table].empty, item.name
+    assert [i.name for i in FIGCODEBENCH.items] == ["table4", "table9", "figure1"]

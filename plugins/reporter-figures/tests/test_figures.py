@@ -26,6 +26,7 @@ def test_every_figure_is_drawn_on_a_full_run(tmp_path: Path) -> None:
     assert all(isinstance(f, Figure) for f in found), found
     assert {f.name for f in found} == {
         "effects_forest",
+        "axis_effects_forest",
         "judge_vs_elo",
         "axis_bars",
         "score_distributions",
@@ -35,6 +36,7 @@ def test_every_figure_is_drawn_on_a_full_run(tmp_path: Path) -> None:
         with Image.open(figure.png) as image:
             assert image.width > 300 and image.height > 150
         assert ET.parse(figure.svg).getroot().tag.endswith("svg")
+        assert figure.pdf.read_bytes().startswith(b"%PDF")
 
 
 def test_figures_without_data_are_skipped_with_a_reason(tmp_path: Path) -> None:
@@ -42,6 +44,7 @@ def test_figures_without_data_are_skipped_with_a_reason(tmp_path: Path) -> None:
     analysis = analyse(synthetic_run(tmp_path / "run", spec), Options(resamples=200))
     found = {f.name: f for f in write_figures(analysis, tmp_path / "fig")}
     assert isinstance(found["effects_forest"], Skipped)
+    assert isinstance(found["axis_effects_forest"], Skipped)
     assert isinstance(found["judge_vs_elo"], Skipped) and "Elo" in found["judge_vs_elo"].reason
     assert isinstance(found["axis_bars"], Figure)
     assert not (tmp_path / "fig" / "judge_vs_elo.png").exists()

@@ -82,6 +82,12 @@ def register(app: typer.Typer, registry: Registry) -> None:
             help="Every table from judging run N alone (repeat N-1; 1 is ReFigBench's Table 2) "
             "instead of each artifact's mean over its repeats.",
         ),
+        paper: str | None = typer.Option(
+            None, "--paper",
+            help="With --latex DIR: write the tables and figures of this paper of the run's "
+            "family (refigbench, pptarena, figcodebench), named as in the paper (table2.tex, "
+            "figure4.pdf), and say which the run cannot make and why.",
+        ),
         quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress or file messages."),
     ) -> None:
         """Tables of a run with intervals: means, audits, effects, judges, Elo, sensitivity."""
@@ -94,6 +100,9 @@ def register(app: typer.Typer, registry: Registry) -> None:
             zero_margin = "disagree" if judge_run is not None else "exclude"
         if zero_margin not in ("exclude", "disagree"):
             raise UsageError(f"--zero-margin is exclude or disagree, not {zero_margin!r}")
+        if paper is not None and latex is None:
+            raise UsageError("--paper writes the paper's tables as LaTeX, so it needs a folder",
+                             fix=f"add --latex DIR: refig report RUN --paper {paper} --latex DIR")
 
         targets: list[tuple[str, Path | None]] = [
             (name, target) for name, target in
@@ -105,6 +114,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
             zero_margin=zero_margin,  # type: ignore[arg-type]
             count_failures=count_failures, judge_run=judge_run,
             buckets=None if margin_buckets is None else _margin_buckets(margin_buckets),
+            paper=paper,
         )
         # a folder of runs is a collection: one report over them all, each run's tables in turn
         if (runs := collection_runs(run)) is not None:

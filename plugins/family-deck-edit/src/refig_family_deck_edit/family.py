@@ -115,5 +115,11 @@ class DeckEdit(TaskFamily):
 
         return SECTIONS
 
+    def papers(self) -> Sequence[Any]:
+        """PPTArena's tables (``--paper pptarena``)."""
+        from refig_family_deck_edit.report.paper import PPTARENA
+
+        return (PPTARENA,)
+
     def structure_model(self) -> type[DeckStructure]:
         return DeckStructure

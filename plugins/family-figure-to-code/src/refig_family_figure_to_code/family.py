@@ -147,5 +147,11 @@ class CodeFamily(TaskFamily):
 
         return SECTIONS
 
+    def papers(self) -> Sequence[Any]:
+        """FigCodeBench's tables (``--paper figcodebench``)."""
+        from refig_family_figure_to_code.paper import FIGCODEBENCH
+
+        return (FIGCODEBENCH,)
+
     def structure_model(self) -> type[BaseModel] | None:
         return ProgramStructure

@@ -80,5 +80,11 @@ class FigureToSlide(TaskFamily):
 
         return SECTIONS
 
+    def papers(self) -> Sequence[Any]:
+        """ReFigBench's tables and figures (``--paper refigbench``)."""
+        from refig_family_figure_to_slide.paper import REFIGBENCH
+
+        return (REFIGBENCH,)
+
     def structure_model(self) -> type[ObjectTree]:
         return ObjectTree

@@ -1,1 +1,1 @@
-"""refig reporter `figures`: the report's figures with matplotlib (PNG and SVG)."""
+"""refig reporter `figures`: the report's figures with matplotlib (PNG, SVG and PDF)."""

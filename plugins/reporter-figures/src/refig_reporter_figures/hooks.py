@@ -18,7 +18,7 @@ def _factory(**options: Any) -> Any:
 def refig_reporters() -> Iterator[ReporterRecord]:
     yield ReporterRecord(
         name="figures",
-        description="Figures of the report (forest plot, judge vs Elo, axes, distributions): "
-        "PNG and SVG.",
+        description="Figures of the report (forest plots of the total and per axis, judge vs "
+        "Elo, axes, distributions): PNG, SVG and PDF.",
         factory=_factory,
     )

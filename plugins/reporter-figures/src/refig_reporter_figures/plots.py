@@ -1,4 +1,4 @@
-"""The report's figures with matplotlib (object API, Agg canvas): PNG and SVG of each.
+"""The report's figures with matplotlib (object API, Agg canvas): PNG, SVG and PDF of each.
 
 Every figure reads the analysis' tables and score arrays, so it shows the numbers the tables
 print. A figure without enough data is skipped with the reason, never drawn empty.
@@ -17,17 +17,19 @@ from refig_toolkit_analysis import Analysis, Estimate, Table
 
 DPI = 150
 SVG_METADATA = {"Date": None}
+PDF_METADATA = {"CreationDate": None}
 
 
 @dataclass(frozen=True)
 class Figure:
-    """A written figure: its stem, title, caption and the PNG and SVG paths."""
+    """A written figure: its stem, title, caption and the PNG, SVG and PDF paths."""
 
     name: str
     title: str
     caption: str
     png: Path
     svg: Path
+    pdf: Path
 
 
 @dataclass(frozen=True)
@@ -40,10 +42,11 @@ class Skipped:
 
 
 def _save(fig: MplFigure, out_dir: Path, name: str, title: str, caption: str) -> Figure:
-    png, svg = out_dir / f"{name}.png", out_dir / f"{name}.svg"
+    png, svg, pdf = (out_dir / f"{name}.{suffix}" for suffix in ("png", "svg", "pdf"))
     fig.savefig(png, dpi=DPI, bbox_inches="tight")
     fig.savefig(svg, bbox_inches="tight", metadata=SVG_METADATA)
-    return Figure(name, title, caption, png, svg)
+    fig.savefig(pdf, bbox_inches="tight", metadata=PDF_METADATA)
+    return Figure(name, title, caption, png, svg, pdf)
 
 
 def _rows_with_estimates(table: Table | None, key: str) -> list[dict]:
@@ -85,6 +88,44 @@ def forest(analysis: Analysis, out_dir: Path) -> Figure | Skipped:
         "effects_forest",
         title,
         "Points are mean paired differences over common tasks; bars are bootstrap intervals.",
+    )
+
+
+def axis_forest(analysis: Analysis, out_dir: Path) -> Figure | Skipped:
+    """Paired effects on every rubric axis and the total (the ``axis_effects`` table), one
+    panel per axis, each pair a point with its interval against a zero line."""
+    title = "Paired effects per rubric axis"
+    table = analysis.table("axis_effects")
+    keys = [c.key for c in table.columns if c.key.startswith("d_")] if table else []
+    rows = _rows_with_estimates(table, keys[-1]) if keys else []
+    if table is None or not rows:
+        return Skipped("axis_effects_forest", title, "no paired effects with a score")
+    fig = MplFigure(figsize=(2.4 * len(keys) + 2.0, 0.45 * len(rows) + 1.8),
+                    layout="constrained")
+    panels = fig.subplots(1, len(keys), sharey=True, squeeze=False)[0]
+    labels = {c.key: c.label for c in table.columns}
+    for ax, key in zip(panels, keys, strict=True):
+        for y, row in enumerate(reversed(rows)):
+            est = row.get(key)
+            if not isinstance(est, Estimate) or not math.isfinite(est.value):
+                continue
+            if est.low is not None and est.high is not None:
+                ax.hlines(y, est.low, est.high, color="tab:blue", linewidth=2)
+            ax.plot(est.value, y, "o", color="tab:blue")
+        ax.axvline(0, color="grey", linestyle="--", linewidth=1)
+        ax.set_title(labels[key], fontsize=9)
+    panels[0].set_ylim(-0.6, len(rows) - 0.4)
+    panels[0].set_yticks(range(len(rows)))
+    panels[0].set_yticklabels([f"{r['comparison']}  ({r['fixed']})" for r in reversed(rows)],
+                              fontsize=7)
+    fig.suptitle(f"{title} (treatment − baseline, points)")
+    return _save(
+        fig,
+        out_dir,
+        "axis_effects_forest",
+        title,
+        "Mean paired differences per axis over the tasks both scored on every axis; bars are "
+        "bootstrap intervals sharing one resample.",
     )
 
 
@@ -205,15 +246,17 @@ def distributions(analysis: Analysis, out_dir: Path) -> Figure | Skipped:
     )
 
 
-FIGURES: tuple[Callable[[Analysis, Path], Figure | Skipped], ...] = (
-    forest,
-    judge_vs_elo,
-    axis_bars,
-    distributions,
-)
+#: Every figure by the stem of its files, in the order they are drawn.
+FIGURES: dict[str, Callable[[Analysis, Path], Figure | Skipped]] = {
+    "effects_forest": forest,
+    "axis_effects_forest": axis_forest,
+    "judge_vs_elo": judge_vs_elo,
+    "axis_bars": axis_bars,
+    "score_distributions": distributions,
+}
 
 
 def write_figures(analysis: Analysis, out_dir: Path) -> list[Figure | Skipped]:
     """Draw every figure into ``out_dir`` (created), returning what was written or skipped."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    return [draw(analysis, out_dir) for draw in FIGURES]
+    return [draw(analysis, out_dir) for draw in FIGURES.values()]

@@ -1,4 +1,4 @@
-"""The `figures` reporter: every figure of the report into a directory, PNG and SVG."""
+"""The `figures` reporter: every figure of the report into a directory, PNG, SVG and PDF."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The `latex` reporter: ``tables/<key>.tex`` per table and a ``report.tex`` that inputs them."""
+"""The `latex` reporter: ``tables/<key>.tex`` per table and a ``report.tex`` that inputs them;
+with ``--paper NAME``, that paper's tables and figures instead (:mod:`.paper`)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,16 @@ class LatexReporter(Reporter):
 
         if out is None:
             raise UsageError("the latex reporter needs a directory", fix="pass --latex DIR")
+        if options.get("paper"):
+            from refig.plugin import err
+            from refig_toolkit_analysis.papers import paper_for
+
+            from refig_reporter_latex.paper import write_paper
+
+            paper_for(str(options["paper"]), None)  # an unknown paper exits 2 before any work
+            target, line = write_paper(analysis_for(run_dir, options), out, options)
+            err.print(line, markup=False, highlight=False)
+            return target
         analysis = analysis_for(run_dir, options)
         tables_dir = out / "tables"
         tables_dir.mkdir(parents=True, exist_ok=True)

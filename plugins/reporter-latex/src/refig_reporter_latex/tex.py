@@ -33,10 +33,12 @@ def escape(text: str) -> str:
     return "".join(_ESCAPES.get(ch, ch) for ch in text)
 
 
-def table_tex(table: Table) -> str:
-    """A ``table`` float holding a booktabs ``tabular``, with caption, label and notes."""
-    label = f"tab:refig-{table.key.replace('_', '-')}"
-    caption = escape(table.title) + (f". {escape(table.description)}" if table.description else "")
+def table_tex(table: Table, caption: str | None = None, label: str | None = None) -> str:
+    """A ``table`` float holding a booktabs ``tabular``, with caption, label and notes; the
+    caption and label are the table's own unless given (a paper's)."""
+    label = label or f"tab:refig-{table.key.replace('_', '-')}"
+    caption = escape(caption if caption is not None else table.title) + (
+        f". {escape(table.description)}" if table.description else "")
     if table.empty:
         return (
             f"% {table.key}: empty\n\\paragraph{{{escape(table.title)}}} "
@@ -69,12 +71,15 @@ def table_tex(table: Table) -> str:
     return "\n".join(lines) + "\n"
 
 
-def document(title: str, inputs: list[str]) -> str:
-    """A standalone article that inputs every table file (needs only booktabs)."""
-    body = "\n".join(f"\\input{{tables/{name}}}" for name in inputs)
+def document(title: str, inputs: list[str], body: str | None = None) -> str:
+    """A standalone article that inputs every table file (needs booktabs, and graphicx for a
+    paper's figures), or holds ``body`` when given."""
+    if body is None:
+        body = "\n".join(f"\\input{{tables/{name}}}" for name in inputs)
     return (
         "\\documentclass{article}\n\\usepackage[utf8]{inputenc}\n\\usepackage[T1]{fontenc}\n"
-        "\\usepackage{booktabs}\n\\usepackage[margin=2cm,landscape]{geometry}\n"
+        "\\usepackage{booktabs}\n\\usepackage{graphicx}\n"
+        "\\usepackage[margin=2cm,landscape]{geometry}\n"
         f"\\title{{{escape(title)}}}\n\\date{{}}\n\\begin{{document}}\n\\maketitle\n"
         f"{body}\n\\end{{document}}\n"
     )

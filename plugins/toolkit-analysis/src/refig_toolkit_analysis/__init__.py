@@ -48,6 +48,8 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("Preference",), "refig.models"),
     # a local page server that answers only by the names it was reached at
     **dict.fromkeys(("LOOPBACK", "LoopbackServer"), "refig_toolkit_analysis.loopback"),
+    # a published paper's tables and figures, as a family declares them (``--paper``)
+    **dict.fromkeys(("Paper", "PaperItem", "Part"), "refig_toolkit_analysis.papers"),
     # the suite metadata keys that name a task's field
     **dict.fromkeys(("FIELD_KEYS",), "refig_toolkit_analysis.suite_stats"),
 }
@@ -75,6 +77,9 @@ __all__ = [
     "ObjectStore",
     "Options",
     "Outcome",
+    "Paper",
+    "PaperItem",
+    "Part",
     "Preference",
     "RatingPage",
     "RatingView",
@@ -168,4 +173,5 @@ if TYPE_CHECKING:
         raters_table,
     )
     from refig_toolkit_analysis.loopback import LOOPBACK, LoopbackServer
+    from refig_toolkit_analysis.papers import Paper, PaperItem, Part
     from refig_toolkit_analysis.suite_stats import FIELD_KEYS
