@@ -11,6 +11,12 @@ reference image looks like an input and is run a second time with a decoy figure
 (:mod:`refig_family_figure_to_code.copies`). Measured as the cold time of the same programs with
 their own image beside them as the figure against without any figure, in one run.
 
+Machine caches: the same programs run cold with this machine's caches hidden from the sandbox
+(as before: fontconfig scans every font, xelatex inflates its gzip format) and shown read-only
+(:mod:`refig_family_figure_to_code.machine_caches`), alternating program by program, under the
+``figcodebench`` capture protocol (300 dpi); every image compared byte for byte. LaTeX adds
+documents beyond `code-sample`'s pgfplots: plain text, TikZ, and fontspec with a system font.
+
 Code metrics: ``--programs`` generated programs (mutations of the references: a changed
 number, a dropped line, a renamed colour), ten per reference. The plain loop does what a
 script calling the packages per pair does: learn the trivial n-grams from the references,
@@ -19,7 +25,7 @@ language and reads each reference once (:mod:`refig_metric_code.scoring`). Both 
 numbers (checked).
 
     uv run python benchmarks/code_exec/run.py [--programs-per-language 14] [--programs 1000]
-        [--section all|execution|copy-check|metrics] [--json]
+        [--section all|execution|copy-check|caches|metrics] [--json]
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from refig_family_figure_to_code.capture import FIGCODEBENCH
 from refig_family_figure_to_code.execution import execute
 from refig_family_figure_to_code.languages import Language
 from refig_family_figure_to_code.sample.data import CATEGORIES, sample_data
@@ -110,6 +117,50 @@ def copy_check(per_language: int) -> dict[str, dict[str, float]]:
     return results
 
 
+#: LaTeX documents unlike `code-sample`'s pgfplots: text only, TikZ, fontspec with a system font.
+LATEX_EXTRA = (
+    "\\documentclass{article}\n\\pagestyle{empty}\n\\begin{document}\n"
+    "Quartz $\\int_0^1 x^2\\,dx = \\frac13$ and \\textbf{bold}.\n\\end{document}\n",
+    "\\documentclass[tikz,border=2pt]{standalone}\n\\usetikzlibrary{arrows.meta,positioning}\n"
+    "\\begin{document}\n\\begin{tikzpicture}[node distance=2cm]\n"
+    "\\node[draw,fill=blue!20] (a) {Input};\n\\node[draw,circle,right=of a] (b) {$f$};\n"
+    "\\draw[-{Stealth}] (a) -- (b);\n\\end{tikzpicture}\n\\end{document}\n",
+    "\\documentclass[border=3pt]{standalone}\n\\usepackage{fontspec}\n"
+    "\\setmainfont{DejaVu Sans}\n\\usepackage{tikz}\n\\begin{document}\n"
+    "\\begin{tikzpicture}\\draw[red,thick] (0,0) circle (1);"
+    "\\node at (0,0) {Ember 42};\\end{tikzpicture}\n\\end{document}\n",
+)
+
+
+def caches(per_language: int) -> dict[str, dict[str, float]]:
+    """Cold seconds with the machine's caches hidden and shown, alternating; equal images."""
+    results: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        for language in (Language.LATEX, Language.R, Language.MATLAB):
+            programs = corpus(language, per_language, Path(scratch))
+            if language is Language.LATEX:
+                programs += [(text, {}) for text in LATEX_EXTRA]
+            seconds = {False: 0.0, True: 0.0}
+            same = made = 0
+            for program, inputs in programs:
+                images = {}
+                for shared in (False, True):
+                    started = time.monotonic()
+                    images[shared] = execute(program, language, inputs=inputs,
+                                             protocol=FIGCODEBENCH, shared_caches=shared).png
+                    seconds[shared] += time.monotonic() - started
+                made += images[True] is not None
+                same += images[False] == images[True]
+            row = {"programs": len(programs), "made_image": made, "identical_png": same,
+                   "hidden_s": seconds[False], "shown_s": seconds[True],
+                   "hidden_per_minute": per_minute(len(programs), seconds[False]),
+                   "shown_per_minute": per_minute(len(programs), seconds[True]),
+                   "ratio": seconds[False] / seconds[True]}
+            results[language.value] = row
+            print(f"caches {language.value:7s} {json.dumps(row)}", flush=True)
+    return results
+
+
 def mutate(source: str, rng: random.Random) -> str:
     lines = source.splitlines()
     for _ in range(rng.randint(1, 3)):
@@ -165,7 +216,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--programs-per-language", type=int, default=14)
     parser.add_argument("--programs", type=int, default=1000)
-    parser.add_argument("--section", choices=("all", "execution", "copy-check", "metrics"),
+    parser.add_argument("--section", choices=("all", "execution", "copy-check", "caches", "metrics"),
                         default="all")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -175,6 +226,8 @@ def main() -> None:
         report["execution"] = execution(args.programs_per_language)
     if args.section in ("all", "copy-check"):
         report["copy_check"] = copy_check(args.programs_per_language)
+    if args.section in ("all", "caches"):
+        report["caches"] = caches(args.programs_per_language)
     if args.section in ("all", "metrics"):
         report["metrics"] = metrics(args.programs)
     if args.json:
