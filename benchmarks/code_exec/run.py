@@ -38,8 +38,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from refig.plugin import run_sandboxed
+from refig_family_figure_to_code import toolchains
 from refig_family_figure_to_code.capture import FIGCODEBENCH
-from refig_family_figure_to_code.execution import execute
+from refig_family_figure_to_code.execution import conclude, execute, prepare, program_env
 from refig_family_figure_to_code.languages import Language
 from refig_family_figure_to_code.sample.data import CATEGORIES, sample_data
 from refig_family_figure_to_code.sample.programs import data_files, reference_program
@@ -161,6 +163,56 @@ def caches(per_language: int) -> dict[str, dict[str, float]]:
     return results
 
 
+def toolchain_cpu(per_language: int) -> dict[str, dict[str, float]]:
+    """CPU seconds a program under the ``figcodebench`` protocol, caches hidden and shown,
+    alternating: the sandboxed toolchain's (``/usr/bin/time`` inside the sandbox sees what
+    bwrap's reaper loses; xdvipdfmx included) and this process's reading of its image (for
+    LaTeX the PDF's first page at 300 dpi), as :func:`execute` does both."""
+    results: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        for language in Language:
+            programs = corpus(language, per_language, Path(scratch))
+            if language is Language.LATEX:
+                programs += [(text, {}) for text in LATEX_EXTRA]
+            cpu = {False: 0.0, True: 0.0}
+            reading = 0.0
+            for program, inputs in programs:
+                for shared in (False, True):
+                    seconds, read = _one_cpu(program, language, inputs, shared)
+                    cpu[shared] += seconds
+                    reading += read / 2
+            count = len(programs)
+            row = {"programs": count, "hidden_cpu_s": cpu[False] / count,
+                   "shown_cpu_s": cpu[True] / count, "ratio": cpu[False] / cpu[True],
+                   "image_cpu_s": reading / count}
+            results[language.value] = row
+            print(f"cpu {language.value:7s} {json.dumps(row)}", flush=True)
+    return results
+
+
+def _one_cpu(program: str, language: Language, inputs: dict[str, Path],
+             shared: bool) -> tuple[float, float]:
+    """The toolchain's CPU seconds for one run, and this process's for reading its image."""
+    with tempfile.TemporaryDirectory(prefix="refig-program-") as work:
+        prepared = prepare(Path(work), program, language, inputs, FIGCODEBENCH)
+        launch = toolchains.launch(language, prepared.workdir, 640, 480, FIGCODEBENCH, shared)
+        result = run_sandboxed(["/usr/bin/time", "-f", "refig-cpu %U %S", *launch.argv],
+                               workdir=prepared.workdir, deadline_s=120, memory_mb=4096,
+                               env=program_env(prepared.workdir, launch.env),
+                               binds=launch.binds)
+        timing = [line for line in result.stderr.decode().splitlines()
+                  if line.startswith("refig-cpu ")][-1].split()
+        started = time.process_time()
+        made = conclude(prepared, exit_code=result.exit_code, timed_out=result.timed_out,
+                        output=result.stdout + result.stderr, seconds=result.seconds,
+                        toolchain=launch.toolchain, width=640, deadline_s=120,
+                        protocol=FIGCODEBENCH)
+        read = time.process_time() - started
+        if not made.ok:
+            raise SystemExit(f"{language}: {made.error}")
+    return float(timing[1]) + float(timing[2]), read
+
+
 def mutate(source: str, rng: random.Random) -> str:
     lines = source.splitlines()
     for _ in range(rng.randint(1, 3)):
@@ -216,8 +268,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--programs-per-language", type=int, default=14)
     parser.add_argument("--programs", type=int, default=1000)
-    parser.add_argument("--section", choices=("all", "execution", "copy-check", "caches", "metrics"),
-                        default="all")
+    parser.add_argument("--section", default="all",
+                        choices=("all", "execution", "copy-check", "caches", "metrics"))
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     print(f"machine: {platform.platform()}, python {platform.python_version()}")
@@ -228,6 +280,7 @@ def main() -> None:
         report["copy_check"] = copy_check(args.programs_per_language)
     if args.section in ("all", "caches"):
         report["caches"] = caches(args.programs_per_language)
+        report["cpu"] = toolchain_cpu(args.programs_per_language)
     if args.section in ("all", "metrics"):
         report["metrics"] = metrics(args.programs)
     if args.json:
