@@ -16,6 +16,9 @@ Machine caches: the same programs run cold with this machine's caches hidden fro
 (:mod:`refig_family_figure_to_code.machine_caches`), alternating program by program, under the
 ``figcodebench`` capture protocol (300 dpi); every image compared byte for byte. LaTeX adds
 documents beyond `code-sample`'s pgfplots: plain text, TikZ, and fontspec with a system font.
+Wall seconds of :func:`execute`, then CPU seconds of every language's toolchain the same way
+(``/usr/bin/time`` inside the sandbox: bwrap's reaper loses its children's CPU) and of reading
+its image in this process (LaTeX: the PDF's first page at 300 dpi).
 
 Code metrics: ``--programs`` generated programs (mutations of the references: a changed
 number, a dropped line, a renamed colour), ten per reference. The plain loop does what a
