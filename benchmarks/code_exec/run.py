@@ -11,6 +11,15 @@ reference image looks like an input and is run a second time with a decoy figure
 (:mod:`refig_family_figure_to_code.copies`). Measured as the cold time of the same programs with
 their own image beside them as the figure against without any figure, in one run.
 
+Machine caches: the same programs run cold with this machine's caches hidden from the sandbox
+(as before: fontconfig scans every font, xelatex inflates its gzip format) and shown read-only
+(:mod:`refig_family_figure_to_code.machine_caches`), alternating program by program, under the
+``figcodebench`` capture protocol (300 dpi); every image compared byte for byte. LaTeX adds
+documents beyond `code-sample`'s pgfplots: plain text, TikZ, and fontspec with a system font.
+Wall seconds of :func:`execute`, then CPU seconds of every language's toolchain the same way
+(``/usr/bin/time`` inside the sandbox: bwrap's reaper loses its children's CPU) and of reading
+its image in this process (LaTeX: the PDF's first page at 300 dpi).
+
 Code metrics: ``--programs`` generated programs (mutations of the references: a changed
 number, a dropped line, a renamed colour), ten per reference. The plain loop does what a
 script calling the packages per pair does: learn the trivial n-grams from the references,
@@ -19,7 +28,7 @@ language and reads each reference once (:mod:`refig_metric_code.scoring`). Both 
 numbers (checked).
 
     uv run python benchmarks/code_exec/run.py [--programs-per-language 14] [--programs 1000]
-        [--section all|execution|copy-check|metrics] [--json]
+        [--section all|execution|copy-check|caches|metrics] [--json]
 """
 
 from __future__ import annotations
@@ -32,7 +41,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from refig_family_figure_to_code.execution import execute
+from refig.plugin import run_sandboxed
+from refig_family_figure_to_code import toolchains
+from refig_family_figure_to_code.capture import FIGCODEBENCH
+from refig_family_figure_to_code.execution import conclude, execute, prepare, program_env
 from refig_family_figure_to_code.languages import Language
 from refig_family_figure_to_code.sample.data import CATEGORIES, sample_data
 from refig_family_figure_to_code.sample.programs import data_files, reference_program
@@ -110,6 +122,100 @@ def copy_check(per_language: int) -> dict[str, dict[str, float]]:
     return results
 
 
+#: LaTeX documents unlike `code-sample`'s pgfplots: text only, TikZ, fontspec with a system font.
+LATEX_EXTRA = (
+    "\\documentclass{article}\n\\pagestyle{empty}\n\\begin{document}\n"
+    "Quartz $\\int_0^1 x^2\\,dx = \\frac13$ and \\textbf{bold}.\n\\end{document}\n",
+    "\\documentclass[tikz,border=2pt]{standalone}\n\\usetikzlibrary{arrows.meta,positioning}\n"
+    "\\begin{document}\n\\begin{tikzpicture}[node distance=2cm]\n"
+    "\\node[draw,fill=blue!20] (a) {Input};\n\\node[draw,circle,right=of a] (b) {$f$};\n"
+    "\\draw[-{Stealth}] (a) -- (b);\n\\end{tikzpicture}\n\\end{document}\n",
+    "\\documentclass[border=3pt]{standalone}\n\\usepackage{fontspec}\n"
+    "\\setmainfont{DejaVu Sans}\n\\usepackage{tikz}\n\\begin{document}\n"
+    "\\begin{tikzpicture}\\draw[red,thick] (0,0) circle (1);"
+    "\\node at (0,0) {Ember 42};\\end{tikzpicture}\n\\end{document}\n",
+)
+
+
+def caches(per_language: int) -> dict[str, dict[str, float]]:
+    """Cold seconds with the machine's caches hidden and shown, alternating; equal images."""
+    results: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        for language in (Language.LATEX, Language.R, Language.MATLAB):
+            programs = corpus(language, per_language, Path(scratch))
+            if language is Language.LATEX:
+                programs += [(text, {}) for text in LATEX_EXTRA]
+            seconds = {False: 0.0, True: 0.0}
+            same = made = 0
+            for program, inputs in programs:
+                images = {}
+                for shared in (False, True):
+                    started = time.monotonic()
+                    images[shared] = execute(program, language, inputs=inputs,
+                                             protocol=FIGCODEBENCH, shared_caches=shared).png
+                    seconds[shared] += time.monotonic() - started
+                made += images[True] is not None
+                same += images[False] == images[True]
+            row = {"programs": len(programs), "made_image": made, "identical_png": same,
+                   "hidden_s": seconds[False], "shown_s": seconds[True],
+                   "hidden_per_minute": per_minute(len(programs), seconds[False]),
+                   "shown_per_minute": per_minute(len(programs), seconds[True]),
+                   "ratio": seconds[False] / seconds[True]}
+            results[language.value] = row
+            print(f"caches {language.value:7s} {json.dumps(row)}", flush=True)
+    return results
+
+
+def toolchain_cpu(per_language: int) -> dict[str, dict[str, float]]:
+    """CPU seconds a program under the ``figcodebench`` protocol, caches hidden and shown,
+    alternating: the sandboxed toolchain's (``/usr/bin/time`` inside the sandbox sees what
+    bwrap's reaper loses; xdvipdfmx included) and this process's reading of its image (for
+    LaTeX the PDF's first page at 300 dpi), as :func:`execute` does both."""
+    results: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        for language in Language:
+            programs = corpus(language, per_language, Path(scratch))
+            if language is Language.LATEX:
+                programs += [(text, {}) for text in LATEX_EXTRA]
+            cpu = {False: 0.0, True: 0.0}
+            reading = 0.0
+            for program, inputs in programs:
+                for shared in (False, True):
+                    seconds, read = _one_cpu(program, language, inputs, shared)
+                    cpu[shared] += seconds
+                    reading += read / 2
+            count = len(programs)
+            row = {"programs": count, "hidden_cpu_s": cpu[False] / count,
+                   "shown_cpu_s": cpu[True] / count, "ratio": cpu[False] / cpu[True],
+                   "image_cpu_s": reading / count}
+            results[language.value] = row
+            print(f"cpu {language.value:7s} {json.dumps(row)}", flush=True)
+    return results
+
+
+def _one_cpu(program: str, language: Language, inputs: dict[str, Path],
+             shared: bool) -> tuple[float, float]:
+    """The toolchain's CPU seconds for one run, and this process's for reading its image."""
+    with tempfile.TemporaryDirectory(prefix="refig-program-") as work:
+        prepared = prepare(Path(work), program, language, inputs, FIGCODEBENCH)
+        launch = toolchains.launch(language, prepared.workdir, 640, 480, FIGCODEBENCH, shared)
+        result = run_sandboxed(["/usr/bin/time", "-f", "refig-cpu %U %S", *launch.argv],
+                               workdir=prepared.workdir, deadline_s=120, memory_mb=4096,
+                               env=program_env(prepared.workdir, launch.env),
+                               binds=launch.binds)
+        timing = [line for line in result.stderr.decode().splitlines()
+                  if line.startswith("refig-cpu ")][-1].split()
+        started = time.process_time()
+        made = conclude(prepared, exit_code=result.exit_code, timed_out=result.timed_out,
+                        output=result.stdout + result.stderr, seconds=result.seconds,
+                        toolchain=launch.toolchain, width=640, deadline_s=120,
+                        protocol=FIGCODEBENCH)
+        read = time.process_time() - started
+        if not made.ok:
+            raise SystemExit(f"{language}: {made.error}")
+    return float(timing[1]) + float(timing[2]), read
+
+
 def mutate(source: str, rng: random.Random) -> str:
     lines = source.splitlines()
     for _ in range(rng.randint(1, 3)):
@@ -165,8 +271,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--programs-per-language", type=int, default=14)
     parser.add_argument("--programs", type=int, default=1000)
-    parser.add_argument("--section", choices=("all", "execution", "copy-check", "metrics"),
-                        default="all")
+    parser.add_argument("--section", default="all",
+                        choices=("all", "execution", "copy-check", "caches", "metrics"))
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     print(f"machine: {platform.platform()}, python {platform.python_version()}")
@@ -175,6 +281,9 @@ def main() -> None:
         report["execution"] = execution(args.programs_per_language)
     if args.section in ("all", "copy-check"):
         report["copy_check"] = copy_check(args.programs_per_language)
+    if args.section in ("all", "caches"):
+        report["caches"] = caches(args.programs_per_language)
+        report["cpu"] = toolchain_cpu(args.programs_per_language)
     if args.section in ("all", "metrics"):
         report["metrics"] = metrics(args.programs)
     if args.json:

@@ -283,10 +283,12 @@ def execute(
     height: int = 480,
     limits: Limits | None = None,
     protocol: str = REFIG,
+    shared_caches: bool = True,
 ) -> Execution:
     """Run ``program`` (source text) in ``language`` with ``inputs`` (name -> file) beside it,
     in a fresh process, captured by ``protocol`` (see :mod:`.warm` for one reused
-    interpreter)."""
+    interpreter); ``shared_caches`` False hides this machine's font cache and uncompressed TeX
+    format from it (:mod:`.machine_caches`; the same image, more work)."""
     language = Language.parse(str(language))
     limits = limits or Limits()
     refused = refuse(program, language)
@@ -296,7 +298,8 @@ def execute(
     def once(given: Mapping[str, Path]) -> Execution:
         with tempfile.TemporaryDirectory(prefix="refig-program-") as scratch:
             prepared = prepare(Path(scratch), program, language, given, protocol)
-            launch = toolchains.launch(language, prepared.workdir, width, height, protocol)
+            launch = toolchains.launch(language, prepared.workdir, width, height, protocol,
+                                       shared_caches)
             result = run_sandboxed(launch.argv, workdir=prepared.workdir,
                                    deadline_s=limits.deadline_s, memory_mb=limits.memory_mb,
                                    env=program_env(prepared.workdir, launch.env),

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from refig_family_figure_to_code.capture import FIGCODEBENCH, FIGCODEBENCH_DPI, REFIG
 from refig_family_figure_to_code.languages import Language
+from refig_family_figure_to_code.machine_caches import fontconfig_binds, latex_caches
 
 #: The file name the program is run under: ``figure.m`` would shadow MATLAB's ``figure``.
 RUN_NAMES = {Language.PYTHON: "figure.py", Language.MATLAB: "refig_main.m",
@@ -79,12 +80,15 @@ def binary(language: Language) -> str | None:
 
 
 def launch(language: Language, workdir: Path, width: int, height: int,
-           protocol: str = REFIG) -> Launch:
+           protocol: str = REFIG, shared_caches: bool = True) -> Launch:
     """The command that runs ``RUN_NAMES[language]`` in ``workdir`` at the target size (under
     the ``figcodebench`` protocol, at the release's size: the program written by
-    :func:`.capture.figcodebench_python` saves its own figure)."""
+    :func:`.capture.figcodebench_python` saves its own figure). With ``shared_caches`` R,
+    Octave and xelatex read this machine's font cache, and xelatex its format uncompressed
+    (:mod:`.machine_caches`: the same pixels, less work a run)."""
     program = RUN_NAMES[language]
     release = protocol == FIGCODEBENCH
+    fonts = fontconfig_binds() if shared_caches else ()
     if language is Language.PYTHON:
         driver = _driver("run_python.py", workdir)
         return Launch((sys.executable, "-I", driver, program, "" if release else CAPTURE,
@@ -93,7 +97,7 @@ def launch(language: Language, workdir: Path, width: int, height: int,
         driver = _driver("run_figure.R", workdir)
         return Launch((shutil.which("Rscript") or "Rscript", "--vanilla", driver, program,
                        CAPTURE, str(width), str(height), protocol), {}, "Rscript",
-                      (Path("/etc/R"),))
+                      (Path("/etc/R"), *fonts))
     if language is Language.MATLAB:
         driver = _driver("run_figure.m", workdir)
         env = {"REFIG_PROGRAM": program, "REFIG_IMAGE": CAPTURE, "REFIG_WIDTH": str(width),
@@ -106,10 +110,11 @@ def launch(language: Language, workdir: Path, width: int, height: int,
                           env, "matlab")
         return Launch((shutil.which("octave") or "octave", "--no-gui", "--no-window-system",
                        "--norc", "--quiet", "--no-history", driver), env, "octave",
-                      (Path("/etc/octave"),))
+                      (Path("/etc/octave"), *fonts))
+    env, caches = latex_caches() if shared_caches else ({}, ())
     return Launch((shutil.which("xelatex") or "xelatex", "-interaction=nonstopmode",
-                   "-halt-on-error", "-no-shell-escape", "-file-line-error", program), {},
-                  "xelatex", (Path("/etc/texmf"), Path("/var/lib/texmf")))
+                   "-halt-on-error", "-no-shell-escape", "-file-line-error", program), env,
+                  "xelatex", (Path("/etc/texmf"), Path("/var/lib/texmf"), *caches))
 
 
 def classify(language: Language, exit_code: int | None, output: str) -> str | None:

@@ -42,6 +42,7 @@ from refig_family_figure_to_code.execution import (
     with_copy_check,
 )
 from refig_family_figure_to_code.languages import Language
+from refig_family_figure_to_code.machine_caches import fontconfig_binds
 
 WARM_LANGUAGES = (Language.PYTHON, Language.R, Language.MATLAB)
 DONE = b"REFIG-DONE\t"
@@ -84,10 +85,10 @@ class WarmInterpreter:
         if self.language is Language.R:
             return ([shutil.which("Rscript") or "Rscript", "--vanilla",
                      f"{drivers}/warm_figure.R"], {"REFIG_WARM": "1", "REFIG_DRIVERS": drivers},
-                    (Path("/etc/R"),))
+                    (Path("/etc/R"), *fontconfig_binds()))
         return ([shutil.which("octave") or "octave", "--no-gui", "--no-window-system", "--norc",
                  "--quiet", "--no-history", f"{drivers}/run_figure.m"], {"REFIG_WARM": "1"},
-                (Path("/etc/octave"),))
+                (Path("/etc/octave"), *fontconfig_binds()))
 
     def _start(self) -> subprocess.Popen[bytes]:
         if self._proc is not None and self._proc.poll() is None:
