@@ -61,7 +61,7 @@ class EditProbes(Metric):
     """Slide probes on the figure-to-slide slide or the edited slides of a deck; code probes on
     a figure-to-code program."""
 
-    version = "2"  # 2: keeps each slide probe's before and after renderings
+    version = "3"  # 2: keeps each slide probe's before and after renderings; 3: a program's too
 
     def __init__(
         self, renderer: str = "libreoffice", code_renderer: str = "program", width: int = 800
