@@ -9,7 +9,12 @@ from typing import Any
 
 import numpy as np
 
-from refig_toolkit_analysis.analysis.context import EDITABILITY_HINTS, MIN_PAIRED_TASKS, Context
+from refig_toolkit_analysis.analysis.context import (
+    EDITABILITY_HINTS,
+    MIN_PAIRED_TASKS,
+    MIN_TASKS_FOR_INTERVAL,
+    Context,
+)
 from refig_toolkit_analysis.analysis.registry import SectionBuilder
 from refig_toolkit_analysis.analysis.tables import Cell, Column, Estimate, Table, format_number
 from refig_toolkit_analysis.stats import bootstrap_ci, rank_agreement
@@ -24,11 +29,12 @@ Flag = tuple[str, str, str]
 
 
 def mean_estimate(values: Sequence[float]) -> Estimate | None:
-    """The mean with its 95% bootstrap interval (no interval under two values)."""
+    """The mean with its 95% bootstrap interval over the values (none under
+    :data:`MIN_TASKS_FOR_INTERVAL`, as every mean of the report)."""
     if not values:
         return None
-    if len(values) < 2:
-        return Estimate(float(values[0]))
+    if len(values) < MIN_TASKS_FOR_INTERVAL:
+        return Estimate(float(np.mean(values)))
     ci = bootstrap_ci(np.asarray(values, dtype=float))
     return Estimate(ci.estimate, ci.low, ci.high)
 
