@@ -17,7 +17,7 @@ from refig_toolkit_analysis.analysis.context import (
 )
 from refig_toolkit_analysis.analysis.registry import SectionBuilder
 from refig_toolkit_analysis.analysis.tables import Cell, Column, Estimate, Table, format_number
-from refig_toolkit_analysis.stats import bootstrap_ci, rank_agreement
+from refig_toolkit_analysis.stats import Interval, bootstrap_ci, rank_agreement
 
 EDIT_PROBES = "edit-probes"
 PROBE_SCORE = "probe_score"
@@ -35,7 +35,8 @@ def mean_estimate(values: Sequence[float]) -> Estimate | None:
         return None
     if len(values) < MIN_TASKS_FOR_INTERVAL:
         return Estimate(float(np.mean(values)))
-    ci = bootstrap_ci(np.asarray(values, dtype=float))
+    ci = bootstrap_ci(np.asarray(values, dtype=float))  # one column: one interval
+    assert isinstance(ci, Interval)
     return Estimate(ci.estimate, ci.low, ci.high)
 
 
@@ -69,8 +70,8 @@ def probes_table(ctx: Context, flags: Sequence[Flag] = (), what: str = "") -> Ta
     edit = scores.axis_index(*EDITABILITY_HINTS) if scores is not None else None
     found = {cid: {t: o for (t, c), o in data.outcomes.items() if c == cid and o.passed}
              for cid in data.config_order}
-    details = {cid: [v.detail for o in outcomes.values()
-                     if (v := o.values.get((EDIT_PROBES, PROBE_SCORE))) is not None]
+    details = {cid: [kept.detail for o in outcomes.values()
+                     if (kept := o.values.get((EDIT_PROBES, PROBE_SCORE))) is not None]
                for cid, outcomes in found.items()}
     names = _probe_names([d for ds in details.values() for d in ds])
     columns = [Column("config", "configuration"), Column("probed", "probed", "int"),
@@ -124,7 +125,8 @@ def probes_table(ctx: Context, flags: Sequence[Flag] = (), what: str = "") -> Ta
 
 def probe_verdict(probe: Mapping[str, Any]) -> str:
     """``passed``, ``failed`` or ``not measured``, with the reason and the numbers decided on."""
-    verdict = {True: "passed", False: "failed"}.get(probe.get("passed"), "not measured")
+    passed = probe.get("passed")
+    verdict = "not measured" if passed is None else "passed" if passed else "failed"
     numbers = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in probe.get("evidence", {}).items()
                         if isinstance(v, int | float) and not isinstance(v, bool)
                         and k not in ("node", "edges", "glued"))
