@@ -21,6 +21,7 @@ from refig.plugins import Selection
 from refig.protocols import AttemptContext, Harness, HarnessResult, Prompt
 from refig.records import Deliverable, ExecutorRecord, HarnessRecord, WorkflowRecord
 from refig.running.runner import RunRequest, execute
+from refig.suite import Suite
 from slides import STYLES, make_slide
 
 SLIDE_FILE = "slide.pptx"  # figure-to-slide's deliverable
@@ -116,6 +117,7 @@ def make_run(suite: Path, run: Path, per_source: int, jobs: int,
                               factory=lambda **_: _Workflow())
     executor = ExecutorRecord(name="local", description="local",
                               factory=lambda **_: LocalExecutor())
+    loaded = Suite.load(tasks_from or suite)
     made = 0
     with tempfile.TemporaryDirectory(prefix="refig-bench-attempts-") as attempts:
         for variant in range(per_source):
@@ -124,7 +126,7 @@ def make_run(suite: Path, run: Path, per_source: int, jobs: int,
                                    factory=lambda drafter=drafter, **_: drafter,
                                    needs_model=False)
             request = RunRequest(
-                suite=tasks_from or suite, out=run, harness=Selection(record, record.name),
+                suite=loaded, out=run, harness=Selection(record, record.name),
                 workflow=Selection(workflow, "bench"), executor=Selection(executor, "local"),
                 jobs=jobs, timeout=120, sandbox="none", workspace_root=Path(attempts),
                 deliverables=(Deliverable("slide", SLIDE_FILE, primary=True),),

@@ -71,6 +71,9 @@ def test_a_program_that_draws_its_figure_passes_every_probe(tmp_path: Path) -> N
     assert found["string"]["evidence"]["old"] == "Millimetres"  # the longest word OCR read
     assert found["data"]["evidence"]["old"] == "3.2"
     assert score == 1.0
+    # each probe keeps the program's image before its edit and the edited program's after
+    befores = {p["renders"]["before"] for p in found.values()}
+    assert len(befores) == 1 and all(p["renders"]["after"] not in befores for p in found.values())
 
 
 def test_an_embedded_picture_of_the_figure_fails(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ def test_the_registry_finds_and_builds_the_metric() -> None:
     selection = Registry.load().resolve(PluginKind.METRIC, "edit-probes")
     assert selection.distribution == "refig-metric-edit-probes"
     assert selection.record.families == frozenset({FIGURE_TO_SLIDE, DECK_EDIT, FIGURE_TO_CODE})
-    assert selection.record.default is False  # one more render an artifact: run when named
+    assert selection.record.default is False  # a probe deck an artifact: run when named
     metric = selection.create()
     assert isinstance(metric, Metric)
     assert metric.version

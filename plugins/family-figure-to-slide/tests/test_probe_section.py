@@ -56,3 +56,28 @@ def test_probe_scores_sit_beside_the_editability_axis(tmp_path: Path) -> None:
 def test_without_probe_values_the_table_says_how_to_get_them(tmp_path: Path) -> None:
     table = run(tmp_path, probes=False).table("probes")
     assert "refig evaluate RUN -m edit-probes" in (table.insufficient or "")
+
+
+def test_each_probe_has_its_pass_rate_where_it_applied(tmp_path: Path) -> None:
+    store = synthetic_run(tmp_path / "run", SyntheticSpec(
+        configs=[LOW], quality=[[0.5] * 5], tasks=4, judges=(), repeats=1, votes=0,
+        images=False, gate_failures=0.0, failed_judgments=0.0))
+    probes = [{"probe": "move", "applicable": True, "passed": True},
+              {"probe": "delete", "applicable": True, "passed": False},
+              {"probe": "recolour", "applicable": False, "reason": "no fill"}]
+    slides = [a.outputs["slide"] for a in store.query(Attempt) if "slide" in a.outputs]
+    store.put_many([MetricValue(artifact_sha256=sha, metric="edit-probes", name="probe_score",
+                                value=0.5, detail={"probes": probes}) for sha in slides])
+    [row] = analyse(store, Options(resamples=50)).table("probes").rows
+    assert row["pass_move"] == 1.0 and row["pass_delete"] == 0.0
+    assert row["pass_recolour"] is None  # it never applied: no rate, not a pass or a failure
+    assert row["probed"] == len(slides) == 4
+
+
+def test_every_family_the_probes_serve_reports_them() -> None:
+    from refig.engine.plugins import installed_family
+
+    for family in ("figure-to-slide", "figure-to-code", "deck-edit"):
+        found = installed_family(family)
+        assert found is not None
+        assert "probes" in [section[0] for section in found.report_sections()], family

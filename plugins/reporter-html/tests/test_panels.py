@@ -120,3 +120,37 @@ def test_the_slide_panel_shows_each_edit_probe_before_and_after() -> None:
     without = registry.panels().view("figure-to-slide").panel(PanelInput(
         None, _outcome({"slide": "a" * 64}), {}, [], None, lambda _: None))
     assert without == [{"kind": "note", "text": "not inspected yet"}]
+
+
+def test_the_deck_and_code_panels_show_the_edit_probes() -> None:
+    before, after = "b" * 64, "c" * 64
+    deck = MetricValue(artifact_sha256="a" * 64, metric="edit-probes", name="probe_score",
+                       value=1.0, detail={"probes": [
+                           {"probe": "delete", "applicable": True, "passed": True, "slide": 2,
+                            "evidence": {"text": "Revenue", "ink_kept": 0.01},
+                            "renders": {"before": before, "after": after}}]})
+    found = PanelInput(None, _outcome({"deck": "a" * 64}), {("edit-probes", "probe_score"): deck},
+                       [], None, lambda _: None)
+    blocks = registry.panels().view("deck-edit").panel(found)
+    summary = next(b for b in blocks if b.get("title", "").startswith("Edit probes"))
+    # a deck's probes name the edited slide they ran on (1-based)
+    assert summary["title"] == "Edit probes: score 1, edits on “Revenue (slide 3)”"
+    assert summary["rows"] == [["delete (slide 3)", "passed; ink kept 0.01"]]
+    [pictures] = [b for b in blocks if b.get("title", "").startswith("delete")]
+    assert [i["sha256"] for i in pictures["items"]] == [before, after]
+    assert not pictures.get("lead") and not pictures.get("folded")
+    code = MetricValue(artifact_sha256="a" * 64, metric="edit-probes", name="probe_score",
+                       value=0.0, detail={"probes": [
+                           {"probe": "string", "applicable": True, "passed": False,
+                            "evidence": {"old": "Rainfall", "new": "Harbour"},
+                            "renders": {"before": before, "after": after}},
+                           {"probe": "data", "applicable": False,
+                            "reason": "the program writes no sequence of numbers"}]})
+    blocks = registry.panels().view("figure-to-code").panel(PanelInput(
+        None, _outcome({"program": "p" * 64}), {("edit-probes", "probe_score"): code}, [], None,
+        lambda _: None))
+    summary = next(b for b in blocks if b.get("title", "").startswith("Edit probes"))
+    assert summary["rows"] == [["string", "failed"],
+                               ["data", "not applicable: the program writes no sequence of "
+                                        "numbers"]]
+    assert any(b.get("title") == "string: failed" and len(b["items"]) == 2 for b in blocks)

@@ -2,7 +2,8 @@
 
 Each edit is made on the program's text, language-blind, and every edited program runs in one
 call of the family's realiser (the ``program`` renderer, in its sandbox, with the task's visible
-inputs); its image is compared with the stored rendering of the unedited program.
+inputs); its image is compared with the stored rendering of the unedited program, and both are
+kept as the probe's ``before`` and ``after`` pictures.
 
 - **string**: OCR reads the figure's text; the longest word (four letters or more) that the
   program writes in a string literal (in LaTeX, anywhere but a command name) and that OCR read
@@ -245,6 +246,8 @@ def probe_program(
             else:
                 outcome.passed, seen = check(edited, before, image(result.png))
                 outcome.evidence |= seen
+                outcome.pictures = {"before": rendering.read_bytes(),
+                                    "after": result.png.read_bytes()}
             outcomes.append(outcome)
     order = {name: i for i, name in enumerate(PROBES)}
     return sorted(outcomes, key=lambda o: order[o.probe])

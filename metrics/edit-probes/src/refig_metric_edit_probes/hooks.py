@@ -27,5 +27,5 @@ def refig_metrics() -> Iterator[MetricRecord]:
         "checks each did what it should.",
         factory=_factory,
         families=frozenset({FIGURE_TO_SLIDE, DECK_EDIT, FIGURE_TO_CODE}),
-        default=False,  # one more render an artifact: run when named (-m edit-probes)
+        default=False,  # a five-page probe deck an artifact: run when named (-m edit-probes)
     )

@@ -61,7 +61,7 @@ class EditProbes(Metric):
     """Slide probes on the figure-to-slide slide or the edited slides of a deck; code probes on
     a figure-to-code program."""
 
-    version = "2"  # 2: keeps each slide probe's before and after renderings
+    version = "3"  # 2: keeps each slide probe's before and after renderings; 3: a program's too
 
     def __init__(
         self, renderer: str = "libreoffice", code_renderer: str = "program", width: int = 800
@@ -70,7 +70,6 @@ class EditProbes(Metric):
         self.code_renderer = code_renderer
         self.width = int(width)
         self._lock = threading.Lock()
-        self._render_lock = threading.Lock()
         self._slide_renderer: Renderer | None = None
         #: Outcomes probed by :meth:`prepare`, by (artifact hash, path), until computed.
         self._prepared: dict[tuple[str, str], list[Outcome] | Exception] = {}
@@ -119,7 +118,7 @@ class EditProbes(Metric):
                 items.append((artifact, self._slides(artifact)))
             except PackageError:
                 continue  # compute reports it
-        found = probe_many([(a.path, s) for a, s in items], self.renderer(), self._render_lock)
+        found = probe_many([(a.path, s) for a, s in items], self.renderer())
         with self._lock:
             for (artifact, _), result in zip(items, found, strict=True):
                 self._prepared[(artifact.sha256, str(artifact.path))] = result
@@ -142,9 +141,7 @@ class EditProbes(Metric):
             raise prepared
         if prepared is not None:
             return prepared
-        return probe_slides(
-            artifact.path, self._slides(artifact), self.renderer(), self._render_lock
-        )
+        return probe_slides(artifact.path, self._slides(artifact), self.renderer())
 
     def compute(self, artifact: Artifact) -> Iterator[MetricValue]:
         make = ValueMaker(artifact, METRIC, self.version)

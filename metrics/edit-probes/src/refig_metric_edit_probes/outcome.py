@@ -20,7 +20,7 @@ class Outcome:
     slide: int | None = None
     evidence: dict[str, Any] = field(default_factory=dict)
     #: The renderings the check compared (PNG bytes), by role: ``before`` (the unedited slide,
-    #: from the same conversion) and ``after`` (the edited one).
+    #: from the same conversion; a program's stored image) and ``after`` (the edited one).
     pictures: dict[str, bytes] = field(default_factory=dict, repr=False)
 
     def record(self) -> dict[str, Any]:

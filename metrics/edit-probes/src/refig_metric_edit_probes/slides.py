@@ -285,7 +285,7 @@ def plan_deck(path: Path, slide_indices: Sequence[int], out: Path) -> ProbeDeck:
 
 
 def probe_many(
-    items: Sequence[tuple[Path, Sequence[int]]], renderer: Renderer, render_lock: Any
+    items: Sequence[tuple[Path, Sequence[int]]], renderer: Renderer
 ) -> list[list[Outcome] | Exception]:
     """Every slide probe of several artifacts (each a deck and the slides to probe), their
     probe decks converted in one call of the renderer (its batches); per artifact its
@@ -301,9 +301,9 @@ def probe_many(
         decks = [p for p in plans if isinstance(p, ProbeDeck) and p.deck is not None]
         if decks:
             jobs = [RenderJob(p.deck, pages="all", hidden=True) for p in decks if p.deck]
-            # one call: the renderer converts them in its batches, not one call a deck
-            with render_lock:
-                outputs = renderer.render(jobs, Path(tmp))
+            # one call: the renderer converts them in its batches, not one call a deck; calls
+            # from the engine's workers (other sources) run at once, each in a warm office
+            outputs = renderer.render(jobs, Path(tmp))
             rendered = dict(zip(map(id, decks), outputs, strict=True))
         for plan in plans:
             if isinstance(plan, Exception) or plan.deck is None:
@@ -317,10 +317,10 @@ def probe_many(
 
 
 def probe_slides(
-    path: Path, slide_indices: Sequence[int], renderer: Renderer, render_lock: Any
+    path: Path, slide_indices: Sequence[int], renderer: Renderer
 ) -> list[Outcome]:
     """Run every slide probe on the given slides (0-based) of the deck at ``path``."""
-    [result] = probe_many([(path, slide_indices)], renderer, render_lock)
+    [result] = probe_many([(path, slide_indices)], renderer)
     if isinstance(result, Exception):
         raise result
     return result

@@ -1,17 +1,19 @@
 """The deck-edit panel of the HTML task pages (``refig view``, ``refig report --html``),
 given to the viewer by the family's record (``viewer``): the structural diff's verdicts,
-original, target and edited renderings side by side for each slide chosen for the VQ judge, and
-every slide of the three decks, hidden ones marked; all read from the ``deck-diff`` values.
+original, target and edited renderings side by side for each slide chosen for the VQ judge, the
+edit probes of the edited slides (``edit-probes`` values, when measured), and every slide of the
+three decks, hidden ones marked.
 
 What decides the verdict leads the page, large (``lead``): the numbers, the achieved, missed and
 collateral changes (open), and the changed slides as original | target | edited at a third of
-the page's width each; every slide of each deck is folded away."""
+the page's width each; then each probe's verdict and its slide before and after the edit; every
+slide of each deck is folded away."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from refig_toolkit_analysis import format_number
+from refig_toolkit_analysis import format_number, probe_blocks
 
 FAMILY = "deck-edit"
 KEY_METRICS = (
@@ -99,9 +101,15 @@ def _slide_blocks(found: Any) -> list[Block]:
 
 
 def panel(found: Any) -> list[Block]:
-    """The diff's verdicts, the selected slides side by side, every slide of every deck."""
+    """The diff's verdicts, the selected slides side by side, the edit probes on the edited
+    slides when they were measured (each probe's verdict, before and after), every slide of
+    every deck."""
     blocks = _diff_blocks(found) + _slide_blocks(found)
-    return blocks or [{"kind": "note", "text": "no deck metrics stored yet"}]
+    probes = probe_blocks(found.metrics.get(("edit-probes", "probe_score")))
+    if not blocks and not probes:
+        return [{"kind": "note", "text": "no deck metrics stored yet"}]
+    folded = [block for block in blocks if block.get("folded")]
+    return [block for block in blocks if not block.get("folded")] + probes + folded
 
 
 class _View:

@@ -29,6 +29,7 @@ from refig_toolkit_analysis import (
     Table,
     expert_agreement_table,
     judge_human_table,
+    probes_section,
     raters_table,
     stats,
 )
@@ -401,6 +402,8 @@ def correlation_by_language(ctx: Context) -> Iterator[Table]:
 
 SECTIONS: list[Section] = [
     Section("code-by-language", by_language),
+    Section("probes", probes_section([("code", "smuggling", "raster smuggling")],
+                                     "a string, a data value, a colour"), after="means"),
     Section("code-by-category", _by("category", "figure-to-code by category")),
     Section("code-by-tier", _by("tier", "figure-to-code by difficulty tier")),
     Section("code-friedman", friedman),

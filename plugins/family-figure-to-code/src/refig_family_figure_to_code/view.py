@@ -2,14 +2,15 @@
 given to the viewer by the family's record (``viewer``). The page itself shows the
 reference figure beside the program's image, the status and the downloads; this panel adds the
 program, what its interpreter printed, the typed failure and the code metrics, all leading the
-page (``lead``): the viewer folds a long program so the output and metrics stay in reach."""
+page (``lead``): the viewer folds a long program so the output and metrics stay in reach; then
+the edit probes when they were measured (each one's verdict, the image before and after)."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 from typing import Any
 
-from refig_toolkit_analysis import format_number
+from refig_toolkit_analysis import format_number, probe_blocks
 
 FAMILY = "figure-to-code"
 TITLE = "Program"
@@ -51,7 +52,8 @@ def _metrics(found: Any) -> list[list[str]]:
 
 
 def panel(found: Any) -> list[dict[str, Any]]:
-    """Blocks: the program, the interpreter's output, the typed failure, the code metrics."""
+    """Blocks: the program, the interpreter's output, the typed failure, the code metrics; the
+    edit probes."""
     outcome = found.outcome
     program = found.read_text(outcome.attempt.outputs.get("program"))
     blocks: list[dict[str, Any]] = []
@@ -69,7 +71,8 @@ def panel(found: Any) -> list[dict[str, Any]]:
                        "text": output[:MAX_CODE]})
     elif found.pages:
         blocks.append({"kind": "note", "text": "the interpreter printed nothing"})
-    return [{**block, "lead": True} for block in blocks]
+    probes = probe_blocks(found.metrics.get(("edit-probes", "probe_score")))
+    return [{**block, "lead": True} for block in blocks] + probes
 
 
 #: What the viewer's entry point loads: the attributes of its ``FamilyView``.

@@ -1,6 +1,6 @@
 """The figure-to-slide report sections: the structural audit (native connectors, flattening,
-semantic credit), the edit probes beside the editability axis, and the editability weight
-sensitivity of every paired effect."""
+semantic credit), the edit probes beside the flattening share and the editability axis (the
+analysis toolkit's table), and the editability weight sensitivity of every paired effect."""
 
 from __future__ import annotations
 
@@ -18,18 +18,17 @@ from refig_toolkit_analysis import (
     Cell,
     Column,
     Context,
-    Estimate,
     JudgeScores,
     Section,
     Table,
     effect_pairs,
+    probes_section,
     stats,
 )
 
 #: The metrics the structural audit reads (their plugins declare these names).
 CONNECTOR_AUDIT = "connector-audit"
 FLATTENING = "flattening"
-EDIT_PROBES = "edit-probes"
 
 
 def structural(ctx: Context) -> Iterator[Table]:
@@ -84,75 +83,6 @@ def structural(ctx: Context) -> Iterator[Table]:
     if measured == 0 and len(columns) == 5:
         table.insufficient = (
             "no connector-audit or flattening values and no judge: run `refig evaluate RUN` first"
-        )
-    yield table
-
-
-def _mean(values: list[float]) -> Estimate | None:
-    """The mean with its bootstrap interval (none under two values)."""
-    if not values:
-        return None
-    if len(values) < 2:
-        return Estimate(float(values[0]))
-    ci = stats.bootstrap_ci(np.asarray(values))
-    return Estimate(ci.estimate, ci.low, ci.high)
-
-
-def probes(ctx: Context) -> Iterator[Table]:
-    """Edit probes per configuration (mean with its interval) beside the rubric's editability
-    axis and the flattening share, and their rank correlation across tasks."""
-    data, scores = ctx.data, ctx.scores
-    edit = scores.axis_index(*EDITABILITY_HINTS) if scores is not None else None
-    columns = [
-        Column("config", "configuration"),
-        Column("probed", "probed", "int"),
-        Column("probe_score", "probe score", "estimate", 2, best="max"),
-        Column("flattened", "flattened", "pct", best="min"),
-    ]
-    if scores is not None and edit is not None:
-        columns.append(
-            Column("editability", f"{scores.axes[edit]} (share)", "estimate", 2, best="max")
-        )
-    rows: list[dict[str, Cell]] = []
-    pairs: list[tuple[float, float]] = []
-    for config_id in data.config_order:
-        found = {t: o for (t, cid), o in data.outcomes.items() if cid == config_id and o.passed}
-        values = {t: o.metric(EDIT_PROBES, "probe_score") for t, o in found.items()}
-        scored = {t: v for t, v in values.items() if v is not None}
-        flat = [v for o in found.values() if (v := o.metric(FLATTENING, "flattened")) is not None]
-        row: dict[str, Cell] = {
-            "config": config_id,
-            "probed": len(scored),
-            "probe_score": _mean(list(scored.values())),
-            "flattened": float(np.mean([v != 0 for v in flat])) if flat else None,
-        }
-        if scores is not None and edit is not None:
-            c = scores.config_index(config_id)
-            shares = scores.axis_points[c, :, edit] / scores.max_points[edit]
-            row["editability"] = _mean([float(v) for v in shares if np.isfinite(v)])
-            for task_id, value in scored.items():
-                if task_id in scores.tasks:
-                    share = shares[scores.task_index(task_id)]
-                    if np.isfinite(share):
-                        pairs.append((value, float(share)))
-        rows.append(row)
-    table = Table(
-        "probes",
-        "Edit probes",
-        columns,
-        rows,
-        description="Share of the applicable edit probes (move, relabel, delete, recolour) an "
-        "artifact passed, mean over artifacts with a probe score, 95% bootstrap interval; beside "
-        "it the flattening share and the judge's editability axis.",
-    )
-    if not any(row["probed"] for row in rows):
-        table.insufficient = "no edit-probes values: run `refig evaluate RUN -m edit-probes`"
-    elif len(pairs) >= MIN_PAIRED_TASKS:
-        agreement = stats.rank_agreement(*zip(*pairs, strict=True))
-        table.notes.append(
-            f"rank correlation of probe score and {scores.axes[edit]} across "  # type: ignore[union-attr,index]
-            f"{agreement.n} (task, configuration) pairs: Spearman {agreement.spearman:.3f}, "
-            f"Kendall τ-b {agreement.kendall:.3f}"
         )
     yield table
 
@@ -259,6 +189,10 @@ def _ranking_tables(
 #: judge-versus-human direction table.
 SECTIONS = (
     Section("structural", structural, after="means"),
-    Section("probes", probes, after="structural"),
+    Section(
+        "probes",
+        probes_section([(FLATTENING, "flattened", "flattened")], "move, relabel, delete, recolour"),
+        after="structural",
+    ),
     Section("weights", weights, after="direction"),
 )

@@ -4,11 +4,10 @@ probes, and the sample list's columns."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from types import SimpleNamespace
 from typing import Any
 
-from refig_toolkit_analysis import format_number
+from refig_toolkit_analysis import probe_blocks
 from refig_toolkit_pptx import ObjectTree
 
 Block = dict[str, Any]
@@ -62,43 +61,10 @@ def _slide_panel(found: Any) -> list[Block]:
     ]
 
 
-def _probe_verdict(probe: Mapping[str, Any]) -> str:
-    """``passed``, ``failed`` or ``not measured``, with the reason and the numbers decided on."""
-    verdict = {True: "passed", False: "failed"}.get(probe.get("passed"), "not measured")
-    numbers = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in probe.get("evidence", {}).items()
-                        if isinstance(v, int | float) and k not in ("node", "edges", "glued"))
-    return "; ".join(p for p in (verdict, probe.get("reason", ""), numbers) if p)
-
-
-def _probe_blocks(found: Any) -> list[Block]:
-    """The edit probes: each one's verdict, then the slide before and after its edit (from the
-    same conversion), so a reader sees why a slide is or is not editable."""
-    value = found.metrics.get(("edit-probes", "probe_score"))
-    probes = value.detail.get("probes", []) if value is not None else []
-    if not probes:
-        return []
-    rows = [[p["probe"] + (f" (slide {p['slide'] + 1})" if p.get("slide") else ""),
-             _probe_verdict(p) if p.get("applicable") else f"not applicable: {p.get('reason')}"]
-            for p in probes]
-    node = next((p["evidence"] for p in probes if p.get("evidence", {}).get("text")), None)
-    title = f"Edit probes: score {format_number(value.value)}"
-    if node is not None:
-        title += f", edits on “{node['text']}”"
-    blocks: list[Block] = [{"kind": "pairs", "title": title, "rows": rows}]
-    for probe in probes:
-        renders = probe.get("renders") or {}
-        if renders:
-            blocks.append({"kind": "images", "title": f"{probe['probe']}: {_probe_verdict(probe)}",
-                           "items": [{"label": f"{role} the {probe['probe']}",
-                                      "sha256": renders[role]}
-                                     for role in ("before", "after") if role in renders]})
-    return blocks
-
-
 def panel(found: Any) -> list[Block]:
     """The object audit, then the edit probes when they were measured (``found`` is the
     viewer's ``PanelInput``)."""
-    return _slide_panel(found) + _probe_blocks(found)
+    return _slide_panel(found) + probe_blocks(found.metrics.get(("edit-probes", "probe_score")))
 
 
 VIEW = SimpleNamespace(family="figure-to-slide", key_metrics=KEY_METRICS, title="Slide",

@@ -28,6 +28,8 @@ _LAZY: dict[str, str] = {
         "refig_toolkit_analysis.analysis.context",
     ),
     **dict.fromkeys(("PAIR_COLUMNS", "EffectPair"), "refig_toolkit_analysis.analysis.effects"),
+    # the edit probes' table (each family's ``probes`` section) and their task-page blocks
+    **dict.fromkeys(("probe_blocks", "probes_section"), "refig_toolkit_analysis.analysis.probes"),
     **dict.fromkeys(("Section", "SectionBuilder"), "refig_toolkit_analysis.analysis.registry"),
     **dict.fromkeys(("TOTAL", "judge_labels"), "refig_toolkit_analysis.analysis.scores"),
     # each configuration's mean total, editability and caps under a judge (``refig demo``)
@@ -102,6 +104,8 @@ __all__ = [
     "judge_labels",
     "judge_notice",
     "judges_of",
+    "probe_blocks",
+    "probes_section",
     "raters_table",
     "run_name",
     "runs_without",
@@ -163,6 +167,7 @@ if TYPE_CHECKING:
         SEMANTIC_HINTS,
     )
     from refig_toolkit_analysis.analysis.effects import PAIR_COLUMNS, EffectPair
+    from refig_toolkit_analysis.analysis.probes import probe_blocks, probes_section
     from refig_toolkit_analysis.analysis.registry import Section, SectionBuilder
     from refig_toolkit_analysis.analysis.scores import TOTAL, judge_labels
     from refig_toolkit_analysis.analysis.verdicts import verdicts

@@ -22,6 +22,7 @@ from refig_toolkit_analysis import (
     expert_agreement_table,
     judge_human_table,
     judge_labels,
+    probes_section,
     raters_table,
 )
 
@@ -224,7 +225,9 @@ def judge_human(ctx: Any) -> Iterator[Table]:
 
 SECTIONS = (
     Section("deck-edit", main_tables),
-    Section("deck-edit-category", by_category, after="deck-edit"),
+    Section("probes", probes_section((), "move, relabel, delete, recolour on the edited slides"),
+            after="deck-edit"),
+    Section("deck-edit-category", by_category, after="probes"),
     Section("deck-edit-type", by_edit_type, after="deck-edit-category"),
     Section("deck-judges", judge_stability, after="deck-edit-type"),
     Section("deck-judge-human", judge_human, after="deck-judges"),
