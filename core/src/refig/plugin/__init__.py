@@ -69,6 +69,9 @@ _LAZY: dict[str, str] = {
     # values made once per key in a process (caches shared by threads)
     **dict.fromkeys(("OncePerKey",), "refig.once"),
     **dict.fromkeys(("cache_dir",), "refig.home"),
+    # what a plugin's ``environment()`` reports: a digest of files (weights, fonts), and the
+    # digest of a set of components' environment (per-environment caches)
+    **dict.fromkeys(("files_digest", "environment_digest"), "refig.provenance"),
 }
 
 __all__ = [
@@ -133,7 +136,9 @@ __all__ = [
     "confined_files",
     "counted_total",
     "docs",
+    "environment_digest",
     "err",
+    "files_digest",
     "hookimpl",
     "in_flight",
     "install_fix",
@@ -177,6 +182,7 @@ if TYPE_CHECKING:
     from refig.engine.plugins import installed_records, make_plugin, renderer_for
     from refig.errors import RefigError, UsageError, docs, install_fix
     from refig.home import cache_dir
+    from refig.provenance import environment_digest, files_digest
     from refig.inflight import in_flight
     from refig.judging import STAGE_OPTIONS
     from refig.metric_values import ValueMaker, source_sha256, unavailable

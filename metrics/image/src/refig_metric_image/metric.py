@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image
 from refig.plugin import (
+    files_digest,
     Artifact,
     Metric,
     MetricValue,
@@ -94,6 +95,13 @@ class ImageSimilarity(Metric):
         self.lpips = Lpips(lpips_weights) if lpips_weights or _truthy(lpips) else None
         if self.lpips is not None:  # values with LPIPS are other values: stored apart
             self.version = f"{type(self).version}+lpips"
+
+    def environment(self) -> Mapping[str, str]:
+        """Its version, the working width and, with LPIPS, the weights file's digest."""
+        found = {"version": self.version, "width": str(self.width)}
+        if self.lpips is not None:
+            found["lpips_weights_sha256"] = files_digest([self.lpips.path])
+        return found
 
     def compute(self, artifact: Artifact) -> Iterator[MetricValue]:
         make = ValueMaker(artifact, METRIC, self.version, source_sha256(artifact))
