@@ -26,7 +26,13 @@ from refig.manifest import (
     record,
 )
 from refig.plugins import Registry, Selection, check_serves
-from refig.provenance import Lock, plan_deviations, statistics_plan, write_lock
+from refig.provenance import (
+    Lock,
+    component_environment,
+    plan_deviations,
+    statistics_plan,
+    write_lock,
+)
 from refig.records import PluginKind
 
 if TYPE_CHECKING:
@@ -134,7 +140,8 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
         deviations = follow_lock(context, manifest, strict=request.strict)
         for deviation in deviations if not request.quiet else ():
             err.print(f"[yellow]deviation from the locked plan:[/] {describe(deviation)}")
-        summary = _run_stages(context, prepared.renderer, prepared.metrics, executor, request)
+        summary = _run_stages(context, prepared.renderer, prepared.metrics, executor, request,
+                              manifest)
     judging = _judge(context, judges, rubric, summary, request) if rubric is not None else None
     record(context, manifest, deviations, summary, judging)
     damaged = summary.damage.error() if summary.damage is not None else None
@@ -191,12 +198,14 @@ def _rubric(context: RunContext, judges: Sequence[SelectedJudge],
 
 
 def _run_stages(context: RunContext, renderer: Selection, metrics: Sequence[Selection],
-                executor: Selection, request: EvaluateRequest) -> Summary:
-    """The deterministic stages over the run on ``executor``'s pool; their summary, said on
-    stderr unless quiet."""
+                executor: Selection, request: EvaluateRequest, manifest: Manifest) -> Summary:
+    """The deterministic stages over the run on ``executor``'s pool (what it reports joins the
+    manifest's software); their summary, said on stderr unless quiet."""
     from refig.evaluation import Evaluation
 
     pool = executor.create()
+    manifest.stages["software"].update(
+        component_environment(f"executor.{executor.record.name}", pool))
     try:
         summary = Evaluation(context=context, renderer=renderer, metrics=metrics,
                              executor=pool, jobs=request.jobs, quiet=request.quiet).run()
@@ -254,11 +263,10 @@ class ReportRequest:
 
     def statistics(self) -> dict[str, Any]:
         """The options the report's statistics follow, as a lock records them."""
-        found: dict[str, Any] = {
-            "judge": self.judge, "resamples": self.resamples, "seed": self.seed,
-            "elo_resamples": self.elo_resamples, "zero_margin": self.zero_margin,
-            "count_failures": self.count_failures, "judge_run": self.judge_run}
-        return found if self.buckets is None else {**found, "buckets": self.buckets}
+        return {"judge": self.judge, "resamples": self.resamples, "seed": self.seed,
+                "elo_resamples": self.elo_resamples, "zero_margin": self.zero_margin,
+                "count_failures": self.count_failures, "judge_run": self.judge_run,
+                "buckets": self.buckets}
 
 
 def refuse_file_targets(request: ReportRequest) -> None:

@@ -48,7 +48,11 @@ def register(app: typer.Typer, registry: Registry) -> None:
         left out). The lock is stored in the run with the time; each evaluation that leaves it
         is recorded and said, and every report lists the deviations first.
         """
-        from refig.commands.report import checked_zero_margin, margin_edges
+        from refig.commands.report import (
+            DEFAULT_MARGIN_BUCKETS,
+            checked_zero_margin,
+            margin_edges,
+        )
         from refig.pipeline import EvaluateRequest, ReportRequest
         from refig.pipeline import lock as lock_run
 
@@ -56,7 +60,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
             run=run, judge=report_judge, resamples=resamples, elo_resamples=elo_resamples,
             seed=seed, zero_margin=checked_zero_margin(zero_margin, judge_run),
             count_failures=count_failures, judge_run=judge_run,
-            buckets=None if margin_buckets is None else margin_edges(margin_buckets),
+            buckets=margin_edges(margin_buckets or DEFAULT_MARGIN_BUCKETS),
         ).statistics()
         request = EvaluateRequest(run=run, metrics=metric, metric_options=metric_opt,
                                   renderer=renderer, judges=judge, judge_options=judge_opt,

@@ -21,6 +21,10 @@ def _reporter_option(value: str) -> tuple[str, Path | None]:
     return name, Path(target) if sep else None
 
 
+#: The direction-agreement bucket edges by default (ReFigBench's), as ``--margin-buckets``.
+DEFAULT_MARGIN_BUCKETS = "0,2,5,10"
+
+
 def checked_zero_margin(value: str | None, judge_run: int | None
                         ) -> Literal["exclude", "disagree"]:
     """``--zero-margin``, by default ``disagree`` with ``--judge-run`` and ``exclude`` else."""
@@ -113,8 +117,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
             elo_resamples=elo_resamples, seed=seed, quiet=quiet,
             zero_margin=checked_zero_margin(zero_margin, judge_run),
             count_failures=count_failures, judge_run=judge_run,
-            buckets=None if margin_buckets is None else margin_edges(margin_buckets),
-            strict=strict,
+            buckets=margin_edges(margin_buckets or DEFAULT_MARGIN_BUCKETS), strict=strict,
         )
         # a folder of runs is a collection: one report over them all, each run's tables in turn
         if (runs := collection_runs(run)) is not None:

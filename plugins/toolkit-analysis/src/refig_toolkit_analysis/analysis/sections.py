@@ -1,7 +1,8 @@
 """The report's core sections, in the order every reporter shows them, and the sections of a
 run's task families placed among them.
 
-Each builder lives with its topic: :mod:`.summary` (coverage, means, economics,
+Each builder lives with its topic: :mod:`.provenance` (deviations from the locked plan,
+first; the environment, last), :mod:`.summary` (coverage, means, economics,
 per-task scores), :mod:`.effects` (paired effects), :mod:`.judges`
 (repeatability, cross-judge agreement), :mod:`.preferences` (Elo, judge-versus-
 human direction) and :mod:`..annotation.agreement` (human votes). A family adds its own
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from refig_toolkit_analysis.analysis import effects, judges, preferences, summary
+from refig_toolkit_analysis.analysis import effects, judges, preferences, provenance, summary
 from refig_toolkit_analysis.analysis.effects import EffectPair, effect_pairs
 from refig_toolkit_analysis.analysis.preferences import direction_table, elo_table, judge_margins
 from refig_toolkit_analysis.analysis.registry import SectionBuilder, ordered
@@ -24,6 +25,7 @@ def built_in() -> tuple[tuple[str, SectionBuilder], ...]:
     from refig_toolkit_analysis.annotation import agreement
 
     return (
+        ("deviations", provenance.deviations),
         ("coverage", summary.coverage),
         ("means", summary.means),
         ("economics", summary.economics),
@@ -35,6 +37,7 @@ def built_in() -> tuple[tuple[str, SectionBuilder], ...]:
         ("annotator_agreement", agreement.annotator_agreement),
         ("direction", preferences.direction),
         ("task_scores", summary.task_scores),
+        ("environment", provenance.environment),
     )
 
 
