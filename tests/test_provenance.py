@@ -100,7 +100,7 @@ def test_the_report_carries_each_stages_environment(locked, capsys) -> None:
     rows = report["tables"]["environment"]["rows"]
     assert {r["entry"] for r in rows} >= {"renderer.libreoffice.version",
                                          "metric.connector-audit.version", "suite"}
-    assert list(report["tables"])[0] == "deviations"
+    assert next(iter(report["tables"])) == "deviations"
     deviations = report["tables"]["deviations"]
     assert deviations["rows"] == [] and deviations["not_applicable"].startswith("none")
     assert report["provenance"]["lock"]["plan"]["metric.connector-audit"] == "2"

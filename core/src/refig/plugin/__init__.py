@@ -182,7 +182,6 @@ if TYPE_CHECKING:
     from refig.engine.plugins import installed_records, make_plugin, renderer_for
     from refig.errors import RefigError, UsageError, docs, install_fix
     from refig.home import cache_dir
-    from refig.provenance import environment_digest, files_digest
     from refig.inflight import in_flight
     from refig.judging import STAGE_OPTIONS
     from refig.metric_values import ValueMaker, source_sha256, unavailable
@@ -221,6 +220,7 @@ if TYPE_CHECKING:
         TaskFamily,
         Workflow,
     )
+    from refig.provenance import environment_digest, files_digest
     from refig.rubric import AnswerError, Rubric, counted_total, load_rubric
     from refig.running.programs import run_sandboxed
     from refig.running.sandbox import SandboxPolicy, run_command

@@ -9,12 +9,12 @@ from pathlib import Path
 
 from PIL import Image
 from refig.plugin import (
-    files_digest,
     Artifact,
     Metric,
     MetricValue,
     RefigError,
     ValueMaker,
+    files_digest,
     source_sha256,
     unavailable,
 )

@@ -1,5 +1,5 @@
-"""Registers the `terminal`, `json` and `verdicts` reporters and the `refig suite info` and `refig compare` commands; the
-analysis toolkit is imported only when one of them runs."""
+"""Registers the `terminal`, `json` and `verdicts` reporters and the `refig suite info` and
+`refig compare` commands; the analysis toolkit is imported only when one of them runs."""
 
 from __future__ import annotations
 

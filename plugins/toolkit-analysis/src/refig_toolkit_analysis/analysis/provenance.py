@@ -11,7 +11,7 @@ from typing import Any
 from refig.provenance import environments, latest, plan_deviations, read_lock
 
 from refig_toolkit_analysis.analysis.context import Context, Options
-from refig_toolkit_analysis.analysis.tables import Column, Table
+from refig_toolkit_analysis.analysis.tables import Cell, Column, Table
 
 #: The ``Options`` fields a lock records as ``stats.<field>`` (``level`` has no option).
 STATISTICS = ("judge", "resamples", "elo_resamples", "seed", "zero_margin", "count_failures",
@@ -57,7 +57,7 @@ def environment(ctx: Context) -> Iterator[Table]:
     later one (another host, an upgrade) changed; the model each judge's provider reported."""
     found = environments(ctx.data.store)
     columns = [Column("stage", "stage"), Column("entry", "entry"), Column("value", "value"),
-               Column("host", "host"), Column("recorded", "recorded")]
+               Column("recorded", "recorded on, at")]
     table = Table("environment", "Environment", columns, description=(
         "what each stage ran with, as its renderer, metrics and judges report it; refig's and "
         "every plugin's version are in the JSON and HTML (environment_software)"))
@@ -68,8 +68,8 @@ def environment(ctx: Context) -> Iterator[Table]:
         runs[env.stage] += 1
         seen = before.get(env.stage, {})
         for entry, value in sorted(env.entries.items()):
-            row = {"stage": env.stage, "entry": entry, "value": value, "host": env.host,
-                   "recorded": f"{env.created_at:%Y-%m-%d %H:%M}"}
+            row: dict[str, Cell] = {"stage": env.stage, "entry": entry, "value": value,
+                                    "recorded": f"{env.host}, {env.created_at:%Y-%m-%d %H:%M}"}
             if env.stage == "software":
                 software.rows.append(row)
             elif seen.get(entry) != value:
@@ -97,7 +97,7 @@ def _reported_models(ctx: Context) -> list[dict[str, Any]]:
             if judgment.model:
                 models[judgment.judge].add(judgment.model)
     return [{"stage": "judge", "entry": f"judge.{label}.reported_model",
-             "value": ", ".join(sorted(found)), "host": "", "recorded": "(per judgment)"}
+             "value": ", ".join(sorted(found)), "recorded": "on its judgments"}
             for label, found in sorted(models.items())]
 
 
