@@ -20,14 +20,7 @@ from pptx.enum.shapes import MSO_SHAPE
 from pptx.util import Emu
 from refig.cli import run as refig
 from refig.models import Asset, Attempt, AttemptStatus, Configuration, Judgment, Task
-from refig.provenance import (
-    environment_digest,
-    environments,
-    files_digest,
-    latest,
-    read_lock,
-    record_environment,
-)
+from refig.provenance import environments, latest, read_lock, record_environment
 from refig.store import RunStore
 from refig_family_figure_to_slide.hooks import RUBRIC
 
@@ -178,24 +171,3 @@ def test_compare_lists_what_differs_and_which_numbers_compare(locked, run, capsy
         "judge metrics"]["why"]
     assert refig(["compare", str(locked), str(run)]) == 0
     assert "renderer.libreoffice.fonts" in capsys.readouterr().out
-
-
-def test_digests_are_stable_and_follow_what_they_digest(tmp_path) -> None:
-    class Part:
-        def __init__(self, **entries: str):
-            self.entries = entries
-
-        def environment(self) -> dict[str, str]:
-            return self.entries
-
-    one = environment_digest({"renderer.x": Part(version="1", fonts="3")})
-    assert one == environment_digest({"renderer.x": Part(fonts="3", version="1")})
-    assert one != environment_digest({"renderer.x": Part(version="1", fonts="4")})
-    assert one != environment_digest({"renderer.y": Part(version="1", fonts="3")})
-    a, b = tmp_path / "a.ttf", tmp_path / "b.ttf"
-    a.write_bytes(b"font a")
-    b.write_bytes(b"font b")
-    digest = files_digest([a, b])
-    assert digest == files_digest([b, a, tmp_path / "absent.ttf"])
-    b.write_bytes(b"font B")
-    assert files_digest([a, b]) != digest
