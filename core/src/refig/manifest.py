@@ -44,19 +44,18 @@ class Manifest:
     sections: tuple[str, ...] = ()
 
 
-def evaluation_plan(context: RunContext, renderer: Selection, metrics: Sequence[Selection],
+def evaluation_plan(context: RunContext, metrics: Sequence[Selection],
                     judges: Sequence[SelectedJudge], rubric: Rubric | None,
                     repeats: int) -> Manifest:
-    """The manifest of an evaluation: builds the renderer and metrics in this process (as its
-    stages do, so call it where their options are given) and asks each what it depends on."""
+    """The manifest of an evaluation but its renderer's (:func:`rendered_with`): builds the
+    metrics in this process (as its stages do, so call it where their options are given) and
+    asks each, and each judge, what it depends on."""
     from refig.engine.plugins import plugin
 
-    made = plugin(PluginKind.RENDERER, renderer.record.name)
     measured = {m.record.name: plugin(PluginKind.METRIC, m.record.name) for m in metrics}
     suite = suite_digest(context.store)
     found = Manifest(
         stages={"software": software(context.registry), "suite": {"suite": suite},
-                "render": component_environment(f"renderer.{renderer.record.name}", made),
                 "measure": environment_of({f"metric.{n}": m for n, m in measured.items()})},
         plan={"suite": suite, **{f"metric.{n}": m.version for n, m in measured.items()}},
         sections=("suite", "metric."))
@@ -68,6 +67,15 @@ def evaluation_plan(context: RunContext, renderer: Selection, metrics: Sequence[
         found.plan.update({"rubric": rubric.sha256, "repeats": str(repeats)})
         found.sections += ("judge.", "rubric", "repeats")
     return found
+
+
+def rendered_with(manifest: Manifest, renderer: Selection) -> None:
+    """Add the renderer's environment once it has rendered: it is built only where rendering
+    is left to do (a run judged on a machine without the renderer needs none)."""
+    from refig.engine.plugins import plugin
+
+    made = plugin(PluginKind.RENDERER, renderer.record.name)
+    manifest.stages["render"] = component_environment(f"renderer.{renderer.record.name}", made)
 
 
 def follow_lock(context: RunContext, manifest: Manifest, *, strict: bool) -> list[Deviation]:
@@ -100,6 +108,6 @@ def record(context: RunContext, manifest: Manifest, deviations: Sequence[Deviati
     if not any(worked.values()):
         return
     for stage, entries in manifest.stages.items():
-        if worked.get(stage, 1):
+        if worked.get(stage, 1):  # software and suite with any stage
             record_environment(context.store, stage, entries)
     context.store.put_many(deviations)

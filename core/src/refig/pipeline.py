@@ -24,6 +24,7 @@ from refig.manifest import (
     evaluation_plan,
     follow_lock,
     record,
+    rendered_with,
 )
 from refig.plugins import Registry, Selection, check_serves
 from refig.provenance import (
@@ -102,16 +103,16 @@ class _Prepared:
 
     @contextmanager
     def planned(self, request: EvaluateRequest) -> Iterator[Manifest]:
-        """The evaluation's manifest, its renderer and metrics built in this process (the
-        ones its stages then use) until the block ends."""
+        """The evaluation's manifest, its metrics built in this process (the ones its stages
+        then use, as the renderer they build) until the block ends."""
         from refig.engine.plugins import close_plugins, use_registry
         from refig.metric_options import given
 
         use_registry(self.context.registry)
         with given(self.metric_options):
             try:
-                yield evaluation_plan(self.context, self.renderer, self.metrics, self.judges,
-                                      self.rubric, request.repeats)
+                yield evaluation_plan(self.context, self.metrics, self.judges, self.rubric,
+                                      request.repeats)
             finally:
                 close_plugins()
 
@@ -142,6 +143,8 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
             err.print(f"[yellow]deviation from the locked plan:[/] {describe(deviation)}")
         summary = _run_stages(context, prepared.renderer, prepared.metrics, executor, request,
                               manifest)
+        if summary.rendered:
+            rendered_with(manifest, prepared.renderer)
     judging = _judge(context, judges, rubric, summary, request) if rubric is not None else None
     record(context, manifest, deviations, summary, judging)
     damaged = summary.damage.error() if summary.damage is not None else None
