@@ -100,7 +100,9 @@ class ImageSimilarity(Metric):
         """Its version, the working width and, with LPIPS, the weights file's digest."""
         found = {"version": self.version, "width": str(self.width)}
         if self.lpips is not None:
-            found["lpips_weights_sha256"] = files_digest([self.lpips.path])
+            path = self.lpips.path
+            found["lpips_weights_sha256"] = (files_digest([path]) if path.is_file()
+                                             else f"missing ({path})")
         return found
 
     def compute(self, artifact: Artifact) -> Iterator[MetricValue]:
