@@ -19,12 +19,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from refig.errors import UsageError
 from refig.models import Deviation, Environment, Task, stable_hash, utcnow
-from refig.plugins import Registry
 from refig.store import RunStore
+
+if TYPE_CHECKING:
+    from refig.plugins import Registry
 
 #: The run's meta key holding the lock.
 LOCK_KEY = "lock"

@@ -69,9 +69,6 @@ _LAZY: dict[str, str] = {
     # values made once per key in a process (caches shared by threads)
     **dict.fromkeys(("OncePerKey",), "refig.once"),
     **dict.fromkeys(("cache_dir",), "refig.home"),
-    # what a plugin's ``environment()`` reports: a digest of files (weights, fonts), and the
-    # digest of a set of components' environment (per-environment caches)
-    **dict.fromkeys(("files_digest", "environment_digest"), "refig.provenance"),
 }
 
 __all__ = [
@@ -136,9 +133,7 @@ __all__ = [
     "confined_files",
     "counted_total",
     "docs",
-    "environment_digest",
     "err",
-    "files_digest",
     "hookimpl",
     "in_flight",
     "install_fix",
@@ -220,7 +215,6 @@ if TYPE_CHECKING:
         TaskFamily,
         Workflow,
     )
-    from refig.provenance import environment_digest, files_digest
     from refig.rubric import AnswerError, Rubric, counted_total, load_rubric
     from refig.running.programs import run_sandboxed
     from refig.running.sandbox import SandboxPolicy, run_command

@@ -14,11 +14,10 @@ from refig.plugin import (
     MetricValue,
     RefigError,
     ValueMaker,
-    files_digest,
     source_sha256,
     unavailable,
 )
-from refig_toolkit_imaging import open_image
+from refig_toolkit_imaging import files_digest, open_image
 
 from refig_metric_image.pairing import WORK_WIDTH, Prepared, content, pair_with, prepare
 from refig_metric_image.perceptual import Lpips, LpipsUnavailable

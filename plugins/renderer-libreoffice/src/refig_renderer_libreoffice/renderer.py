@@ -26,8 +26,8 @@ from refig.plugin import (
     Status,
     UsageError,
     apt_fix,
-    files_digest,
 )
+from refig_toolkit_imaging import files_digest
 from refig_toolkit_pptx import Package
 
 from refig_renderer_libreoffice.confinement import Confinement, office_policy

@@ -33,7 +33,8 @@ from typing import Any
 import cv2
 import numpy as np
 from PIL import Image, ImageOps
-from refig.plugin import RefigError, files_digest, install_fix
+from refig.plugin import RefigError, install_fix
+from refig.provenance import files_digest
 
 from refig_toolkit_imaging.images import open_image
 
