@@ -171,3 +171,13 @@ def test_compare_lists_what_differs_and_which_numbers_compare(locked, run, capsy
         "judge metrics"]["why"]
     assert refig(["compare", str(locked), str(run)]) == 0
     assert "renderer.libreoffice.fonts" in capsys.readouterr().out
+
+
+def test_a_folder_of_runs_under_strict_fails_when_one_run_deviates(locked, run, capsys) -> None:
+    folder = run.parent / "runs"
+    shutil.copytree(locked, folder / "a")
+    shutil.copytree(locked, folder / "b")
+    assert refig(["report", str(folder), "-q", "--resamples", "100", "--strict"]) == 0
+    assert refig(["report", str(folder), "-q", "--resamples", "100", "--seed", "3",
+                  "--strict"]) == 1
+    assert "stats.seed: locked 0, used 3" in capsys.readouterr().err

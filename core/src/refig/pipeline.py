@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from refig.evaluation import Summary
     from refig.judging import JudgingSummary, SelectedJudge
     from refig.rubric import Rubric
+    from refig.store import RunStore
 
 
 @dataclass(frozen=True)
@@ -326,12 +327,18 @@ def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
             written[selection.record.name] = path
             if not request.quiet:
                 err.print(f"{selection.record.name} report: {path}")
-    if request.strict and (found := plan_deviations(context.store, request.statistics())):
+    if request.strict:
+        refuse_deviations(context.store, request)
+    return written
+
+
+def refuse_deviations(store: RunStore, request: ReportRequest) -> None:
+    """``--strict``: exit 1 naming every deviation of the run from its locked plan."""
+    if found := plan_deviations(store, request.statistics()):
         raise PlanDeviationError(
             f"{len(found)} deviations from the run's locked plan: "
-            + "; ".join(describe(d) for d in found), path=context.store.root,
+            + "; ".join(describe(d) for d in found), path=store.root,
             fix="the report's first section lists them; evaluate and report as locked")
-    return written
 
 
 #: The distribution of the reporters ``refig report`` runs without options (``terminal``),
