@@ -66,6 +66,12 @@ def entries(store: RunStore) -> Entries:
     return found
 
 
+def _owns(prefix: str, entry: str) -> bool:
+    """Whether ``entry`` is one of the component ``prefix``'s own (``judge.gpt-5.``'s entries
+    are not ``judge.gpt-5.4.key``); every entry for the empty prefix."""
+    return entry.startswith(prefix) and "." not in entry[len(prefix):] if prefix else True
+
+
 def _joined(values: set[str] | None) -> str | None:
     return None if not values else " | ".join(sorted(values))
 
@@ -86,18 +92,20 @@ def compare_runs(a: RunStore, b: RunStore) -> Comparison:
         """What blocks comparing numbers that depend on ``stage`` entries under ``prefix``."""
         if stage not in left or stage not in right:
             return f"the {stage} stage is not recorded in run {'A' if stage not in left else 'B'}"
-        found = sorted(e for s, e in changed if s == stage and e.startswith(prefix))
+        found = sorted(e for s, e in changed if s == stage and _owns(prefix, e))
         for name, run in (("A", left), ("B", right)):
-            mixed = sorted(e for e, v in run[stage].items() if e.startswith(prefix) and len(v) > 1)
+            mixed = sorted(e for e, v in run[stage].items() if _owns(prefix, e) and len(v) > 1)
             if mixed:
                 return (f"run {name} holds the {stage} stage from several environments, so its "
                         f"own numbers mix them: {', '.join(mixed)} took several values")
         return ", ".join(found) + (" differs" if len(found) == 1 else " differ") if found else ""
 
     base = [w for w in (why("suite"), why("render")) if w]
-    for kind, stage in (("metric", "measure"), ("judge", "judge")):
-        names = sorted({e.split(".")[1] for run in (left, right) for e in run.get(stage, {})
-                        if e.startswith(f"{kind}.")})
+    # every metric reports its version and every judge its key: what names them
+    for kind, stage, last in (("metric", "measure", ".version"), ("judge", "judge", ".key")):
+        named = {e for run in (left, right) for e in run.get(stage, {})}
+        names = sorted(e[len(kind) + 1:-len(last)] for e in named
+                       if e.startswith(f"{kind}.") and e.endswith(last))
         for name in names:
             own = why(stage, f"{kind}.{name}.")
             if kind == "judge" and ("judge", "rubric.sha256") in changed:
