@@ -146,6 +146,7 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
                               manifest)
         if summary.rendered:
             rendered_with(manifest, prepared.renderer)
+    record(context, manifest, deviations, summary, None)  # kept should judging fail
     judging = _judge(context, judges, rubric, summary, request) if rubric is not None else None
     record(context, manifest, deviations, summary, judging)
     damaged = summary.damage.error() if summary.damage is not None else None
