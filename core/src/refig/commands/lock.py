@@ -11,6 +11,10 @@ from refig.console import err
 from refig.plugins import Registry
 
 
+#: The help of the statistics options, which are those of ``refig report``.
+AS_REPORT = "As `refig report` (docs/reports.md)."
+
+
 def register(app: typer.Typer, registry: Registry) -> None:
     @app.command("lock")
     def lock(
@@ -19,8 +23,6 @@ def register(app: typer.Typer, registry: Registry) -> None:
             [], "--metric", "-m", help="The metrics (repeatable; default: the family's)."),
         metric_opt: list[str] = typer.Option(
             [], "--metric-opt", help="METRIC:KEY=VALUE for a metric (repeatable)."),
-        renderer: str | None = typer.Option(
-            None, "--renderer", help="The renderer (default: the run's task family's)."),
         judge: list[str] = typer.Option(
             [], "--judge", help="The judges (repeatable), as `refig evaluate --judge`."),
         judge_opt: list[str] = typer.Option(
@@ -31,13 +33,13 @@ def register(app: typer.Typer, registry: Registry) -> None:
         report_judge: str | None = typer.Option(
             None, "--report-judge", help="The judge of the report's main tables (`refig "
             "report --judge`; default: the most complete)."),
-        resamples: int = typer.Option(10_000, "--resamples", min=100),
-        elo_resamples: int = typer.Option(1000, "--elo-resamples", min=10),
-        seed: int = typer.Option(0, "--seed"),
-        zero_margin: str | None = typer.Option(None, "--zero-margin"),
-        margin_buckets: str | None = typer.Option(None, "--margin-buckets"),
-        count_failures: bool = typer.Option(False, "--count-failures"),
-        judge_run: int | None = typer.Option(None, "--judge-run", min=1),
+        resamples: int = typer.Option(10_000, "--resamples", min=100, help=AS_REPORT),
+        elo_resamples: int = typer.Option(1000, "--elo-resamples", min=10, help=AS_REPORT),
+        seed: int = typer.Option(0, "--seed", help=AS_REPORT),
+        zero_margin: str | None = typer.Option(None, "--zero-margin", help=AS_REPORT),
+        margin_buckets: str | None = typer.Option(None, "--margin-buckets", help=AS_REPORT),
+        count_failures: bool = typer.Option(False, "--count-failures", help=AS_REPORT),
+        judge_run: int | None = typer.Option(None, "--judge-run", min=1, help=AS_REPORT),
         replace: bool = typer.Option(
             False, "--replace", help="Replace the run's lock (refused without it)."),
     ) -> None:
@@ -63,8 +65,8 @@ def register(app: typer.Typer, registry: Registry) -> None:
             buckets=margin_edges(margin_buckets or DEFAULT_MARGIN_BUCKETS),
         ).statistics()
         request = EvaluateRequest(run=run, metrics=metric, metric_options=metric_opt,
-                                  renderer=renderer, judges=judge, judge_options=judge_opt,
-                                  repeats=repeats, rubric=rubric)
+                                  judges=judge, judge_options=judge_opt, repeats=repeats,
+                                  rubric=rubric)
         made = lock_run(registry, request, statistics, replace=replace)
         err.print(f"locked {run} at {made.locked_at.isoformat()}: {len(made.plan)} plan "
                   f"entries (plan {made.digest})", highlight=False)
