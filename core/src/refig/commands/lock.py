@@ -10,7 +10,6 @@ import typer
 from refig.console import err
 from refig.plugins import Registry
 
-
 #: The help of the statistics options, which are those of ``refig report``.
 AS_REPORT = "As `refig report` (docs/reports.md)."
 
