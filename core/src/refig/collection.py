@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from refig.errors import RefigError, UsageError
-from refig.store import DB_NAME
+from refig.store import DB_NAME, RunStore
 from refig.store_marks import unreadable_store
 
 if TYPE_CHECKING:
@@ -154,7 +154,7 @@ def report_collection(registry: Registry, request: ReportRequest,
     from functools import partial
 
     from refig.console import err
-    from refig.pipeline import refuse_file_targets, report
+    from refig.pipeline import refuse_deviations, refuse_file_targets, report
     from refig.records import PluginKind
 
     refuse_file_targets(request)
@@ -181,7 +181,8 @@ def report_collection(registry: Registry, request: ReportRequest,
                           highlight=False)
                 judge = None
             unreadable.attempt(run, partial(
-                report, registry, replace(request, run=run, targets=(), judge=judge)))
+                report, registry,
+                replace(request, run=run, targets=(), judge=judge, strict=False)))
     options = {"quiet": request.quiet, "judge": request.judge, "resamples": request.resamples,
                "elo_resamples": request.elo_resamples, "seed": request.seed,
                "zero_margin": request.zero_margin, "count_failures": request.count_failures,
@@ -196,4 +197,6 @@ def report_collection(registry: Registry, request: ReportRequest,
             if not request.quiet:
                 err.print(f"{selection.record.name} report: {path}")
     unreadable.raise_if_any(len(runs))
+    for run in runs if request.strict else ():
+        refuse_deviations(RunStore.open(run), request)
     return written

@@ -8,7 +8,8 @@ is reported by :func:`refig.collection.report_collection`, a layer above :func:`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -16,13 +17,30 @@ from typing import TYPE_CHECKING, Any, Literal
 from refig.console import err
 from refig.context import RunContext
 from refig.errors import RefigError, UsageError, install_fix, refuse_file_as_folder
+from refig.manifest import (
+    Manifest,
+    PlanDeviationError,
+    describe,
+    evaluation_plan,
+    follow_lock,
+    record,
+    rendered_with,
+)
 from refig.plugins import Registry, Selection, check_serves
+from refig.provenance import (
+    Lock,
+    component_environment,
+    plan_deviations,
+    statistics_plan,
+    write_lock,
+)
 from refig.records import PluginKind
 
 if TYPE_CHECKING:
     from refig.evaluation import Summary
     from refig.judging import JudgingSummary, SelectedJudge
     from refig.rubric import Rubric
+    from refig.store import RunStore
 
 
 @dataclass(frozen=True)
@@ -45,6 +63,8 @@ class EvaluateRequest:
     judge_jobs: int = 8
     rejudge_failed: bool = False
     quiet: bool = False
+    #: Refuse (exit 1) an evaluation that leaves the run's locked plan.
+    strict: bool = False
 
 
 @dataclass(frozen=True)
@@ -71,24 +91,77 @@ class EvaluateOutcome:
         }
 
 
-def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
-    """Inspect, render, gate and measure every artifact of a run, then judge it."""
+@dataclass(frozen=True)
+class _Prepared:
+    """An evaluation's choices, every name resolved and fitted to the run's family."""
+
+    context: RunContext
+    renderer: Selection
+    metrics: list[Selection]
+    metric_options: dict[str, dict[str, str]]
+    judges: list[SelectedJudge]
+    rubric: Rubric | None
+
+    @contextmanager
+    def planned(self, request: EvaluateRequest) -> Iterator[Manifest]:
+        """The evaluation's manifest, its metrics built in this process (the ones its stages
+        then use, as the renderer they build) until the block ends."""
+        from refig.engine.plugins import close_plugins, use_registry
+        from refig.metric_options import given
+
+        use_registry(self.context.registry)
+        with given(self.metric_options):
+            try:
+                yield evaluation_plan(self.context, self.metrics, self.judges, self.rubric,
+                                      request.repeats)
+            finally:
+                close_plugins()
+
+
+def _prepare(registry: Registry, request: EvaluateRequest) -> _Prepared:
+    """Names first (a typo exits 2 before any file is read), then what the run's family
+    allows."""
     from refig.evaluation import StageChoice
 
-    # names first (a typo exits 2 before any file is read), then what the run's family allows
     chosen = StageChoice.named(registry, request.renderer, request.metrics)
-    executor = registry.resolve(PluginKind.EXECUTOR, request.executor)
     judges = _chosen_judges(registry, request)
     context = RunContext.open(registry, request.run)
     renderer, metrics = chosen.serving(registry, context.record)
-    metric_options = _checked_metric_options(request.metric_options, metrics)
-    rubric = _rubric(context, judges, request.rubric)
-    summary = _run_stages(context, renderer, metrics, executor, metric_options, request)
+    return _Prepared(context, renderer, metrics,
+                     _checked_metric_options(request.metric_options, metrics), judges,
+                     _rubric(context, judges, request.rubric))
+
+
+def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
+    """Inspect, render, gate and measure every artifact of a run, then judge it; the plan
+    checked against the run's lock and each stage's environment recorded."""
+    executor = registry.resolve(PluginKind.EXECUTOR, request.executor)
+    prepared = _prepare(registry, request)
+    context, judges, rubric = prepared.context, prepared.judges, prepared.rubric
+    with prepared.planned(request) as manifest:
+        deviations = follow_lock(context, manifest, strict=request.strict)
+        for deviation in deviations if not request.quiet else ():
+            err.print(f"[yellow]deviation from the locked plan:[/] {describe(deviation)}")
+        summary = _run_stages(context, prepared.renderer, prepared.metrics, executor, request,
+                              manifest)
+        if summary.rendered:
+            rendered_with(manifest, prepared.renderer)
+    record(context, manifest, deviations, summary, None)  # kept should judging fail
     judging = _judge(context, judges, rubric, summary, request) if rubric is not None else None
+    record(context, manifest, deviations, summary, judging)
     damaged = summary.damage.error() if summary.damage is not None else None
     if damaged is not None:  # the whole items were done; the damaged ones wait for a repair
         raise damaged
     return EvaluateOutcome(stages=summary, judging=judging)
+
+
+def lock(registry: Registry, request: EvaluateRequest, statistics: Mapping[str, Any], *,
+         replace: bool = False) -> Lock:
+    """Lock the plan an evaluation with ``request`` and a report with ``statistics`` follow."""
+    prepared = _prepare(registry, request)
+    with prepared.planned(request) as manifest:
+        plan = {**manifest.plan, **statistics_plan(statistics)}
+    return write_lock(prepared.context.store, plan, replace=replace)
 
 
 def _judge(context: RunContext, judges: Sequence[SelectedJudge], rubric: Rubric,
@@ -130,23 +203,19 @@ def _rubric(context: RunContext, judges: Sequence[SelectedJudge],
 
 
 def _run_stages(context: RunContext, renderer: Selection, metrics: Sequence[Selection],
-                executor: Selection, metric_options: dict[str, dict[str, str]],
-                request: EvaluateRequest) -> Summary:
-    """The deterministic stages over the run on ``executor``'s pool; their summary, said on
-    stderr unless quiet."""
-    from refig.engine.plugins import close_plugins, use_registry
+                executor: Selection, request: EvaluateRequest, manifest: Manifest) -> Summary:
+    """The deterministic stages over the run on ``executor``'s pool (what it reports joins the
+    manifest's software); their summary, said on stderr unless quiet."""
     from refig.evaluation import Evaluation
-    from refig.metric_options import given
 
-    use_registry(context.registry)
-    with given(metric_options):
-        pool = executor.create()
-        try:
-            summary = Evaluation(context=context, renderer=renderer, metrics=metrics,
-                                 executor=pool, jobs=request.jobs, quiet=request.quiet).run()
-        finally:
-            close_plugins()
-            pool.close()
+    pool = executor.create()
+    manifest.stages["software"].update(
+        component_environment(f"executor.{executor.record.name}", pool))
+    try:
+        summary = Evaluation(context=context, renderer=renderer, metrics=metrics,
+                             executor=pool, jobs=request.jobs, quiet=request.quiet).run()
+    finally:
+        pool.close()
     if not request.quiet:
         gates = ", ".join(f"{k} {v}" for k, v in sorted(summary.gates.items())) or "none"
         err.print(
@@ -196,6 +265,15 @@ class ReportRequest:
     buckets: tuple[float, ...] | None = None
     #: A paper of the run's family whose tables the LaTeX reporter writes (``--paper``).
     paper: str | None = None
+    #: Exit 1 when the run's evaluations or this report left the run's locked plan.
+    strict: bool = False
+
+    def statistics(self) -> dict[str, Any]:
+        """The options the report's statistics follow, as a lock records them."""
+        return {"judge": self.judge, "resamples": self.resamples, "seed": self.seed,
+                "elo_resamples": self.elo_resamples, "zero_margin": self.zero_margin,
+                "count_failures": self.count_failures, "judge_run": self.judge_run,
+                "buckets": self.buckets}
 
 
 def refuse_file_targets(request: ReportRequest) -> None:
@@ -254,7 +332,18 @@ def report(registry: Registry, request: ReportRequest) -> dict[str, Path]:
             written[selection.record.name] = path
             if not request.quiet:
                 err.print(f"{selection.record.name} report: {path}")
+    if request.strict:
+        refuse_deviations(context.store, request)
     return written
+
+
+def refuse_deviations(store: RunStore, request: ReportRequest) -> None:
+    """``--strict``: exit 1 naming every deviation of the run from its locked plan."""
+    if found := plan_deviations(store, request.statistics()):
+        raise PlanDeviationError(
+            f"{len(found)} deviations from the run's locked plan: "
+            + "; ".join(describe(d) for d in found), path=store.root,
+            fix="the report's first section lists them; evaluate and report as locked")
 
 
 #: The distribution of the reporters ``refig report`` runs without options (``terminal``),

@@ -160,6 +160,12 @@ class Executor(ABC):
         """Release the executor's workers (by default it holds none)."""
         return None
 
+    def environment(self) -> Mapping[str, str]:
+        """What its numbers depend on beyond refig's and its plugin's version (the hosts it runs
+        on), each a short string, stored in the run's manifest (``refig.provenance``); by
+        default nothing."""
+        return {}
+
 
 # --- evaluating artifacts -----------------------------------------------------------------------
 
@@ -211,6 +217,12 @@ class Renderer(ABC):
     def close(self) -> None:
         """End the warm processes (by default there are none)."""
         return None
+
+    def environment(self) -> Mapping[str, str]:
+        """What its numbers depend on beyond refig's and its plugin's version (its program's
+        version, the fonts it sees and their files' digest), each a short string, stored in the
+        run's manifest (``refig.provenance``); by default its ``version`` and ``settings``."""
+        return {"version": self.version, "settings": self.settings}
 
 
 @dataclass(frozen=True)
@@ -264,6 +276,12 @@ class Metric(ABC):
 
     @abstractmethod
     def compute(self, artifact: Artifact) -> Iterable[MetricValue]: ...
+
+    def environment(self) -> Mapping[str, str]:
+        """What its numbers depend on beyond refig's and its plugin's version (the digest of a
+        model's weights, a library's version), each a short string, stored in the run's
+        manifest (``refig.provenance``); by default its ``version``."""
+        return {"version": self.version}
 
 
 @dataclass(frozen=True)
@@ -321,6 +339,12 @@ class Judge(ABC):
         """The most one judging of ``request`` may cost, to reserve against ``--budget``
         before the call (None, the default: refig reserves what the largest call cost)."""
         return None
+
+    def environment(self) -> Mapping[str, str]:
+        """What its numbers depend on beyond refig's and its plugin's version (the ``model`` it
+        asks for, its prices, its prompt's ``prompt_sha256``), each a short string, stored in
+        the run's manifest (``refig.provenance``); by default its ``key``."""
+        return {"key": self.key}
 
 
 #: Builds one report section from the analysis context (:mod:`refig_toolkit_analysis`).

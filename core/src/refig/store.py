@@ -27,6 +27,8 @@ from refig.models import (
     SCHEMA_VERSION,
     Attempt,
     Configuration,
+    Deviation,
+    Environment,
     Inspection,
     Judgment,
     MetricValue,
@@ -72,6 +74,8 @@ TABLES: dict[type[Record], Table] = {
               ("artifact_sha256", "judge_key", "rubric_sha256", "inputs_sha256", "repeat")),
         Table("preferences", Preference, ("id",)),
         Table("ratings", Rating, ("id",)),
+        Table("environments", Environment, ("stage", "digest", "host")),
+        Table("deviations", Deviation, ("entry", "used")),
     )
 }
 TABLES_BY_NAME: dict[str, Table] = {t.name: t for t in TABLES.values()}

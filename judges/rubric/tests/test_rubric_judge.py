@@ -226,3 +226,15 @@ def test_a_missing_rendering_fails_typed_without_a_call(artifacts):
             judge_request(missing, "", 0))
     assert result.error.kind == "missing_input" and server.calls == 0
     assert json.loads(result.model_dump_json())["status"] == "failed"
+
+
+def test_its_environment_names_the_model_prices_and_prompt_never_the_key():
+    judge = build_judge("litellm:openai/judge-x",
+                        {"api_base": "http://127.0.0.1:9", "api_key": "sk-secret-value",
+                         "temperature": "0.5", **PRICES}, {"model": "openai/judge-x"})
+    found = judge.environment()
+    assert found["model"] == "openai/judge-x" and found["temperature"] == "0.5"
+    assert found["key"] == judge.key
+    assert (found["input_usd_per_token"], found["output_usd_per_token"]) == ("1e-06", "2e-06")
+    assert len(found["prompt_sha256"]) == 64 and found["litellm"]
+    assert "sk-secret-value" not in json.dumps(found)

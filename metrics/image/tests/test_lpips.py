@@ -121,3 +121,16 @@ def test_fetch_from_a_local_index_checks_and_keeps_only_the_checkpoint(
     assert path == tmp_path / "w" / CHECKPOINT
     assert sorted(p.name for p in (tmp_path / "w").iterdir()) == [CHECKPOINT]
     assert read_checkpoint(path)["AlexNet_0"]["Conv_4"]["bias"].shape == (2,)
+
+
+def test_its_environment_digests_the_weights_it_reads(tmp_path: Path) -> None:
+    from refig_metric_image.metric import ImageSimilarity
+
+    assert "lpips_weights_sha256" not in ImageSimilarity().environment()  # LPIPS off
+    assert ImageSimilarity(lpips_weights=tmp_path).environment()[
+        "lpips_weights_sha256"].startswith("missing")
+    (tmp_path / CHECKPOINT).write_bytes(b"weights one")
+    one = ImageSimilarity(lpips_weights=tmp_path).environment()["lpips_weights_sha256"]
+    (tmp_path / CHECKPOINT).write_bytes(b"weights two")
+    two = ImageSimilarity(lpips_weights=tmp_path).environment()["lpips_weights_sha256"]
+    assert len(one) == 64 and one != two

@@ -13,3 +13,12 @@ def test_the_registry_finds_and_builds_the_metric() -> None:
     metric = selection.create()
     assert isinstance(metric, Metric)
     assert metric.version
+
+
+def test_its_environment_digests_the_ocr_models() -> None:
+    from refig_metric_text.metric import TextRecall
+
+    found = TextRecall().environment()
+    assert found["version"] == TextRecall.version
+    assert len(found["ocr_models_sha256"]) == 64
+    assert found["rapidocr-onnxruntime"] != "not installed"

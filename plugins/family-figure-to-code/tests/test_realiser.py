@@ -42,3 +42,19 @@ def test_a_job_renders_one_page_with_its_log(tmp_path: Path, warm: bool) -> None
     assert good.error is None and len(good.pages) == 1 and b"drew 2" in good.log
     assert Image.open(good.pages[0]).size == (320, 240)
     assert bad.error is not None and bad.error.kind == "syntax_error" and not bad.pages
+
+
+@pytest.mark.slow
+def test_its_environment_names_every_toolchain_and_rs_packages() -> None:
+    import shutil
+
+    from refig_family_figure_to_code.realiser import toolchain_environment
+
+    found = ProgramRenderer().environment()
+    assert found["settings"].startswith("program/") and "matplotlib" in found["toolchains"]
+    assert {k: v for k, v in found.items() if k != "settings"} == toolchain_environment()
+    if shutil.which("Rscript"):
+        assert int(found["r.packages"]) > 0 and len(found["r.packages_sha256"]) == 64
+        assert found["r.ggplot2"][0].isdigit()  # the family's R programs draw with it
+    if shutil.which("octave") and not shutil.which("matlab"):
+        assert found["octave.graphics_toolkit"] in ("gnuplot", "qt", "fltk")

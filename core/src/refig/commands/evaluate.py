@@ -56,6 +56,9 @@ def register(app: typer.Typer, registry: Registry) -> None:
         as_json: bool = typer.Option(
             False, "--json", help="Print what each stage and judge did as JSON (no progress)."
         ),
+        strict: bool = typer.Option(
+            False, "--strict", help="Refuse (exit 1, before any work) to evaluate other than "
+            "the plan `refig lock` recorded; without it each deviation is said and recorded."),
     ) -> None:
         """Evaluate a run: inspection, rendering, the gate, the metrics and the judges, resumable.
 
@@ -71,6 +74,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
             executor=executor, jobs=jobs,
             judges=judge, judge_options=judge_opt, repeats=repeats, budget=budget, rubric=rubric,
             judge_jobs=judge_jobs, rejudge_failed=rejudge_failed, quiet=quiet or as_json,
+            strict=strict,
         )
         try:
             outcome = evaluate_run(registry, request)

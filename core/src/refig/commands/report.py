@@ -9,9 +9,11 @@ from __future__ import annotations
 import itertools
 import math
 from pathlib import Path
+from typing import Literal
 
 import typer
 
+from refig.errors import UsageError
 from refig.plugins import Registry
 
 
@@ -20,10 +22,21 @@ def _reporter_option(value: str) -> tuple[str, Path | None]:
     return name, Path(target) if sep else None
 
 
-def _margin_buckets(value: str) -> tuple[float, ...]:
-    """``0,2,5,10`` as increasing bucket edges, the last bucket open (infinity appended)."""
-    from refig.errors import UsageError
+#: The direction-agreement bucket edges by default (ReFigBench's), as ``--margin-buckets``.
+DEFAULT_MARGIN_BUCKETS = "0,2,5,10"
 
+
+def checked_zero_margin(value: str | None, judge_run: int | None
+                        ) -> Literal["exclude", "disagree"]:
+    """``--zero-margin``, by default ``disagree`` with ``--judge-run`` and ``exclude`` else."""
+    value = value or ("disagree" if judge_run is not None else "exclude")
+    if value not in ("exclude", "disagree"):
+        raise UsageError(f"--zero-margin is exclude or disagree, not {value!r}")
+    return value  # type: ignore[return-value]
+
+
+def margin_edges(value: str) -> tuple[float, ...]:
+    """``0,2,5,10`` as increasing bucket edges, the last bucket open (infinity appended)."""
     try:
         edges = [float(part) for part in value.split(",")]
     except ValueError:
@@ -89,17 +102,15 @@ def register(app: typer.Typer, registry: Registry) -> None:
             "figure4.pdf), and say which the run cannot make and why.",
         ),
         quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress or file messages."),
+        strict: bool = typer.Option(
+            False, "--strict", help="Exit 1 when the run's evaluations or this report's options "
+            "left the plan `refig lock` recorded (the report lists each deviation first)."),
     ) -> None:
         """Tables of a run with intervals: means, audits, effects, judges, Elo, sensitivity."""
         from refig.collection import collection_runs, report_collection
-        from refig.errors import UsageError
         from refig.pipeline import ReportRequest
         from refig.pipeline import report as report_run
 
-        if zero_margin is None:
-            zero_margin = "disagree" if judge_run is not None else "exclude"
-        if zero_margin not in ("exclude", "disagree"):
-            raise UsageError(f"--zero-margin is exclude or disagree, not {zero_margin!r}")
         if paper is not None and latex is None:
             raise UsageError("--paper writes the paper's tables as LaTeX, so it needs a folder",
                              fix=f"add --latex DIR: refig report RUN --paper {paper} --latex DIR")
@@ -111,9 +122,9 @@ def register(app: typer.Typer, registry: Registry) -> None:
         request = ReportRequest(
             run=run, targets=targets, as_json=as_json, judge=judge, resamples=resamples,
             elo_resamples=elo_resamples, seed=seed, quiet=quiet,
-            zero_margin=zero_margin,  # type: ignore[arg-type]
+            zero_margin=checked_zero_margin(zero_margin, judge_run),
             count_failures=count_failures, judge_run=judge_run,
-            buckets=None if margin_buckets is None else _margin_buckets(margin_buckets),
+            buckets=margin_edges(margin_buckets or DEFAULT_MARGIN_BUCKETS), strict=strict,
             paper=paper,
         )
         # a folder of runs is a collection: one report over them all, each run's tables in turn

@@ -9,6 +9,7 @@ from refig.models.attempts import Attempt, AttemptStatus, ErrorInfo, Output, Usa
 from refig.models.evaluation import GateReason, GateResult, Inspection, MetricValue, Page, Render
 from refig.models.human import Preference, Rating
 from refig.models.judgments import AxisScore, Judgment, JudgmentStatus
+from refig.models.provenance import Deviation, Environment
 from refig.models.record import (
     ID_PATTERN,
     SCHEMA_VERSION,
@@ -29,6 +30,8 @@ __all__ = [
     "AttemptStatus",
     "AxisScore",
     "Configuration",
+    "Deviation",
+    "Environment",
     "ErrorInfo",
     "GateReason",
     "GateResult",

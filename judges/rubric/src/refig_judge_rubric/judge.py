@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from importlib.metadata import version as distribution_version
 from typing import Any
 
 from refig.plugin import (
@@ -18,7 +20,12 @@ from refig.plugin import (
 from refig_toolkit_imaging import ImageError
 from refig_toolkit_llm import NO_KEY, ChatClient, structured_call
 
-from refig_judge_rubric.messages import PROMPT_VERSION, correction, judge_messages
+from refig_judge_rubric.messages import (
+    PROMPT_VERSION,
+    correction,
+    judge_messages,
+    prompt_digest,
+)
 from refig_judge_rubric.options import JudgeOptions, parse_options
 from refig_judge_rubric.pricing import prompt_cost, token_price
 
@@ -49,6 +56,18 @@ class RubricJudge(Judge):
     def priced(self) -> bool:
         """Whether the cost of this judge's calls is known (``--budget`` needs it)."""
         return self.price is not None
+
+    def environment(self) -> Mapping[str, str]:
+        """The model asked for and the options that define the judge, its token prices, the
+        digest of the code that frames its messages, and litellm's version. The model id each
+        provider reported is on every stored judgment (``Judgment.model``)."""
+        found = {"key": self.key, **{name: str(value) for name, value
+                                     in self.options.identity().items() if value is not None},
+                 "prompt_sha256": prompt_digest(), "litellm": distribution_version("litellm")}
+        if self.price is not None:
+            found.update(input_usd_per_token=f"{self.price.input:g}",
+                         output_usd_per_token=f"{self.price.output:g}")
+        return found
 
     def estimate_usd(self, request: JudgeRequest) -> float | None:
         """The prompt's cost of one call for ``request``, before it is made (see pricing)."""

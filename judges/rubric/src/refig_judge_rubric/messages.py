@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
+from pathlib import Path
 from typing import Any
 
 from refig.plugin import Evidence, Rubric
@@ -24,6 +27,13 @@ def judge_messages(rubric: Rubric, evidence: Evidence, *,
         content.append({"type": "text",
                         "text": f"{len(evidence.images) + 1}. {label}:\n{evidence.text}"})
     return [{"role": "system", "content": rubric.prompt()}, {"role": "user", "content": content}]
+
+
+@functools.cache
+def prompt_digest() -> str:
+    """sha256 of this module's text: the code that frames every message besides the rubric
+    (whose own digest is stored apart), so any edit of the framing shows in the manifest."""
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
 
 
 def correction(error: str) -> dict[str, Any]:

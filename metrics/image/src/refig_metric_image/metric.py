@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -17,7 +17,7 @@ from refig.plugin import (
     source_sha256,
     unavailable,
 )
-from refig_toolkit_imaging import open_image
+from refig_toolkit_imaging import files_digest, open_image
 
 from refig_metric_image.pairing import WORK_WIDTH, Prepared, content, pair_with, prepare
 from refig_metric_image.perceptual import Lpips, LpipsUnavailable
@@ -94,6 +94,15 @@ class ImageSimilarity(Metric):
         self.lpips = Lpips(lpips_weights) if lpips_weights or _truthy(lpips) else None
         if self.lpips is not None:  # values with LPIPS are other values: stored apart
             self.version = f"{type(self).version}+lpips"
+
+    def environment(self) -> Mapping[str, str]:
+        """Its version, the working width and, with LPIPS, the weights file's digest."""
+        found = {"version": self.version, "width": str(self.width)}
+        if self.lpips is not None:
+            path = self.lpips.path
+            found["lpips_weights_sha256"] = (files_digest([path]) if path.is_file()
+                                             else f"missing ({path})")
+        return found
 
     def compute(self, artifact: Artifact) -> Iterator[MetricValue]:
         make = ValueMaker(artifact, METRIC, self.version, source_sha256(artifact))

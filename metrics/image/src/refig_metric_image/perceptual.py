@@ -85,9 +85,14 @@ class Lpips:
     def __init__(self, weights: str | Path | None = None):
         self.weights = weights
 
+    @property
+    def path(self) -> Path:
+        """The checkpoint it reads."""
+        return weights_dir(self.weights) / CHECKPOINT
+
     def model(self) -> AlexLpips:
         """The loaded network, or :class:`LpipsUnavailable` saying how to get the weights."""
-        path = weights_dir(self.weights) / CHECKPOINT
+        path = self.path
         with self._lock:
             if path not in self._models:
                 try:

@@ -34,7 +34,7 @@ from refig.plugin import (
     unavailable,
 )
 from refig_toolkit_imaging import open_image
-from refig_toolkit_imaging.ocr import DETECTOR_SIDE
+from refig_toolkit_imaging.ocr import DETECTOR_SIDE, ocr_environment
 from refig_toolkit_pptx import object_tree
 from refig_toolkit_pptx.slide_text import native_text, word_tokens
 
@@ -92,6 +92,12 @@ class TextRecall(Metric):
         self.ocr_max_side = int(ocr_max_side)
         self.ocr_detector_side = int(ocr_detector_side)
         self.read_images = bool(read_images)
+
+    def environment(self) -> Mapping[str, str]:
+        """Its version and options, and the OCR models' versions and digest."""
+        return {"version": self.version, "min_similarity": str(self.min_similarity),
+                "ocr_max_side": str(self.ocr_max_side),
+                "ocr_detector_side": str(self.ocr_detector_side), **ocr_environment()}
 
     def compute(self, artifact: Artifact) -> Iterator[MetricValue]:
         make = ValueMaker(artifact, METRIC, self.version, source_sha256(artifact))

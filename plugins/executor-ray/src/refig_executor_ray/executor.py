@@ -9,7 +9,7 @@ silently behind its back (``max_retries=0``).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 import ray
@@ -74,6 +74,13 @@ class RayExecutor(Executor):
         finally:
             for ref in pending:
                 ray.cancel(ref, force=True)
+
+    def environment(self) -> Mapping[str, str]:
+        """Ray's version and the cluster's live hosts: stages run there, and refig records
+        only the driver's environment (``docs/reproducibility.md``)."""
+        hosts = sorted({node.get("NodeManagerHostname", "?") for node in ray.nodes()
+                        if node.get("Alive")})
+        return {"ray": ray.__version__, "hosts": ",".join(hosts)}
 
     def close(self) -> None:
         """Disconnect, and stop the local cluster if this executor started it."""

@@ -12,6 +12,7 @@ output becomes the log; a failure is typed (``syntax_error``, ``runtime_error``,
 from __future__ import annotations
 
 import functools
+import hashlib
 import io
 import subprocess
 from collections.abc import Mapping, Sequence
@@ -77,6 +78,52 @@ def toolchain_versions() -> str:
     return "; ".join(parts)
 
 
+#: Probes of what a toolchain draws with beyond its version: R's installed packages (name and
+#: version, one a line) and the graphics toolkit Octave plots with (gnuplot's version beside).
+PACKAGE_PROBES: dict[Language, tuple[str, ...]] = {
+    Language.R: ("-e", 'p <- installed.packages()[, c("Package", "Version"), drop = FALSE]; '
+                       'cat(sort(paste(p[, 1], p[, 2])), sep = "\\n")'),
+    Language.MATLAB: ("--no-gui", "--quiet", "--no-init-file", "--eval",
+                      "disp(graphics_toolkit())"),
+}
+
+
+@functools.cache
+def toolchain_environment() -> dict[str, str]:
+    """What the programs' images depend on: each toolchain's version (Python with matplotlib,
+    R, Octave or MATLAB, TeX Live's XeTeX), R's packages (how many, ggplot2's version and a
+    digest of every name and version) and Octave's graphics toolkit with gnuplot's version."""
+    found = {"toolchains": toolchain_versions()}
+    for language, args in PACKAGE_PROBES.items():
+        exe = binary(language)
+        if exe is None or (language is Language.MATLAB and exe == matlab_binary()):
+            continue
+        try:
+            done = subprocess.run([exe, *args], capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        lines = [line.strip() for line in done.stdout.splitlines() if line.strip()]
+        if language is Language.R:
+            found["r.packages"] = str(len(lines))
+            found["r.packages_sha256"] = hashlib.sha256("\n".join(lines).encode()).hexdigest()
+            found["r.ggplot2"] = next((line.split()[1] for line in lines
+                                       if line.startswith("ggplot2 ")), "not installed")
+        else:
+            found["octave.graphics_toolkit"] = " ".join(lines) or "unknown"
+            found["octave.gnuplot"] = _first_line(["gnuplot", "--version"])
+    return found
+
+
+def _first_line(argv: Sequence[str]) -> str:
+    """The first line a command prints, or ``not installed``."""
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return "not installed"
+    head = (done.stdout or done.stderr).strip().splitlines()
+    return head[0] if head else "unknown"
+
+
 def _page_png(execution: Execution) -> bytes:
     """The image as stored: with :data:`COPIED_INPUT_KEY` when it copies a visible input."""
     assert execution.png is not None
@@ -111,6 +158,11 @@ class ProgramRenderer(Renderer):
     @property
     def version(self) -> str:
         return toolchain_versions()
+
+    def environment(self) -> Mapping[str, str]:
+        """The settings and every toolchain's versions and packages
+        (:func:`toolchain_environment`)."""
+        return {"settings": self.settings, **toolchain_environment()}
 
     def run(self, job: RenderJob) -> Execution | ErrorInfo:
         """Execute one job's program; an error when its language cannot be told."""

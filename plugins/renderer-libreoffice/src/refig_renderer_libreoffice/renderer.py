@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import shutil
@@ -9,9 +10,10 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
+from importlib.metadata import version as distribution_version
 from pathlib import Path
 
 from refig.plugin import (
@@ -25,6 +27,7 @@ from refig.plugin import (
     UsageError,
     apt_fix,
 )
+from refig_toolkit_imaging import files_digest
 from refig_toolkit_pptx import Package
 
 from refig_renderer_libreoffice.confinement import Confinement, office_policy
@@ -79,6 +82,18 @@ def installed_fonts() -> tuple[str, ...]:
     except (OSError, subprocess.TimeoutExpired):
         return ()
     return tuple(sorted({line.strip() for line in done.stdout.splitlines() if line.strip()}))
+
+
+@cache
+def font_files_digest() -> str:
+    """sha256 over the files of the fonts fontconfig offers LibreOffice (same names but other
+    files, such as another release of a font, move text too)."""
+    try:
+        done = subprocess.run(["fc-list", "--format", "%{file}\n"], capture_output=True,
+                              timeout=60, check=False, text=True)
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown (fc-list did not run)"
+    return files_digest(Path(line) for line in done.stdout.splitlines() if line.strip())
 
 
 #: The metric-compatible fonts a slide written on Windows or macOS needs to render at its size.
@@ -286,6 +301,16 @@ class LibreOfficeRenderer(Renderer):
             return RenderOutput(error=error, seconds=seconds)
         finally:
             result.unlink(missing_ok=True)
+
+    def environment(self) -> Mapping[str, str]:
+        """LibreOffice's version, the render settings, the fonts it sees (how many, which, and
+        a digest of their files) and the PDF rasteriser's version."""
+        return {"version": self.version, "settings": self.settings,
+                "fonts": str(len(self.fonts)),
+                "font_families_sha256": hashlib.sha256(
+                    "\n".join(self.fonts).encode()).hexdigest(),
+                "font_files_sha256": font_files_digest(),
+                "pypdfium2": distribution_version("pypdfium2")}
 
     def close(self) -> None:
         """Stop the warm offices; remove the profiles and scratch files."""

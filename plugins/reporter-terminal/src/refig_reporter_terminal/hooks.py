@@ -1,5 +1,5 @@
-"""Registers the `terminal`, `json` and `verdicts` reporters and the `refig suite info` command; the
-analysis toolkit is imported only when one of them runs."""
+"""Registers the `terminal`, `json` and `verdicts` reporters and the `refig suite info` and
+`refig compare` commands; the analysis toolkit is imported only when one of them runs."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ def refig_reporters() -> Iterator[ReporterRecord]:
 
 @hookimpl
 def refig_commands(app: typer.Typer) -> None:
-    from refig_reporter_terminal.suite_info import register
+    from refig_reporter_terminal import compare, suite_info
 
-    register(app)
+    suite_info.register(app)
+    compare.register(app)

@@ -1,7 +1,10 @@
 """Untrusted images and PDFs read within a pixel budget: the toolkit metrics, renderers, suites
 and harnesses share. OCR (:mod:`refig_toolkit_imaging.ocr`, extra ``ocr``) and picture locating
 (:mod:`refig_toolkit_imaging.locating`, extra ``locate``) are submodules imported on their own,
-as they need their extras."""
+as they need their extras. ``files_digest`` and ``environment_digest`` are the core's
+(:mod:`refig.provenance`), for the plugins that report what their numbers depend on."""
+
+from refig.provenance import environment_digest, files_digest
 
 from refig_toolkit_imaging.images import (
     MAX_PIXELS,
@@ -29,6 +32,8 @@ __all__ = [
     "border_colour",
     "content_box",
     "dpi_within",
+    "environment_digest",
+    "files_digest",
     "first_page",
     "flatten_alpha",
     "open_image",

@@ -34,6 +34,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageOps
 from refig.plugin import RefigError, install_fix
+from refig.provenance import files_digest
 
 from refig_toolkit_imaging.images import open_image
 
@@ -115,6 +116,26 @@ def engine(threads: int | None = None, *, arena: bool = True,
             ocr.text_det = ScaledDetector(ocr.text_det, detector_side)
             _engines[key] = ocr
         return _engines[key]
+
+
+def ocr_environment() -> dict[str, str]:
+    """What OCR's words depend on: rapidocr-onnxruntime's and onnxruntime's versions and a
+    digest of the models (and their configuration) shipped in the rapidocr wheel; found without
+    loading them."""
+    from importlib import metadata, util
+
+    found = {}
+    for name in ("rapidocr-onnxruntime", "onnxruntime"):
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found[name] = "not installed"
+    package = util.find_spec("rapidocr_onnxruntime")
+    if package is not None and package.origin is not None:
+        root = Path(package.origin).parent
+        files = [*root.rglob("*.onnx"), *root.rglob("*.yaml")]
+        found["ocr_models_sha256"] = files_digest(files)
+    return found
 
 
 def models(ocr: Any) -> tuple[Any, ...]:

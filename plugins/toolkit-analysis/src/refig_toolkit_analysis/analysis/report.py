@@ -16,6 +16,7 @@ from refig.models import utcnow
 from refig.store import RunStore
 
 from refig_toolkit_analysis.analysis.context import Context, Options
+from refig_toolkit_analysis.analysis.provenance import provenance_json
 from refig_toolkit_analysis.analysis.rundata import RunData
 from refig_toolkit_analysis.analysis.scores import JudgeScores
 from refig_toolkit_analysis.analysis.sections import sections
@@ -78,6 +79,7 @@ class Analysis:
                 if c in data.configs
             ],
             "tasks": len(data.task_order),
+            "provenance": provenance_json(self.context),
             "tables": {t.key: t.as_dict() for t in self.tables},
         }
 

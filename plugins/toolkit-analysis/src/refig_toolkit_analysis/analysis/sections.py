@@ -1,7 +1,8 @@
 """The report's core sections, in the order every reporter shows them, and the sections of a
 run's task families placed among them.
 
-Each builder lives with its topic: :mod:`.summary` (coverage, means, economics,
+Each builder lives with its topic: :mod:`.provenance` (deviations from the locked plan,
+first; the environment, last), :mod:`.summary` (coverage, means, economics,
 per-task scores), :mod:`.runs` (means and effects per judging run), :mod:`.fields` (scores by
 field), :mod:`.effects` (paired effects, on the total and per axis), :mod:`.crossed` (harness
 and model apart), :mod:`.judges`
@@ -22,6 +23,7 @@ from refig_toolkit_analysis.analysis import (
     fields,
     judges,
     preferences,
+    provenance,
     runs,
     summary,
 )
@@ -36,6 +38,7 @@ def built_in() -> tuple[tuple[str, SectionBuilder], ...]:
     from refig_toolkit_analysis.annotation import agreement
 
     return (
+        ("deviations", provenance.deviations),
         ("coverage", summary.coverage),
         ("means", summary.means),
         ("run_means", runs.run_means),
@@ -54,6 +57,7 @@ def built_in() -> tuple[tuple[str, SectionBuilder], ...]:
         ("annotator_agreement", agreement.annotator_agreement),
         ("direction", preferences.direction),
         ("task_scores", summary.task_scores),
+        ("environment", provenance.environment),
     )
 
 
