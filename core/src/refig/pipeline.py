@@ -8,6 +8,7 @@ is reported by :func:`refig.collection.report_collection`, a layer above :func:`
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +46,9 @@ class EvaluateRequest:
     judge_jobs: int = 8
     rejudge_failed: bool = False
     quiet: bool = False
+    #: False (``--no-canary``): add numbers without checking the golden canary, as the run
+    #: then states.
+    canary: bool = True
 
 
 @dataclass(frozen=True)
@@ -83,12 +87,47 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
     renderer, metrics = chosen.serving(registry, context.record)
     metric_options = _checked_metric_options(request.metric_options, metrics)
     rubric = _rubric(context, judges, request.rubric)
+    _check_canary(context, renderer, checked=request.canary, quiet=request.quiet)
     summary = _run_stages(context, renderer, metrics, executor, metric_options, request)
     judging = _judge(context, judges, rubric, summary, request) if rubric is not None else None
     damaged = summary.damage.error() if summary.damage is not None else None
     if damaged is not None:  # the whole items were done; the damaged ones wait for a repair
         raise damaged
     return EvaluateOutcome(stages=summary, judging=judging)
+
+
+#: The run's meta key saying how the golden canary stood when numbers were last added.
+CANARY_KEY = "canary"
+
+
+def _check_canary(context: RunContext, renderer: Selection, *, checked: bool,
+                  quiet: bool) -> None:
+    """The run's family's golden canary, before any number is added (cached by the canary per
+    environment): a failure exits 1 saying what differs, unless not ``checked``
+    (``--no-canary``); the run's meta says which."""
+    declared = context.record.canary
+    if declared is None:
+        return
+    canary = declared()
+    if canary.renderer != renderer.record.name:
+        return  # its expected results say nothing of another realiser
+    if not checked:
+        context.store.set_meta(CANARY_KEY, json.dumps({"status": "not checked (--no-canary)"}))
+        err.print("[yellow]the golden canary was not checked (--no-canary); the run says so[/]")
+        return
+    from refig.engine.plugins import use_registry
+
+    use_registry(context.registry)
+    verdict = canary.check(quiet=quiet)
+    context.store.set_meta(CANARY_KEY, json.dumps({
+        "status": "passed" if verdict.passed else "failed",
+        "environment": verdict.environment, "differs": verdict.differs}))
+    if not verdict.passed:
+        raise RefigError(
+            f"the golden canary failed on this machine, so no number was added: "
+            f"{verdict.differs}",
+            fix="set the machine up as docs/reproducibility.md says (`refig canary` shows each "
+                "golden document), or, knowing its numbers may not match, add --no-canary")
 
 
 def _judge(context: RunContext, judges: Sequence[SelectedJudge], rubric: Rubric,

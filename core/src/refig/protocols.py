@@ -323,6 +323,27 @@ class Judge(ABC):
         return None
 
 
+@dataclass(frozen=True)
+class CanaryVerdict:
+    """What a golden canary found on this machine: whether it passed, what differs from the
+    machine its expected results were made on, and the digest of the environment it checked."""
+
+    passed: bool
+    differs: str = ""
+    environment: str = ""
+
+
+@runtime_checkable
+class Canary(Protocol):
+    """A family's golden canary (``TaskFamilyRecord.canary``): golden documents its realiser
+    (``renderer``) makes again, compared with results recorded on a machine set up as
+    documented; ``refig evaluate`` checks it before it adds numbers (docs/reproducibility.md)."""
+
+    renderer: str
+
+    def check(self, *, quiet: bool = False) -> CanaryVerdict: ...
+
+
 #: Builds one report section from the analysis context (:mod:`refig_toolkit_analysis`).
 SectionBuilder = Callable[[Any], Any]
 

@@ -42,7 +42,7 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(
         ("TaskFamily", "Harness", "Workflow", "Renderer", "Metric", "Judge", "Reporter",
          "Executor", "Artifact", "JudgeRequest", "Evidence", "RenderJob", "RenderOutput",
-         "HarnessResult", "AttemptContext", "Prompt"),
+         "HarnessResult", "AttemptContext", "Prompt", "Canary", "CanaryVerdict"),
         "refig.protocols",
     ),
     **dict.fromkeys(("RefigError", "UsageError", "docs", "install_fix"), "refig.errors"),
@@ -78,6 +78,8 @@ __all__ = [
     "Asset",
     "Attempt",
     "AttemptContext",
+    "Canary",
+    "CanaryVerdict",
     "AttemptStatus",
     "AxisScore",
     "Check",
@@ -200,6 +202,8 @@ if TYPE_CHECKING:
     from refig.protocols import (
         Artifact,
         AttemptContext,
+        Canary,
+        CanaryVerdict,
         Evidence,
         Executor,
         Harness,
