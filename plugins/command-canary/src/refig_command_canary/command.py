@@ -78,29 +78,30 @@ def _as_json(outcome: Any, families: list[str]) -> dict[str, Any]:
 
 
 def _print(console: Any, outcomes: list[tuple[Any, list[str]]], *, updated: bool) -> None:
+    """One table per golden set, then what differs from the environment of its expected
+    results and its verdict."""
     from rich.table import Table
 
     from refig.plugin import print_table
 
-    table = Table(title="golden canary" + (" (expected results recorded)" if updated else ""))
-    for column in ("set", "document", "hard cases", "page", "check", "result"):
-        table.add_column(column, no_wrap=column in ("set", "page"))
     for outcome, names in outcomes:
-        label = f"{outcome.golden.name} ({', '.join(names)})"
+        golden = outcome.golden
+        title = f"golden canary {golden.name} ({', '.join(names)}; {golden.renderer})"
+        table = Table(title=title + (": expected results recorded" if updated else ""))
+        for column in ("document", "page", "check", "result"):
+            table.add_column(column, no_wrap=column == "page")
         for result in outcome.pages:
             style = _STYLE.get(result.status, "")
             said = result.status + (f": {result.detail}" if result.detail else "")
-            table.add_row(label, result.document.file, result.document.cases,
+            table.add_row(f"{result.document.file}\n[dim]{result.document.cases}[/]",
                           str(result.page + 1), result.document.check,
                           f"[{style}]{said}[/]" if style else said)
-    print_table(console, table)
-    for outcome, _ in outcomes:
-        name = outcome.golden.name
+        print_table(console, table)
         for line in outcome.differences.failures:
-            console.print(f"[red]{name}: {line}[/]", highlight=False)
+            console.print(f"[red]differs: {line}[/]", highlight=False)
         for line in outcome.differences.notes:
-            console.print(f"[dim]{name}: {line}[/]", highlight=False)
+            console.print(f"[dim]note: {line}[/]", highlight=False)
         state = "[green]passed[/]" if outcome.passed else "[red]FAILED[/]"
         skipped = sum(p.status == "skipped" for p in outcome.pages)
-        console.print(f"{name}: {state}" + (f" ({skipped} skipped: not checked)"
-                                            if skipped else ""), highlight=False)
+        console.print(f"{golden.name}: {state}" + (f" ({skipped} skipped: not checked)"
+                                                   if skipped else ""), highlight=False)

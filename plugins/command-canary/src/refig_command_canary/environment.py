@@ -130,6 +130,9 @@ def differences(expected: Mapping[str, str], found: Mapping[str, str],
     required font family (matched by prefix: ``Noto Sans CJK``) missing, fail; another patch
     level, a toolchain no longer installed, other fonts or font files are notes."""
     said = Differences()
+    if not expected:
+        said.notes.append("no environment recorded with the expected results")
+        return said
     for name, version in expected.items():
         if name in (FONTS, FONT_FILES):
             continue
