@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from refig.cli import run as refig
-from refig.plugin import CanaryVerdict
 from refig.models import Inspection
+from refig.plugin import CanaryVerdict
 from refig.store import RunStore
 from refig_command_canary.golden import GoldenSet
 

@@ -80,9 +80,8 @@ def _as_json(outcome: Any, families: list[str]) -> dict[str, Any]:
 def _print(console: Any, outcomes: list[tuple[Any, list[str]]], *, updated: bool) -> None:
     """One table per golden set, then what differs from the environment of its expected
     results and its verdict."""
-    from rich.table import Table
-
     from refig.plugin import print_table
+    from rich.table import Table
 
     for outcome, names in outcomes:
         golden = outcome.golden

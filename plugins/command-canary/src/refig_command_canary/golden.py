@@ -1,9 +1,10 @@
 """What a family declares as its canary: golden documents in a folder, and how each is judged.
 
 A :class:`GoldenSet` is a folder of golden documents its family's realiser makes again. The
-folder's ``expected/`` holds what a machine set up as documented made of them (``<stem>-<page>.png``)
-and ``environment.json``, that machine's :func:`~refig_command_canary.environment.canary_environment`
-entries for this realiser. ``refig canary --update`` (a maintainer's action) writes both.
+folder's ``expected/`` holds what a machine set up as documented made of them
+(``<stem>-<page>.png``) and ``environment.json``, that machine's environment
+(:func:`~refig_command_canary.environment.canary_environment`) for this realiser.
+``refig canary --update`` (a maintainer's action) writes both.
 """
 
 from __future__ import annotations

@@ -2,13 +2,14 @@
 
 Four slides, one hard case of slide rendering each: CJK and Latin text in the fonts a deck made
 on Windows names (Calibri, Cambria, an East Asian face), connectors glued to shapes, gradient
-fills, and a rotated group. Run ``uv run python -m refig_toolkit_pptx.golden.build_deck`` after
-changing it, then ``refig canary --update`` to record its renderings again.
+fills, and a rotated group. Run ``uv run python plugins/toolkit-pptx/tests/build_golden_deck.py``
+after changing it, then ``refig canary --update`` to record its renderings again.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pptx import Presentation
 from pptx.dml.color import RGBColor
@@ -16,10 +17,10 @@ from pptx.enum.shapes import MSO_CONNECTOR, MSO_SHAPE
 from pptx.oxml.ns import qn
 from pptx.util import Emu, Inches, Pt
 
-DECK = Path(__file__).with_name("slides.pptx")
+DECK = (Path(__file__).parents[1] / "src" / "refig_toolkit_pptx" / "golden" / "slides.pptx")
 
 
-def _text(slide, left, top, width, text, *, latin: str, east_asian: str | None = None,
+def _text(slide: Any, left: float, top: float, width: float, text: str, *, latin: str, east_asian: str | None = None,
           size: int = 28) -> None:
     box = slide.shapes.add_textbox(Inches(left), Inches(top), Inches(width), Inches(0.8))
     run = box.text_frame.paragraphs[0].add_run()
@@ -31,7 +32,7 @@ def _text(slide, left, top, width, text, *, latin: str, east_asian: str | None =
         run.font._rPr.append(run.font._rPr.makeelement(qn("a:ea"), {"typeface": east_asian}))
 
 
-def _cjk(prs) -> None:
+def _cjk(prs: Any) -> None:
     slide = prs.slides.add_slide(prs.slide_layouts[6])
     _text(slide, 0.5, 0.4, 9, "Calibri: The quick brown fox 0123", latin="Calibri")
     _text(slide, 0.5, 1.4, 9, "Cambria: Sphinx of black quartz", latin="Cambria")
@@ -43,7 +44,7 @@ def _cjk(prs) -> None:
           east_asian="Noto Sans CJK KR")
 
 
-def _connectors(prs) -> None:
+def _connectors(prs: Any) -> None:
     slide = prs.slides.add_slide(prs.slide_layouts[6])
     boxes = []
     for i, (x, y) in enumerate([(0.6, 0.6), (6.6, 0.6), (3.6, 3.8)]):
@@ -62,7 +63,7 @@ def _connectors(prs) -> None:
         line.line._get_or_add_ln().append(tail)
 
 
-def _gradients(prs) -> None:
+def _gradients(prs: Any) -> None:
     slide = prs.slides.add_slide(prs.slide_layouts[6])
     for i, angle in enumerate((0, 45, 90)):
         shape = slide.shapes.add_shape(MSO_SHAPE.OVAL if i == 1 else MSO_SHAPE.RECTANGLE,
@@ -76,7 +77,7 @@ def _gradients(prs) -> None:
         shape.line.fill.background()
 
 
-def _groups(prs) -> None:
+def _groups(prs: Any) -> None:
     slide = prs.slides.add_slide(prs.slide_layouts[6])
     outer = slide.shapes.add_group_shape()
     for i in range(3):
