@@ -20,8 +20,8 @@ from pptx.util import Emu, Inches, Pt
 DECK = (Path(__file__).parents[1] / "src" / "refig_toolkit_pptx" / "golden" / "slides.pptx")
 
 
-def _text(slide: Any, left: float, top: float, width: float, text: str, *, latin: str, east_asian: str | None = None,
-          size: int = 28) -> None:
+def _text(slide: Any, left: float, top: float, width: float, text: str, *, latin: str,
+          east_asian: str | None = None, size: int = 28) -> None:
     box = slide.shapes.add_textbox(Inches(left), Inches(top), Inches(width), Inches(0.8))
     run = box.text_frame.paragraphs[0].add_run()
     run.text = text
