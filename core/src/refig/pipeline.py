@@ -23,6 +23,7 @@ from refig.records import PluginKind
 if TYPE_CHECKING:
     from refig.evaluation import Summary
     from refig.judging import JudgingSummary, SelectedJudge
+    from refig.protocols import Canary
     from refig.rubric import Rubric
 
 
@@ -108,7 +109,7 @@ def _check_canary(context: RunContext, renderer: Selection, *, checked: bool,
     declared = context.record.canary
     if declared is None:
         return
-    canary = declared()
+    canary: Canary = declared()
     if canary.renderer != renderer.record.name:
         return  # its expected results say nothing of another realiser
     if not checked:

@@ -323,14 +323,16 @@ class Judge(ABC):
         return None
 
 
-@dataclass(frozen=True)
-class CanaryVerdict:
+class CanaryVerdict(Protocol):
     """What a golden canary found on this machine: whether it passed, what differs from the
     machine its expected results were made on, and the digest of the environment it checked."""
 
-    passed: bool
-    differs: str = ""
-    environment: str = ""
+    @property
+    def passed(self) -> bool: ...
+    @property
+    def differs(self) -> str: ...
+    @property
+    def environment(self) -> str: ...
 
 
 @runtime_checkable

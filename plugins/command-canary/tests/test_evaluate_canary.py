@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from refig.cli import run as refig
 from refig.models import Inspection
-from refig.plugin import CanaryVerdict
 from refig.store import RunStore
+from refig_command_canary.checking import Verdict
 from refig_command_canary.golden import GoldenSet
 
 #: A figure-to-slide run (the migration fixture's), to evaluate.
@@ -31,9 +31,9 @@ def checked(monkeypatch) -> list[str]:
     """Each golden set checked, by name; every check fails as a machine without fonts does."""
     names: list[str] = []
 
-    def check(self: GoldenSet, *, quiet: bool = False) -> CanaryVerdict:
+    def check(self: GoldenSet, *, quiet: bool = False) -> Verdict:
         names.append(self.name)
-        return CanaryVerdict(passed=False, differs="fonts missing: Carlito", environment="e1")
+        return Verdict(passed=False, differs="fonts missing: Carlito", environment="e1")
 
     monkeypatch.setattr(GoldenSet, "check", check)
     return names

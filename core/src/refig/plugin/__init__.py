@@ -42,7 +42,7 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(
         ("TaskFamily", "Harness", "Workflow", "Renderer", "Metric", "Judge", "Reporter",
          "Executor", "Artifact", "JudgeRequest", "Evidence", "RenderJob", "RenderOutput",
-         "HarnessResult", "AttemptContext", "Prompt", "Canary", "CanaryVerdict"),
+         "HarnessResult", "AttemptContext", "Prompt"),
         "refig.protocols",
     ),
     **dict.fromkeys(("RefigError", "UsageError", "docs", "install_fix"), "refig.errors"),
@@ -80,8 +80,6 @@ __all__ = [
     "AttemptContext",
     "AttemptStatus",
     "AxisScore",
-    "Canary",
-    "CanaryVerdict",
     "Check",
     "CliPin",
     "Deliverable",
@@ -202,8 +200,6 @@ if TYPE_CHECKING:
     from refig.protocols import (
         Artifact,
         AttemptContext,
-        Canary,
-        CanaryVerdict,
         Evidence,
         Executor,
         Harness,

@@ -10,7 +10,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from refig.plugin import CanaryVerdict, RefigError, Renderer, RenderJob, RenderOutput, cache_dir
+from refig.plugin import RefigError, Renderer, RenderJob, RenderOutput, cache_dir
 from refig.plugin import err as console
 from refig_toolkit_imaging import open_image
 
@@ -25,6 +25,16 @@ from refig_command_canary.golden import GoldenDocument, GoldenSet
 ENVIRONMENT_FILE = "environment.json"
 #: A rendering failure of this kind means the machine lacks the toolchain: skipped, not failed.
 MISSING_TOOLCHAIN = "toolchain_missing"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A set's verdict (a :class:`refig.protocols.Verdict`): whether it passed, what failed
+    in one line, and the digest of the environment it was checked in."""
+
+    passed: bool
+    differs: str = ""
+    environment: str = ""
 
 
 @dataclass(frozen=True)
@@ -56,13 +66,13 @@ class SetOutcome:
         return not self.differences.failures and not any(
             p.status in ("differs", "failed") for p in self.pages)
 
-    def verdict(self) -> CanaryVerdict:
+    def verdict(self) -> Verdict:
         """The verdict: what failed, said in one line."""
         said = list(self.differences.failures)
         said += [f"{p.document.file} page {p.page + 1} {p.status}"
                  + (f" ({p.detail})" if p.detail else "")
                  for p in self.pages if p.status in ("differs", "failed")]
-        return CanaryVerdict(passed=self.passed, differs="; ".join(said),
+        return Verdict(passed=self.passed, differs="; ".join(said),
                              environment=environment_digest(self.environment))
 
 
@@ -204,7 +214,7 @@ def _expected_digest(golden: GoldenSet) -> str:
     return total.hexdigest()
 
 
-def cached_verdict(golden: GoldenSet, *, quiet: bool = False) -> CanaryVerdict:
+def cached_verdict(golden: GoldenSet, *, quiet: bool = False) -> Verdict:
     """The set's verdict on this machine: a pass is kept in the cache under the set's and the
     environment's digests, so it is made once per machine set-up; a failure is made again
     each time (it may have been the machine's moment)."""
@@ -218,7 +228,7 @@ def cached_verdict(golden: GoldenSet, *, quiet: bool = False) -> CanaryVerdict:
         key = hashlib.sha256(f"{_expected_digest(golden)}\0{digest}".encode()).hexdigest()
         marker = cache_dir() / "canary" / f"{golden.name}-{key[:32]}.json"
         if marker.is_file():
-            return CanaryVerdict(passed=True, environment=digest)
+            return Verdict(passed=True, environment=digest)
         if not quiet:
             console.print(f"checking the golden canary {golden.name!r} on this machine (once "
                           "per environment)", highlight=False)

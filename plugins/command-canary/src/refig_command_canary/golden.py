@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from refig.plugin import CanaryVerdict
+if TYPE_CHECKING:
+    from refig_command_canary.checking import Verdict
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class GoldenDocument:
 
 @dataclass(frozen=True)
 class GoldenSet:
-    """A family's golden canary (a :class:`refig.plugin.Canary`): ``documents`` in ``folder``,
+    """A family's golden canary (a :class:`refig.protocols.Canary`): ``documents`` in ``folder``,
     realised by ``renderer`` made with ``options``; ``fonts`` are the font families they need,
     whose absence fails the canary whatever the pixels say."""
 
@@ -61,7 +62,7 @@ class GoldenSet:
         """What makes two declared sets one (two families sharing one set render it once)."""
         return (str(self.folder.resolve()), self.renderer, repr(sorted(self.options.items())))
 
-    def check(self, *, quiet: bool = False) -> CanaryVerdict:
+    def check(self, *, quiet: bool = False) -> Verdict:
         """This set checked on this machine, or the verdict cached for its environment."""
         from refig_command_canary.checking import cached_verdict
 
