@@ -8,6 +8,7 @@ is reported by :func:`refig.collection.report_collection`, a layer above :func:`
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ from refig.records import PluginKind
 if TYPE_CHECKING:
     from refig.evaluation import Summary
     from refig.judging import JudgingSummary, SelectedJudge
+    from refig.protocols import Canary
     from refig.rubric import Rubric
     from refig.store import RunStore
 
@@ -65,6 +67,9 @@ class EvaluateRequest:
     quiet: bool = False
     #: Refuse (exit 1) an evaluation that leaves the run's locked plan.
     strict: bool = False
+    #: False (``--no-canary``): add numbers without checking the golden canary, as the run
+    #: then states.
+    canary: bool = True
 
 
 @dataclass(frozen=True)
@@ -138,6 +143,7 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
     executor = registry.resolve(PluginKind.EXECUTOR, request.executor)
     prepared = _prepare(registry, request)
     context, judges, rubric = prepared.context, prepared.judges, prepared.rubric
+    _check_canary(context, prepared.renderer, checked=request.canary, quiet=request.quiet)
     with prepared.planned(request) as manifest:
         deviations = follow_lock(context, manifest, strict=request.strict)
         for deviation in deviations if not request.quiet else ():
@@ -162,6 +168,40 @@ def lock(registry: Registry, request: EvaluateRequest, statistics: Mapping[str, 
     with prepared.planned(request) as manifest:
         plan = {**manifest.plan, **statistics_plan(statistics)}
     return write_lock(prepared.context.store, plan, replace=replace)
+
+
+#: The run's meta key saying how the golden canary stood when numbers were last added.
+CANARY_KEY = "canary"
+
+
+def _check_canary(context: RunContext, renderer: Selection, *, checked: bool,
+                  quiet: bool) -> None:
+    """The run's family's golden canary, before any number is added (cached by the canary per
+    environment): a failure exits 1 saying what differs, unless not ``checked``
+    (``--no-canary``); the run's meta says which."""
+    declared = context.record.canary
+    if declared is None:
+        return
+    canary: Canary = declared()
+    if canary.renderer != renderer.record.name:
+        return  # its expected results say nothing of another realiser
+    if not checked:
+        context.store.set_meta(CANARY_KEY, json.dumps({"status": "not checked (--no-canary)"}))
+        err.print("[yellow]the golden canary was not checked (--no-canary); the run says so[/]")
+        return
+    from refig.engine.plugins import use_registry
+
+    use_registry(context.registry)
+    verdict = canary.check(quiet=quiet)
+    context.store.set_meta(CANARY_KEY, json.dumps({
+        "status": "passed" if verdict.passed else "failed",
+        "environment": verdict.environment, "differs": verdict.differs}))
+    if not verdict.passed:
+        raise RefigError(
+            f"the golden canary failed on this machine, so no number was added: "
+            f"{verdict.differs}",
+            fix="set the machine up as docs/reproducibility.md says (`refig canary` shows each "
+                "golden document), or, knowing its numbers may not match, add --no-canary")
 
 
 def _judge(context: RunContext, judges: Sequence[SelectedJudge], rubric: Rubric,

@@ -347,6 +347,29 @@ class Judge(ABC):
         return {"key": self.key}
 
 
+class CanaryVerdict(Protocol):
+    """What a golden canary found on this machine: whether it passed, what differs from the
+    machine its expected results were made on, and the digest of the environment it checked."""
+
+    @property
+    def passed(self) -> bool: ...
+    @property
+    def differs(self) -> str: ...
+    @property
+    def environment(self) -> str: ...
+
+
+@runtime_checkable
+class Canary(Protocol):
+    """A family's golden canary (``TaskFamilyRecord.canary``): golden documents its realiser
+    (``renderer``) makes again, compared with results recorded on a machine set up as
+    documented; ``refig evaluate`` checks it before it adds numbers (docs/reproducibility.md)."""
+
+    renderer: str
+
+    def check(self, *, quiet: bool = False) -> CanaryVerdict: ...
+
+
 #: Builds one report section from the analysis context (:mod:`refig_toolkit_analysis`).
 SectionBuilder = Callable[[Any], Any]
 

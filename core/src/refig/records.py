@@ -109,7 +109,8 @@ class TaskFamilyRecord(PluginRecord):
 
     It declares the task schema (``inputs``), what the agent delivers, the default realiser
     (``renderer``), metrics and judges, the rubric, the prompt template per workflow, and its
-    part of ``refig demo`` (``demo``) and panel of the HTML viewer (``viewer``), if any.
+    part of ``refig demo`` (``demo``), panel of the HTML viewer (``viewer``) and golden canary
+    (``canary``), if any.
     ``families`` is ignored for a family: it serves itself (its ``name``).
     """
 
@@ -134,6 +135,9 @@ class TaskFamilyRecord(PluginRecord):
     #: ``(metric, name, label)``), ``panel(found) -> blocks`` and ``title`` (see
     #: docs/viewer.md). None: the viewer's generic panel of metric values.
     viewer: Callable[[], Any] | None = None
+    #: Returns its golden canary (a :class:`refig.protocols.Canary`), imported only when the
+    #: canary runs (``refig canary``, ``refig evaluate``). None: it has none.
+    canary: Callable[[], Any] | None = None
 
     def __post_init__(self) -> None:
         super().__post_init__()

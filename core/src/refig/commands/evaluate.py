@@ -53,6 +53,10 @@ def register(app: typer.Typer, registry: Registry) -> None:
         rejudge_failed: bool = typer.Option(
             False, "--rejudge-failed", help="Judge again what a judge failed on before."
         ),
+        no_canary: bool = typer.Option(
+            False, "--no-canary", help="Add numbers without checking the golden canary first "
+            "(`refig canary`); the run records that it was not checked."
+        ),
         as_json: bool = typer.Option(
             False, "--json", help="Print what each stage and judge did as JSON (no progress)."
         ),
@@ -62,7 +66,9 @@ def register(app: typer.Typer, registry: Registry) -> None:
     ) -> None:
         """Evaluate a run: inspection, rendering, the gate, the metrics and the judges, resumable.
 
-        Everything is stored in the run (inspections, renders, metrics, judgments tables; PNGs
+        The run's family's golden canary is checked first (`refig canary`, cached per
+        environment): when it fails nothing is added, unless --no-canary. Everything is stored
+        in the run (inspections, renders, metrics, judgments tables; PNGs
         in objects/); work already stored is skipped, so an interrupted evaluation resumes and a
         repeated one makes no judge call.
         """
@@ -75,6 +81,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
             judges=judge, judge_options=judge_opt, repeats=repeats, budget=budget, rubric=rubric,
             judge_jobs=judge_jobs, rejudge_failed=rejudge_failed, quiet=quiet or as_json,
             strict=strict,
+            canary=not no_canary,
         )
         try:
             outcome = evaluate_run(registry, request)

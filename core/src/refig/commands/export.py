@@ -39,4 +39,5 @@ def register(app: typer.Typer, registry: Registry) -> None:
             except OSError as exc:
                 raise RefigError(f"cannot write the export: {exc.strerror}", path=output,
                                  fix="choose a writable --out path in an existing folder") from exc
-        err.print(f"exported {n} {table} rows" + (f" to {output}" if output else ""), soft_wrap=True)
+        err.print(f"exported {n} {table} rows" + (f" to {output}" if output else ""),
+                  soft_wrap=True)

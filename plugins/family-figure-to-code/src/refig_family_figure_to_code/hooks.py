@@ -23,6 +23,8 @@ FIGURE_TO_CODE = "figure-to-code"
 
 PROMPTS = Path(__file__).parent / "prompts"
 RUBRIC = Path(__file__).parent / "rubrics" / "mmos-v1.toml"
+#: The golden programs of its canary, one per language, and their expected images.
+CANARY = Path(__file__).parent / "canary"
 
 
 def _family(**options: Any) -> Any:
@@ -61,6 +63,18 @@ def _viewer() -> Any:
     return VIEW
 
 
+def _canary() -> Any:
+    from refig_command_canary import GoldenDocument, GoldenSet
+
+    python, octave, r, latex = (GoldenDocument(file, cases) for file, cases in (
+        ("plot_python.py", "matplotlib (Agg): line, bars, legend, DejaVu text"),
+        ("plot_octave.m", "GNU Octave (gnuplot toolkit): two lines, legend, FreeFont text"),
+        ("plot_r.R", "R (png device): points and lines, legend, fontconfig text"),
+        ("plot_latex.tex", "XeLaTeX + pgfplots: axis, lines, bars, Latin Modern text")))
+    return GoldenSet(name="programs", folder=CANARY, renderer="program",
+                     documents=(python, octave, r, latex))
+
+
 @hookimpl
 def refig_task_families() -> Iterator[TaskFamilyRecord]:
     yield TaskFamilyRecord(
@@ -85,6 +99,7 @@ def refig_task_families() -> Iterator[TaskFamilyRecord]:
         checks=_checks,
         demo=DEMO,
         viewer=_viewer,
+        canary=_canary,
     )
 
 

@@ -27,6 +27,15 @@ def _viewer() -> Any:
     return VIEW
 
 
+def _canary() -> Any:
+    from refig_command_canary import GoldenDocument, GoldenSet
+    from refig_toolkit_pptx import golden
+
+    return GoldenSet(name="slides", folder=golden.FOLDER, renderer="libreoffice",
+                     documents=(GoldenDocument(golden.DECK, golden.CASES, pages="all"),),
+                     options={"width": golden.WIDTH}, fonts=golden.FONTS)
+
+
 @hookimpl
 def refig_task_families() -> Iterator[TaskFamilyRecord]:
     yield TaskFamilyRecord(
@@ -49,4 +58,5 @@ def refig_task_families() -> Iterator[TaskFamilyRecord]:
         rubric=RUBRIC,
         demo=DEMO,
         viewer=_viewer,
+        canary=_canary,
     )

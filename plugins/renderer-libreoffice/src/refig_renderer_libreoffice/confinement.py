@@ -29,8 +29,9 @@ SANDBOXES = ("bwrap", "none")
 SANDBOX_VARIABLE = "REFIG_RENDER_SANDBOX"
 #: Read-only beyond the system directories the sandbox always binds: fonts' caches.
 _READABLE = (Path("/var/cache/fontconfig"), Path("/usr/local/share/fonts"))
-#: What of refig's environment reaches LibreOffice: locale only (never keys).
-_PASSTHROUGH = ("LANG", "LC_ALL", "LC_CTYPE", "TZ")
+#: What of refig's environment reaches LibreOffice: locale and fontconfig's configuration
+#: (never keys), so that LibreOffice sees the fonts ``fc-list`` reports to refig.
+_PASSTHROUGH = ("LANG", "LC_ALL", "LC_CTYPE", "TZ", "FONTCONFIG_FILE", "FONTCONFIG_PATH")
 
 
 def office_policy(sandbox: str | None = None) -> SandboxPolicy:
@@ -71,7 +72,7 @@ class Confinement:
         """``argv`` confined: ``folder`` (its scratch) and ``writable`` are all it may write."""
         for path in writable:  # a profile is made on first use, and again after a reset
             path.mkdir(parents=True, exist_ok=True)
-        readable = [p for p in _READABLE if p.is_dir()]
+        readable = [p for p in (*_READABLE, *_fontconfig_paths()) if p.exists()]
         # pid_one: LibreOffice's CPU time is accounted to refig when it ends (stage CPU)
         return self.policy.wrap(
             argv,
@@ -91,6 +92,14 @@ class Confinement:
             "HOME": str(folder),
             "TMPDIR": str(folder),
         }
+
+
+def _fontconfig_paths() -> list[Path]:
+    """The configuration ``FONTCONFIG_FILE`` and ``FONTCONFIG_PATH`` name, made readable in the
+    sandbox so that LibreOffice reads the configuration they point it at."""
+    paths = [Path(os.environ["FONTCONFIG_FILE"])] if os.environ.get("FONTCONFIG_FILE") else []
+    paths += [Path(p) for p in os.environ.get("FONTCONFIG_PATH", "").split(os.pathsep) if p]
+    return [p.absolute() for p in paths]
 
 
 def inert_copy(source: Path, folder: Path) -> Path | ErrorInfo:
