@@ -3,6 +3,7 @@ and one ``refig demo`` serves every test that reads a demo's output."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 import sys
@@ -56,10 +57,20 @@ class DemoRun:
 
 @pytest.fixture(scope="session")
 def demo_run(tmp_path_factory: pytest.TempPathFactory) -> DemoRun:
-    """``refig demo -q`` run once in its own process, as a user runs it."""
-    folder = tmp_path_factory.mktemp("demo") / "demo"
-    command = [str(Path(sys.executable).parent / "refig"), "demo", "--out", str(folder),
-               "--tasks", str(DEMO_TASKS), "-q"]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=1800, check=False)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return DemoRun(folder, done.stdout)
+    """``refig demo -q`` run once in its own process, as a user runs it: once for the whole
+    test run, when pytest-xdist spreads it over several workers (the first to ask makes it,
+    the others wait for it under a file lock and read what it printed)."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # each worker's base folder is in the common one
+        shared = shared.parent
+    with (shared / "demo.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        folder, printed = shared / "demo", shared / "demo.printed"
+        if not printed.exists():
+            command = [str(Path(sys.executable).parent / "refig"), "demo", "--out", str(folder),
+                       "--tasks", str(DEMO_TASKS), "-q"]
+            done = subprocess.run(command, capture_output=True, text=True, timeout=1800,
+                                  check=False)
+            assert done.returncode == 0, done.stdout + done.stderr
+            printed.write_text(done.stdout, encoding="utf-8")
+        return DemoRun(folder, printed.read_text(encoding="utf-8"))
