@@ -43,6 +43,23 @@ def temporary_refig_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[
             os.environ[name] = value
 
 
+@pytest.fixture(autouse=True)
+def process_registry_restored() -> Iterator[None]:
+    """Each test leaves the registry this process's stages use (``refig.engine.plugins``) as it
+    found it, and nothing built from another: a test that evaluates with a registry of its own
+    (a plugin disabled, a test plugin added) does not decide which families, or which viewer
+    panels, a later test in the same worker finds."""
+    from refig.engine import plugins
+
+    before = plugins._registry
+    yield
+    if plugins._registry is not before:
+        plugins._registry = before
+        # what was built from the test's registry: the viewer's family panels
+        if (viewer := sys.modules.get("refig_reporter_html.panels")) is not None:
+            viewer.panels.cache_clear()
+
+
 @dataclass(frozen=True)
 class DemoRun:
     """The output folder of one ``refig demo --tasks DEMO_TASKS`` and what it printed.

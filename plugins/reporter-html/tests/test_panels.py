@@ -22,7 +22,7 @@ from refig_toolkit_analysis import Outcome
 from refig_toolkit_pptx import Endpoint, ObjectKind, ObjectTree, SlideObject
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def fresh_registry() -> Iterator[None]:
     registry.panels.cache_clear()
     yield

@@ -15,7 +15,7 @@ _STYLE = {"identical": "green", "similar": "green", "differs": "red", "failed": 
 def golden_sets(registry: Any, families: list[str]) -> list[tuple[Any, list[str]]]:
     """The golden sets of ``families`` (every installed family's when empty), each once with the
     families that declare it (two families sharing a set realise it once)."""
-    from refig.plugin import UsageError
+    from refig.plugin import UsageError, docs
 
     from refig_command_canary.golden import GoldenSet
 
@@ -26,7 +26,7 @@ def golden_sets(registry: Any, families: list[str]) -> list[tuple[Any, list[str]
         if record.canary is None:
             if families:
                 raise UsageError(f"the family {record.name} declares no golden canary",
-                                 fix="see docs/reproducibility.md, The canary")
+                                 fix=f"see {docs('reproducibility.md')}, The golden canary")
             continue
         golden = record.canary()
         sets.setdefault(golden.key, (golden, []))[1].append(record.name)
