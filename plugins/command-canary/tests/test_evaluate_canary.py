@@ -64,36 +64,11 @@ def test_a_failed_canary_adds_no_number_and_says_what_differs(run, checked, caps
     assert checked == ["slides"]  # the run's family's set only
     assert _inspections(run) == before
     assert _meta(run) == {"status": "failed", "environment": "e1",
-                          "differs": "fonts missing: Carlito", "environments": []}
+                          "differs": "fonts missing: Carlito"}
 
 
 def test_no_canary_evaluates_without_checking_and_the_run_says_so(run, checked, capsys):
     refig(["evaluate", str(run), "-q", "--no-canary"])
     assert checked == []
     assert "golden canary failed" not in capsys.readouterr().err
-    assert _meta(run) == {"status": "not checked (--no-canary)", "environments": []}
-
-
-def _passing_in(environment: str, monkeypatch) -> None:
-    """Every golden set passes, in ``environment`` (a digest): a machine set up as another."""
-    monkeypatch.setattr(GoldenSet, "check", lambda self, *, quiet=False: Verdict(
-        passed=True, environment=environment))
-
-
-def test_a_run_evaluated_in_another_environment_gets_no_number_unless_told(
-        run, monkeypatch, capsys):
-    _passing_in("e1", monkeypatch)
-    refig(["evaluate", str(run), "-q"])
-    assert _meta(run)["environments"] == ["e1"]
-    capsys.readouterr()
-    _passing_in("e2", monkeypatch)  # the same run, on a machine set up otherwise
-    assert refig(["evaluate", str(run), "-q"]) == 1
-    err = " ".join(capsys.readouterr().err.split())
-    assert "evaluated in another environment" in err and "--mixed-environments" in err
-    assert _meta(run)["environments"] == ["e1"]
-    refig(["evaluate", str(run), "-q", "--mixed-environments"])
-    assert "another environment" not in capsys.readouterr().err
-    assert _meta(run)["environments"] == ["e1", "e2"]
-    _passing_in("e1", monkeypatch)  # back on the first machine: an environment it has seen
-    refig(["evaluate", str(run), "-q"])
-    assert "another environment" not in capsys.readouterr().err
+    assert _meta(run) == {"status": "not checked (--no-canary)"}
