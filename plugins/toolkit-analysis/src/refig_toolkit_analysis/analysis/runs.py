@@ -9,15 +9,15 @@ run's mean, and the table says for how many tasks.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 from numpy.typing import NDArray
 
 from refig_toolkit_analysis.analysis.context import NO_JUDGMENTS, Context
-from refig_toolkit_analysis.analysis.effects import PAIR_COLUMNS, effect_pairs, paired
+from refig_toolkit_analysis.analysis.effects import PAIR_COLUMNS, EffectPair, effect_pairs, paired
 from refig_toolkit_analysis.analysis.scores import JudgeScores
-from refig_toolkit_analysis.analysis.tables import Cell, Column, Table
+from refig_toolkit_analysis.analysis.tables import Cell, Column, Estimate, Table
 
 
 def _why_not(ctx: Context) -> tuple[str | None, str | None]:
@@ -43,18 +43,35 @@ def _missing_text(missing: dict[int, int]) -> str:
     return ", ".join(parts) or "none"
 
 
-def _run_columns(ctx: Context, digits: int = 1) -> list[Column]:
-    return [Column(f"run_{r}", f"run {r}", "estimate", digits) for r in ctx.run_scores]
+def _run_columns(ctx: Context, digits: int) -> list[Column]:
+    """One column per judging run, the mean of runs, their range and the tasks runs lack."""
+    return [*(Column(f"run_{r}", f"run {r}", "estimate", digits) for r in ctx.run_scores),
+            Column("pooled", "mean of runs", "estimate", digits),
+            Column("range", "range (max − min)", "float", 2),
+            Column("missing", "tasks missing a run")]
+
+
+def _fill_runs(row: dict[str, Cell], ctx: Context,
+               per_run: Callable[[JudgeScores], tuple[Estimate | None, int]]) -> None:
+    """Each judging run's estimate in ``row`` (``per_run`` gives it, None when the run scored
+    none of the tasks, and how many of the pooled tasks the run lacks), their range and the
+    runs that lack tasks."""
+    values, missing = [], {}
+    for r, scores in ctx.run_scores.items():
+        estimate, missing[r] = per_run(scores)
+        if estimate is not None:
+            row[f"run_{r}"] = estimate
+            values.append(estimate.value)
+    finite = [v for v in values if math.isfinite(v)]
+    row["range"] = float(np.ptp(finite)) if finite else None
+    row["missing"] = _missing_text(missing)
 
 
 def run_means(ctx: Context) -> Iterator[Table]:
     """Each configuration's mean total per judging run, the mean of runs and their range."""
     columns = [
         Column("config", "configuration"),
-        *_run_columns(ctx),
-        Column("pooled", "mean of runs", "estimate"),
-        Column("range", "range (max − min)", "float", 2),
-        Column("missing", "tasks missing a run"),
+        *_run_columns(ctx, 1),
     ]
     table = Table(
         "run_means",
@@ -75,16 +92,15 @@ def run_means(ctx: Context) -> Iterator[Table]:
         row: dict[str, Cell] = {"config": config_id}
         if ok.any():
             row["pooled"] = ctx.mean_interval(pooled.total[c, ok], _tasks(pooled, ok))
-        values, missing = [], {}
-        for r, scores in ctx.run_scores.items():
+
+        def in_run(scores: JudgeScores, c: int = c, ok: NDArray[np.bool_] = ok
+                   ) -> tuple[Estimate | None, int]:
             mine = _scored(scores, c)
-            missing[r] = int((ok & ~mine).sum())
-            if mine.any():
-                estimate = ctx.mean_interval(scores.total[c, mine], _tasks(scores, mine))
-                row[f"run_{r}"] = estimate
-                values.append(estimate.value)
-        row["range"] = float(np.ptp(values)) if values else None
-        row["missing"] = _missing_text(missing)
+            estimate = (ctx.mean_interval(scores.total[c, mine], _tasks(scores, mine))
+                        if mine.any() else None)
+            return estimate, int((ok & ~mine).sum())
+
+        _fill_runs(row, ctx, in_run)
         table.rows.append(row)
     if any(r["missing"] != "none" for r in table.rows):
         table.notes.append("a run's mean leaves out the tasks whose judgment in that run failed; "
@@ -101,9 +117,6 @@ def run_effects(ctx: Context) -> Iterator[Table]:
     columns = [
         *PAIR_COLUMNS,
         *_run_columns(ctx, 2),
-        Column("pooled", "mean of runs", "estimate", 2),
-        Column("range", "range (max − min)", "float", 2),
-        Column("missing", "tasks missing a run"),
     ]
     table = Table(
         "run_effects",
@@ -123,16 +136,13 @@ def run_effects(ctx: Context) -> Iterator[Table]:
     for pair in pairs:
         estimate, tasks = paired(ctx, pooled, pair, -1)
         row: dict[str, Cell] = {**pair.cells(), "n": len(tasks), "pooled": estimate}
-        values, missing = [], {}
-        for r, scores in ctx.run_scores.items():
+
+        def in_run(scores: JudgeScores, pair: EffectPair = pair, tasks: list[str] = tasks
+                   ) -> tuple[Estimate | None, int]:
             found, mine = paired(ctx, scores, pair, -1)
-            missing[r] = len(set(tasks) - set(mine))
-            if mine:
-                row[f"run_{r}"] = found
-                values.append(found.value)
-        finite = [v for v in values if math.isfinite(v)]
-        row["range"] = float(np.ptp(finite)) if finite else None
-        row["missing"] = _missing_text(missing)
+            return (found if mine else None), len(set(tasks) - set(mine))
+
+        _fill_runs(row, ctx, in_run)
         table.rows.append(row)
     if not pairs:
         table.insufficient = "no two configurations differ in exactly one of workflow or harness"
