@@ -130,3 +130,29 @@ def test_a_capped_program_can_write_its_temp_dir(mechanism: str, tmp_path: Path)
     result = run_sandboxed(["/bin/sh", "-c", "mktemp -p /tmp && echo wrote"], workdir=tmp_path,
                            deadline_s=20, max_processes=CAP, cap_mechanism=mechanism)
     assert result.exit_code == 0 and b"wrote" in result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("mechanism", ["cgroup", "uid"])
+def test_a_capped_program_can_reach_the_system_files_it_is_shown(mechanism: str,
+                                                                 tmp_path: Path) -> None:
+    # bwrap made the folders above its binds (/etc, the parents of the workspace) with mode 0700:
+    # as nobody, access() failed on every file below them, and Octave, not finding gnuplot
+    # through /etc/alternatives, refused to plot (the demo failed on a machine with no pids cgroup)
+    _usable(mechanism)
+    work = tmp_path / "deep" / "work"
+    work.mkdir(parents=True)
+    probe = ("import os\n"  # access() as Octave calls it: by the real uid, capabilities aside
+             "assert os.access('/etc/passwd', os.R_OK) and os.access('/etc', os.X_OK)\n"
+             "assert os.access('.', os.W_OK) and os.access('..', os.X_OK)\nprint('reached')\n")
+    result = run_sandboxed([sys.executable, "-I", "-c", probe], workdir=work, deadline_s=20,
+                           max_processes=CAP, cap_mechanism=mechanism)
+    assert result.exit_code == 0 and b"reached" in result.stdout, result.stderr
+
+
+def test_the_environment_can_name_the_mechanism_auto_takes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(caps.ENV_VAR, "none")
+    assert caps.resolve() == "none" and caps.resolve("cgroup") == "cgroup"
+    monkeypatch.setenv(caps.ENV_VAR, "ulimit")
+    with pytest.raises(UsageError, match="ulimit"):
+        caps.resolve()

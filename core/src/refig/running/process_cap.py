@@ -37,6 +37,9 @@ AGENT_MAX_PROCESSES = 2048
 #: The unprivileged uid and gid a program runs as under the ``uid`` mechanism.
 SANDBOX_UID = 65534
 _PROBE_NAME = "refig-probe"
+#: Names the mechanism ``auto`` takes (a machine without a writable pids cgroup, as root, uses
+#: ``uid``: set ``REFIG_PROCESS_CAP=uid`` to run the tests that way on one that has one).
+ENV_VAR = "REFIG_PROCESS_CAP"
 
 
 def _mounts() -> list[tuple[str, str, str]]:
@@ -79,7 +82,10 @@ def pids_root() -> Path | None:
 
 
 def resolve(requested: str = "auto") -> str:
-    """The mechanism ``requested`` names, or for ``auto`` the best one available here."""
+    """The mechanism ``requested`` names, or for ``auto`` the one ``REFIG_PROCESS_CAP`` names
+    (to try here what another machine will use), else the best one available here."""
+    if requested == "auto":
+        requested = os.environ.get(ENV_VAR) or "auto"
     if requested not in MECHANISMS:
         raise UsageError(f"unknown process cap {requested!r}; choose one of: "
                          f"{', '.join(MECHANISMS)}")

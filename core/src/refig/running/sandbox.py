@@ -120,6 +120,30 @@ def _outermost(paths: Iterable[Path]) -> list[Path]:
     return kept
 
 
+@dataclass
+class _Folders:
+    """The folders bwrap must make in the fresh root before a path is bound there.
+
+    bwrap makes a missing parent with mode 0700, which only root may search: a program running
+    as ``nobody`` (the process cap's ``uid`` mechanism) then fails ``access()`` on every bound
+    file below it (Octave found no gnuplot under ``/etc/alternatives``). So each missing parent
+    is made first, with mode 0755. ``host`` are the binds so far: below them, folders exist."""
+
+    host: list[Path]
+    made: set[Path] = field(default_factory=set)
+
+    def before(self, path: Path) -> list[str]:
+        """bwrap arguments making ``path``'s missing parents searchable by anyone."""
+        args: list[str] = []
+        for parent in reversed(path.absolute().parents[:-1]):
+            if parent in self.made or any(_under(parent, h) for h in self.host):
+                continue
+            self.made.add(parent)
+            args += ["--perms", "0755", "--dir", str(parent)]
+        self.host.append(path.absolute())
+        return args
+
+
 @dataclass(frozen=True)
 class SandboxPolicy:
     """How an attempt's commands are isolated.
@@ -183,12 +207,14 @@ class SandboxPolicy:
                 args += ["--symlink", str(path.readlink()), link]
             elif path.is_dir():
                 args += ["--ro-bind", link, link]
+        folders = _Folders([Path("/usr"), *map(Path, _ROOT_LINKS)])
         for item in _ETC:
-            args += ["--ro-bind-try", item, item]
+            args += [*folders.before(Path(item)), "--ro-bind-try", item, item]
         # /tmp is private and open to whatever uid the command runs as (the process cap's
         # ``uid`` mechanism runs it as nobody: R cannot start without a writable temp dir)
         args += ["--ro-bind-try", "/sys", "/sys", "--proc", "/proc", "--dev", "/dev",
                  "--perms", "1777", "--tmpfs", "/tmp"]
+        folders.host += [Path("/sys"), Path("/proc"), Path("/dev")]
         extra = [Path(p).absolute() for p in readable]
         shielded = [p for p in extra if any(_under(p.resolve(), s) for s in self.protected)]
         if shielded:
@@ -203,12 +229,12 @@ class SandboxPolicy:
         bound = _outermost(p for p in [*python, *self.readable, *extra]
                            if not _under(p, Path("/usr")))
         for path in bound:
-            args += ["--ro-bind-try", str(path), str(path)]
+            args += [*folders.before(path), "--ro-bind-try", str(path), str(path)]
         for secret in self.protected:
             if any(_under(secret, b) for b in [Path("/usr"), *bound]):
                 args += ["--tmpfs", str(secret)]
-        for path in writable:
-            args += ["--bind", str(path), str(path)]
+        for path in map(Path, writable):
+            args += [*folders.before(path), "--bind", str(path), str(path)]
         args += ["--chdir", str(cwd), "--unshare-pid", "--unshare-ipc", "--unshare-uts",
                  "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
         if not (network and self.network):
