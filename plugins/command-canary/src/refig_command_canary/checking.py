@@ -67,13 +67,17 @@ class SetOutcome:
             p.status in ("differs", "failed") for p in self.pages)
 
     def verdict(self) -> Verdict:
-        """The verdict: what failed, said in one line."""
+        """The verdict: what failed, said in one line, with the versions that differ from the
+        expected results' when a page failed (the likely cause)."""
         said = list(self.differences.failures)
-        said += [f"{p.document.file} page {p.page + 1} {p.status}"
-                 + (f" ({p.detail})" if p.detail else "")
-                 for p in self.pages if p.status in ("differs", "failed")]
+        failed = [f"{p.document.file} page {p.page + 1} {p.status}"
+                  + (f" ({p.detail})" if p.detail else "")
+                  for p in self.pages if p.status in ("differs", "failed")]
+        said += failed
+        if failed and self.differences.versions:
+            said.append(f"versions differ: {', '.join(self.differences.versions)}")
         return Verdict(passed=self.passed, differs="; ".join(said),
-                             environment=environment_digest(self.environment))
+                       environment=environment_digest(self.environment))
 
 
 def _expected_page(golden: GoldenSet, document: GoldenDocument, page: int) -> Path:
