@@ -29,8 +29,9 @@ MISSING_TOOLCHAIN = "toolchain_missing"
 
 @dataclass(frozen=True)
 class Verdict:
-    """A set's verdict (a :class:`refig.protocols.Verdict`): whether it passed, what failed
-    in one line, and the digest of the environment it was checked in."""
+    """A set's verdict (a :class:`refig.protocols.CanaryVerdict`): whether it passed, what
+    failed in one line, and the digest of the environment it was checked in ("" when its
+    realiser could not start, so none was read)."""
 
     passed: bool
     differs: str = ""
@@ -77,7 +78,8 @@ class SetOutcome:
         if failed and self.differences.versions:
             said.append(f"versions differ: {', '.join(self.differences.versions)}")
         return Verdict(passed=self.passed, differs="; ".join(said),
-                       environment=environment_digest(self.environment))
+                       environment=environment_digest(self.environment)
+                       if self.environment else "")
 
 
 def _expected_page(golden: GoldenSet, document: GoldenDocument, page: int) -> Path:
