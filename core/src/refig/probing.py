@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import subprocess
 import threading
 from collections.abc import Iterable, Sequence
@@ -23,6 +24,7 @@ from refig.home import cache_dir
 #: Where :func:`files_digest` keeps each file's digest: ``{path: [size, mtime_ns, sha256]}``.
 MEMO = Path("digests") / "files.json"
 _memo_lock = threading.Lock()
+_SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 def files_digest(paths: Iterable[Path]) -> str:
@@ -38,24 +40,25 @@ def files_digest(paths: Iterable[Path]) -> str:
                 stat = path.stat()
             except OSError:
                 continue
-            known = memo.get(str(path))
-            if not _current(known, stat):
+            sha256 = _remembered(memo.get(str(path)), stat)
+            if sha256 is None:
                 sha256 = _file_sha256(path)
                 if sha256 is None:
                     continue
-                known, changed = [stat.st_size, stat.st_mtime_ns, sha256], True
-                memo[str(path)] = known
-            total.update(f"{path.name}\0{known[0]}\0".encode())
-            total.update(bytes.fromhex(known[2]))
+                memo[str(path)], changed = [stat.st_size, stat.st_mtime_ns, sha256], True
+            total.update(f"{path.name}\0{stat.st_size}\0".encode())
+            total.update(bytes.fromhex(sha256))
         if changed:
             _write_memo(memo)
     return total.hexdigest()
 
 
-def _current(known: object, stat: os.stat_result) -> bool:
-    """Whether a memo entry is a digest of the file as it is now."""
-    return (isinstance(known, list) and len(known) == 3 and known[:2] == [
-        stat.st_size, stat.st_mtime_ns] and isinstance(known[2], str) and len(known[2]) == 64)
+def _remembered(known: object, stat: os.stat_result) -> str | None:
+    """The file's sha256 the memo holds, when it was taken of the file as it is now."""
+    if isinstance(known, list) and known[:2] == [stat.st_size, stat.st_mtime_ns] and \
+            len(known) == 3 and isinstance(known[2], str) and _SHA256.fullmatch(known[2]):
+        return known[2]
+    return None
 
 
 def _read_memo() -> dict[str, object]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
+import re
 import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -87,7 +88,23 @@ def toolchain_versions() -> str:
 
 @functools.cache
 def _version(exe: str, args: tuple[str, ...]) -> str:
+    if exe == matlab_binary():  # MATLAB has no --version: its installation says
+        return matlab_version(exe)
     return probe([exe, *args], fix=_FIX).partition("\n")[0]
+
+
+def matlab_version(exe: str) -> str:
+    """``MATLAB 9.14.0.2206163 (R2023a)``, from the ``VersionInfo.xml`` of the installation
+    ``exe`` (``<root>/bin/matlab``) belongs to, without starting MATLAB."""
+    info = Path(exe).resolve().parents[1] / "VersionInfo.xml"
+    try:
+        text = info.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return f"MATLAB (no {info})"
+    version, release = (re.search(rf"<{tag}>\s*([^<]*?)\s*</{tag}>", text)
+                        for tag in ("version", "release"))
+    return " ".join(["MATLAB", version.group(1) if version else "(version unknown)",
+                     *([f"({release.group(1)})"] if release else [])])
 
 
 def toolchain_environment() -> dict[str, str]:
