@@ -23,18 +23,29 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_files_digest_is_remembered_by_path_size_and_mtime(tmp_path: Path, cache: Path) -> None:
     font = tmp_path / "a.ttf"
     font.write_bytes(b"font a")
+    stat = font.stat()
+    os.utime(font, ns=(stat.st_atime_ns, stat.st_mtime_ns - 10**10))  # written 10 s ago
+    stat = font.stat()
     digest = files_digest([font])
     # the definition, computed directly: name, length, then the content's sha256
     expected = hashlib.sha256(b"a.ttf\x006\x00" + hashlib.sha256(b"font a").digest())
     assert digest == expected.hexdigest()
     assert json.loads((cache / MEMO).read_text())[str(font)][2] == \
         hashlib.sha256(b"font a").hexdigest()
-    stat = font.stat()
     font.write_bytes(b"font b")  # other bytes, the same size and modification time
     os.utime(font, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     assert files_digest([font]) == digest  # read from the memo, not the file
     os.utime(font, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
     assert files_digest([font]) != digest  # touched: read again
+
+
+def test_a_file_changed_just_now_is_not_remembered(tmp_path: Path, cache: Path) -> None:
+    font = tmp_path / "a.ttf"
+    font.write_bytes(b"font a")
+    digest = files_digest([font])
+    assert not (cache / MEMO).exists()
+    font.write_bytes(b"font b")  # the same size, maybe within the same timestamp tick
+    assert files_digest([font]) != digest
 
 
 def test_a_broken_memo_is_read_as_none(tmp_path: Path, cache: Path) -> None:

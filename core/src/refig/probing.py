@@ -15,6 +15,7 @@ import os
 import re
 import subprocess
 import threading
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -23,6 +24,9 @@ from refig.home import cache_dir
 
 #: Where :func:`files_digest` keeps each file's digest: ``{path: [size, mtime_ns, sha256]}``.
 MEMO = Path("digests") / "files.json"
+#: A file changed this recently is not remembered: another write within the file system's
+#: timestamp granularity would keep its size and mtime (git's "racy" entries).
+RACY_NS = 2_000_000_000
 _memo_lock = threading.Lock()
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
@@ -31,7 +35,8 @@ def files_digest(paths: Iterable[Path]) -> str:
     """sha256 over the bytes of ``paths`` in sorted order, each prefixed by its name and
     length (a model's weights, the fonts a renderer sees); a missing file counts as absent.
     Each file's digest is kept in ``$REFIG_CACHE_DIR/digests/files.json`` by its path, size
-    and ``mtime_ns``, so a file is read again only when it changed."""
+    and ``mtime_ns``, so a file is read again only when it changed (one modified in the last
+    two seconds is read each time)."""
     with _memo_lock:
         memo, changed = _read_memo(), False
         total = hashlib.sha256()
@@ -45,7 +50,8 @@ def files_digest(paths: Iterable[Path]) -> str:
                 sha256 = _file_sha256(path)
                 if sha256 is None:
                     continue
-                memo[str(path)], changed = [stat.st_size, stat.st_mtime_ns, sha256], True
+                if time.time_ns() - stat.st_mtime_ns > RACY_NS:
+                    memo[str(path)], changed = [stat.st_size, stat.st_mtime_ns, sha256], True
             total.update(f"{path.name}\0{stat.st_size}\0".encode())
             total.update(bytes.fromhex(sha256))
         if changed:
