@@ -206,8 +206,10 @@ def _check_canary(context: RunContext, renderer: Selection, request: EvaluateReq
             f"{', '.join(d[:12] for d in seen)}; this machine {verdict.environment[:12]}), so "
             "no number was added: its numbers would mix two set-ups",
             path=context.store.root,
-            fix="evaluate it on the machine it was made on, `refig compare` two runs instead, "
-                "or, knowing the numbers mix environments, add --mixed-environments")
+            fix="evaluate it on the set-up it was made on (`refig canary --json` prints this "
+                "one's environment), compare two runs with `refig compare` instead, or, knowing "
+                f"its numbers mix set-ups, `refig evaluate {context.store.root} "
+                "--mixed-environments`")
     if new:
         seen = [*seen, verdict.environment]
     context.store.set_meta(CANARY_KEY, json.dumps({
