@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 READ = """
 import json, os, sys, tempfile
 from refig_command_canary.environment import canary_environment
@@ -34,6 +36,7 @@ def _read(env: dict[str, str], *args: str) -> dict[str, dict[str, str]]:
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
+@pytest.mark.slow
 def test_two_processes_of_one_machine_read_one_environment(tmp_path: Path) -> None:
     plain = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "LC_"))}
     as_the_command = _read(plain | {"LANG": "C.UTF-8"})
