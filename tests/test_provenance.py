@@ -97,6 +97,11 @@ def test_the_report_carries_each_stages_environment(locked, capsys) -> None:
     deviations = report["tables"]["deviations"]
     assert deviations["rows"] == [] and deviations["not_applicable"].startswith("none")
     assert report["provenance"]["lock"]["plan"]["metric.connector-audit"] == "2"
+    # the golden canary passed before the numbers were added, in one environment
+    canary = report["provenance"]["canary"]
+    assert canary["status"] == "passed" and canary["environments"] == [canary["environment"]]
+    assert "golden canary at the last evaluation: passed" in \
+        report["tables"]["environment"]["notes"]
 
 
 def test_a_second_evaluation_with_nothing_to_do_records_nothing_new(run) -> None:

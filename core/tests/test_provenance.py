@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from refig.errors import UsageError
 from refig.models import Deviation
+from refig.probing import files_digest
 from refig.provenance import (
     compare,
     environment_digest,
     environments,
-    files_digest,
     plan_deviations,
     read_lock,
     record_environment,

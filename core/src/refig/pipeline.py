@@ -70,6 +70,8 @@ class EvaluateRequest:
     #: False (``--no-canary``): add numbers without checking the golden canary, as the run
     #: then states.
     canary: bool = True
+    #: True (``--mixed-environments``): add numbers to a run evaluated in another environment.
+    mixed: bool = False
 
 
 @dataclass(frozen=True)
@@ -143,7 +145,7 @@ def evaluate(registry: Registry, request: EvaluateRequest) -> EvaluateOutcome:
     executor = registry.resolve(PluginKind.EXECUTOR, request.executor)
     prepared = _prepare(registry, request)
     context, judges, rubric = prepared.context, prepared.judges, prepared.rubric
-    _check_canary(context, prepared.renderer, checked=request.canary, quiet=request.quiet)
+    _check_canary(context, prepared.renderer, request)
     with prepared.planned(request) as manifest:
         deviations = follow_lock(context, manifest, strict=request.strict)
         for deviation in deviations if not request.quiet else ():
@@ -174,28 +176,45 @@ def lock(registry: Registry, request: EvaluateRequest, statistics: Mapping[str, 
 CANARY_KEY = "canary"
 
 
-def _check_canary(context: RunContext, renderer: Selection, *, checked: bool,
-                  quiet: bool) -> None:
+def _check_canary(context: RunContext, renderer: Selection, request: EvaluateRequest) -> None:
     """The run's family's golden canary, before any number is added (cached by the canary per
-    environment): a failure exits 1 saying what differs, unless not ``checked``
-    (``--no-canary``); the run's meta says which."""
+    environment): a failure exits 1 saying what differs, unless ``--no-canary``; so does a
+    passing machine whose environment is none of those the run was evaluated in before, unless
+    ``--mixed-environments``. The run's meta says which, and every environment it was
+    evaluated in (a set skipped whole, its realiser unable to start, read none)."""
     declared = context.record.canary
     if declared is None:
         return
     canary: Canary = declared()
     if canary.renderer != renderer.record.name:
         return  # its expected results say nothing of another realiser
-    if not checked:
-        context.store.set_meta(CANARY_KEY, json.dumps({"status": "not checked (--no-canary)"}))
+    before = json.loads(context.store.get_meta(CANARY_KEY) or "{}")
+    seen: list[str] = before.get("environments", [])
+    if not request.canary:
+        context.store.set_meta(CANARY_KEY, json.dumps(
+            {"status": "not checked (--no-canary)", "environments": seen}))
         err.print("[yellow]the golden canary was not checked (--no-canary); the run says so[/]")
         return
     from refig.engine.plugins import use_registry
 
     use_registry(context.registry)
-    verdict = canary.check(quiet=quiet)
+    verdict = canary.check(quiet=request.quiet)
+    new = verdict.passed and bool(verdict.environment) and verdict.environment not in seen
+    if new and seen and not request.mixed:
+        raise RefigError(
+            f"this run was evaluated in another environment (canary digest "
+            f"{', '.join(d[:12] for d in seen)}; this machine {verdict.environment[:12]}), so "
+            "no number was added: its numbers would mix two set-ups",
+            path=context.store.root,
+            fix="evaluate it on the set-up it was made on (`refig canary --json` prints this "
+                "one's environment), compare two runs with `refig compare` instead, or, knowing "
+                f"its numbers mix set-ups, `refig evaluate {context.store.root} "
+                "--mixed-environments`")
+    if new:
+        seen = [*seen, verdict.environment]
     context.store.set_meta(CANARY_KEY, json.dumps({
         "status": "passed" if verdict.passed else "failed",
-        "environment": verdict.environment, "differs": verdict.differs}))
+        "environment": verdict.environment, "differs": verdict.differs, "environments": seen}))
     if not verdict.passed:
         raise RefigError(
             f"the golden canary failed on this machine, so no number was added: "

@@ -11,14 +11,12 @@ compare the plan they follow with it and list each :class:`~refig.models.Deviati
 
 from __future__ import annotations
 
-import hashlib
 import json
 import socket
 import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from refig.errors import UsageError
@@ -56,20 +54,6 @@ def environment_digest(components: Mapping[str, Any]) -> str:
     libreoffice": renderer}``): equal on two machines exactly when every component reports the
     same entries. A check that is valid per environment (the golden canary) caches by it."""
     return digest(environment_of(components))
-
-
-def files_digest(paths: Iterable[Path]) -> str:
-    """sha256 over the bytes of ``paths`` in sorted order, each prefixed by its name and
-    length (a model's weights, the fonts a renderer sees); a missing file counts as absent."""
-    total = hashlib.sha256()
-    for path in sorted(set(paths)):
-        try:
-            data = path.read_bytes()
-        except OSError:
-            continue
-        total.update(f"{path.name}\0{len(data)}\0".encode())
-        total.update(hashlib.sha256(data).digest())
-    return total.hexdigest()
 
 
 def software(registry: Registry) -> dict[str, str]:

@@ -13,8 +13,8 @@ import pytest
 from PIL import Image, ImageDraw
 from refig.cli import run as refig
 from refig_command_canary import GoldenDocument, GoldenSet
-from refig_command_canary.checking import compare_page, run_set
-from refig_command_canary.environment import FONTS, differences, release
+from refig_command_canary.checking import PageResult, SetOutcome, compare_page, run_set
+from refig_command_canary.environment import FONTS, Differences, differences
 
 REFIG = str(Path(sys.executable).parent / "refig")
 EMPTY_FONTCONFIG = """<?xml version="1.0"?>
@@ -95,21 +95,41 @@ def test_pages_compare_by_pixels_then_by_the_documents_ssim_bound(tmp_path):
         GoldenDocument("a.pptx", "x", min_ssim=1.5)
 
 
-def test_another_release_or_a_missing_required_font_fails_and_the_rest_are_notes():
-    assert release("LibreOffice 7.4.7.2 40(Build:2)") == "LibreOffice 7.4 40(Build:2)"
-    was = {"libreoffice": "LibreOffice 7.4.7.2", FONTS: "Carlito, Caladea, Noto Sans CJK SC",
+def test_a_missing_required_font_fails_and_versions_are_said_not_failed():
+    was = {"libreoffice": "LibreOffice 7.4.7.2 40(Build:2)",
+           FONTS: "Carlito, Caladea, Noto Sans CJK SC",
            "program": "python: 3.11.7 matplotlib 3.9.2; r: R 4.2.2"}
     same = differences(was, was, ("Carlito", "Noto Sans CJK"))
-    assert not same.failures and not same.notes
-    now = {"libreoffice": "LibreOffice 7.5.1.1", FONTS: "Caladea, DejaVu Sans",
-           "program": "python: 3.11.9 matplotlib 3.9.2"}
+    assert not same.failures and not same.versions and not same.notes
+    # another Debian build of the same LibreOffice, another release of Python: said, not failed
+    now = {"libreoffice": "LibreOffice 7.4.7.2 40(Build:2) Debian 4:7.4.7-1+deb12u9",
+           FONTS: "Caladea, DejaVu Sans", "program": "python: 3.12.1 matplotlib 3.9.2"}
     said = differences(was, now, ("Carlito", "Noto Sans CJK"))
     assert said.failures == [
-        "libreoffice: LibreOffice 7.5.1.1 (expected LibreOffice 7.4.7.2)",
         "fonts missing: Carlito, Noto Sans CJK (fontconfig offers 2 families)"]
-    assert "program python: 3.11.9 matplotlib 3.9.2 (expected 3.11.7 matplotlib 3.9.2, the "\
-        "same release)" in said.notes
+    assert said.versions == [
+        "libreoffice: LibreOffice 7.4.7.2 40(Build:2) Debian 4:7.4.7-1+deb12u9 "
+        "(expected LibreOffice 7.4.7.2 40(Build:2))",
+        "program python: 3.12.1 matplotlib 3.9.2 (expected 3.11.7 matplotlib 3.9.2)"]
     assert "program r: not installed (expected R 4.2.2)" in said.notes
+
+
+def _outcome(versions: list[str], status: str) -> SetOutcome:
+    golden = GoldenSet(name="s", folder=Path("."), renderer="program",
+                       documents=(GoldenDocument("a.py", "x"),))
+    return SetOutcome(golden, {"program": "python: 3.12.1"},
+                      pages=[PageResult(golden.documents[0], 0, status)],
+                      differences=Differences(versions=versions))
+
+
+def test_the_pixels_decide_and_a_failure_names_the_versions_that_differ():
+    versions = ["program python: 3.12.1 (expected 3.11.7)"]
+    assert _outcome(versions, "identical").verdict().passed  # another version, same pixels
+    failed = _outcome(versions, "differs").verdict()
+    assert not failed.passed
+    assert failed.differs == ("a.py page 1 differs; versions differ: program python: 3.12.1 "
+                              "(expected 3.11.7)")
+    assert _outcome([], "differs").verdict().differs == "a.py page 1 differs"
 
 
 def test_canary_of_a_family_without_one_is_a_usage_error(capsys):

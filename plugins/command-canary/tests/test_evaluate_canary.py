@@ -1,5 +1,7 @@
 """``refig evaluate`` checks the run's family's golden canary before it adds a number: a failed
-canary adds nothing and says what differs; ``--no-canary`` goes on, and the run says so."""
+canary adds nothing and says what differs; ``--no-canary`` goes on, and the run says so; a run
+evaluated in another environment gets no number unless ``--mixed-environments``, and lists
+every environment it was evaluated in."""
 
 from __future__ import annotations
 
@@ -64,11 +66,49 @@ def test_a_failed_canary_adds_no_number_and_says_what_differs(run, checked, caps
     assert checked == ["slides"]  # the run's family's set only
     assert _inspections(run) == before
     assert _meta(run) == {"status": "failed", "environment": "e1",
-                          "differs": "fonts missing: Carlito"}
+                          "differs": "fonts missing: Carlito", "environments": []}
 
 
 def test_no_canary_evaluates_without_checking_and_the_run_says_so(run, checked, capsys):
     refig(["evaluate", str(run), "-q", "--no-canary"])
     assert checked == []
     assert "golden canary failed" not in capsys.readouterr().err
-    assert _meta(run) == {"status": "not checked (--no-canary)"}
+    assert _meta(run) == {"status": "not checked (--no-canary)", "environments": []}
+
+
+def _passing_in(environment: str, monkeypatch) -> None:
+    """Every golden set passes, in ``environment`` (a digest): a machine set up as another."""
+    monkeypatch.setattr(GoldenSet, "check", lambda self, *, quiet=False: Verdict(
+        passed=True, environment=environment))
+
+
+def test_a_run_evaluated_in_another_environment_gets_no_number_unless_told(
+        run, monkeypatch, capsys):
+    _passing_in("e1", monkeypatch)
+    refig(["evaluate", str(run), "-q"])
+    assert _meta(run)["environments"] == ["e1"]
+    capsys.readouterr()
+    _passing_in("e2", monkeypatch)  # the same run, on a machine set up otherwise
+    assert refig(["evaluate", str(run), "-q"]) == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert "evaluated in another environment" in err and "--mixed-environments" in err
+    assert _meta(run)["environments"] == ["e1"]
+    refig(["evaluate", str(run), "-q", "--mixed-environments"])
+    assert "another environment" not in capsys.readouterr().err
+    assert _meta(run)["environments"] == ["e1", "e2"]
+    _passing_in("e1", monkeypatch)  # back on the first machine: an environment it has seen
+    refig(["evaluate", str(run), "-q"])
+    assert "another environment" not in capsys.readouterr().err
+    assert _meta(run)["environments"] == ["e1", "e2"]
+
+
+def test_a_set_whose_realiser_cannot_start_reads_no_environment_and_refuses_nothing(
+        run, monkeypatch, capsys):
+    _passing_in("e1", monkeypatch)
+    refig(["evaluate", str(run), "-q"])
+    capsys.readouterr()
+    _passing_in("", monkeypatch)  # every document skipped: no environment was read
+    refig(["evaluate", str(run), "-q"])
+    assert "another environment" not in capsys.readouterr().err
+    assert _meta(run) == {"status": "passed", "environment": "", "differs": "",
+                          "environments": ["e1"]}

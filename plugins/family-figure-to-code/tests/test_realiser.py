@@ -58,3 +58,17 @@ def test_its_environment_names_every_toolchain_and_rs_packages() -> None:
         assert found["r.ggplot2"][0].isdigit()  # the family's R programs draw with it
     if shutil.which("octave") and not shutil.which("matlab"):
         assert found["octave.graphics_toolkit"] in ("gnuplot", "qt", "fltk")
+
+
+def test_matlabs_version_is_read_from_its_installation_without_starting_it(
+        tmp_path: Path) -> None:
+    from refig_family_figure_to_code.realiser import matlab_version
+
+    matlab = tmp_path / "R2023a" / "bin" / "matlab"
+    matlab.parent.mkdir(parents=True)
+    matlab.write_text("#!/bin/sh\nexit 1\n")  # never run
+    assert matlab_version(str(matlab)).startswith("MATLAB (no ")
+    (tmp_path / "R2023a" / "VersionInfo.xml").write_text(
+        "<MathWorks_version_info>\n  <version>9.14.0.2206163</version>\n"
+        "  <release>R2023a</release>\n</MathWorks_version_info>\n")
+    assert matlab_version(str(matlab)) == "MATLAB 9.14.0.2206163 (R2023a)"

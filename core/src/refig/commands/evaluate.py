@@ -57,6 +57,11 @@ def register(app: typer.Typer, registry: Registry) -> None:
             False, "--no-canary", help="Add numbers without checking the golden canary first "
             "(`refig canary`); the run records that it was not checked."
         ),
+        mixed_environments: bool = typer.Option(
+            False, "--mixed-environments", help="Add numbers to a run evaluated before in "
+            "other environments (another canary digest: the realiser's and toolchains' "
+            "versions, the fonts and their files); the run lists every one."
+        ),
         as_json: bool = typer.Option(
             False, "--json", help="Print what each stage and judge did as JSON (no progress)."
         ),
@@ -67,7 +72,9 @@ def register(app: typer.Typer, registry: Registry) -> None:
         """Evaluate a run: inspection, rendering, the gate, the metrics and the judges, resumable.
 
         The run's family's golden canary is checked first (`refig canary`, cached per
-        environment): when it fails nothing is added, unless --no-canary. Everything is stored
+        environment): when it fails nothing is added, unless --no-canary; nor when it passes in
+        an environment none of the run's earlier evaluations passed in, unless
+        --mixed-environments. Everything is stored
         in the run (inspections, renders, metrics, judgments tables; PNGs
         in objects/); work already stored is skipped, so an interrupted evaluation resumes and a
         repeated one makes no judge call.
@@ -81,7 +88,7 @@ def register(app: typer.Typer, registry: Registry) -> None:
             judges=judge, judge_options=judge_opt, repeats=repeats, budget=budget, rubric=rubric,
             judge_jobs=judge_jobs, rejudge_failed=rejudge_failed, quiet=quiet or as_json,
             strict=strict,
-            canary=not no_canary,
+            canary=not no_canary, mixed=mixed_environments,
         )
         try:
             outcome = evaluate_run(registry, request)

@@ -29,8 +29,9 @@ MISSING_TOOLCHAIN = "toolchain_missing"
 
 @dataclass(frozen=True)
 class Verdict:
-    """A set's verdict (a :class:`refig.protocols.Verdict`): whether it passed, what failed
-    in one line, and the digest of the environment it was checked in."""
+    """A set's verdict (a :class:`refig.protocols.CanaryVerdict`): whether it passed, what
+    failed in one line, and the digest of the environment it was checked in ("" when its
+    realiser could not start, so none was read)."""
 
     passed: bool
     differs: str = ""
@@ -67,13 +68,18 @@ class SetOutcome:
             p.status in ("differs", "failed") for p in self.pages)
 
     def verdict(self) -> Verdict:
-        """The verdict: what failed, said in one line."""
+        """The verdict: what failed, said in one line, with the versions that differ from the
+        expected results' when a page failed (the likely cause)."""
         said = list(self.differences.failures)
-        said += [f"{p.document.file} page {p.page + 1} {p.status}"
-                 + (f" ({p.detail})" if p.detail else "")
-                 for p in self.pages if p.status in ("differs", "failed")]
+        failed = [f"{p.document.file} page {p.page + 1} {p.status}"
+                  + (f" ({p.detail})" if p.detail else "")
+                  for p in self.pages if p.status in ("differs", "failed")]
+        said += failed
+        if failed and self.differences.versions:
+            said.append(f"versions differ: {', '.join(self.differences.versions)}")
         return Verdict(passed=self.passed, differs="; ".join(said),
-                             environment=environment_digest(self.environment))
+                       environment=environment_digest(self.environment)
+                       if self.environment else "")
 
 
 def _expected_page(golden: GoldenSet, document: GoldenDocument, page: int) -> Path:

@@ -49,9 +49,10 @@ def register(app: typer.Typer, registry: Any) -> None:
         """Check this machine against the golden canary: each family's golden documents (slides
         with CJK text, connectors, gradients and groups; a program per language) realised again
         and compared with the results recorded on a machine set up as docs/reproducibility.md
-        says, pixel for pixel or by SSIM above each document's bound. Exits 1 when one differs
-        or the environment differs in a release or a required font (what differs is printed);
-        a document whose toolchain is not installed is skipped, never passed.
+        says, pixel for pixel or by SSIM above each document's bound. Exits 1 when a page
+        differs or a required font is missing; another version of the realiser or a toolchain
+        is printed as what differs, but the pixels decide. A document whose toolchain is not
+        installed is skipped, never passed.
         """
         from refig.plugin import out
 
@@ -72,7 +73,8 @@ def _as_json(outcome: Any, families: list[str]) -> dict[str, Any]:
     return {"set": outcome.golden.name, "families": families,
             "renderer": outcome.golden.renderer, "passed": verdict.passed,
             "environment_digest": verdict.environment, "environment": outcome.environment,
-            "failures": outcome.differences.failures, "notes": outcome.differences.notes,
+            "failures": outcome.differences.failures,
+            "versions": outcome.differences.versions, "notes": outcome.differences.notes,
             "pages": [{"document": p.document.file, "page": p.page + 1, "status": p.status,
                        "check": p.document.check, "detail": p.detail} for p in outcome.pages]}
 
@@ -98,6 +100,8 @@ def _print(console: Any, outcomes: list[tuple[Any, list[str]]], *, updated: bool
         print_table(console, table)
         for line in outcome.differences.failures:
             console.print(f"[red]differs: {line}[/]", highlight=False)
+        for line in outcome.differences.versions:
+            console.print(f"[yellow]version differs: {line}[/]", highlight=False)
         for line in outcome.differences.notes:
             console.print(f"[dim]note: {line}[/]", highlight=False)
         state = "[green]passed[/]" if outcome.passed else "[red]FAILED[/]"

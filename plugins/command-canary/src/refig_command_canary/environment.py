@@ -1,102 +1,37 @@
 """The environment the golden results depend on, and how two environments differ.
 
 :func:`canary_environment` is the one place that says what the canary caches by; the run
-manifest's environment digest is meant to replace it.
+manifest's environment digest is meant to replace it. Its entries are read so that two
+processes of one machine read the same (:func:`refig_toolkit_imaging.probe`: a probe that
+fails is an error, not an entry).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import re
-import subprocess
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from refig.plugin import Renderer, cache_dir, stable_hash
+from refig.plugin import Renderer, stable_hash
+from refig_toolkit_imaging.fonts import font_files_digest, fontconfig_fonts
 
 #: The entries that are not a realiser's version.
 FONTS, FONT_FILES = "fonts", "fonts sha256"
-_DOTTED = re.compile(r"\b(\d+)\.(\d+)(?:\.\d+)+")
 
 
 def canary_environment(renderers: Mapping[str, Renderer]) -> dict[str, str]:
     """What the golden renderings depend on, as entries: each realiser's ``version`` by name
     (LibreOffice's; the program renderer's lists each interpreter's: Python and matplotlib,
-    Octave, R, XeTeX), the font families fontconfig offers and a digest of their files."""
+    Octave, R, XeTeX), the font families fontconfig offers and the digest of their files
+    (:func:`refig_toolkit_imaging.fonts.font_files_digest`, the LibreOffice renderer's)."""
     entries = {name: renderer.version for name, renderer in sorted(renderers.items())}
-    families, files = fontconfig_fonts()
-    entries[FONTS] = ", ".join(families)
-    entries[FONT_FILES] = fonts_digest(files)
+    entries[FONTS] = ", ".join(fontconfig_fonts().families)
+    entries[FONT_FILES] = font_files_digest()
     return entries
 
 
 def environment_digest(entries: Mapping[str, str]) -> str:
     """A stable digest of the entries."""
     return stable_hash(dict(entries))
-
-
-def fontconfig_fonts() -> tuple[list[str], list[Path]]:
-    """The font families fontconfig offers (sorted) and their files, as ``fc-list`` reports
-    them under this process's ``FONTCONFIG_FILE``; none when fontconfig is not installed."""
-    try:
-        done = subprocess.run(["fc-list", "--format", "%{family[0]}\t%{file}\n"],
-                              capture_output=True, text=True, timeout=60, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return [], []
-    families, files = set(), set()
-    for line in done.stdout.splitlines():
-        family, _, file = line.partition("\t")
-        if family.strip() and file.strip():
-            families.add(family.strip())
-            files.add(Path(file.strip()))
-    return sorted(families), sorted(files)
-
-
-def fonts_digest(files: Iterable[Path]) -> str:
-    """sha256 over each font file's name and content digest, in order; each file's digest is
-    kept by its size and modification time in the cache (hashing every font takes seconds)."""
-    memo_path = cache_dir() / "canary" / "font-digests.json"
-    try:
-        memo = json.loads(memo_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        memo = {}
-    total, changed = hashlib.sha256(), False
-    for path in sorted(set(files)):
-        try:
-            stat = path.stat()
-        except OSError:
-            continue
-        stamp = f"{stat.st_size}:{stat.st_mtime_ns}"
-        known = memo.get(str(path))
-        if not (isinstance(known, list) and len(known) == 2 and known[0] == stamp):
-            known, changed = [stamp, _file_sha256(path)], True
-            memo[str(path)] = known
-        total.update(f"{path}\0{known[1]}\n".encode())
-    if changed:
-        memo_path.parent.mkdir(parents=True, exist_ok=True)
-        partial = memo_path.with_suffix(f".{id(memo)}.tmp")
-        partial.write_text(json.dumps(memo), encoding="utf-8")
-        partial.replace(memo_path)
-    return total.hexdigest()
-
-
-def _file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    try:
-        with path.open("rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-    except OSError:
-        return "unreadable"
-    return digest.hexdigest()
-
-
-def release(version: str) -> str:
-    """``version`` with every dotted number cut to its release, major.minor (``LibreOffice
-    7.4.7.2`` is ``LibreOffice 7.4``): a patch level does not fail the canary, a release does."""
-    return _DOTTED.sub(r"\1.\2", version)
 
 
 def _parts(version: str) -> dict[str, str]:
@@ -111,10 +46,14 @@ def _parts(version: str) -> dict[str, str]:
 
 @dataclass
 class Differences:
-    """What differs from the environment the expected results were made in: ``failures`` fail
-    the canary, ``notes`` are said beside it."""
+    """What differs from the environment the expected results were made in. The pixels decide
+    whether a set passes: only ``failures`` (a required font family missing) fail it whatever
+    they say; ``versions`` (another version of the realiser or of a toolchain, even another
+    build string of one release) and ``notes`` (fonts, font files, a toolchain no longer
+    installed) are said beside the pages, and name the likely cause when a page differs."""
 
     failures: list[str] = field(default_factory=list)
+    versions: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
 
@@ -126,9 +65,9 @@ def _listed(names: Iterable[str], most: int = 6) -> str:
 
 def differences(expected: Mapping[str, str], found: Mapping[str, str],
                 required_fonts: Iterable[str]) -> Differences:
-    """How ``found`` differs from ``expected``: another release of a realiser or toolchain, or a
-    required font family (matched by prefix: ``Noto Sans CJK``) missing, fail; another patch
-    level, a toolchain no longer installed, other fonts or font files are notes."""
+    """How ``found`` differs from ``expected``: a required font family (matched by prefix:
+    ``Noto Sans CJK``) missing is a failure; another version of a realiser or toolchain is a
+    version difference; a toolchain no longer installed, other fonts or font files are notes."""
     said = Differences()
     if not expected:
         said.notes.append("no environment recorded with the expected results")
@@ -141,10 +80,8 @@ def differences(expected: Mapping[str, str], found: Mapping[str, str],
             label = f"{name} {part}".strip()
             if part not in now:
                 said.notes.append(f"{label}: not installed (expected {was})")
-            elif release(now[part]) != release(was):
-                said.failures.append(f"{label}: {now[part]} (expected {was})")
             elif now[part] != was:
-                said.notes.append(f"{label}: {now[part]} (expected {was}, the same release)")
+                said.versions.append(f"{label}: {now[part]} (expected {was})")
     had = set(filter(None, expected.get(FONTS, "").split(", ")))
     has = set(filter(None, found.get(FONTS, "").split(", ")))
     missing = [font for font in required_fonts if not any(f.startswith(font) for f in has)]

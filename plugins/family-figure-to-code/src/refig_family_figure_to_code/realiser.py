@@ -14,7 +14,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
-import subprocess
+import re
+import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from PIL import Image
 from PIL.PngImagePlugin import PngInfo
 from refig.plugin import ErrorInfo, Renderer, RenderJob, RenderOutput, Task
 from refig_metric_code.smuggling import COPIED_INPUT_KEY
+from refig_toolkit_imaging import probe
 
 from refig_family_figure_to_code.capture import FIGCODEBENCH, protocol_of
 from refig_family_figure_to_code.execution import Execution, Limits, execute
@@ -57,71 +59,81 @@ def job_language(job: RenderJob) -> Language | None:
     return language_of_file(job.path.name)
 
 
-@functools.cache
-def toolchain_versions() -> str:
-    """One line per installed toolchain's version (the renderer's version)."""
-    probes = {"python": ("-c", "import matplotlib, sys; print(sys.version.split()[0], "
-                                "'matplotlib', matplotlib.__version__)"),
-              "matlab": ("--version",), "r": ("--version",), "latex": ("--version",)}
-    parts = []
-    for language in Language:
-        exe = binary(language)
-        if exe is None:
-            continue
-        try:
-            done = subprocess.run([exe, *probes[language.value]], capture_output=True,
-                                  text=True, timeout=30)
-            head = (done.stdout or done.stderr).strip().splitlines()
-            parts.append(f"{language.value}: {head[0] if head else '?'}")
-        except (OSError, subprocess.TimeoutExpired):
-            continue
-    return "; ".join(parts)
-
-
-#: Probes of what a toolchain draws with beyond its version: R's installed packages (name and
-#: version, one a line) and the graphics toolkit Octave plots with (gnuplot's version beside).
-PACKAGE_PROBES: dict[Language, tuple[str, ...]] = {
-    Language.R: ("-e", 'p <- installed.packages()[, c("Package", "Version"), drop = FALSE]; '
-                       'cat(sort(paste(p[, 1], p[, 2])), sep = "\\n")'),
-    Language.MATLAB: ("--no-gui", "--quiet", "--no-init-file", "--eval",
-                      "disp(graphics_toolkit())"),
+#: What each toolchain is asked for its version: Python as programs run it (isolated: no
+#: PYTHONPATH, no user site) with matplotlib's version, the others' ``--version``.
+VERSION_PROBES: dict[Language, tuple[str, ...]] = {
+    Language.PYTHON: ("-I", "-c", "import sys; from importlib import metadata as m\n"
+                      "try: v = m.version('matplotlib')\n"
+                      "except m.PackageNotFoundError: v = 'not installed'\n"
+                      "print(sys.version.split()[0], 'matplotlib', v)"),
+    Language.MATLAB: ("--version",), Language.R: ("--version",), Language.LATEX: ("--version",),
 }
+#: Probes of what a toolchain draws with beyond its version: R's installed packages (name and
+#: version, one a line) and the graphics toolkit Octave plots with, started as programs are.
+PACKAGE_PROBES: dict[Language, tuple[str, ...]] = {
+    Language.R: ("--vanilla", "-e", 'p <- installed.packages()[, c("Package", "Version"), '
+                 'drop = FALSE]; cat(paste(p[, 1], p[, 2]), sep = "\\n")'),
+    Language.MATLAB: ("--no-gui", "--no-window-system", "--norc", "--quiet", "--no-history",
+                      "--eval", "disp(graphics_toolkit())"),
+}
+_FIX = "see `refig doctor`; reinstall the toolchain it names, or take it off PATH"
+
+
+def toolchain_versions() -> str:
+    """Each installed toolchain's version, ``language: version`` joined by ``; `` (the
+    renderer's version): the toolchains found on PATH now, each probed once per executable."""
+    return "; ".join(f"{language.value}: {_version(exe, VERSION_PROBES[language])}"
+                     for language in Language if (exe := binary(language)) is not None)
 
 
 @functools.cache
+def _version(exe: str, args: tuple[str, ...]) -> str:
+    if exe == matlab_binary():  # MATLAB has no --version: its installation says
+        return matlab_version(exe)
+    return probe([exe, *args], fix=_FIX).partition("\n")[0]
+
+
+def matlab_version(exe: str) -> str:
+    """``MATLAB 9.14.0.2206163 (R2023a)``, from the ``VersionInfo.xml`` of the installation
+    ``exe`` (``<root>/bin/matlab``) belongs to, without starting MATLAB."""
+    info = Path(exe).resolve().parents[1] / "VersionInfo.xml"
+    try:
+        text = info.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return f"MATLAB (no {info})"
+    version, release = (re.search(rf"<{tag}>\s*([^<]*?)\s*</{tag}>", text)
+                        for tag in ("version", "release"))
+    return " ".join(["MATLAB", version.group(1) if version else "(version unknown)",
+                     *([f"({release.group(1)})"] if release else [])])
+
+
 def toolchain_environment() -> dict[str, str]:
     """What the programs' images depend on: each toolchain's version (Python with matplotlib,
     R, Octave or MATLAB, TeX Live's XeTeX), R's packages (how many, ggplot2's version and a
-    digest of every name and version) and Octave's graphics toolkit with gnuplot's version."""
+    digest of every name and version, sorted here, not in R's locale) and Octave's graphics
+    toolkit with gnuplot's version."""
     found = {"toolchains": toolchain_versions()}
     for language, args in PACKAGE_PROBES.items():
         exe = binary(language)
         if exe is None or (language is Language.MATLAB and exe == matlab_binary()):
             continue
-        try:
-            done = subprocess.run([exe, *args], capture_output=True, text=True, timeout=60)
-        except (OSError, subprocess.TimeoutExpired):
-            continue
-        lines = [line.strip() for line in done.stdout.splitlines() if line.strip()]
-        if language is Language.R:
-            found["r.packages"] = str(len(lines))
-            found["r.packages_sha256"] = hashlib.sha256("\n".join(lines).encode()).hexdigest()
-            found["r.ggplot2"] = next((line.split()[1] for line in lines
-                                       if line.startswith("ggplot2 ")), "not installed")
-        else:
-            found["octave.graphics_toolkit"] = " ".join(lines) or "unknown"
-            found["octave.gnuplot"] = _first_line(["gnuplot", "--version"])
+        found.update(_packages(language, exe, args))
     return found
 
 
-def _first_line(argv: Sequence[str]) -> str:
-    """The first line a command prints, or ``not installed``."""
-    try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return "not installed"
-    head = (done.stdout or done.stderr).strip().splitlines()
-    return head[0] if head else "unknown"
+@functools.cache
+def _packages(language: Language, exe: str, args: tuple[str, ...]) -> dict[str, str]:
+    lines = sorted({line.strip() for line in probe([exe, *args], fix=_FIX).splitlines()
+                    if line.strip()})
+    if language is Language.R:
+        return {"r.packages": str(len(lines)),
+                "r.packages_sha256": hashlib.sha256("\n".join(lines).encode()).hexdigest(),
+                "r.ggplot2": next((line.split()[1] for line in lines
+                                   if line.startswith("ggplot2 ")), "not installed")}
+    gnuplot = shutil.which("gnuplot")
+    return {"octave.graphics_toolkit": " ".join(lines) or "unknown",
+            "octave.gnuplot": "not installed" if gnuplot is None
+            else _version(gnuplot, ("--version",))}
 
 
 def _page_png(execution: Execution) -> bytes:

@@ -6,7 +6,6 @@ import hashlib
 import math
 import os
 import shutil
-import subprocess
 import tempfile
 import threading
 import time
@@ -27,7 +26,8 @@ from refig.plugin import (
     UsageError,
     apt_fix,
 )
-from refig_toolkit_imaging import files_digest
+from refig_toolkit_imaging import probe
+from refig_toolkit_imaging.fonts import font_files_digest, fontconfig_fonts
 from refig_toolkit_pptx import Package
 
 from refig_renderer_libreoffice.confinement import Confinement, office_policy
@@ -57,43 +57,14 @@ def find_soffice(explicit: str | None = None) -> str:
 
 @cache
 def libreoffice_version(soffice: str) -> str:
-    """``LibreOffice 7.4.7.2 40(Build:2)``, as ``soffice --version`` prints it."""
-    try:
-        done = subprocess.run(
-            [soffice, "--version"], capture_output=True, timeout=60, check=False, text=True
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise RefigError(f"cannot run {soffice} --version: {exc}", fix=INSTALL_FIX) from exc
-    lines = [line for line in done.stdout.splitlines() if line.strip()]
-    return lines[0].strip() if lines else "LibreOffice (unknown version)"
+    """``LibreOffice 7.4.7.2 40(Build:2)``, as ``soffice --version`` prints it (a RefigError
+    when it cannot be read)."""
+    return probe([soffice, "--version"], fix=INSTALL_FIX).partition("\n")[0] or "LibreOffice"
 
 
-@cache
 def installed_fonts() -> tuple[str, ...]:
     """The font families fontconfig offers LibreOffice, sorted (they change how slides render)."""
-    try:
-        done = subprocess.run(
-            ["fc-list", "--format", "%{family[0]}\n"],
-            capture_output=True,
-            timeout=60,
-            check=False,
-            text=True,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return ()
-    return tuple(sorted({line.strip() for line in done.stdout.splitlines() if line.strip()}))
-
-
-@cache
-def font_files_digest() -> str:
-    """sha256 over the files of the fonts fontconfig offers LibreOffice (same names but other
-    files, such as another release of a font, move text too)."""
-    try:
-        done = subprocess.run(["fc-list", "--format", "%{file}\n"], capture_output=True,
-                              timeout=60, check=False, text=True)
-    except (OSError, subprocess.TimeoutExpired):
-        return "unknown (fc-list did not run)"
-    return files_digest(Path(line) for line in done.stdout.splitlines() if line.strip())
+    return fontconfig_fonts().families
 
 
 #: The metric-compatible fonts a slide written on Windows or macOS needs to render at its size.

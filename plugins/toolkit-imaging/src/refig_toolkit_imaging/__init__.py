@@ -1,10 +1,12 @@
 """Untrusted images and PDFs read within a pixel budget: the toolkit metrics, renderers, suites
 and harnesses share. OCR (:mod:`refig_toolkit_imaging.ocr`, extra ``ocr``) and picture locating
 (:mod:`refig_toolkit_imaging.locating`, extra ``locate``) are submodules imported on their own,
-as they need their extras. ``files_digest`` and ``environment_digest`` are the core's
-(:mod:`refig.provenance`), for the plugins that report what their numbers depend on."""
+as they need their extras. ``files_digest``, ``probe`` and ``environment_digest`` are the core's
+(:mod:`refig.probing`, :mod:`refig.provenance`), for the plugins that report what their numbers
+depend on; :mod:`refig_toolkit_imaging.fonts` reads the fonts fontconfig offers."""
 
-from refig.provenance import environment_digest, files_digest
+from refig.probing import files_digest, probe
+from refig.provenance import environment_digest
 
 from refig_toolkit_imaging.images import (
     MAX_PIXELS,
@@ -38,6 +40,7 @@ __all__ = [
     "flatten_alpha",
     "open_image",
     "png_bytes",
+    "probe",
     "render_pages",
     "render_pages_bgr",
 ]

@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageOps
 from refig.plugin import RefigError, install_fix
-from refig.provenance import files_digest
+from refig.probing import files_digest
 
 from refig_toolkit_imaging.images import open_image
 

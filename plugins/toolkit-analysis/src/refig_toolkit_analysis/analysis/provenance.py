@@ -3,11 +3,13 @@ section), and the environment each stage ran in (``refig.provenance``)."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
+from refig.pipeline import CANARY_KEY
 from refig.provenance import environments, latest, plan_deviations, read_lock
 
 from refig_toolkit_analysis.analysis.context import Context, Options
@@ -79,6 +81,8 @@ def environment(ctx: Context) -> Iterator[Table]:
     if not found:
         table.insufficient = ("no environment recorded: the run was evaluated before refig "
                               "recorded one; `refig evaluate` records it when it next does work")
+    if said := _canary_note(canary(ctx)):
+        table.notes.append(said)
     for stage, count in sorted(runs.items()):
         if count > 1:
             table.notes.append(
@@ -87,6 +91,25 @@ def environment(ctx: Context) -> Iterator[Table]:
     yield table
     if software.rows:
         yield software
+
+
+def canary(ctx: Context) -> dict[str, Any]:
+    """The run's golden canary as its last evaluation left it (``refig evaluate``): its status
+    and every environment the run was evaluated in; empty when never checked."""
+    found = json.loads(ctx.data.store.get_meta(CANARY_KEY) or "{}")
+    return found if isinstance(found, dict) else {}
+
+
+def _canary_note(found: dict[str, Any]) -> str:
+    if not found:
+        return ""
+    seen = found.get("environments", [])
+    said = f"golden canary at the last evaluation: {found.get('status')}"
+    if len(seen) > 1:
+        said += (f"; the run was evaluated in {len(seen)} canary environments "
+                 f"({', '.join(str(d)[:12] for d in seen)}, added with --mixed-environments): "
+                 "its numbers mix set-ups")
+    return said
 
 
 def _reported_models(ctx: Context) -> list[dict[str, Any]]:
@@ -102,7 +125,8 @@ def _reported_models(ctx: Context) -> list[dict[str, Any]]:
 
 
 def provenance_json(ctx: Context) -> dict[str, Any]:
-    """The lock and the newest environment of each stage in full, for ``refig report --json``."""
+    """The lock, the newest environment of each stage in full and the golden canary's meta
+    entry, for ``refig report --json``."""
     store = ctx.data.store
     lock = read_lock(store)
     return {
@@ -112,4 +136,5 @@ def provenance_json(ctx: Context) -> dict[str, Any]:
                         for stage, env in latest(store).items()},
         "deviations": [d.model_dump(mode="json")
                        for d in plan_deviations(store, statistics(ctx.options))],
+        "canary": canary(ctx) or None,
     }
