@@ -309,39 +309,46 @@ def execute(
     refused = refuse(program, language)
     if refused is not None:
         return refused
-    policy = SandboxPolicy.create("auto", network=False)
 
     def once(given: Mapping[str, Path]) -> Execution:
-        with tempfile.TemporaryDirectory(prefix="refig-program-") as scratch:
-            workdir = Path(scratch)
-            # Nothing of a sandbox outlives it, so a watch over this run alone is the proof;
-            # without bubblewrap the program can reach anything: no proof.
-            watch = (InputWatch.start(workdir.parent) if given and policy.mode == "bwrap"
-                     else None)
-            try:
-                prepared = prepare(workdir, program, language, given, protocol, watch)
-                launch = toolchains.launch(language, workdir, width, height, protocol,
-                                           shared_caches)
-                result = run_sandboxed(launch.argv, workdir=workdir, policy=policy,
-                                       deadline_s=limits.deadline_s, memory_mb=limits.memory_mb,
-                                       env=program_env(workdir, launch.env), binds=launch.binds,
-                                       max_processes=limits.max_processes)
-                execution = conclude(prepared, exit_code=result.exit_code,
-                                     timed_out=result.timed_out,
-                                     output=result.stdout + result.stderr,
-                                     seconds=result.seconds, toolchain=launch.toolchain,
-                                     width=width, deadline_s=limits.deadline_s,
-                                     process_cap=result.process_cap,
-                                     process_limit_reached=result.process_limit_reached,
-                                     protocol=protocol)
-                return replace(execution,
-                               inputs_unopened=watch is not None and watch.untouched())
-            finally:
-                if watch is not None:
-                    watch.close()
+        return run_fresh(program, language, given, width=width, height=height, limits=limits,
+                         protocol=protocol, shared_caches=shared_caches)
 
     given = inputs or {}
     return with_copy_check(once(given), given, once)
+
+
+def run_fresh(program: str | bytes, language: Language, inputs: Mapping[str, Path], *,
+              width: int, height: int, limits: Limits, protocol: str,
+              shared_caches: bool = True) -> Execution:
+    """One run of ``program`` in a fresh sandbox and workspace, without the copy check; its
+    ``inputs_unopened`` says whether a watch proved it never opened an input."""
+    policy = SandboxPolicy.create("auto", network=False)
+    with tempfile.TemporaryDirectory(prefix="refig-program-") as scratch:
+        workdir = Path(scratch)
+        # Nothing of a sandbox outlives it, so a watch over this run alone is the proof;
+        # without bubblewrap the program can reach anything: no proof.
+        watch = (InputWatch.start(workdir.parent) if inputs and policy.mode == "bwrap"
+                 else None)
+        try:
+            prepared = prepare(workdir, program, language, inputs, protocol, watch)
+            launch = toolchains.launch(language, workdir, width, height, protocol,
+                                       shared_caches)
+            result = run_sandboxed(launch.argv, workdir=workdir, policy=policy,
+                                   deadline_s=limits.deadline_s, memory_mb=limits.memory_mb,
+                                   env=program_env(workdir, launch.env), binds=launch.binds,
+                                   max_processes=limits.max_processes)
+            execution = conclude(prepared, exit_code=result.exit_code,
+                                 timed_out=result.timed_out,
+                                 output=result.stdout + result.stderr, seconds=result.seconds,
+                                 toolchain=launch.toolchain, width=width,
+                                 deadline_s=limits.deadline_s, process_cap=result.process_cap,
+                                 process_limit_reached=result.process_limit_reached,
+                                 protocol=protocol)
+            return replace(execution, inputs_unopened=watch is not None and watch.untouched())
+        finally:
+            if watch is not None:
+                watch.close()
 
 
 def program_env(workdir: Path, extra: Mapping[str, str]) -> dict[str, str]:

@@ -15,8 +15,9 @@ runs warm (its program saves its own figure, :mod:`.capture`); R and MATLAB run 
 The copy check's proof (:mod:`.input_watch`) spans the interpreter's whole life: whatever a
 program reads can outlive it here (a file in the shared root or ``/tmp``, R's or Octave's
 memory, a process left running), so every input is watched from its placement to its removal,
-and once anything has opened one, no later program of this interpreter is proven not to copy
-(each is run again with a decoy, as without a watch).
+and once anything has opened one, no later program of this interpreter is proven not to copy.
+A program that is not proven is run again with a decoy in a fresh process (:func:`.run_fresh`),
+never in the interpreter, whose shared state could hand the decoy run a stashed figure.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from refig_family_figure_to_code.execution import (
     prepare,
     program_env,
     refuse,
+    run_fresh,
     with_copy_check,
 )
 from refig_family_figure_to_code.input_watch import InputWatch
@@ -174,7 +176,7 @@ class WarmInterpreter:
     def execute(self, program: str | bytes, *, inputs: Mapping[str, Path] | None = None,
                 width: int = 640, height: int = 480, protocol: str = REFIG) -> Execution:
         """Run one program in the warm interpreter (a fresh job directory, the same process),
-        its copies of inputs checked as a cold run's are."""
+        its copies of inputs checked as a cold run's are (a decoy run, if needed, runs cold)."""
         refused = refuse(program, self.language)
         if refused is not None:
             return refused
@@ -182,9 +184,13 @@ class WarmInterpreter:
             raise ValueError(f"the {self.language.value} warm interpreter captures by refig's "
                              "protocol only")
         given = inputs or {}
+        # The decoy run is a fresh process: this one's root, /tmp and memory may hold what an
+        # earlier program read (a stashed figure would make the decoy run repeat the picture).
         return with_copy_check(self._once(program, given, width, height, protocol), given,
-                               lambda swapped: self._once(program, swapped, width, height,
-                                                          protocol))
+                               lambda swapped: run_fresh(program, self.language, swapped,
+                                                         width=width, height=height,
+                                                         limits=self.limits,
+                                                         protocol=protocol))
 
     def _once(self, program: str | bytes, inputs: Mapping[str, Path], width: int, height: int,
               protocol: str) -> Execution:
