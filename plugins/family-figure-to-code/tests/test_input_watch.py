@@ -64,6 +64,18 @@ def _proc_fd(workspace: Path) -> None:
         os.close(fd)
 
 
+def _in_a_mount_namespace(script: str) -> Callable[[Path], None]:
+    """A route through a mount the program makes in a user and mount namespace of its own."""
+    def route(workspace: Path) -> None:
+        if shutil.which("unshare") is None:
+            pytest.skip("no unshare here")
+        done = subprocess.run(["unshare", "-Urm", "sh", "-c", script], cwd=workspace,
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            pytest.skip(f"no mount namespace here: {done.stderr.strip()}")
+    return route
+
+
 #: Each reaches the input's bytes (or makes the input the output) without naming it plainly.
 ROUTES: dict[str, Callable[[Path], object]] = {
     "open": lambda w: (w / "out.png").write_bytes((w / "figure.png").read_bytes()),
@@ -78,6 +90,10 @@ ROUTES: dict[str, Callable[[Path], object]] = {
                                                       check=True),
     "mmap": _mmap,
     "deleted": lambda w: (w / "figure.png").unlink(),
+    "bind mount": _in_a_mount_namespace("mkdir b && mount --bind . b && cat b/figure.png > o"),
+    "overlay mount": _in_a_mount_namespace(
+        "mkdir u w m && mount -t overlay overlay -o lowerdir=.,upperdir=u,workdir=w m "
+        "&& cat m/figure.png > o"),
 }
 
 
