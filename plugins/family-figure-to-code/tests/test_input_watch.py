@@ -219,14 +219,24 @@ def test_a_program_copying_the_figure_by_any_route_is_run_again_and_flagged(
     assert len(runs) == 2  # the run and its decoy run
 
 
-#: Reference programs drawing the module's figure's picture themselves (never opening it).
+#: Reference programs drawing their figure themselves from their data file (never opening the
+#: figure; reading the data proves nothing).
 DRAWERS = {
-    "python": "import matplotlib.pyplot as plt\nplt.plot([1, 3, 2], 'g-')\n",
-    "r": "plot(c(1, 3, 2), type = 'l', col = 'green')\n",
-    "matlab": "figure;\nplot([1 3 2], 'g-');\n",
+    "python": "import matplotlib.pyplot as plt\nys = open('data.txt').read().split()\n"
+              "plt.plot([float(y) for y in ys], 'g-')\n",
+    "r": "plot(scan('data.txt'), type = 'l', col = 'green')\n",
+    "matlab": "figure;\nplot(load('data.txt'), 'g-');\n",
     "latex": "\\documentclass[tikz]{standalone}\n\\begin{document}\n\\begin{tikzpicture}\n"
-             "\\draw[green] (0,0) -- (1,2) -- (2,1);\n\\end{tikzpicture}\n\\end{document}\n",
+             "\\input{data.txt}\n\\end{tikzpicture}\n\\end{document}\n",
 }
+DATA = {"python": "1\n3\n2\n", "r": "1\n3\n2\n", "matlab": "1\n3\n2\n",
+        "latex": "\\draw[green] (0,0) -- (1,2) -- (2,1);\n"}
+
+
+def data_file(language: str, folder: Path) -> dict[str, Path]:
+    path = folder / f"{language}-data.txt"
+    path.write_text(DATA[language])
+    return {"data.txt": path}
 
 
 @pytest.mark.slow
@@ -234,12 +244,13 @@ DRAWERS = {
 def test_a_reference_that_draws_its_figure_runs_once(language: str, tmp_path: Path,
                                                      runs: list[str]) -> None:
     need(language)
-    drawn = execute(DRAWERS[language], language)
+    data = data_file(language, tmp_path)
+    drawn = execute(DRAWERS[language], language, inputs=data)
     assert drawn.png is not None, drawn.log.decode()
     own = tmp_path / "figure.png"
     own.write_bytes(drawn.png)  # its figure is exactly what it draws: a near copy, suspected
     runs.clear()
-    result = execute(DRAWERS[language], language, inputs={"figure.png": own})
+    result = execute(DRAWERS[language], language, inputs={**data, "figure.png": own})
     assert result.ok and result.inputs_unopened and result.copied_input is None
     assert b"which the program never opened (inotify): not run again" in result.log
     assert len(runs) == 1
@@ -276,14 +287,15 @@ def test_a_warm_interpreter_proves_references_until_an_input_is_opened(
         language: str, tmp_path: Path, runs: list[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     need(language)
+    data = data_file(language, tmp_path)
     with WarmInterpreter(language) as warm:
-        drawn = warm.execute(DRAWERS[language])
+        drawn = warm.execute(DRAWERS[language], inputs=data)
         assert drawn.png is not None, drawn.log.decode()
         own = tmp_path / "figure.png"
         own.write_bytes(drawn.png)
         warm_runs = _count_warm_runs(warm, monkeypatch)
         for _ in range(2):
-            result = warm.execute(DRAWERS[language], inputs={"figure.png": own})
+            result = warm.execute(DRAWERS[language], inputs={**data, "figure.png": own})
             assert result.ok and result.inputs_unopened and result.copied_input is None
         assert (len(warm_runs), len(runs)) == (2, 0)  # no decoy run at all
         stash, hand_in = STASH[language]
@@ -293,7 +305,7 @@ def test_a_warm_interpreter_proves_references_until_an_input_is_opened(
         # which has no stash) shows it.
         smuggled = warm.execute(hand_in, inputs={"figure.png": own})
         assert not smuggled.inputs_unopened and smuggled.copied_input == "figure.png"
-        reference = warm.execute(DRAWERS[language], inputs={"figure.png": own})
+        reference = warm.execute(DRAWERS[language], inputs={**data, "figure.png": own})
         assert not reference.inputs_unopened and reference.copied_input is None
         assert len(runs) == 3  # each of the three (line plots on white, near the figure) ran
         # again, in a fresh process

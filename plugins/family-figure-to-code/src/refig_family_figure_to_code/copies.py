@@ -11,8 +11,8 @@ input, however it built the file's name, now yields the decoy, something else or
 a program whose picture follows its input that way copies it (``Execution.copied_input``),
 which the ``code`` metric flags as ``smuggling``. The second run costs one more execution, only for
 images that look like an input, and only when the first run is not proven never to have opened a
-visible input (:mod:`.input_watch`): a program that never read its figure cannot have copied it,
-and a correct reference is such a program.
+visible input image (:mod:`.input_watch`): a program that never read its figure cannot have
+copied it, and a correct reference is such a program (its data files it may read).
 """
 
 from __future__ import annotations
@@ -55,13 +55,18 @@ def near(a: Image.Image, b: Image.Image) -> bool:
     return float(np.abs(_thumbnail(a) - _thumbnail(b)).mean()) < NEAR
 
 
+def may_be_copied(name: str) -> bool:
+    """Whether an input of this name can be a suspect: an image (PNG or JPEG)."""
+    return Path(name).suffix.lower() in _IMAGE_SUFFIXES
+
+
 def suspects(png: bytes, digest: str, inputs: Mapping[str, Path]) -> list[str]:
     """The names of visible input images the image (``png``; ``digest``: its file's sha256)
     copies byte for byte or nearly."""
     image = _load(png)
     found = []
     for name, path in inputs.items():
-        if Path(name).suffix.lower() not in _IMAGE_SUFFIXES:
+        if not may_be_copied(name):
             continue
         data = path.read_bytes()
         if hashlib.sha256(data).hexdigest() == digest:

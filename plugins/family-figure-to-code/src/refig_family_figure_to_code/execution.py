@@ -13,7 +13,7 @@ a link or special file where the image should be fails ``output_refused``. Failu
 ``toolchain_missing``, ``output_refused``, ``process_limit`` (a fork bomb: the program failed
 after the process cap refused it a process), each with the interpreter's message. The log's
 last line says how the process cap held. An image that copies a visible input is named in
-``copied_input`` (:mod:`.copies`); the inputs are placed under an inotify watch
+``copied_input`` (:mod:`.copies`); the input images are placed under an inotify watch
 (:mod:`.input_watch`), and a run proven never to have opened one is not run again for that.
 """
 
@@ -48,7 +48,7 @@ from refig_family_figure_to_code.capture import (
     crop_margin,
     figcodebench_python,
 )
-from refig_family_figure_to_code.copies import copied_input, suspects
+from refig_family_figure_to_code.copies import copied_input, may_be_copied, suspects
 from refig_family_figure_to_code.input_watch import InputWatch
 from refig_family_figure_to_code.installs import police
 from refig_family_figure_to_code.languages import Language, spec
@@ -76,7 +76,7 @@ class Execution:
     from (``capture``, ``pdf`` or ``file:<name>``); ``copied_input`` names the visible input the
     image copies, as a second run with decoy inputs showed (:mod:`.copies`; noted in the log);
     ``removed`` the installations stripped; ``inputs_unopened`` is True when an inotify watch
-    proved that the run never opened a visible input (:mod:`.input_watch`), so its image
+    proved that the run never opened a visible input image (:mod:`.input_watch`), so its image
     copies none and needs no second run.
     """
 
@@ -199,16 +199,17 @@ def prepare(workdir: Path, program: str | bytes, language: Language,
             inputs: Mapping[str, Path], protocol: str = REFIG,
             watch: InputWatch | None = None) -> Prepared:
     """Write the policed program (as the capture protocol runs it) and copy ``inputs``
-    (name -> file) into ``workdir``, placed by ``watch`` when given."""
+    (name -> file) into ``workdir``; ``watch`` places the images among them (the inputs an
+    image can copy: a program reads its data files, which proves nothing)."""
     raw = program.encode() if isinstance(program, str) else program
     policed = police(raw.decode("utf-8", errors="replace"), language)
     for name, path in inputs.items():
         target = workdir / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        if watch is None:
-            shutil.copyfile(path, target)
-        else:
+        if watch is not None and may_be_copied(name):
             watch.place(path, target)
+        else:
+            shutil.copyfile(path, target)
     source = policed.source
     if protocol == FIGCODEBENCH and language is Language.PYTHON:
         source = figcodebench_python(source, toolchains.CAPTURE)

@@ -1,4 +1,4 @@
-"""Proof, from the kernel, that a program never opened its visible inputs (inotify).
+"""Proof, from the kernel, that a program never opened its visible input images (inotify).
 
 A correct reference program's image is its figure, so the copy check (:mod:`.copies`) would
 run every reference a second time with a decoy. That run can only matter if the program read
@@ -9,11 +9,13 @@ process (``cp``), io_uring; ``mmap`` needs an open first. Linux reports every op
 from 6.5 on (``fsnotify_open`` moved into ``do_dentry_open``; before, some open paths were
 silent), so on older kernels there is no proof and the check runs the program again.
 
-Each input is copied into a private staging folder (next to the workspace, never shown to a
-sandbox), watched, then renamed into the workspace: it is watched before any program can see
-it, and the watch's own rename is the only event expected. From then on the input is touched
-by any open, read, write, move or deletion, a lost event (queue overflow) or, at the end, the
-inode no longer at its place or holding another name (a hard link that outlived the run).
+Each input image (the inputs an image can copy, :func:`.copies.may_be_copied`; a program reads
+its data files, which proves nothing) is copied into a private staging folder (next to the
+workspace, never shown to a sandbox), watched, then renamed into the workspace: it is watched
+before any program can see it, and the watch's own rename is the only event expected. From
+then on the input is touched by any open, read, write, move or deletion, a lost event (queue
+overflow) or, at the end, the inode no longer at its place or holding another name (a hard link
+that outlived the run).
 Metadata changes alone (``IN_ATTRIB``: owner, mode, times, link count) reveal nothing of the
 content, and refig's own hand-over of the workspace to the program's uid makes one; a link
 made through them is caught by the name check or by the open that reads it.

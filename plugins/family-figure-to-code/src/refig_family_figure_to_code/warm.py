@@ -14,8 +14,9 @@ runs warm (its program saves its own figure, :mod:`.capture`); R and MATLAB run 
 
 The copy check's proof (:mod:`.input_watch`) spans the interpreter's whole life: whatever a
 program reads can outlive it here (a file in the shared root or ``/tmp``, R's or Octave's
-memory, a process left running), so every input is watched from its placement to its removal,
-and once anything has opened one, no later program of this interpreter is proven not to copy.
+memory, a process left running), so every input image is watched from its placement to its
+removal, and once anything has opened one, no later program of this interpreter is proven not
+to copy.
 A program that is not proven is run again with a decoy in a fresh process (:func:`.run_fresh`),
 never in the interpreter, whose shared state could hand the decoy run a stashed figure.
 """
