@@ -18,7 +18,7 @@ warm interpreter (the decoy run of a warm program is a fresh cold process).
 Bytecode: CPU seconds of a cold sandboxed Python program (``/usr/bin/time`` in the sandbox) with
 the environment's packages compiled to bytecode, as set-up leaves them (``uv sync
 --compile-bytecode``), against a fresh clone's state before that fix (no bytecode in
-site-packages; the sandbox cannot write any): ``PYTHONPYCACHEPREFIX`` points the program at a
+site-packages; the sandbox cannot write any): ``-X pycache_prefix`` points the program at a
 folder holding only the standard library's bytecode, compiled into it first. Alternating.
 
 Machine caches: the same programs run cold with this machine's caches hidden from the sandbox
@@ -212,9 +212,11 @@ def bytecode(per_language: int) -> dict[str, float]:
             programs = corpus(Language.PYTHON, per_language, Path(scratch))
             for program, inputs in programs:
                 for arm in ("without", "with"):
-                    extra = (({"PYTHONPYCACHEPREFIX": prefix}, (Path(prefix),))
-                             if arm == "without" else ({}, ()))
-                    seconds, _ = _one_cpu(program, Language.PYTHON, inputs, True, extra)
+                    # -X, not PYTHONPYCACHEPREFIX: the driver runs isolated (-I), which ignores
+                    # the environment's PYTHON* variables
+                    options = ("-X", f"pycache_prefix={prefix}") if arm == "without" else ()
+                    seconds, _ = _one_cpu(program, Language.PYTHON, inputs, True, options,
+                                          (Path(prefix),) if options else ())
                     cpu[arm] += seconds
     count = len(programs)
     row = {"programs": count, "site_packages_py": sources, "site_packages_pyc": compiled,
@@ -296,16 +298,17 @@ def toolchain_cpu(per_language: int) -> dict[str, dict[str, float]]:
 
 
 def _one_cpu(program: str, language: Language, inputs: dict[str, Path], shared: bool,
-             extra: tuple[dict[str, str], tuple[Path, ...]] = ({}, ())) -> tuple[float, float]:
+             options: tuple[str, ...] = (), binds: tuple[Path, ...] = ()) -> tuple[float, float]:
     """The toolchain's CPU seconds for one run, and this process's for reading its image;
-    ``extra``: more environment and read-only binds."""
+    ``options`` go to the interpreter before its own arguments, ``binds`` are shown read-only."""
     with tempfile.TemporaryDirectory(prefix="refig-program-") as work:
         prepared = prepare(Path(work), program, language, inputs, FIGCODEBENCH)
         launch = toolchains.launch(language, prepared.workdir, 640, 480, FIGCODEBENCH, shared)
-        result = run_sandboxed(["/usr/bin/time", "-f", "refig-cpu %U %S", *launch.argv],
+        argv = [launch.argv[0], *options, *launch.argv[1:]]
+        result = run_sandboxed(["/usr/bin/time", "-f", "refig-cpu %U %S", *argv],
                                workdir=prepared.workdir, deadline_s=120, memory_mb=4096,
-                               env={**program_env(prepared.workdir, launch.env), **extra[0]},
-                               binds=(*launch.binds, *extra[1]))
+                               env=program_env(prepared.workdir, launch.env),
+                               binds=(*launch.binds, *binds))
         timing = [line for line in result.stderr.decode().splitlines()
                   if line.startswith("refig-cpu ")][-1].split()
         started = time.process_time()
