@@ -7,9 +7,19 @@ Warm: one :class:`WarmInterpreter` per language (Python fork server, R, Octave),
 programs. LaTeX has no warm mode (xelatex cannot be reset), so it is reported cold only.
 
 Copy check: a reference pass gives each program its figure, which it reproduces, so every
-reference image looks like an input and is run a second time with a decoy figure
-(:mod:`refig_family_figure_to_code.copies`). Measured as the cold time of the same programs with
-their own image beside them as the figure against without any figure, in one run.
+reference image looks like an input (:mod:`refig_family_figure_to_code.copies`). Without proof
+that the program never opened the figure it runs a second time with a decoy; with the inotify
+proof (:mod:`refig_family_figure_to_code.input_watch`) it runs once. The same programs, under the
+``figcodebench`` protocol, each given its own image as the figure, alternating program by program
+in one run: without a figure, with the figure and the proof withheld (the decoy run, as before),
+and with the figure and the proof; wall seconds and sandboxed runs counted; Python also in its
+warm interpreter (the decoy run of a warm program is a fresh cold process).
+
+Bytecode: CPU seconds of a cold sandboxed Python program (``/usr/bin/time`` in the sandbox) with
+the environment's packages compiled to bytecode, as set-up leaves them (``uv sync
+--compile-bytecode``), against a fresh clone's state before that fix (no bytecode in
+site-packages; the sandbox cannot write any): ``-X pycache_prefix`` points the program at a
+folder holding only the standard library's bytecode, compiled into it first. Alternating.
 
 Machine caches: the same programs run cold with this machine's caches hidden from the sandbox
 (as before: fontconfig scans every font, xelatex inflates its gzip format) and shown read-only
@@ -28,23 +38,32 @@ language and reads each reference once (:mod:`refig_metric_code.scoring`). Both 
 numbers (checked).
 
     uv run python benchmarks/code_exec/run.py [--programs-per-language 14] [--programs 1000]
-        [--section all|execution|copy-check|caches|metrics] [--json]
+        [--section all|execution|copy-check|bytecode|caches|metrics] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import platform
 import random
+import re
+import sys
+import sysconfig
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from unittest import mock
 
 from refig.plugin import run_sandboxed
+from refig_family_figure_to_code import execution as executing
 from refig_family_figure_to_code import toolchains
 from refig_family_figure_to_code.capture import FIGCODEBENCH
 from refig_family_figure_to_code.execution import conclude, execute, prepare, program_env
+from refig_family_figure_to_code.input_watch import InputWatch
 from refig_family_figure_to_code.languages import Language
 from refig_family_figure_to_code.sample.data import CATEGORIES, sample_data
 from refig_family_figure_to_code.sample.programs import data_files, reference_program
@@ -95,31 +114,116 @@ def execution(per_language: int) -> dict[str, dict[str, float]]:
     return results
 
 
+@contextmanager
+def counted_runs() -> Iterator[list[int]]:
+    """Counts the fresh sandboxed runs :func:`execute` makes while open."""
+    runs: list[int] = []
+    real = executing.run_sandboxed
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        runs.append(1)
+        return real(*args, **kwargs)
+
+    with mock.patch.object(executing, "run_sandboxed", counting):
+        yield runs
+
+
+@contextmanager
+def proof(given: bool) -> Iterator[None]:
+    """The inotify proof as it is (``given``) or withheld, as on a machine without it."""
+    if given:
+        yield
+        return
+    with mock.patch.object(InputWatch, "start", return_value=None):
+        yield
+
+
 def copy_check(per_language: int) -> dict[str, dict[str, float]]:
-    """Cold seconds with the program's own image as its figure against without a figure."""
+    """Wall seconds and runs of a reference pass: no figure, the figure without the proof
+    (a decoy run), the figure with the proof; alternating, one run."""
     results: dict[str, dict[str, float]] = {}
+    arms = ("no_figure", "decoy_run", "proof")
     with tempfile.TemporaryDirectory() as scratch:
-        for language in (Language.PYTHON, Language.R):
+        for language in Language:
             programs = corpus(language, per_language, Path(scratch))
             figured = []
             for index, (program, inputs) in enumerate(programs):
-                made = execute(program, language, inputs=inputs)
+                made = execute(program, language, inputs=inputs, protocol=FIGCODEBENCH)
                 figure = Path(scratch) / f"{language}-{index}-figure.png"
                 figure.write_bytes(made.png or b"")
-                figured.append((program, {**inputs, "source.png": figure}))
-            started = time.monotonic()
-            plain_ok = sum(execute(p, language, inputs=i).ok for p, i in programs)
-            without = time.monotonic() - started
-            started = time.monotonic()
-            runs = [execute(p, language, inputs=i) for p, i in figured]
-            with_figure = time.monotonic() - started
-            row = {"programs": len(programs), "ok": plain_ok,
-                   "copies_flagged": sum(r.copied_input is not None for r in runs),
-                   "without_figure_s": without, "with_figure_s": with_figure,
-                   "ratio": with_figure / without}
+                figured.append((program, inputs, {**inputs, "figure.png": figure}))
+            seconds = dict.fromkeys(arms, 0.0)
+            runs = dict.fromkeys(arms, 0)
+            flagged = dict.fromkeys(arms, 0)
+            for program, plain, with_figure in figured:
+                for arm in arms:
+                    given = plain if arm == "no_figure" else with_figure
+                    with proof(arm != "decoy_run"), counted_runs() as count:
+                        started = time.monotonic()
+                        done = execute(program, language, inputs=given, protocol=FIGCODEBENCH)
+                        seconds[arm] += time.monotonic() - started
+                    runs[arm] += len(count)
+                    flagged[arm] += done.copied_input is not None
+            row = {"programs": len(figured),
+                   **{f"{arm}_s": seconds[arm] for arm in arms},
+                   **{f"{arm}_runs": runs[arm] for arm in arms},
+                   **{f"{arm}_flagged": flagged[arm] for arm in arms},
+                   "decoy_run_over_no_figure": seconds["decoy_run"] / seconds["no_figure"],
+                   "proof_over_no_figure": seconds["proof"] / seconds["no_figure"],
+                   "decoy_run_over_proof": seconds["decoy_run"] / seconds["proof"]}
+            if language is Language.PYTHON:
+                row |= warm_copy_check(figured)
             results[language.value] = row
             print(f"copy-check {language.value:7s} {json.dumps(row)}", flush=True)
     return results
+
+
+def warm_copy_check(figured: list[tuple[str, dict[str, Path], dict[str, Path]]],
+                    ) -> dict[str, float]:
+    """The same in Python's warm interpreter: with the figure, the proof withheld and given."""
+    seconds = {False: 0.0, True: 0.0}
+    fresh = {False: 0, True: 0}
+    for given in (False, True):
+        with proof(given), WarmInterpreter(Language.PYTHON) as warm, counted_runs() as count:
+            warm.execute(figured[0][0], protocol=FIGCODEBENCH)  # loaded before the clock
+            started = time.monotonic()
+            for program, _, with_figure in figured:
+                warm.execute(program, inputs=with_figure, protocol=FIGCODEBENCH)
+            seconds[given] = time.monotonic() - started
+            fresh[given] = len(count)
+    return {"warm_decoy_run_s": seconds[False], "warm_proof_s": seconds[True],
+            "warm_decoy_runs_fresh": fresh[False], "warm_proof_runs_fresh": fresh[True],
+            "warm_decoy_run_over_proof": seconds[False] / seconds[True]}
+
+
+def bytecode(per_language: int) -> dict[str, float]:
+    """CPU seconds a cold Python program with site-packages' bytecode against without it."""
+    site = Path(sysconfig.get_paths()["purelib"])
+    sources = sum(1 for _ in site.rglob("*.py"))
+    compiled = sum(1 for _ in site.rglob("__pycache__/*.pyc"))
+    cpu = {"without": 0.0, "with": 0.0}
+    with tempfile.TemporaryDirectory(prefix="refig-pycache-") as prefix:
+        # the standard library's bytecode alone, where PYTHONPYCACHEPREFIX makes Python look
+        stdlib = Path(sysconfig.get_paths()["stdlib"])
+        with mock.patch.object(sys, "pycache_prefix", prefix):
+            compileall.compile_dir(stdlib, quiet=2, workers=1,
+                                   rx=re.compile(r"/(test|tests|idlelib|tkinter|turtledemo)/"))
+        with tempfile.TemporaryDirectory() as scratch:
+            programs = corpus(Language.PYTHON, per_language, Path(scratch))
+            for program, inputs in programs:
+                for arm in ("without", "with"):
+                    # -X, not PYTHONPYCACHEPREFIX: the driver runs isolated (-I), which ignores
+                    # the environment's PYTHON* variables
+                    options = ("-X", f"pycache_prefix={prefix}") if arm == "without" else ()
+                    seconds, _ = _one_cpu(program, Language.PYTHON, inputs, True, options,
+                                          (Path(prefix),) if options else ())
+                    cpu[arm] += seconds
+    count = len(programs)
+    row = {"programs": count, "site_packages_py": sources, "site_packages_pyc": compiled,
+           "without_cpu_s": cpu["without"] / count, "with_cpu_s": cpu["with"] / count,
+           "ratio": cpu["without"] / cpu["with"]}
+    print(f"bytecode {json.dumps(row)}", flush=True)
+    return row
 
 
 #: LaTeX documents unlike `code-sample`'s pgfplots: text only, TikZ, fontspec with a system font.
@@ -193,16 +297,18 @@ def toolchain_cpu(per_language: int) -> dict[str, dict[str, float]]:
     return results
 
 
-def _one_cpu(program: str, language: Language, inputs: dict[str, Path],
-             shared: bool) -> tuple[float, float]:
-    """The toolchain's CPU seconds for one run, and this process's for reading its image."""
+def _one_cpu(program: str, language: Language, inputs: dict[str, Path], shared: bool,
+             options: tuple[str, ...] = (), binds: tuple[Path, ...] = ()) -> tuple[float, float]:
+    """The toolchain's CPU seconds for one run, and this process's for reading its image;
+    ``options`` go to the interpreter before its own arguments, ``binds`` are shown read-only."""
     with tempfile.TemporaryDirectory(prefix="refig-program-") as work:
         prepared = prepare(Path(work), program, language, inputs, FIGCODEBENCH)
         launch = toolchains.launch(language, prepared.workdir, 640, 480, FIGCODEBENCH, shared)
-        result = run_sandboxed(["/usr/bin/time", "-f", "refig-cpu %U %S", *launch.argv],
+        argv = [launch.argv[0], *options, *launch.argv[1:]]
+        result = run_sandboxed(["/usr/bin/time", "-f", "refig-cpu %U %S", *argv],
                                workdir=prepared.workdir, deadline_s=120, memory_mb=4096,
                                env=program_env(prepared.workdir, launch.env),
-                               binds=launch.binds)
+                               binds=(*launch.binds, *binds))
         timing = [line for line in result.stderr.decode().splitlines()
                   if line.startswith("refig-cpu ")][-1].split()
         started = time.process_time()
@@ -272,7 +378,8 @@ def main() -> None:
     parser.add_argument("--programs-per-language", type=int, default=14)
     parser.add_argument("--programs", type=int, default=1000)
     parser.add_argument("--section", default="all",
-                        choices=("all", "execution", "copy-check", "caches", "metrics"))
+                        choices=("all", "execution", "copy-check", "bytecode", "caches",
+                                 "metrics"))
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     print(f"machine: {platform.platform()}, python {platform.python_version()}")
@@ -281,6 +388,8 @@ def main() -> None:
         report["execution"] = execution(args.programs_per_language)
     if args.section in ("all", "copy-check"):
         report["copy_check"] = copy_check(args.programs_per_language)
+    if args.section in ("all", "bytecode"):
+        report["bytecode"] = bytecode(args.programs_per_language)
     if args.section in ("all", "caches"):
         report["caches"] = caches(args.programs_per_language)
         report["cpu"] = toolchain_cpu(args.programs_per_language)

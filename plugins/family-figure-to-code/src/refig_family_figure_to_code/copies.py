@@ -10,7 +10,9 @@ undone). A program that draws its figure draws the same image again; a program t
 input, however it built the file's name, now yields the decoy, something else or nothing. Only
 a program whose picture follows its input that way copies it (``Execution.copied_input``),
 which the ``code`` metric flags as ``smuggling``. The second run costs one more execution, only for
-images that look like an input.
+images that look like an input, and only when the first run is not proven never to have opened a
+visible input image (:mod:`.input_watch`): a program that never read its figure cannot have
+copied it, and a correct reference is such a program (its data files it may read).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import hashlib
 import io
 import secrets
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -53,13 +55,18 @@ def near(a: Image.Image, b: Image.Image) -> bool:
     return float(np.abs(_thumbnail(a) - _thumbnail(b)).mean()) < NEAR
 
 
+def may_be_copied(name: str) -> bool:
+    """Whether an input of this name can be a suspect: an image (PNG or JPEG)."""
+    return Path(name).suffix.lower() in _IMAGE_SUFFIXES
+
+
 def suspects(png: bytes, digest: str, inputs: Mapping[str, Path]) -> list[str]:
     """The names of visible input images the image (``png``; ``digest``: its file's sha256)
     copies byte for byte or nearly."""
     image = _load(png)
     found = []
     for name, path in inputs.items():
-        if Path(name).suffix.lower() not in _IMAGE_SUFFIXES:
+        if not may_be_copied(name):
             continue
         data = path.read_bytes()
         if hashlib.sha256(data).hexdigest() == digest:
@@ -84,15 +91,15 @@ def decoy(path: Path, name: str) -> bytes:
     return buffer.getvalue()
 
 
-def copied_input(png: bytes, digest: str, inputs: Mapping[str, Path],
+def copied_input(png: bytes, names: Sequence[str], inputs: Mapping[str, Path],
                  rerun: Callable[[Mapping[str, Path]], bytes | None]) -> str | None:
-    """The visible input the image copies, or None; ``rerun(inputs)`` runs the program again
-    with the given inputs and returns its image as PNG bytes (None when it made none).
+    """The visible input the image copies, or None; ``names`` are the image's
+    :func:`suspects`, ``rerun(inputs)`` runs the program again with the given inputs and
+    returns its image as PNG bytes (None when it made none).
 
     The image copies an input when, that input swapped for a decoy, the program no longer
     makes the same picture: it yields the decoy, something else, or nothing (a program that
     checks the input's hash and fails on anything else is caught too)."""
-    names = suspects(png, digest, inputs)
     first = _load(png)
     if not names or first is None:
         return None

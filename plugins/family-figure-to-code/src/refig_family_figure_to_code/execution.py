@@ -13,7 +13,8 @@ a link or special file where the image should be fails ``output_refused``. Failu
 ``toolchain_missing``, ``output_refused``, ``process_limit`` (a fork bomb: the program failed
 after the process cap refused it a process), each with the interpreter's message. The log's
 last line says how the process cap held. An image that copies a visible input is named in
-``copied_input`` (:mod:`.copies`).
+``copied_input`` (:mod:`.copies`); the input images are placed under an inotify watch
+(:mod:`.input_watch`), and a run proven never to have opened one is not run again for that.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from refig.plugin import (
     ErrorInfo,
     FileRefused,
     Refused,
+    SandboxPolicy,
     confined_files,
     read_confined,
     run_sandboxed,
@@ -46,7 +48,8 @@ from refig_family_figure_to_code.capture import (
     crop_margin,
     figcodebench_python,
 )
-from refig_family_figure_to_code.copies import copied_input
+from refig_family_figure_to_code.copies import copied_input, may_be_copied, suspects
+from refig_family_figure_to_code.input_watch import InputWatch
 from refig_family_figure_to_code.installs import police
 from refig_family_figure_to_code.languages import Language, spec
 
@@ -72,7 +75,9 @@ class Execution:
     ``png`` is the image as normalised PNG bytes (None on failure); ``source`` says where it came
     from (``capture``, ``pdf`` or ``file:<name>``); ``copied_input`` names the visible input the
     image copies, as a second run with decoy inputs showed (:mod:`.copies`; noted in the log);
-    ``removed`` the installations stripped.
+    ``removed`` the installations stripped; ``inputs_unopened`` is True when an inotify watch
+    proved that the run never opened a visible input image (:mod:`.input_watch`), so its image
+    copies none and needs no second run.
     """
 
     language: Language
@@ -86,6 +91,7 @@ class Execution:
     removed: tuple[str, ...] = field(default=())
     #: The sha256 of the image file as the program left it (before normalisation).
     raw_sha256: str = ""
+    inputs_unopened: bool = False
 
     @property
     def ok(self) -> bool:
@@ -190,15 +196,20 @@ def refuse(program: str | bytes, language: Language) -> Execution | None:
 
 
 def prepare(workdir: Path, program: str | bytes, language: Language,
-            inputs: Mapping[str, Path], protocol: str = REFIG) -> Prepared:
+            inputs: Mapping[str, Path], protocol: str = REFIG,
+            watch: InputWatch | None = None) -> Prepared:
     """Write the policed program (as the capture protocol runs it) and copy ``inputs``
-    (name -> file) into ``workdir``."""
+    (name -> file) into ``workdir``; ``watch`` places the images among them (the inputs an
+    image can copy: a program reads its data files, which proves nothing)."""
     raw = program.encode() if isinstance(program, str) else program
     policed = police(raw.decode("utf-8", errors="replace"), language)
     for name, path in inputs.items():
         target = workdir / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, target)
+        if watch is not None and may_be_copied(name):
+            watch.place(path, target)
+        else:
+            shutil.copyfile(path, target)
     source = policed.source
     if protocol == FIGCODEBENCH and language is Language.PYTHON:
         source = figcodebench_python(source, toolchains.CAPTURE)
@@ -262,11 +273,16 @@ def conclude(prepared: Prepared, *, exit_code: int | None, timed_out: bool, outp
 def with_copy_check(execution: Execution, inputs: Mapping[str, Path],
                     rerun: Callable[[Mapping[str, Path]], Execution]) -> Execution:
     """``execution`` with ``copied_input`` set when its image copies a visible input (decided
-    by ``rerun`` with decoys, :mod:`.copies`) and the finding noted in its log."""
+    by ``rerun`` with decoys, :mod:`.copies`, unless the run was proven never to open one) and
+    the finding noted in its log."""
     if not execution.ok or execution.png is None:
         return execution
-    copied = copied_input(execution.png, execution.raw_sha256, inputs,
-                          lambda swapped: rerun(swapped).png)
+    names = suspects(execution.png, execution.raw_sha256, inputs)
+    if names and execution.inputs_unopened:
+        note = (f"refig: the image looks like the input {names[0]}, which the program never "
+                "opened (inotify): not run again with a decoy\n").encode()
+        return replace(execution, log=execution.log + note)
+    copied = copied_input(execution.png, names, inputs, lambda swapped: rerun(swapped).png)
     if copied is None:
         return execution
     note = (f"refig: the image copies the input {copied}: run again with that input "
@@ -296,23 +312,44 @@ def execute(
         return refused
 
     def once(given: Mapping[str, Path]) -> Execution:
-        with tempfile.TemporaryDirectory(prefix="refig-program-") as scratch:
-            prepared = prepare(Path(scratch), program, language, given, protocol)
-            launch = toolchains.launch(language, prepared.workdir, width, height, protocol,
-                                       shared_caches)
-            result = run_sandboxed(launch.argv, workdir=prepared.workdir,
-                                   deadline_s=limits.deadline_s, memory_mb=limits.memory_mb,
-                                   env=program_env(prepared.workdir, launch.env),
-                                   binds=launch.binds, max_processes=limits.max_processes)
-            return conclude(prepared, exit_code=result.exit_code, timed_out=result.timed_out,
-                            output=result.stdout + result.stderr, seconds=result.seconds,
-                            toolchain=launch.toolchain, width=width,
-                            deadline_s=limits.deadline_s, process_cap=result.process_cap,
-                            process_limit_reached=result.process_limit_reached,
-                            protocol=protocol)
+        return run_fresh(program, language, given, width=width, height=height, limits=limits,
+                         protocol=protocol, shared_caches=shared_caches)
 
     given = inputs or {}
     return with_copy_check(once(given), given, once)
+
+
+def run_fresh(program: str | bytes, language: Language, inputs: Mapping[str, Path], *,
+              width: int, height: int, limits: Limits, protocol: str,
+              shared_caches: bool = True) -> Execution:
+    """One run of ``program`` in a fresh sandbox and workspace, without the copy check; its
+    ``inputs_unopened`` says whether a watch proved it never opened an input."""
+    policy = SandboxPolicy.create("auto", network=False)
+    with tempfile.TemporaryDirectory(prefix="refig-program-") as scratch:
+        workdir = Path(scratch)
+        # Nothing of a sandbox outlives it, so a watch over this run alone is the proof;
+        # without bubblewrap the program can reach anything: no proof.
+        watch = (InputWatch.start(workdir.parent) if inputs and policy.mode == "bwrap"
+                 else None)
+        try:
+            prepared = prepare(workdir, program, language, inputs, protocol, watch)
+            launch = toolchains.launch(language, workdir, width, height, protocol,
+                                       shared_caches)
+            result = run_sandboxed(launch.argv, workdir=workdir, policy=policy,
+                                   deadline_s=limits.deadline_s, memory_mb=limits.memory_mb,
+                                   env=program_env(workdir, launch.env), binds=launch.binds,
+                                   max_processes=limits.max_processes)
+            execution = conclude(prepared, exit_code=result.exit_code,
+                                 timed_out=result.timed_out,
+                                 output=result.stdout + result.stderr, seconds=result.seconds,
+                                 toolchain=launch.toolchain, width=width,
+                                 deadline_s=limits.deadline_s, process_cap=result.process_cap,
+                                 process_limit_reached=result.process_limit_reached,
+                                 protocol=protocol)
+            return replace(execution, inputs_unopened=watch is not None and watch.untouched())
+        finally:
+            if watch is not None:
+                watch.close()
 
 
 def program_env(workdir: Path, extra: Mapping[str, str]) -> dict[str, str]:

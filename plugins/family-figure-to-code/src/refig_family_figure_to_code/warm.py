@@ -11,6 +11,14 @@ realiser runs one fresh process per program. A program past its deadline kills t
 interpreter (Python kills only the fork), which restarts for the next program. LaTeX has no
 warm mode: xelatex cannot be reset. Under the ``figcodebench`` capture protocol only Python
 runs warm (its program saves its own figure, :mod:`.capture`); R and MATLAB run cold.
+
+The copy check's proof (:mod:`.input_watch`) spans the interpreter's whole life: whatever a
+program reads can outlive it here (a file in the shared root or ``/tmp``, R's or Octave's
+memory, a process left running), so every input image is watched from its placement to its
+removal, and once anything has opened one, no later program of this interpreter is proven not
+to copy.
+A program that is not proven is run again with a decoy in a fresh process (:func:`.run_fresh`),
+never in the interpreter, whose shared state could hand the decoy run a stashed figure.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -39,8 +48,10 @@ from refig_family_figure_to_code.execution import (
     prepare,
     program_env,
     refuse,
+    run_fresh,
     with_copy_check,
 )
+from refig_family_figure_to_code.input_watch import InputWatch
 from refig_family_figure_to_code.languages import Language
 from refig_family_figure_to_code.machine_caches import fontconfig_binds
 
@@ -75,6 +86,8 @@ class WarmInterpreter:
         self._caps = contextlib.ExitStack()
         self._cap: ProcessCap | None = None
         self._jobs = 0
+        self._watch = (InputWatch.start(self._root.parent) if self.policy.mode == "bwrap"
+                       else None)
 
     def _argv(self) -> tuple[list[str], dict[str, str], tuple[Path, ...]]:
         drivers = str(self._drivers)
@@ -164,7 +177,7 @@ class WarmInterpreter:
     def execute(self, program: str | bytes, *, inputs: Mapping[str, Path] | None = None,
                 width: int = 640, height: int = 480, protocol: str = REFIG) -> Execution:
         """Run one program in the warm interpreter (a fresh job directory, the same process),
-        its copies of inputs checked as a cold run's are."""
+        its copies of inputs checked as a cold run's are (a decoy run, if needed, runs cold)."""
         refused = refuse(program, self.language)
         if refused is not None:
             return refused
@@ -172,9 +185,13 @@ class WarmInterpreter:
             raise ValueError(f"the {self.language.value} warm interpreter captures by refig's "
                              "protocol only")
         given = inputs or {}
+        # The decoy run is a fresh process: this one's root, /tmp and memory may hold what an
+        # earlier program read (a stashed figure would make the decoy run repeat the picture).
         return with_copy_check(self._once(program, given, width, height, protocol), given,
-                               lambda swapped: self._once(program, swapped, width, height,
-                                                          protocol))
+                               lambda swapped: run_fresh(program, self.language, swapped,
+                                                         width=width, height=height,
+                                                         limits=self.limits,
+                                                         protocol=protocol))
 
     def _once(self, program: str | bytes, inputs: Mapping[str, Path], width: int, height: int,
               protocol: str) -> Execution:
@@ -182,7 +199,7 @@ class WarmInterpreter:
         job = self._root / f"job-{self._jobs:06d}"
         job.mkdir()
         try:
-            prepared = prepare(job, program, self.language, inputs, protocol)
+            prepared = prepare(job, program, self.language, inputs, protocol, self._watch)
             refused_before = self._refusals()
             program_name = toolchains.RUN_NAMES[self.language]
             image = "" if protocol == FIGCODEBENCH else toolchains.CAPTURE
@@ -207,13 +224,19 @@ class WarmInterpreter:
             record = self._cap.record if self._cap is not None else ""
             if status is None:
                 self._kill()
-            return conclude(prepared, exit_code=status, timed_out=timed_out, output=output,
-                            seconds=seconds, toolchain=f"{self.language.value} (warm)",
-                            width=width, deadline_s=self.limits.deadline_s,
-                            process_cap=record, process_limit_reached=reached,
-                            protocol=protocol)
+            execution = conclude(prepared, exit_code=status, timed_out=timed_out,
+                                 output=output, seconds=seconds,
+                                 toolchain=f"{self.language.value} (warm)", width=width,
+                                 deadline_s=self.limits.deadline_s, process_cap=record,
+                                 process_limit_reached=reached, protocol=protocol)
+            unopened = self._watch is not None and self._watch.untouched()
+            return replace(execution, inputs_unopened=unopened)
         finally:
+            if self._watch is not None:
+                self._watch.before_removal(job)
             shutil.rmtree(job, ignore_errors=True)
+            if self._watch is not None:
+                self._watch.after_removal()
 
     def _refusals(self) -> int | None:
         return self._cap.refusals() if self._cap is not None else None
@@ -229,6 +252,8 @@ class WarmInterpreter:
             except (OSError, subprocess.TimeoutExpired):
                 pass
         self._kill()
+        if self._watch is not None:
+            self._watch.close()
         shutil.rmtree(self._root, ignore_errors=True)
 
     def __enter__(self) -> WarmInterpreter:
