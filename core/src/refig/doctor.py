@@ -20,7 +20,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from refig import __version__
-from refig.errors import docs
+from refig.errors import UsageError, docs
 from refig.plugins import Registry
 from refig.records import HarnessRecord, PluginKind, PluginRecord
 
@@ -180,9 +180,12 @@ def process_cap_check() -> Check:
     from refig.running.process_cap import describe, resolve
     from refig.running.programs import cap_holds
 
-    mechanism = resolve()
     fix = (apt_fix("util-linux") + " (prlimit, setpriv), or run refig where a pids cgroup "
            "is writable")
+    try:
+        mechanism = resolve()
+    except UsageError as error:  # REFIG_PROCESS_CAP names one this machine cannot hold
+        return Check("process cap", Status.WARN, error.message, error.fix or fix)
     if mechanism == "none":
         return Check("process cap", Status.WARN, f"none: {describe(mechanism)}", fix)
     if not cap_holds(mechanism):

@@ -40,6 +40,8 @@ _PROBE_NAME = "refig-probe"
 #: Names the mechanism ``auto`` takes (a machine without a writable pids cgroup, as root, uses
 #: ``uid``: set ``REFIG_PROCESS_CAP=uid`` to run the tests that way on one that has one).
 ENV_VAR = "REFIG_PROCESS_CAP"
+#: The commands each mechanism starts programs with.
+_TOOLS = {"uid": ("prlimit", "setpriv"), "rlimit": ("prlimit",)}
 
 
 def _mounts() -> list[tuple[str, str, str]]:
@@ -92,6 +94,10 @@ def resolve(requested: str = "auto") -> str:
     if requested == "rlimit" and os.geteuid() == 0:
         raise UsageError("RLIMIT_NPROC does not hold for root", fix="use process cap 'uid'")
     if requested != "auto":
+        missing = [tool for tool in _TOOLS.get(requested, ()) if not shutil.which(tool)]
+        if missing:
+            raise UsageError(f"process cap {requested!r} needs {' and '.join(missing)}, which "
+                             "is not on PATH", fix="sudo apt-get install util-linux")
         return requested
     if pids_root() is not None:
         return "cgroup"
