@@ -16,7 +16,7 @@ import re
 import subprocess
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from refig.errors import RefigError
@@ -98,12 +98,14 @@ def _file_sha256(path: Path) -> str | None:
     return digest.hexdigest()
 
 
-def probe(argv: Sequence[str], *, timeout: float = 60.0, fix: str = "") -> str:
-    """What ``argv`` prints on stdout (stripped), run in the C locale; stderr only when stdout
-    is empty (a tool that prints its version there). A run that times out or exits non-zero
-    is made once more with twice the timeout (a busy machine); a second failure raises a
-    RefigError naming the command and why, with ``fix``, instead of an entry that says it."""
-    env = {**os.environ, "LC_ALL": "C"}
+def probe(argv: Sequence[str], *, timeout: float = 60.0, fix: str = "",
+          env: Mapping[str, str] | None = None) -> str:
+    """What ``argv`` prints on stdout (stripped), run in the C locale with ``env`` over this
+    process's environment; stderr only when stdout is empty (a tool that prints its version
+    there). A run that times out or exits non-zero is made once more with twice the timeout (a
+    busy machine); a second failure raises a RefigError naming the command and why, with
+    ``fix``, instead of an entry that says it."""
+    env = {**os.environ, **(env or {}), "LC_ALL": "C"}
     said = ""
     for limit in (timeout, 2 * timeout):
         try:

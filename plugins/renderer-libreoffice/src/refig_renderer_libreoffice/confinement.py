@@ -31,6 +31,9 @@ SANDBOX_VARIABLE = "REFIG_RENDER_SANDBOX"
 _READABLE = (Path("/var/cache/fontconfig"), Path("/usr/local/share/fonts"))
 #: What of refig's environment reaches LibreOffice: locale and fontconfig's configuration
 #: (never keys), so that LibreOffice sees the fonts ``fc-list`` reports to refig.
+#: The PATH LibreOffice runs with: its ``soffice`` is a shell script that needs the system's
+#: tools (``dirname``), whatever PATH refig itself was started with.
+SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
 _PASSTHROUGH = ("LANG", "LC_ALL", "LC_CTYPE", "TZ", "FONTCONFIG_FILE", "FONTCONFIG_PATH")
 
 
@@ -88,7 +91,7 @@ class Confinement:
         """The whole environment of a confined office: a path, the locale, its own home."""
         env = {k: os.environ[k] for k in _PASSTHROUGH if k in os.environ}
         return env | {
-            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "PATH": SYSTEM_PATH,
             "HOME": str(folder),
             "TMPDIR": str(folder),
         }

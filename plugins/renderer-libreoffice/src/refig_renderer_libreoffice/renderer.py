@@ -30,7 +30,7 @@ from refig_toolkit_imaging import probe
 from refig_toolkit_imaging.fonts import font_files_digest, fontconfig_fonts
 from refig_toolkit_pptx import Package
 
-from refig_renderer_libreoffice.confinement import Confinement, office_policy
+from refig_renderer_libreoffice.confinement import SYSTEM_PATH, Confinement, office_policy
 from refig_renderer_libreoffice.convert import Converter, Profile
 from refig_renderer_libreoffice.raster import RasterError, pdf_to_pngs
 from refig_renderer_libreoffice.scratch import make_workdir, reap_abandoned
@@ -59,7 +59,8 @@ def find_soffice(explicit: str | None = None) -> str:
 def libreoffice_version(soffice: str) -> str:
     """``LibreOffice 7.4.7.2 40(Build:2)``, as ``soffice --version`` prints it (a RefigError
     when it cannot be read)."""
-    return probe([soffice, "--version"], fix=INSTALL_FIX).partition("\n")[0] or "LibreOffice"
+    return probe([soffice, "--version"], env={"PATH": SYSTEM_PATH},
+                 fix=INSTALL_FIX).partition("\n")[0] or "LibreOffice"
 
 
 def installed_fonts() -> tuple[str, ...]:
