@@ -215,6 +215,7 @@ class SandboxPolicy:
         args += ["--ro-bind-try", "/sys", "/sys", "--proc", "/proc", "--dev", "/dev",
                  "--perms", "1777", "--tmpfs", "/tmp"]
         folders.host += [Path("/sys"), Path("/proc"), Path("/dev")]
+        folders.made.add(Path("/tmp"))  # a tmpfs with its own mode: folders below it are made
         extra = [Path(p).absolute() for p in readable]
         shielded = [p for p in extra if any(_under(p.resolve(), s) for s in self.protected)]
         if shielded:
