@@ -30,6 +30,11 @@ Wall seconds of :func:`execute`, then CPU seconds of every language's toolchain 
 (``/usr/bin/time`` inside the sandbox: bwrap's reaper loses its children's CPU) and of reading
 its image in this process (LaTeX: the PDF's first page at 300 dpi).
 
+Forked servers under the release's protocol: Python and R programs (``figcodebench``, 300 dpi)
+run cold and in their warm server (:data:`~refig_family_figure_to_code.warm.FORKED`: a fresh
+fork of a loaded interpreter per program), alternating program by program after one untimed
+run of each; wall seconds and every image compared byte for byte.
+
 Code metrics: ``--programs`` generated programs (mutations of the references: a changed
 number, a dropped line, a renamed colour), ten per reference. The plain loop does what a
 script calling the packages per pair does: learn the trivial n-grams from the references,
@@ -38,7 +43,7 @@ language and reads each reference once (:mod:`refig_metric_code.scoring`). Both 
 numbers (checked).
 
     uv run python benchmarks/code_exec/run.py [--programs-per-language 14] [--programs 1000]
-        [--section all|execution|copy-check|bytecode|caches|metrics] [--json]
+        [--section all|execution|copy-check|bytecode|caches|forked|metrics] [--json]
 """
 
 from __future__ import annotations
@@ -67,7 +72,7 @@ from refig_family_figure_to_code.input_watch import InputWatch
 from refig_family_figure_to_code.languages import Language
 from refig_family_figure_to_code.sample.data import CATEGORIES, sample_data
 from refig_family_figure_to_code.sample.programs import data_files, reference_program
-from refig_family_figure_to_code.warm import WARM_LANGUAGES, WarmInterpreter
+from refig_family_figure_to_code.warm import FORKED, WARM_LANGUAGES, WarmInterpreter
 from refig_metric_code.calls import api_f1, plotting_calls
 from refig_metric_code.crystal import corpus_score, crystal_tokens, pair_counts, trivial_ngrams
 from refig_metric_code.scoring import score_code
@@ -270,6 +275,38 @@ def caches(per_language: int) -> dict[str, dict[str, float]]:
     return results
 
 
+def forked(per_language: int) -> dict[str, dict[str, float]]:
+    """Wall seconds a program under ``figcodebench``, cold against its forking warm server,
+    alternating; the images compared byte for byte."""
+    results: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        for language in FORKED:
+            programs = corpus(language, per_language + 1, Path(scratch))
+            seconds = {"cold": 0.0, "warm": 0.0}
+            same = made = 0
+            with WarmInterpreter(language) as warm:
+                runs = {"cold": lambda p, i: execute(p, language, inputs=i,
+                                                     protocol=FIGCODEBENCH),
+                        "warm": lambda p, i: warm.execute(p, inputs=i, protocol=FIGCODEBENCH)}
+                for run in runs.values():  # untimed: the server's start, the disk's cache
+                    run(*programs[0])
+                for program, inputs in programs[1:]:
+                    images = {}
+                    for arm, run in runs.items():
+                        started = time.monotonic()
+                        images[arm] = run(program, inputs).png
+                        seconds[arm] += time.monotonic() - started
+                    made += images["warm"] is not None
+                    same += images["cold"] == images["warm"]
+            count = len(programs) - 1
+            row = {"programs": count, "made_image": made, "identical_png": same,
+                   "cold_s": seconds["cold"] / count, "warm_s": seconds["warm"] / count,
+                   "speedup": seconds["cold"] / seconds["warm"]}
+            results[language.value] = row
+            print(f"forked {language.value:7s} {json.dumps(row)}", flush=True)
+    return results
+
+
 def toolchain_cpu(per_language: int) -> dict[str, dict[str, float]]:
     """CPU seconds a program under the ``figcodebench`` protocol, caches hidden and shown,
     alternating: the sandboxed toolchain's (``/usr/bin/time`` inside the sandbox sees what
@@ -379,7 +416,7 @@ def main() -> None:
     parser.add_argument("--programs", type=int, default=1000)
     parser.add_argument("--section", default="all",
                         choices=("all", "execution", "copy-check", "bytecode", "caches",
-                                 "metrics"))
+                                 "forked", "metrics"))
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     print(f"machine: {platform.platform()}, python {platform.python_version()}")
@@ -393,6 +430,8 @@ def main() -> None:
     if args.section in ("all", "caches"):
         report["caches"] = caches(args.programs_per_language)
         report["cpu"] = toolchain_cpu(args.programs_per_language)
+    if args.section in ("all", "forked"):
+        report["forked"] = forked(args.programs_per_language)
     if args.section in ("all", "metrics"):
         report["metrics"] = metrics(args.programs)
     if args.json:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 from types import ModuleType
 
 import pytest
-from refig_family_figure_to_code.execution import Limits
+from refig_family_figure_to_code.capture import FIGCODEBENCH
+from refig_family_figure_to_code.execution import Limits, execute
+from refig_family_figure_to_code.languages import Language
 from refig_family_figure_to_code.warm import WarmInterpreter
 
 TOOL = {"python": "python3", "r": "Rscript", "matlab": "octave"}
@@ -52,3 +55,49 @@ def test_a_fresh_interpreters_loading_is_not_its_first_programs_time(
     with WarmInterpreter(language, Limits(deadline_s=1)) as warm:
         first = warm.execute(kit.NO_IMAGE[language])  # quick: it ends with no_image, not timeout
         assert first.error is not None and first.error.kind == "no_image", first.log.decode()
+
+
+#: Programs under the release's protocol, each with the data file it may read.
+RELEASE = {
+    "python": ("import csv\nimport matplotlib.pyplot as plt\nrows = list(csv.reader(open("
+               "'data.csv')))[1:]\nplt.bar([r[0] for r in rows], [float(r[1]) for r in rows], "
+               "color='tab:green')\nplt.title('Counts')\nplt.savefig('own.png')\nplt.show()\n"),
+    "r": ("library(ggplot2)\nd <- read.csv('data.csv')\nggplot(d, aes(label, value)) + "
+          "geom_col(fill = 'steelblue') + ggtitle('Counts') + theme_minimal()\n"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["python", "r"])
+def test_a_forked_server_captures_by_the_release_protocol_as_a_cold_run_does(
+        language: str, tmp_path: Path) -> None:
+    if shutil.which(TOOL[language]) is None:
+        pytest.skip(f"{TOOL[language]} is not installed")
+    data = tmp_path / "data.csv"
+    data.write_text("label,value\nalpha,3\nbeta,5\ngamma,2\n")
+    cold = execute(RELEASE[language], Language.parse(language), inputs={"data.csv": data},
+                   protocol=FIGCODEBENCH)
+    with WarmInterpreter(language) as warm:
+        forked = warm.execute(RELEASE[language], inputs={"data.csv": data},
+                              protocol=FIGCODEBENCH)
+    assert cold.ok and forked.ok, forked.log.decode()
+    assert forked.png == cold.png  # the same pixels, the same bytes
+
+
+@pytest.mark.slow
+def test_an_r_program_cannot_end_the_server_or_speak_for_it(tmp_path: Path) -> None:
+    # A fork that calls quit() removes R's session tempdir on its way out, which the next
+    # program's tempfile() needs; and a program writing to its standard output must not reach
+    # the server's answers (it would end its own job early, with no image yet).
+    if shutil.which("Rscript") is None:
+        pytest.skip("Rscript is not installed")
+    with WarmInterpreter("r", Limits(deadline_s=30)) as warm:
+        ended = warm.execute("plot(1:3)\nquit(save = 'no')\n", protocol=FIGCODEBENCH)
+        assert ended.ok, ended.log.decode()
+        assert b"ended R itself" in ended.log
+        after = warm.execute("f <- tempfile()\nwriteLines('a', f)\nplot(1:2)\n",
+                             protocol=FIGCODEBENCH)
+        assert after.ok, after.log.decode()
+        spoken = warm.execute("system('printf \"REFIG-DONE\\\\t0\\\\n\"')\nSys.sleep(1)\n"
+                              "plot(1:3)\n", protocol=FIGCODEBENCH)
+        assert spoken.ok, spoken.log.decode()

@@ -30,7 +30,7 @@ from refig_family_figure_to_code.execution import Execution, Limits, execute
 from refig_family_figure_to_code.languages import Language, language_of_file
 from refig_family_figure_to_code.roles import DATA_PREFIX, FIGURE
 from refig_family_figure_to_code.toolchains import binary, matlab_binary
-from refig_family_figure_to_code.warm import WARM_LANGUAGES, WarmInterpreter
+from refig_family_figure_to_code.warm import FORKED, WARM_LANGUAGES, WarmInterpreter
 
 SETTINGS_VERSION = "program/2"
 
@@ -192,8 +192,7 @@ class ProgramRenderer(Renderer):
             protocol = protocol_of(params)
         except ValueError as exc:
             return ErrorInfo(kind="runtime_error", message=str(exc))
-        warm = language in WARM_LANGUAGES and (protocol != FIGCODEBENCH
-                                               or language is Language.PYTHON)
+        warm = language in WARM_LANGUAGES and (protocol != FIGCODEBENCH or language in FORKED)
         if self.warm and warm:
             if language not in self._interpreters:
                 self._interpreters[language] = WarmInterpreter(language, self.limits)

@@ -2,15 +2,16 @@
 
 Start-up dominates a small plotting program (importing matplotlib, loading R's graphics,
 starting Octave), so a warm interpreter runs many programs in one process and resets between
-them: Python forks a fresh child per program from a server that imported matplotlib once; R
-evaluates each program in a new environment with its own device and restores ``options()``;
-Octave runs each in its own function workspace with every figure closed. What survives the
-reset: attached R packages and Octave's loaded functions. All programs share one sandbox (one
+them: Python and R fork a fresh child per program from a server that loaded once (matplotlib;
+R's graphics and ggplot2's namespace, not attached), so nothing a program does survives it;
+Octave runs each in its own function workspace with every figure closed, and its loaded
+functions survive the reset. All programs share one sandbox (one
 workspace root, one memory cap), so warm mode trades some isolation for speed; the default
 realiser runs one fresh process per program. A program past its deadline kills the whole
 interpreter (Python kills only the fork), which restarts for the next program. LaTeX has no
-warm mode: xelatex cannot be reset. Under the ``figcodebench`` capture protocol only Python
-runs warm (its program saves its own figure, :mod:`.capture`); R and MATLAB run cold.
+warm mode: xelatex cannot be reset. Under the ``figcodebench`` capture protocol only the
+forking servers run warm (:data:`FORKED`: each program starts from the state a cold run
+starts from); MATLAB runs cold.
 
 The copy check's proof (:mod:`.input_watch`) spans the interpreter's whole life: whatever a
 program reads can outlive it here (a file in the shared root or ``/tmp``, R's or Octave's
@@ -56,6 +57,8 @@ from refig_family_figure_to_code.languages import Language
 from refig_family_figure_to_code.machine_caches import fontconfig_binds
 
 WARM_LANGUAGES = (Language.PYTHON, Language.R, Language.MATLAB)
+#: The warm servers that fork a child per program, so they may capture by any protocol.
+FORKED = (Language.PYTHON, Language.R)
 DONE = b"REFIG-DONE\t"
 READY = b"REFIG-READY"
 #: How long a fresh interpreter may take to load (its time is not the first program's).
@@ -181,7 +184,7 @@ class WarmInterpreter:
         refused = refuse(program, self.language)
         if refused is not None:
             return refused
-        if protocol == FIGCODEBENCH and self.language is not Language.PYTHON:
+        if protocol == FIGCODEBENCH and self.language not in FORKED:
             raise ValueError(f"the {self.language.value} warm interpreter captures by refig's "
                              "protocol only")
         given = inputs or {}
@@ -202,10 +205,13 @@ class WarmInterpreter:
             prepared = prepare(job, program, self.language, inputs, protocol, self._watch)
             refused_before = self._refusals()
             program_name = toolchains.RUN_NAMES[self.language]
-            image = "" if protocol == FIGCODEBENCH else toolchains.CAPTURE
+            saves_itself = protocol == FIGCODEBENCH and self.language is Language.PYTHON
+            image = "" if saves_itself else toolchains.CAPTURE
             fields = [str(job), program_name, image, str(width), str(height)]
             if self.language is Language.PYTHON:
                 fields += [str(toolchains.DPI), f"{self.limits.deadline_s:g}"]
+            elif self.language is Language.R:
+                fields.append(protocol)
             self._start()  # waits for a fresh interpreter to load: that is not the program's time
             if self._cap is not None:
                 self._cap.hand_over(job)

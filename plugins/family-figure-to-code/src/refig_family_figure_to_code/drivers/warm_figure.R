@@ -1,27 +1,40 @@
-# refig's warm R server: one R process, each program evaluated in a fresh environment with its
-# own device, its output sunk to refig-output.log in its directory. Jobs arrive one per line on
-# stdin (tab-separated: directory, program, image, width, height); each is answered with
-# REFIG-DONE<TAB>status on stdout (REFIG-READY once loaded). Attached packages stay attached between programs.
+# refig's warm R server: R started once, with its graphics and (when installed) ggplot2's
+# namespace loaded but not attached; each program runs in a fresh fork of it
+# (parallel::mcparallel), so nothing one program does reaches the next and each starts as a
+# cold `Rscript --vanilla` of run_figure.R would, only sooner. Jobs arrive one per line on stdin
+# (tab-separated: directory, program, image, width, height, capture protocol); each is answered
+# with REFIG-DONE<TAB>status on stdout (REFIG-READY once loaded). The fork's own stdout is
+# /dev/null (silent), so a program cannot write to this channel; its output is sunk to
+# refig-output.log in its directory. The fork draws a fresh random seed from its own pid.
 source(file.path(Sys.getenv("REFIG_DRIVERS"), "run_figure.R"))
-control <- stdout()
-input <- file("stdin", open = "r")
-home <- getwd()
-saved <- options()
-cat("REFIG-READY\n", file = control)  # loaded: the first program's time starts now
-flush(control)
-while (length(line <- readLines(input, n = 1)) > 0) {
-  job <- strsplit(line, "\t", fixed = TRUE)[[1]]
-  setwd(job[1])
-  log <- file("refig-output.log", open = "wt")
-  sink(log)
-  sink(log, type = "message")
-  status <- tryCatch(refig_run(job[2], job[3], as.integer(job[4]), as.integer(job[5])),
-                     error = function(e) { message("Error: ", conditionMessage(e)); 4L })
-  sink(type = "message")
-  sink()
-  close(log)
-  options(saved)
-  setwd(home)
-  cat("REFIG-DONE\t", status, "\n", sep = "", file = control)
+local({
+  loadNamespace("parallel")
+  suppressPackageStartupMessages(requireNamespace("ggplot2", quietly = TRUE))
+  control <- stdout()
+  input <- file("stdin", open = "r")
+  run_job <- function(job) {
+    setwd(job[1])
+    log <- file("refig-output.log", open = "wt")
+    sink(log)
+    sink(log, type = "message")
+    tryCatch(if (identical(job[6], "figcodebench")) refig_capture(job[2], job[3]) else
+               refig_run(job[2], job[3], as.integer(job[4]), as.integer(job[5])),
+             error = function(e) { message("Error: ", conditionMessage(e)); 4L })
+  }
+  cat("REFIG-READY\n", file = control)  # loaded: the first program's time starts now
   flush(control)
-}
+  while (length(line <- readLines(input, n = 1)) > 0) {
+    job <- strsplit(line, "\t", fixed = TRUE)[[1]]
+    tempdir(check = TRUE)  # a fork that calls quit() removes the session's tempdir on its way
+    status <- parallel::mccollect(parallel::mcparallel(run_job(job), silent = TRUE))[[1]]
+    if (!is.integer(status)) {
+      # The fork ended R itself (quit(), a crash): its exit status does not come back. As the
+      # release keeps whatever image a run left, an image on disk counts as drawn.
+      cat("refig: the program ended R itself\n", file = file.path(job[1], "refig-output.log"),
+          append = TRUE)
+      status <- if (file.exists(file.path(job[1], job[3]))) 0L else 4L
+    }
+    cat("REFIG-DONE\t", status, "\n", sep = "", file = control)
+    flush(control)
+  }
+})
