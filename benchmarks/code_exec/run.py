@@ -30,10 +30,17 @@ Wall seconds of :func:`execute`, then CPU seconds of every language's toolchain 
 (``/usr/bin/time`` inside the sandbox: bwrap's reaper loses its children's CPU) and of reading
 its image in this process (LaTeX: the PDF's first page at 300 dpi).
 
-Forked servers under the release's protocol: Python and R programs (``figcodebench``, 300 dpi)
-run cold and in their warm server (:data:`~refig_family_figure_to_code.warm.FORKED`: a fresh
-fork of a loaded interpreter per program), alternating program by program after one untimed
-run of each; wall seconds and every image compared byte for byte.
+Forked servers under the release's protocol: every language's programs (``figcodebench``,
+300 dpi) run cold, and Python and R also in their warm server
+(:data:`~refig_family_figure_to_code.warm.FORKED`: a fresh fork of a loaded interpreter per
+program), alternating program by program after one untimed run of each; wall seconds a program
+(the reference pass's unit, sandbox and image reading included) and every image compared byte
+for byte.
+
+Encoding: each language's images under ``figcodebench`` (300 dpi) encoded as PNG the way
+the realiser did (Pillow, zlib level 6, a filter chosen per row) and the way it does
+(:func:`~refig_toolkit_imaging.bgr_png_bytes`: level 1, the Up filter), alternating, CPU
+seconds; both decoded back to the same pixels.
 
 Code metrics: ``--programs`` generated programs (mutations of the references: a changed
 number, a dropped line, a renamed colour), ten per reference. The plain loop does what a
@@ -43,13 +50,14 @@ language and reads each reference once (:mod:`refig_metric_code.scoring`). Both 
 numbers (checked).
 
     uv run python benchmarks/code_exec/run.py [--programs-per-language 14] [--programs 1000]
-        [--section all|execution|copy-check|bytecode|caches|forked|metrics] [--json]
+        [--section all|execution|copy-check|bytecode|caches|forked|encode|metrics] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import compileall
+import io
 import json
 import platform
 import random
@@ -59,10 +67,12 @@ import sysconfig
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
+from functools import partial
 from pathlib import Path
 from unittest import mock
 
+from PIL import Image
 from refig.plugin import run_sandboxed
 from refig_family_figure_to_code import execution as executing
 from refig_family_figure_to_code import toolchains
@@ -77,6 +87,7 @@ from refig_metric_code.calls import api_f1, plotting_calls
 from refig_metric_code.crystal import corpus_score, crystal_tokens, pair_counts, trivial_ngrams
 from refig_metric_code.scoring import score_code
 from refig_metric_code.syntax_tree import ast_similarity
+from refig_toolkit_imaging import png_bytes, rgb_png_bytes
 
 
 def corpus(language: Language, count: int, scratch: Path) -> list[tuple[str, dict[str, Path]]]:
@@ -276,34 +287,66 @@ def caches(per_language: int) -> dict[str, dict[str, float]]:
 
 
 def forked(per_language: int) -> dict[str, dict[str, float]]:
-    """Wall seconds a program under ``figcodebench``, cold against its forking warm server,
-    alternating; the images compared byte for byte."""
+    """Wall seconds a program under ``figcodebench``: cold, and for the forking servers warm too,
+    alternating; the images compared byte for byte. A program is the pass's unit: what one core
+    spends on it, the sandbox, the toolchain and reading its image included."""
     results: dict[str, dict[str, float]] = {}
-    with tempfile.TemporaryDirectory() as scratch:
-        for language in FORKED:
+    with tempfile.TemporaryDirectory() as scratch, ExitStack() as servers:
+        for language in Language:
             programs = corpus(language, per_language + 1, Path(scratch))
-            seconds = {"cold": 0.0, "warm": 0.0}
+            runs = {"cold": partial(execute, language=language, protocol=FIGCODEBENCH)}
+            if language in FORKED:
+                warm = servers.enter_context(WarmInterpreter(language))
+                runs["warm"] = partial(warm.execute, protocol=FIGCODEBENCH)
+            for run in runs.values():  # untimed: a server's start, the disk's cache
+                run(programs[0][0], inputs=programs[0][1])
+            seconds = dict.fromkeys(runs, 0.0)
             same = made = 0
-            with WarmInterpreter(language) as warm:
-                runs = {"cold": lambda p, i: execute(p, language, inputs=i,
-                                                     protocol=FIGCODEBENCH),
-                        "warm": lambda p, i: warm.execute(p, inputs=i, protocol=FIGCODEBENCH)}
-                for run in runs.values():  # untimed: the server's start, the disk's cache
-                    run(*programs[0])
-                for program, inputs in programs[1:]:
-                    images = {}
-                    for arm, run in runs.items():
-                        started = time.monotonic()
-                        images[arm] = run(program, inputs).png
-                        seconds[arm] += time.monotonic() - started
-                    made += images["warm"] is not None
-                    same += images["cold"] == images["warm"]
+            for program, inputs in programs[1:]:
+                images = {arm: b"" for arm in runs}
+                for arm, run in runs.items():
+                    started = time.monotonic()
+                    images[arm] = run(program, inputs=inputs).png
+                    seconds[arm] += time.monotonic() - started
+                made += images[arm] is not None
+                same += len(set(images.values())) == 1
             count = len(programs) - 1
-            row = {"programs": count, "made_image": made, "identical_png": same,
-                   "cold_s": seconds["cold"] / count, "warm_s": seconds["warm"] / count,
-                   "speedup": seconds["cold"] / seconds["warm"]}
+            row = {"programs": count, "made_image": made,
+                   **{f"{arm}_s": total / count for arm, total in seconds.items()}}
+            if "warm" in runs:
+                row |= {"identical_png": same, "speedup": seconds["cold"] / seconds["warm"]}
             results[language.value] = row
             print(f"forked {language.value:7s} {json.dumps(row)}", flush=True)
+    return results
+
+
+def encode(per_language: int, repeats: int = 3) -> dict[str, dict[str, float]]:
+    """CPU seconds an image, Pillow's level 6 against the realiser's encoder; equal pixels."""
+    results: dict[str, dict[str, float]] = {}
+    encoders = {"pillow_level6": png_bytes, "opencv_level1_up": rgb_png_bytes}
+    with tempfile.TemporaryDirectory() as scratch:
+        for language in Language:
+            images = [Image.open(io.BytesIO(made.png)).convert("RGB")
+                      for program, inputs in corpus(language, per_language, Path(scratch))
+                      if (made := execute(program, language, inputs=inputs,
+                                          protocol=FIGCODEBENCH)).png is not None]
+            cpu = dict.fromkeys(encoders, 0.0)
+            size = dict.fromkeys(encoders, 0)
+            for image in images * repeats:
+                for name, encoder in encoders.items():
+                    started = time.process_time()
+                    data = encoder(image)
+                    cpu[name] += time.process_time() - started
+                    size[name] += len(data)
+                    assert Image.open(io.BytesIO(data)).convert("RGB").tobytes() == image.tobytes()
+            count = len(images) * repeats
+            row = {"images": len(images),
+                   "megapixels": sum(i.width * i.height for i in images) / len(images) / 1e6,
+                   **{f"{name}_cpu_s": cpu[name] / count for name in encoders},
+                   **{f"{name}_kb": size[name] / count / 1024 for name in encoders},
+                   "ratio": cpu["pillow_level6"] / cpu["opencv_level1_up"]}
+            results[language.value] = row
+            print(f"encode {language.value:7s} {json.dumps(row)}", flush=True)
     return results
 
 
@@ -416,7 +459,7 @@ def main() -> None:
     parser.add_argument("--programs", type=int, default=1000)
     parser.add_argument("--section", default="all",
                         choices=("all", "execution", "copy-check", "bytecode", "caches",
-                                 "forked", "metrics"))
+                                 "forked", "encode", "metrics"))
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     print(f"machine: {platform.platform()}, python {platform.python_version()}")
@@ -432,6 +475,8 @@ def main() -> None:
         report["cpu"] = toolchain_cpu(args.programs_per_language)
     if args.section in ("all", "forked"):
         report["forked"] = forked(args.programs_per_language)
+    if args.section in ("all", "encode"):
+        report["encode"] = encode(args.programs_per_language)
     if args.section in ("all", "metrics"):
         report["metrics"] = metrics(args.programs)
     if args.json:

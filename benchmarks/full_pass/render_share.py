@@ -29,7 +29,7 @@ import numpy as np
 from PIL import Image
 from refig.engine.plugins import close_plugins
 from refig.engine.stages import Item, RenderBatch
-from refig_renderer_libreoffice.raster import png_bytes
+from refig_toolkit_imaging import bgr_png_bytes
 from run import fresh_slides
 
 #: The functions of the pieces, as cProfile names them (a built-in's name holds the last).
@@ -61,7 +61,7 @@ def encoders(pngs: list[bytes]) -> dict[str, dict[str, float]]:
 
     rows = {}
     for name, encode, inputs in (("pillow_level1_adaptive", pillow, images),
-                                 ("opencv_level1_up", png_bytes, bgr)):
+                                 ("opencv_level1_up", bgr_png_bytes, bgr)):
         started = time.process_time()
         outs = [encode(pixels) for pixels in inputs]
         encode_cpu = (time.process_time() - started) / len(outs)

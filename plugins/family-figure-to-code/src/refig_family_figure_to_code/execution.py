@@ -38,7 +38,14 @@ from refig.plugin import (
     run_sandboxed,
 )
 from refig_toolkit_agent.processes import DEFAULT_MAX_PROCESSES
-from refig_toolkit_imaging import ImageError, PdfError, first_page, open_image, png_bytes
+from refig_toolkit_imaging import (
+    ImageError,
+    PdfError,
+    bgr_png_bytes,
+    open_image,
+    render_pages_bgr,
+    rgb_png_bytes,
+)
 
 from refig_family_figure_to_code import toolchains
 from refig_family_figure_to_code.capture import (
@@ -154,13 +161,13 @@ def _image_png(data: bytes, pdf: bool, width: int, protocol: str, toolchain: str
         scale = ((lambda w, h: FIGCODEBENCH_DPI / 72) if protocol == FIGCODEBENCH
                  else (lambda w, h: width / w))
         try:
-            image = first_page(data, scale, max_pixels=MAX_IMAGE_PIXELS)
+            page = render_pages_bgr(data, scale, max_pixels=MAX_IMAGE_PIXELS, limit=1)[0]
         except PdfError as exc:
             # PDFium's page-size refusal is the only PdfError that says "over the limit".
             if "over the limit" in exc.message:
                 raise TooLarge(exc.message) from exc
             raise
-        return png_bytes(image)
+        return bgr_png_bytes(page)
     with Image.open(io.BytesIO(data)) as head:  # the header only: no pixels decoded yet
         pixels = head.width * head.height
     if pixels > MAX_IMAGE_PIXELS:
@@ -168,7 +175,7 @@ def _image_png(data: bytes, pdf: bool, width: int, protocol: str, toolchain: str
     image = open_image(data, max_pixels=MAX_IMAGE_PIXELS)
     if protocol == FIGCODEBENCH and toolchain == "octave":
         image = crop_margin(image)
-    return png_bytes(image)
+    return rgb_png_bytes(image)
 
 
 @dataclass(frozen=True)

@@ -6,30 +6,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-from refig_toolkit_imaging import MAX_PIXELS, PdfError, render_pages_bgr
-
-#: zlib level of the PNGs, written with one PNG filter ("up") for every row. What encoding a
-#: 1600 px slide costs is mostly choosing a filter per row, as Pillow does: one fixed filter,
-#: through OpenCV's libpng straight from PDFium's BGR pixels, encodes about 2x faster (10 against
-#: 19 ms), the PNG 2% larger and no slower to decode, the pixels the same
-#: (benchmarks/full_pass/render_share.py measures it).
-PNG_COMPRESS_LEVEL = 1
+from refig_toolkit_imaging import MAX_PIXELS, PdfError, bgr_png_bytes, render_pages_bgr
 
 
 class RasterError(Exception):
     """A PDF that cannot be turned into a PNG."""
-
-
-def png_bytes(bgr: np.ndarray) -> bytes:
-    """The PNG of a rows x columns x (blue, green, red) image: RGB, 8 bits a channel."""
-    import cv2
-
-    params = [cv2.IMWRITE_PNG_COMPRESSION, PNG_COMPRESS_LEVEL,
-              cv2.IMWRITE_PNG_FILTER, cv2.IMWRITE_PNG_FILTER_UP]
-    ok, data = cv2.imencode(".png", bgr, params)
-    if not ok:
-        raise RasterError(f"OpenCV could not encode a {bgr.shape[1]}x{bgr.shape[0]} PNG")
-    return data.tobytes()
 
 
 def pdf_to_png(
@@ -60,7 +41,7 @@ def _pages(pdf: Path, width: int, aspect: float | None, max_pixels: int,
 
 
 def _write(bgr: np.ndarray, png: Path) -> tuple[int, int]:
-    png.write_bytes(png_bytes(bgr))
+    png.write_bytes(bgr_png_bytes(bgr))
     return bgr.shape[1], bgr.shape[0]
 
 

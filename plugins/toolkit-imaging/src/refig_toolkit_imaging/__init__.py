@@ -12,11 +12,13 @@ from refig_toolkit_imaging.images import (
     MAX_PIXELS,
     ImageError,
     as_rgb,
+    bgr_png_bytes,
     border_colour,
     content_box,
     flatten_alpha,
     open_image,
     png_bytes,
+    rgb_png_bytes,
 )
 from refig_toolkit_imaging.pdf import (
     PdfError,
@@ -31,6 +33,7 @@ __all__ = [
     "ImageError",
     "PdfError",
     "as_rgb",
+    "bgr_png_bytes",
     "border_colour",
     "content_box",
     "dpi_within",
@@ -43,4 +46,5 @@ __all__ = [
     "probe",
     "render_pages",
     "render_pages_bgr",
+    "rgb_png_bytes",
 ]
