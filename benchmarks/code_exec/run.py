@@ -3,8 +3,8 @@ and the code metrics over 1,000 programs, refig's scorer against a plain loop. O
 
 Execution: the `code-sample` reference programs (seeded, all seven categories), each run in the
 sandbox. Cold: :func:`execute`, one fresh interpreter per program (the realiser's default).
-Warm: one :class:`WarmInterpreter` per language (Python fork server, R, Octave), reset between
-programs. LaTeX has no warm mode (xelatex cannot be reset), so it is reported cold only.
+Warm: one :class:`WarmInterpreter` per language (Python's and R's fork servers, Octave, and
+xelatex forked after the programs' shared preamble), reset between programs.
 
 Copy check: a reference pass gives each program its figure, which it reproduces, so every
 reference image looks like an input (:mod:`refig_family_figure_to_code.copies`). Without proof
@@ -31,7 +31,7 @@ Wall seconds of :func:`execute`, then CPU seconds of every language's toolchain 
 its image in this process (LaTeX: the PDF's first page at 300 dpi).
 
 Forked servers under the release's protocol: every language's programs (``figcodebench``,
-300 dpi) run cold, and Python and R also in their warm server
+300 dpi) run cold, and Python, R and LaTeX also in their warm server
 (:data:`~refig_family_figure_to_code.warm.FORKED`: a fresh fork of a loaded interpreter per
 program), alternating program by program after one untimed run of each; wall seconds a program
 (the reference pass's unit, sandbox and image reading included) and every image compared byte
@@ -82,6 +82,7 @@ from refig_family_figure_to_code.input_watch import InputWatch
 from refig_family_figure_to_code.languages import Language
 from refig_family_figure_to_code.sample.data import CATEGORIES, sample_data
 from refig_family_figure_to_code.sample.programs import data_files, reference_program
+from refig_family_figure_to_code.texfork import split
 from refig_family_figure_to_code.warm import FORKED, WARM_LANGUAGES, WarmInterpreter
 from refig_metric_code.calls import api_f1, plotting_calls
 from refig_metric_code.crystal import corpus_score, crystal_tokens, pair_counts, trivial_ngrams
@@ -104,6 +105,18 @@ def corpus(language: Language, count: int, scratch: Path) -> list[tuple[str, dic
     return items
 
 
+def warm_server(language: Language, programs: list[tuple[str, dict[str, Path]]]
+                ) -> WarmInterpreter:
+    """The warm interpreter of ``language``; LaTeX's reads the preamble ``programs`` share
+    (the `code-sample` programs share theirs)."""
+    if language is not Language.LATEX:
+        return WarmInterpreter(language)
+    shared = {cut.shared for program, _ in programs if (cut := split(program)) is not None}
+    if len(shared) != 1:
+        raise SystemExit(f"the LaTeX programs share no one preamble: {len(shared)}")
+    return WarmInterpreter(language, shared=shared.pop())
+
+
 def per_minute(count: int, seconds: float) -> float:
     return 60.0 * count / seconds if seconds else float("nan")
 
@@ -120,7 +133,7 @@ def execution(per_language: int) -> dict[str, dict[str, float]]:
                    "cold_per_minute": per_minute(len(programs), cold)}
             if language in WARM_LANGUAGES:
                 started = time.monotonic()
-                with WarmInterpreter(language) as warm:
+                with warm_server(language, programs) as warm:
                     warm_ok = sum(warm.execute(p, inputs=i).ok for p, i in programs)
                 seconds = time.monotonic() - started
                 row |= {"warm_ok": warm_ok, "warm_per_minute": per_minute(len(programs), seconds),
@@ -296,7 +309,7 @@ def forked(per_language: int) -> dict[str, dict[str, float]]:
             programs = corpus(language, per_language + 1, Path(scratch))
             runs = {"cold": partial(execute, language=language, protocol=FIGCODEBENCH)}
             if language in FORKED:
-                warm = servers.enter_context(WarmInterpreter(language))
+                warm = servers.enter_context(warm_server(language, programs))
                 runs["warm"] = partial(warm.execute, protocol=FIGCODEBENCH)
             for run in runs.values():  # untimed: a server's start, the disk's cache
                 run(programs[0][0], inputs=programs[0][1])

@@ -25,6 +25,7 @@ from refig.plugin import ErrorInfo, Renderer, RenderJob, RenderOutput, Task
 from refig_metric_code.smuggling import COPIED_INPUT_KEY
 from refig_toolkit_imaging import probe
 
+from refig_family_figure_to_code import texfork
 from refig_family_figure_to_code.capture import FIGCODEBENCH, protocol_of
 from refig_family_figure_to_code.execution import Execution, Limits, execute
 from refig_family_figure_to_code.languages import Language, language_of_file
@@ -149,6 +150,10 @@ def _page_png(execution: Execution) -> bytes:
     return buffer.getvalue()
 
 
+#: How many xelatex servers, one per shared preamble, stay open at once.
+LATEX_SERVERS = 4
+
+
 class ProgramRenderer(Renderer):
     """Runs programs under the sandbox, each in a fresh private workspace: by default one
     fresh interpreter per program; with ``warm`` one reused interpreter per language where the
@@ -165,7 +170,10 @@ class ProgramRenderer(Renderer):
         engine = ";matlab" if matlab_binary() else ""
         self.settings = (f"{SETTINGS_VERSION};deadline={float(deadline_s):g};"
                          f"memory={memory_mb}{engine}")
-        self._interpreters: dict[Language, WarmInterpreter] = {}
+        #: Warm interpreters by language and shared preamble (LaTeX's), the latest used last.
+        self._interpreters: dict[tuple[Language, str], WarmInterpreter] = {}
+        #: Preambles whose xelatex server did not start (an error in them): run cold.
+        self._declined: set[str] = set()
 
     @property
     def version(self) -> str:
@@ -193,13 +201,36 @@ class ProgramRenderer(Renderer):
         except ValueError as exc:
             return ErrorInfo(kind="runtime_error", message=str(exc))
         warm = language in WARM_LANGUAGES and (protocol != FIGCODEBENCH or language in FORKED)
-        if self.warm and warm:
-            if language not in self._interpreters:
-                self._interpreters[language] = WarmInterpreter(language, self.limits)
-            return self._interpreters[language].execute(program, inputs=inputs, width=width,
-                                                        height=height, protocol=protocol)
+        interpreter = self._interpreter(language, program) if self.warm and warm else None
+        if interpreter is not None:
+            try:
+                return interpreter.execute(program, inputs=inputs, width=width, height=height,
+                                           protocol=protocol)
+            except RuntimeError:
+                if language is not Language.LATEX:
+                    raise
+                self._declined.add(interpreter.shared)  # its preamble fails: cold tells how
+                self._interpreters.pop((language, interpreter.shared)).close()
         return execute(program, language, inputs=inputs, width=width, height=height,
                        limits=self.limits, protocol=protocol)
+
+    def _interpreter(self, language: Language, program: bytes) -> WarmInterpreter | None:
+        """The warm interpreter for ``program``: its language's, or for LaTeX the server of its
+        shared preamble (at most :data:`LATEX_SERVERS` kept); None when it has none."""
+        shared = ""
+        if language is Language.LATEX:
+            cut = texfork.split(program.decode("utf-8", errors="replace"))
+            if cut is None or cut.shared in self._declined or texfork.library() is None:
+                return None
+            shared = cut.shared
+        key = (language, shared)
+        interpreter = self._interpreters.pop(key, None)
+        self._interpreters[key] = interpreter or WarmInterpreter(language, self.limits,
+                                                                 shared=shared)
+        servers = [k for k in self._interpreters if k[0] is Language.LATEX]
+        if len(servers) > LATEX_SERVERS:
+            self._interpreters.pop(servers[0]).close()
+        return self._interpreters[key]
 
     def render(self, jobs: Sequence[RenderJob], out_dir: Path) -> list[RenderOutput]:
         out_dir.mkdir(parents=True, exist_ok=True)

@@ -1,17 +1,17 @@
-"""A warm interpreter: one sandboxed Python, R or Octave process reused across programs.
+"""A warm interpreter: one sandboxed Python, R, Octave or xelatex process reused across programs.
 
 Start-up dominates a small plotting program (importing matplotlib, loading R's graphics,
-starting Octave), so a warm interpreter runs many programs in one process and resets between
-them: Python and R fork a fresh child per program from a server that loaded once (matplotlib;
-R's graphics and ggplot2's namespace, not attached), so nothing a program does survives it;
-Octave runs each in its own function workspace with every figure closed, and its loaded
-functions survive the reset. All programs share one sandbox (one
-workspace root, one memory cap), so warm mode trades some isolation for speed; the default
-realiser runs one fresh process per program. A program past its deadline kills the whole
-interpreter (Python kills only the fork), which restarts for the next program. LaTeX has no
-warm mode: xelatex cannot be reset. Under the ``figcodebench`` capture protocol only the
-forking servers run warm (:data:`FORKED`: each program starts from the state a cold run
-starts from); MATLAB runs cold.
+starting Octave, reading a LaTeX preamble), so a warm interpreter runs many programs in one
+process and resets between them: Python and R fork a fresh child per program from a server that
+loaded once (matplotlib; R's graphics and ggplot2's namespace, not attached), so nothing a
+program does survives it; Octave runs each in its own function workspace with every figure
+closed, and its loaded functions survive the reset; xelatex, which cannot be reset, is forked
+where a program's shared preamble ends (:mod:`.texfork`), one server per preamble. All programs
+share one sandbox (one workspace root, one memory cap), so warm mode trades some isolation for
+speed; the default realiser runs one fresh process per program. A program past its deadline
+kills the whole interpreter (Python kills only the fork), which restarts for the next program.
+Under the ``figcodebench`` capture protocol only the forking servers run warm (:data:`FORKED`:
+each program starts from the state a cold run starts from); MATLAB runs cold.
 
 The copy check's proof (:mod:`.input_watch`) spans the interpreter's whole life: whatever a
 program reads can outlive it here (a file in the shared root or ``/tmp``, R's or Octave's
@@ -40,7 +40,7 @@ from pathlib import Path
 from refig.plugin import SandboxPolicy
 from refig_toolkit_agent.processes import ProcessCap, process_cap
 
-from refig_family_figure_to_code import toolchains
+from refig_family_figure_to_code import texfork, toolchains
 from refig_family_figure_to_code.capture import FIGCODEBENCH, REFIG
 from refig_family_figure_to_code.execution import (
     Execution,
@@ -56,9 +56,9 @@ from refig_family_figure_to_code.input_watch import InputWatch
 from refig_family_figure_to_code.languages import Language
 from refig_family_figure_to_code.machine_caches import fontconfig_binds
 
-WARM_LANGUAGES = (Language.PYTHON, Language.R, Language.MATLAB)
+WARM_LANGUAGES = (Language.PYTHON, Language.R, Language.MATLAB, Language.LATEX)
 #: The warm servers that fork a child per program, so they may capture by any protocol.
-FORKED = (Language.PYTHON, Language.R)
+FORKED = (Language.PYTHON, Language.R, Language.LATEX)
 DONE = b"REFIG-DONE\t"
 READY = b"REFIG-READY"
 #: How long a fresh interpreter may take to load (its time is not the first program's).
@@ -71,10 +71,15 @@ class WarmInterpreter:
     """Runs programs of one language through one long-lived sandboxed interpreter."""
 
     def __init__(self, language: Language | str, limits: Limits | None = None,
-                 policy: SandboxPolicy | None = None):
+                 policy: SandboxPolicy | None = None, shared: str = ""):
+        """``shared``: for LaTeX, the preamble lines this server reads once
+        (:func:`.texfork.split`); it serves only programs that begin with them."""
         self.language = Language.parse(str(language))
         if self.language not in WARM_LANGUAGES:
             raise ValueError(f"{self.language.value} has no warm interpreter")
+        self.shared = shared
+        if self.language is Language.LATEX and not shared:
+            raise ValueError("a warm xelatex needs the preamble lines it shares")
         self.limits = limits or Limits()
         self.policy = policy or SandboxPolicy.create("auto", network=False)
         self._root = Path(tempfile.mkdtemp(prefix="refig-warm-"))
@@ -98,6 +103,17 @@ class WarmInterpreter:
             import sys
 
             return [sys.executable, "-I", f"{drivers}/warm_python.py"], {"MPLBACKEND": "Agg"}, ()
+        if self.language is Language.LATEX:
+            forking = texfork.library()
+            if forking is None:
+                raise RuntimeError("no C compiler to build xelatex's fork library: "
+                                   "apt-get install gcc")
+            (self._root / texfork.SERVER).write_text(texfork.server_source(self.shared),
+                                                   encoding="utf-8")
+            (self._root / "figure.tex").write_text("")  # found here, forked there
+            cold = toolchains.launch(Language.LATEX, self._root, 0, 0, REFIG)
+            return ([*cold.argv[:-1], "-jobname=figure", texfork.SERVER],
+                    {**cold.env, "LD_PRELOAD": str(forking)}, (*cold.binds, forking.parent))
         if self.language is Language.R:
             return ([shutil.which("Rscript") or "Rscript", "--vanilla",
                      f"{drivers}/warm_figure.R"], {"REFIG_WARM": "1", "REFIG_DRIVERS": drivers},
@@ -203,12 +219,16 @@ class WarmInterpreter:
         job.mkdir()
         try:
             prepared = prepare(job, program, self.language, inputs, protocol, self._watch)
+            if self.language is Language.LATEX:
+                self._write_rest(job)
             refused_before = self._refusals()
             program_name = toolchains.RUN_NAMES[self.language]
             saves_itself = protocol == FIGCODEBENCH and self.language is Language.PYTHON
             image = "" if saves_itself else toolchains.CAPTURE
             fields = [str(job), program_name, image, str(width), str(height)]
-            if self.language is Language.PYTHON:
+            if self.language is Language.LATEX:
+                fields = [str(job)]
+            elif self.language is Language.PYTHON:
                 fields += [str(toolchains.DPI), f"{self.limits.deadline_s:g}"]
             elif self.language is Language.R:
                 fields.append(protocol)
@@ -243,6 +263,14 @@ class WarmInterpreter:
             shutil.rmtree(job, ignore_errors=True)
             if self._watch is not None:
                 self._watch.after_removal()
+
+    def _write_rest(self, job: Path) -> None:
+        """The program as prepared in ``job``, after the lines this server has read."""
+        source = (job / toolchains.RUN_NAMES[Language.LATEX]).read_text(encoding="utf-8")
+        cut = texfork.split(source)
+        if cut is None or cut.shared != self.shared:
+            raise ValueError("the program does not begin with this xelatex server's preamble")
+        (job / texfork.REST).write_text(cut.rest, encoding="utf-8")
 
     def _refusals(self) -> int | None:
         return self._cap.refusals() if self._cap is not None else None
