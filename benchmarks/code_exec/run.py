@@ -37,6 +37,13 @@ program), alternating program by program after one untimed run of each; wall sec
 (the reference pass's unit, sandbox and image reading included) and every image compared byte
 for byte.
 
+Two cores: the reference pass as the realiser runs it with ``warm=true`` (a warm server where
+the release's protocol allows one, else cold), each program given its own image as the figure
+(the copy check's proof at work), on two worker processes at once, each with its own renderer
+and servers (started before the clock, as a pass of thousands of programs amortises them);
+wall seconds for each language's programs, divided over them: what a program costs the pass on
+two cores.
+
 Encoding: each language's images under ``figcodebench`` (300 dpi) encoded as PNG the way
 the realiser did (Pillow, zlib level 6, a filter chosen per row) and the way it does
 (:func:`~refig_toolkit_imaging.bgr_png_bytes`: level 1, the Up filter), alternating, CPU
@@ -50,7 +57,8 @@ language and reads each reference once (:mod:`refig_metric_code.scoring`). Both 
 numbers (checked).
 
     uv run python benchmarks/code_exec/run.py [--programs-per-language 14] [--programs 1000]
-        [--section all|execution|copy-check|bytecode|caches|forked|encode|metrics] [--json]
+        [--section all|execution|copy-check|bytecode|caches|forked|two-cores|encode|metrics]
+        [--json]
 """
 
 from __future__ import annotations
@@ -67,19 +75,22 @@ import sysconfig
 import tempfile
 import time
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
 from functools import partial
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 from PIL import Image
-from refig.plugin import run_sandboxed
+from refig.plugin import RenderJob, Task, run_sandboxed
 from refig_family_figure_to_code import execution as executing
 from refig_family_figure_to_code import toolchains
 from refig_family_figure_to_code.capture import FIGCODEBENCH
 from refig_family_figure_to_code.execution import conclude, execute, prepare, program_env
 from refig_family_figure_to_code.input_watch import InputWatch
 from refig_family_figure_to_code.languages import Language
+from refig_family_figure_to_code.realiser import ProgramRenderer
 from refig_family_figure_to_code.sample.data import CATEGORIES, sample_data
 from refig_family_figure_to_code.sample.programs import data_files, reference_program
 from refig_family_figure_to_code.texfork import split
@@ -333,6 +344,58 @@ def forked(per_language: int) -> dict[str, dict[str, float]]:
     return results
 
 
+def _worker(language: str, items: list[tuple[str, dict[str, str]]], start: Any) -> float:
+    """Run ``items`` through a warm renderer after ``start`` (a barrier); the seconds taken."""
+    renderer = ProgramRenderer(warm=True)
+    task = Task(id="t", family="figure-to-code",
+                params={"language": language, "capture": FIGCODEBENCH})
+    suffix = {"python": "py", "r": "R", "matlab": "m", "latex": "tex"}[language]
+    try:
+        jobs = []
+        with tempfile.TemporaryDirectory() as scratch:
+            for index, (program, inputs) in enumerate(items):
+                path = Path(scratch) / f"program-{index}.{suffix}"
+                path.write_text(program)
+                jobs.append(RenderJob(path=path, task=task,
+                                      inputs={role: Path(p) for role, p in inputs.items()}))
+            renderer.run(jobs[0])  # the servers start before the clock
+            start.wait()
+            started = time.monotonic()
+            for job in jobs[1:]:
+                renderer.run(job)
+            return time.monotonic() - started
+    finally:
+        renderer.close()
+
+
+def two_cores(per_language: int) -> dict[str, dict[str, float]]:
+    """Wall seconds a program of the reference pass on two workers at once."""
+    import multiprocessing
+
+    results: dict[str, dict[str, float]] = {}
+    context = multiprocessing.get_context("spawn")
+    with tempfile.TemporaryDirectory() as scratch, context.Manager() as manager:
+        for language in Language:
+            items = []
+            for index, (program, inputs) in enumerate(corpus(language, per_language + 2,
+                                                             Path(scratch))):
+                made = execute(program, language, inputs=inputs, protocol=FIGCODEBENCH)
+                figure = Path(scratch) / f"{language}-{index}-figure.png"
+                figure.write_bytes(made.png or b"")
+                items.append((program, {"figure": str(figure),
+                                        **{f"data/{n}": str(p) for n, p in inputs.items()}}))
+            halves = [items[0::2], items[1::2]]
+            start = manager.Barrier(2)
+            with ProcessPoolExecutor(2, mp_context=context) as pool:
+                seconds = list(pool.map(_worker, [language.value] * 2, halves, [start] * 2))
+            timed = sum(len(half) - 1 for half in halves)
+            row = {"programs": timed, "wall_s": max(seconds),
+                   "s_a_program_on_two_cores": max(seconds) / timed}
+            results[language.value] = row
+            print(f"two-cores {language.value:7s} {json.dumps(row)}", flush=True)
+    return results
+
+
 def encode(per_language: int, repeats: int = 3) -> dict[str, dict[str, float]]:
     """CPU seconds an image, Pillow's level 6 against the realiser's encoder; equal pixels."""
     results: dict[str, dict[str, float]] = {}
@@ -472,7 +535,7 @@ def main() -> None:
     parser.add_argument("--programs", type=int, default=1000)
     parser.add_argument("--section", default="all",
                         choices=("all", "execution", "copy-check", "bytecode", "caches",
-                                 "forked", "encode", "metrics"))
+                                 "forked", "two-cores", "encode", "metrics"))
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     print(f"machine: {platform.platform()}, python {platform.python_version()}")
@@ -488,6 +551,8 @@ def main() -> None:
         report["cpu"] = toolchain_cpu(args.programs_per_language)
     if args.section in ("all", "forked"):
         report["forked"] = forked(args.programs_per_language)
+    if args.section in ("all", "two-cores"):
+        report["two_cores"] = two_cores(args.programs_per_language)
     if args.section in ("all", "encode"):
         report["encode"] = encode(args.programs_per_language)
     if args.section in ("all", "metrics"):
