@@ -47,3 +47,16 @@ def test_transparent_pixels_become_white_not_black() -> None:
     assert opened.getpixel((3, 3)) == (255, 255, 255)
     assert opened.getpixel((0, 0)) == (255, 0, 0)
     assert flatten_alpha(rgba, (0, 0, 255)).getpixel((1, 1)) == (0, 0, 255)
+
+
+def test_an_opaque_image_flattens_to_what_compositing_gives() -> None:
+    pixels = np.random.default_rng(3).integers(0, 256, (40, 60, 4), dtype=np.uint8)
+    pixels[..., 3] = 255
+    opaque = Image.fromarray(pixels, "RGBA")
+    canvas = Image.new("RGBA", opaque.size, (255, 255, 255, 255))
+    composited = Image.alpha_composite(canvas, opaque).convert("RGB")
+    assert flatten_alpha(opaque).tobytes() == composited.tobytes()
+    pixels[0, 0, 3] = 254  # one pixel not opaque: composited, as before
+    almost = Image.fromarray(pixels, "RGBA")
+    assert flatten_alpha(almost).tobytes() == Image.alpha_composite(canvas, almost).convert(
+        "RGB").tobytes()

@@ -108,9 +108,12 @@ def flatten_alpha(
     """RGB of an image with transparency composited on ``background``, as a slide or page shows it.
 
     A plain ``convert("RGB")`` drops the alpha channel and exposes whatever colour transparent
-    pixels hold (often black).
+    pixels hold (often black). An image opaque everywhere (matplotlib's PNGs, say) is its RGB
+    channels, which compositing would give too, without the work.
     """
     rgba = image.convert("RGBA")
+    if rgba.getchannel("A").getextrema() == (255, 255):
+        return rgba.convert("RGB")
     canvas = Image.new("RGBA", rgba.size, (*background, 255))
     return Image.alpha_composite(canvas, rgba).convert("RGB")
 
