@@ -74,7 +74,7 @@ import sys
 import sysconfig
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
 from functools import partial
@@ -529,34 +529,33 @@ def metrics(total: int) -> dict[str, float]:
     return row
 
 
+#: Each section: the report's keys and what fills them, given the command's arguments.
+SECTIONS: dict[str, tuple[tuple[str, Callable[[argparse.Namespace], object]], ...]] = {
+    "execution": (("execution", lambda a: execution(a.programs_per_language)),),
+    "copy-check": (("copy_check", lambda a: copy_check(a.programs_per_language)),),
+    "bytecode": (("bytecode", lambda a: bytecode(a.programs_per_language)),),
+    "caches": (("caches", lambda a: caches(a.programs_per_language)),
+               ("cpu", lambda a: toolchain_cpu(a.programs_per_language))),
+    "forked": (("forked", lambda a: forked(a.programs_per_language)),),
+    "two-cores": (("two_cores", lambda a: two_cores(a.programs_per_language)),),
+    "encode": (("encode", lambda a: encode(a.programs_per_language)),),
+    "metrics": (("metrics", lambda a: metrics(a.programs)),),
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--programs-per-language", type=int, default=14)
     parser.add_argument("--programs", type=int, default=1000)
-    parser.add_argument("--section", default="all",
-                        choices=("all", "execution", "copy-check", "bytecode", "caches",
-                                 "forked", "two-cores", "encode", "metrics"))
+    parser.add_argument("--section", default="all", choices=("all", *SECTIONS))
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     print(f"machine: {platform.platform()}, python {platform.python_version()}")
     report: dict[str, object] = {}
-    if args.section in ("all", "execution"):
-        report["execution"] = execution(args.programs_per_language)
-    if args.section in ("all", "copy-check"):
-        report["copy_check"] = copy_check(args.programs_per_language)
-    if args.section in ("all", "bytecode"):
-        report["bytecode"] = bytecode(args.programs_per_language)
-    if args.section in ("all", "caches"):
-        report["caches"] = caches(args.programs_per_language)
-        report["cpu"] = toolchain_cpu(args.programs_per_language)
-    if args.section in ("all", "forked"):
-        report["forked"] = forked(args.programs_per_language)
-    if args.section in ("all", "two-cores"):
-        report["two_cores"] = two_cores(args.programs_per_language)
-    if args.section in ("all", "encode"):
-        report["encode"] = encode(args.programs_per_language)
-    if args.section in ("all", "metrics"):
-        report["metrics"] = metrics(args.programs)
+    for name, parts in SECTIONS.items():
+        if args.section in ("all", name):
+            for key, make in parts:
+                report[key] = make(args)
     if args.json:
         print(json.dumps(report, indent=2))
 
