@@ -117,12 +117,21 @@ def test_without_a_c_compiler_latex_runs_cold(tmp_path: Path, kit: ModuleType,
         pytest.skip("xelatex is not installed")
     monkeypatch.setenv("REFIG_CACHE_DIR", str(tmp_path / "cache"))  # nothing compiled yet
     monkeypatch.setattr(texfork, "COMPILERS", ("refig-no-such-cc",))  # a machine without one
-    texfork.library.cache_clear()
     renderer = ProgramRenderer(deadline_s=60, warm=True)
     try:
         assert texfork.library() is None
         ran = renderer.run(_jobs(tmp_path, {"reference": kit.REFERENCE["latex"]})[0])
     finally:
         renderer.close()
-        texfork.library.cache_clear()
     assert isinstance(ran, Execution) and ran.ok and ran.toolchain == "xelatex"
+
+
+def test_the_library_is_compiled_once_into_the_cache(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    if not any(map(shutil.which, texfork.COMPILERS)):
+        pytest.skip("no C compiler")
+    monkeypatch.setenv("REFIG_CACHE_DIR", str(tmp_path))
+    made = texfork.library()
+    assert made is not None and made.is_relative_to(tmp_path / "texfork")
+    assert made.stat().st_mode & 0o777 == 0o555
+    assert texfork.library() == made and list(made.parent.iterdir()) == [made]

@@ -75,16 +75,25 @@ def server_source(shared: str) -> str:
 
 
 @functools.cache
+def _source() -> tuple[bytes, str]:
+    source = resources.files("refig_family_figure_to_code.drivers").joinpath(SOURCE).read_bytes()
+    return source, hashlib.sha256(source).hexdigest()[:32]
+
+
+#: Compilers that failed, by the folder they were to fill: not tried again in this process.
+_FAILED: set[Path] = set()
+
+
 def library() -> Path | None:
     """The compiled fork library (made once per source into refig's cache), or None when this
     machine has no C compiler or it fails."""
-    source = resources.files("refig_family_figure_to_code.drivers").joinpath(SOURCE).read_bytes()
-    folder = cache_dir() / "texfork" / hashlib.sha256(source).hexdigest()[:32]
+    source, digest = _source()
+    folder = cache_dir() / "texfork" / digest
     made = folder / "texfork.so"
     if made.is_file():
         return made
     compiler = next(filter(None, map(shutil.which, COMPILERS)), None)
-    if compiler is None:
+    if compiler is None or folder in _FAILED:
         return None
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=folder) as scratch:
@@ -95,6 +104,7 @@ def library() -> Path | None:
                             str(Path(scratch) / SOURCE), "-ldl"],
                            check=True, capture_output=True, timeout=120)
         except (OSError, subprocess.SubprocessError):
+            _FAILED.add(folder)
             return None
         os.chmod(partial, 0o555)
         os.replace(partial, made)
