@@ -3,7 +3,6 @@ bomb fails inside its sandbox, the cap says how it held, and nothing of it outli
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import sys
@@ -13,21 +12,12 @@ import pytest
 from refig.errors import UsageError
 from refig.running import process_cap as caps
 from refig.running.programs import cap_holds, run_sandboxed
+from refig_toolkit_testing.processes import processes_in
 
 PYTHON_BOMB = "import os\nwhile True:\n    os.fork()\n"
 SHELL_BOMB = "b() { b | b & }; b; sleep 1\n"  # the parent stays while the bomb grows
 #: Small, so a bomb under the cap loads the host's two cores little, and briefly.
 CAP = 16
-
-
-def _left_in(folder: Path) -> list[int]:
-    """Processes still working in ``folder`` (the bomb's workspace), whatever their uid."""
-    left = []
-    for entry in Path("/proc").iterdir():
-        with contextlib.suppress(OSError):
-            if entry.name.isdigit() and Path(os.readlink(entry / "cwd")).is_relative_to(folder):
-                left.append(int(entry.name))
-    return left
 
 
 def _refig_groups() -> list[str]:
@@ -68,7 +58,7 @@ def test_a_fork_bomb_fails_inside_its_cap(mechanism: str, bomb: str, tmp_path: P
     if mechanism == "cgroup":
         assert result.process_limit_reached is True
     assert _refig_groups() == []
-    assert _left_in(tmp_path) == []  # not nobody's task count: other programs may run as nobody
+    assert processes_in(tmp_path) == []  # not nobody's task count: other programs may run as nobody
 
 
 def test_a_program_within_its_cap_runs_and_the_record_says_none_was_refused(
