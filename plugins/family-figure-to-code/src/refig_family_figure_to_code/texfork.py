@@ -29,10 +29,15 @@ from typing import NamedTuple
 
 from refig.plugin import cache_dir
 
+from refig_family_figure_to_code.languages import Language
+from refig_family_figure_to_code.toolchains import RUN_NAMES
+
 SOURCE = "texfork.c"
-#: The file a forked child is handed as ``figure.tex``.
+#: The program's file, whose open ``drivers/texfork.c`` forks at (it names it too).
+PROGRAM = RUN_NAMES[Language.LATEX]
+#: The file a forked child is handed as :data:`PROGRAM`.
 REST = "refig-rest.tex"
-#: The server's main file; its job name is the program's (``figure``).
+#: The server's main file; its job name is the program's.
 SERVER = "refig-server.tex"
 #: The C compilers tried, in order.
 COMPILERS = ("cc", "gcc")
@@ -71,7 +76,7 @@ def split(program: str) -> Split | None:
 
 def server_source(shared: str) -> str:
     """The server's main file: the shared lines, then the document through the fork point."""
-    return shared + "\\csname @@input\\endcsname figure.tex\n"
+    return f"{shared}\\csname @@input\\endcsname {PROGRAM}\n"
 
 
 @functools.cache

@@ -110,9 +110,10 @@ class WarmInterpreter:
                                    "apt-get install gcc")
             (self._root / texfork.SERVER).write_text(texfork.server_source(self.shared),
                                                    encoding="utf-8")
-            (self._root / "figure.tex").write_text("")  # found here, forked there
+            (self._root / texfork.PROGRAM).write_text("")  # found here, forked there
             cold = toolchains.launch(Language.LATEX, self._root, 0, 0, REFIG)
-            return ([*cold.argv[:-1], "-jobname=figure", texfork.SERVER],
+            job_name = Path(texfork.PROGRAM).stem
+            return ([*cold.argv[:-1], f"-jobname={job_name}", texfork.SERVER],
                     {**cold.env, "LD_PRELOAD": str(forking)}, (*cold.binds, forking.parent))
         if self.language is Language.R:
             return ([shutil.which("Rscript") or "Rscript", "--vanilla",
@@ -222,16 +223,7 @@ class WarmInterpreter:
             if self.language is Language.LATEX:
                 self._write_rest(job)
             refused_before = self._refusals()
-            program_name = toolchains.RUN_NAMES[self.language]
-            saves_itself = protocol == FIGCODEBENCH and self.language is Language.PYTHON
-            image = "" if saves_itself else toolchains.CAPTURE
-            fields = [str(job), program_name, image, str(width), str(height)]
-            if self.language is Language.LATEX:
-                fields = [str(job)]
-            elif self.language is Language.PYTHON:
-                fields += [str(toolchains.DPI), f"{self.limits.deadline_s:g}"]
-            elif self.language is Language.R:
-                fields.append(protocol)
+            fields = self._job_fields(job, width, height, protocol)
             self._start()  # waits for a fresh interpreter to load: that is not the program's time
             if self._cap is not None:
                 self._cap.hand_over(job)
@@ -264,9 +256,22 @@ class WarmInterpreter:
             if self._watch is not None:
                 self._watch.after_removal()
 
+    def _job_fields(self, job: Path, width: int, height: int, protocol: str) -> list[str]:
+        """The line that hands ``job`` to this language's server (see its driver)."""
+        if self.language is Language.LATEX:
+            return [str(job)]
+        saves_itself = protocol == FIGCODEBENCH and self.language is Language.PYTHON
+        fields = [str(job), toolchains.RUN_NAMES[self.language],
+                  "" if saves_itself else toolchains.CAPTURE, str(width), str(height)]
+        if self.language is Language.PYTHON:
+            return [*fields, str(toolchains.DPI), f"{self.limits.deadline_s:g}"]
+        if self.language is Language.R:
+            return [*fields, protocol]
+        return fields
+
     def _write_rest(self, job: Path) -> None:
         """The program as prepared in ``job``, after the lines this server has read."""
-        source = (job / toolchains.RUN_NAMES[Language.LATEX]).read_text(encoding="utf-8")
+        source = (job / texfork.PROGRAM).read_text(encoding="utf-8")
         cut = texfork.split(source)
         if cut is None or cut.shared != self.shared:
             raise ValueError("the program does not begin with this xelatex server's preamble")

@@ -29,11 +29,11 @@ SANDBOXES = ("bwrap", "none")
 SANDBOX_VARIABLE = "REFIG_RENDER_SANDBOX"
 #: Read-only beyond the system directories the sandbox always binds: fonts' caches.
 _READABLE = (Path("/var/cache/fontconfig"), Path("/usr/local/share/fonts"))
-#: What of refig's environment reaches LibreOffice: locale and fontconfig's configuration
-#: (never keys), so that LibreOffice sees the fonts ``fc-list`` reports to refig.
 #: The PATH LibreOffice runs with: its ``soffice`` is a shell script that needs the system's
 #: tools (``dirname``), whatever PATH refig itself was started with.
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
+#: What of refig's environment reaches LibreOffice: locale and fontconfig's configuration
+#: (never keys), so that LibreOffice sees the fonts ``fc-list`` reports to refig.
 _PASSTHROUGH = ("LANG", "LC_ALL", "LC_CTYPE", "TZ", "FONTCONFIG_FILE", "FONTCONFIG_PATH")
 
 

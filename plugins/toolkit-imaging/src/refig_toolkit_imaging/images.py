@@ -78,9 +78,10 @@ def png_bytes(image: Image.Image) -> bytes:
 
 #: zlib level of :func:`bgr_png_bytes`, written with one PNG filter ("up") for every row. What
 #: encoding a rendered page costs is mostly choosing a filter per row, as Pillow does: one fixed
-#: filter, through OpenCV's libpng, encodes a 1600 px slide about 2x faster (10 against 19 ms)
-#: and a 2400 x 1800 figure 2.6x faster (0.12 against 0.31 s), the PNG larger (2% and 57%) and
-#: no slower to decode, the pixels the same (benchmarks/full_pass/render_share.py measures it).
+#: filter, through OpenCV's libpng, encodes a 1600 px slide about 2x faster (10 against 19 ms,
+#: the PNG 2% larger; benchmarks/full_pass/render_share.py) and a program's 300 dpi figure 1.9
+#: to 2.0x faster (the PNG 1.3 to 1.9x larger; benchmarks/code_exec --section encode), no
+#: slower to decode, the pixels the same.
 PNG_COMPRESS_LEVEL = 1
 
 
@@ -99,7 +100,7 @@ def bgr_png_bytes(bgr: np.ndarray) -> bytes:
 
 def rgb_png_bytes(image: Image.Image) -> bytes:
     """:func:`bgr_png_bytes` of an RGB image."""
-    return bgr_png_bytes(np.ascontiguousarray(np.asarray(image.convert("RGB"))[:, :, ::-1]))
+    return bgr_png_bytes(np.ascontiguousarray(np.asarray(as_rgb(image))[:, :, ::-1]))
 
 
 def flatten_alpha(
