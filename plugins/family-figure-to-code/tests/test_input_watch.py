@@ -259,7 +259,7 @@ def test_a_reference_that_draws_its_figure_runs_once(language: str, tmp_path: Pa
     runs.clear()
     result = execute(DRAWERS[language], language, inputs={**data, "figure.png": own})
     assert result.ok and result.inputs_unopened and result.copied_input is None
-    assert b"which the program never opened (inotify): not run again" in result.log
+    assert b"never opened a visible input image (inotify)" in result.log
     assert len(runs) == 1
 
 

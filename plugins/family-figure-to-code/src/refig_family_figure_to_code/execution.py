@@ -173,7 +173,7 @@ def _image_png(data: bytes, pdf: bool, width: int, protocol: str, toolchain: str
     if pixels > MAX_IMAGE_PIXELS:
         raise TooLarge(f"the image is {pixels:,} pixels, over {MAX_IMAGE_PIXELS:,}")
     image = open_image(data, max_pixels=MAX_IMAGE_PIXELS)
-    if protocol == FIGCODEBENCH and toolchain == "octave":
+    if protocol == FIGCODEBENCH and toolchains.octave_made(toolchain):
         image = crop_margin(image)
     return rgb_png_bytes(image)
 
@@ -280,15 +280,18 @@ def conclude(prepared: Prepared, *, exit_code: int | None, timed_out: bool, outp
 def with_copy_check(execution: Execution, inputs: Mapping[str, Path],
                     rerun: Callable[[Mapping[str, Path]], Execution]) -> Execution:
     """``execution`` with ``copied_input`` set when its image copies a visible input (decided
-    by ``rerun`` with decoys, :mod:`.copies`, unless the run was proven never to open one) and
-    the finding noted in its log."""
+    by ``rerun`` with decoys, :mod:`.copies`) and the finding noted in its log. A run proven
+    never to open one is not compared with them at all: decoding both images was most of a
+    reference's cost after its run (docs/performance.md)."""
     if not execution.ok or execution.png is None:
         return execution
-    names = suspects(execution.png, execution.raw_sha256, inputs)
-    if names and execution.inputs_unopened:
-        note = (f"refig: the image looks like the input {names[0]}, which the program never "
-                "opened (inotify): not run again with a decoy\n").encode()
+    if execution.inputs_unopened:
+        if not any(may_be_copied(name) for name in inputs):
+            return execution
+        note = (b"refig: the program never opened a visible input image (inotify), so its "
+                b"image copies none: not compared with them, not run again with a decoy\n")
         return replace(execution, log=execution.log + note)
+    names = suspects(execution.png, execution.raw_sha256, inputs)
     copied = copied_input(execution.png, names, inputs, lambda swapped: rerun(swapped).png)
     if copied is None:
         return execution
