@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageOps
-from refig_metric_code.pixels import FCF_SIDE, WORST, load_unit_rgb, pixel_scores
+from refig_metric_code.pixels import FCF_SIDE, WORST, load_unit_rgb, pixel_scores, same_pixels
 from skimage.color import deltaE_ciede2000, rgb2lab
 from skimage.metrics import peak_signal_noise_ratio, structural_similarity
 
@@ -83,3 +83,17 @@ def test_identical_images_cap_psnr_and_failures_weigh_worst(tmp_path: Path) -> N
     assert failed.psnr is None
     assert {k: failed.weighted(k) for k in WORST} == WORST
     assert same.weighted("psnr") == 100.0
+
+
+def test_equal_pixels_are_told_from_one_channel_of_one_pixel_off_by_one() -> None:
+    base = Image.new("RGB", (40, 30), "white")
+    ImageDraw.Draw(base).line((0, 0, 39, 29), fill=(10, 120, 200), width=3)
+    assert same_pixels(base, base.copy())
+    for x, y, band in ((0, 0, 0), (39, 29, 2), (17, 11, 1)):  # corners, middle; each band
+        off = base.copy()
+        pixel = list(off.getpixel((x, y)))
+        pixel[band] += 1 if pixel[band] < 255 else -1
+        off.putpixel((x, y), tuple(pixel))
+        assert not same_pixels(base, off), (x, y, band)
+    assert not same_pixels(base, base.crop((0, 0, 40, 29)))
+    assert not same_pixels(base, base.convert("RGBA"))
