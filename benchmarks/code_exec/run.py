@@ -31,14 +31,13 @@ Wall seconds of :func:`execute`, then CPU seconds of every language's toolchain 
 its image in this process (LaTeX: the PDF's first page at 300 dpi).
 
 Forked servers under the release's protocol: every language's programs (``figcodebench``,
-300 dpi) run cold, and Python, R and LaTeX also in their warm server
-(:data:`~refig_family_figure_to_code.warm.FORKED`: a fresh fork of a loaded interpreter per
-program), alternating program by program after one untimed run of each; wall seconds a program
-(the reference pass's unit, sandbox and image reading included) and every image compared byte
-for byte.
+300 dpi) run cold and in their warm server (a fresh fork of a loaded interpreter per program;
+LaTeX's forked after its preamble), alternating program by program after one untimed run of
+each; wall seconds a program (the reference pass's unit, sandbox and image reading included)
+and every image compared byte for byte.
 
-Two cores: the reference pass as the realiser runs it with ``warm=true`` (a warm server where
-the release's protocol allows one, else cold), each program given its own image as the figure
+Two cores: the reference pass as the realiser runs it with ``warm=true`` (every language's warm
+server), each program given its own image as the figure
 (the copy check's proof at work), on two worker processes at once, each with its own renderer
 and servers (started before the clock, as a pass of thousands of programs amortises them);
 wall seconds for each language's programs, divided over them: what a program costs the pass on
@@ -94,7 +93,7 @@ from refig_family_figure_to_code.realiser import ProgramRenderer
 from refig_family_figure_to_code.sample.data import CATEGORIES, sample_data
 from refig_family_figure_to_code.sample.programs import data_files, reference_program
 from refig_family_figure_to_code.texfork import split
-from refig_family_figure_to_code.warm import FORKED, WARM_LANGUAGES, WarmInterpreter
+from refig_family_figure_to_code.warm import WARM_LANGUAGES, WarmInterpreter
 from refig_metric_code.calls import api_f1, plotting_calls
 from refig_metric_code.crystal import corpus_score, crystal_tokens, pair_counts, trivial_ngrams
 from refig_metric_code.scoring import score_code
@@ -311,17 +310,16 @@ def caches(per_language: int) -> dict[str, dict[str, float]]:
 
 
 def forked(per_language: int) -> dict[str, dict[str, float]]:
-    """Wall seconds a program under ``figcodebench``: cold, and for the forking servers warm too,
-    alternating; the images compared byte for byte. A program is the pass's unit: what one core
-    spends on it, the sandbox, the toolchain and reading its image included."""
+    """Wall seconds a program under ``figcodebench``: cold and warm, alternating; the images
+    compared byte for byte. A program is the pass's unit: what one core spends on it, the
+    sandbox, the toolchain and reading its image included."""
     results: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as scratch, ExitStack() as servers:
         for language in Language:
             programs = corpus(language, per_language + 1, Path(scratch))
-            runs = {"cold": partial(execute, language=language, protocol=FIGCODEBENCH)}
-            if language in FORKED:
-                warm = servers.enter_context(warm_server(language, programs))
-                runs["warm"] = partial(warm.execute, protocol=FIGCODEBENCH)
+            warm = servers.enter_context(warm_server(language, programs))
+            runs = {"cold": partial(execute, language=language, protocol=FIGCODEBENCH),
+                    "warm": partial(warm.execute, protocol=FIGCODEBENCH)}
             for run in runs.values():  # untimed: a server's start, the disk's cache
                 run(programs[0][0], inputs=programs[0][1])
             seconds = dict.fromkeys(runs, 0.0)
@@ -336,9 +334,8 @@ def forked(per_language: int) -> dict[str, dict[str, float]]:
                 same += len(set(images.values())) == 1
             count = len(programs) - 1
             row = {"programs": count, "made_image": made,
-                   **{f"{arm}_s": total / count for arm, total in seconds.items()}}
-            if "warm" in runs:
-                row |= {"identical_png": same, "speedup": seconds["cold"] / seconds["warm"]}
+                   **{f"{arm}_s": total / count for arm, total in seconds.items()},
+                   "identical_png": same, "speedup": seconds["cold"] / seconds["warm"]}
             results[language.value] = row
             print(f"forked {language.value:7s} {json.dumps(row)}", flush=True)
     return results

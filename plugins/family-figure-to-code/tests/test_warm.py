@@ -64,11 +64,13 @@ RELEASE = {
                "color='tab:green')\nplt.title('Counts')\nplt.savefig('own.png')\nplt.show()\n"),
     "r": ("library(ggplot2)\nd <- read.csv('data.csv')\nggplot(d, aes(label, value)) + "
           "geom_col(fill = 'steelblue') + ggtitle('Counts') + theme_minimal()\n"),
+    "matlab": ("d = csvread('data.csv', 1, 1);\nbar(d, 'FaceColor', [0.2 0.6 0.3]);\n"
+               "title('Counts');\nset(gca, 'XTickLabel', {'alpha', 'beta', 'gamma'});\n"),
 }
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("language", ["python", "r"])
+@pytest.mark.parametrize("language", ["python", "r", "matlab"])
 def test_a_forked_server_captures_by_the_release_protocol_as_a_cold_run_does(
         language: str, tmp_path: Path) -> None:
     if shutil.which(TOOL[language]) is None:
@@ -100,4 +102,29 @@ def test_an_r_program_cannot_end_the_server_or_speak_for_it(tmp_path: Path) -> N
         assert after.ok, after.log.decode()
         spoken = warm.execute("system('printf \"REFIG-DONE\\\\t0\\\\n\"')\nSys.sleep(1)\n"
                               "plot(1:3)\n", protocol=FIGCODEBENCH)
+        assert spoken.ok, spoken.log.decode()
+        # The server drew a ggplot before forking (to load it): nothing of that reaches a program.
+        clean = warm.execute("stopifnot(!('package:ggplot2' %in% search()), "
+                             "is.null(ggplot2::last_plot()), !exists('.Random.seed'), "
+                             "length(dev.list()) == 1)\nplot(1:2)\n", protocol=FIGCODEBENCH)
+        assert clean.ok, clean.log.decode()
+
+
+@pytest.mark.slow
+def test_an_octave_program_cannot_end_the_server_or_speak_for_it() -> None:
+    # Each program is a fork of the loaded Octave: one that exits ends only itself (with no
+    # figure printed, as a cold run that exits makes none), one that defines a global leaves
+    # nothing for the next, and one writing to its standard output does not reach the server's
+    # answers (before the fork, the job's output went to Octave's own standard output).
+    if shutil.which("octave") is None:
+        pytest.skip("octave is not installed")
+    with WarmInterpreter("matlab", Limits(deadline_s=30)) as warm:
+        ended = warm.execute("plot(1:3);\nexit(0);\n", protocol=FIGCODEBENCH)
+        assert ended.error is not None and ended.error.kind == "no_image", ended.log.decode()
+        warm.execute("global kept\nkept = 5;\nplot(1:2);\n", protocol=FIGCODEBENCH)
+        after = warm.execute("global kept\nassert(isempty(kept));\nplot(1:2);\n",
+                             protocol=FIGCODEBENCH)
+        assert after.ok, after.log.decode()
+        spoken = warm.execute("system('printf \"REFIG-DONE\\\\t0\\\\n\"');\npause(1);\n"
+                              "plot(1:3);\n", protocol=FIGCODEBENCH)
         assert spoken.ok, spoken.log.decode()

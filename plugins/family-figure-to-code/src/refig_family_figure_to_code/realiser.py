@@ -26,12 +26,12 @@ from refig_metric_code.smuggling import COPIED_INPUT_KEY
 from refig_toolkit_imaging import probe
 
 from refig_family_figure_to_code import texfork
-from refig_family_figure_to_code.capture import FIGCODEBENCH, protocol_of
+from refig_family_figure_to_code.capture import protocol_of
 from refig_family_figure_to_code.execution import Execution, Limits, execute
 from refig_family_figure_to_code.languages import Language, language_of_file
 from refig_family_figure_to_code.roles import DATA_PREFIX, FIGURE
 from refig_family_figure_to_code.toolchains import binary, matlab_binary
-from refig_family_figure_to_code.warm import FORKED, WARM_LANGUAGES, WarmInterpreter
+from refig_family_figure_to_code.warm import WARM_LANGUAGES, WarmInterpreter
 
 SETTINGS_VERSION = "program/2"
 
@@ -200,8 +200,7 @@ class ProgramRenderer(Renderer):
             protocol = protocol_of(params)
         except ValueError as exc:
             return ErrorInfo(kind="runtime_error", message=str(exc))
-        warm = language in WARM_LANGUAGES and (protocol != FIGCODEBENCH or language in FORKED)
-        interpreter = self._interpreter(language, program) if self.warm and warm else None
+        interpreter = self._interpreter(language, program) if self.warm else None
         if interpreter is not None:
             try:
                 return interpreter.execute(program, inputs=inputs, width=width, height=height,
@@ -216,7 +215,10 @@ class ProgramRenderer(Renderer):
 
     def _interpreter(self, language: Language, program: bytes) -> WarmInterpreter | None:
         """The warm interpreter for ``program``: its language's, or for LaTeX the server of its
-        shared preamble (at most :data:`LATEX_SERVERS` kept); None when it has none."""
+        shared preamble (at most :data:`LATEX_SERVERS` kept); None when it has none (MATLAB
+        itself runs cold: the warm server is Octave's)."""
+        if language not in WARM_LANGUAGES or (language is Language.MATLAB and matlab_binary()):
+            return None
         shared = ""
         if language is Language.LATEX:
             cut = texfork.split(program.decode("utf-8", errors="replace"))

@@ -47,6 +47,15 @@ _MISSING_INPUT = re.compile(r"(?:Could not read table file|File `[^']+' not foun
 _R_MISSING_PACKAGE = re.compile(r"there is no package called")
 
 
+#: The toolchain label of GNU Octave standing in for MATLAB (a warm server's is ``octave (warm)``).
+OCTAVE = "octave"
+
+
+def octave_made(toolchain: str) -> bool:
+    """Whether a run labelled ``toolchain`` ran in GNU Octave, cold or warm."""
+    return toolchain.partition(" ")[0] == OCTAVE
+
+
 @dataclass(frozen=True)
 class Launch:
     """One command that runs a program, with the environment variables it needs."""
@@ -109,7 +118,7 @@ def launch(language: Language, workdir: Path, width: int, height: int,
                                                                   image=CAPTURE, dpi=dpi)),
                           env, "matlab")
         return Launch((shutil.which("octave") or "octave", "--no-gui", "--no-window-system",
-                       "--norc", "--quiet", "--no-history", driver), env, "octave",
+                       "--norc", "--quiet", "--no-history", driver), env, OCTAVE,
                       (Path("/etc/octave"), *fonts))
     env, caches = latex_caches() if shared_caches else ({}, ())
     return Launch((shutil.which("xelatex") or "xelatex", "-interaction=nonstopmode",

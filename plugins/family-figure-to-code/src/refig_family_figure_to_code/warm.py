@@ -2,16 +2,15 @@
 
 Start-up dominates a small plotting program (importing matplotlib, loading R's graphics,
 starting Octave, reading a LaTeX preamble), so a warm interpreter runs many programs in one
-process and resets between them: Python and R fork a fresh child per program from a server that
-loaded once (matplotlib; R's graphics and ggplot2's namespace, not attached), so nothing a
-program does survives it; Octave runs each in its own function workspace with every figure
-closed, and its loaded functions survive the reset; xelatex, which cannot be reset, is forked
-where a program's shared preamble ends (:mod:`.texfork`), one server per preamble. All programs
-share one sandbox (one workspace root, one memory cap), so warm mode trades some isolation for
-speed; the default realiser runs one fresh process per program. A program past its deadline
-kills the whole interpreter (Python kills only the fork), which restarts for the next program.
-Under the ``figcodebench`` capture protocol only the forking servers run warm (:data:`FORKED`:
-each program starts from the state a cold run starts from); MATLAB runs cold.
+process: Python, R and Octave fork a fresh child per program from a server that loaded once
+(matplotlib; R's graphics and ggplot2's namespace, not attached; Octave with its gnuplot
+toolkit), so each program starts from the state a cold run starts from and nothing it does
+survives it; xelatex is forked where a program's shared preamble ends (:mod:`.texfork`), one
+server per preamble. So a warm server may capture by either protocol. All programs share one
+sandbox (one workspace root, one memory cap), so warm mode trades some isolation for speed; the
+default realiser runs one fresh process per program. A program past its deadline kills the
+whole interpreter (Python kills only the fork), which restarts for the next program. MATLAB
+itself, where installed, runs its programs cold (the warm server is Octave's).
 
 The copy check's proof (:mod:`.input_watch`) spans the interpreter's whole life: whatever a
 program reads can outlive it here (a file in the shared root or ``/tmp``, R's or Octave's
@@ -57,8 +56,6 @@ from refig_family_figure_to_code.languages import Language
 from refig_family_figure_to_code.machine_caches import fontconfig_binds
 
 WARM_LANGUAGES = (Language.PYTHON, Language.R, Language.MATLAB, Language.LATEX)
-#: The warm servers that fork a child per program, so they may capture by any protocol.
-FORKED = (Language.PYTHON, Language.R, Language.LATEX)
 DONE = b"REFIG-DONE\t"
 READY = b"REFIG-READY"
 #: How long a fresh interpreter may take to load (its time is not the first program's).
@@ -78,6 +75,9 @@ class WarmInterpreter:
         if self.language not in WARM_LANGUAGES:
             raise ValueError(f"{self.language.value} has no warm interpreter")
         self.shared = shared
+        #: What its runs are labelled as made by (MATLAB's server is GNU Octave).
+        self._engine = (toolchains.OCTAVE if self.language is Language.MATLAB
+                        else self.language.value)
         if self.language is Language.LATEX and not shared:
             raise ValueError("a warm xelatex needs the preamble lines it shares")
         self.limits = limits or Limits()
@@ -201,9 +201,6 @@ class WarmInterpreter:
         refused = refuse(program, self.language)
         if refused is not None:
             return refused
-        if protocol == FIGCODEBENCH and self.language not in FORKED:
-            raise ValueError(f"the {self.language.value} warm interpreter captures by refig's "
-                             "protocol only")
         given = inputs or {}
         # The decoy run is a fresh process: this one's root, /tmp and memory may hold what an
         # earlier program read (a stashed figure would make the decoy run repeat the picture).
@@ -244,7 +241,7 @@ class WarmInterpreter:
                 self._kill()
             execution = conclude(prepared, exit_code=status, timed_out=timed_out,
                                  output=output, seconds=seconds,
-                                 toolchain=f"{self.language.value} (warm)", width=width,
+                                 toolchain=f"{self._engine} (warm)", width=width,
                                  deadline_s=self.limits.deadline_s, process_cap=record,
                                  process_limit_reached=reached, protocol=protocol)
             unopened = self._watch is not None and self._watch.untouched()
@@ -265,9 +262,7 @@ class WarmInterpreter:
                   "" if saves_itself else toolchains.CAPTURE, str(width), str(height)]
         if self.language is Language.PYTHON:
             return [*fields, str(toolchains.DPI), f"{self.limits.deadline_s:g}"]
-        if self.language is Language.R:
-            return [*fields, protocol]
-        return fields
+        return [*fields, protocol]
 
     def _write_rest(self, job: Path) -> None:
         """The program as prepared in ``job``, after the lines this server has read."""

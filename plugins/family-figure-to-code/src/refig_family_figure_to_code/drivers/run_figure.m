@@ -1,9 +1,10 @@
 % refig's driver for MATLAB programs, under GNU Octave (gnuplot toolkit, pinned) or MATLAB.
 % Cold: reads REFIG_PROGRAM, REFIG_IMAGE, REFIG_WIDTH, REFIG_HEIGHT (and REFIG_PROTOCOL:
 % figcodebench prints the figure at its own size at 300 dpi, refig crops the margin) and exits with 0 ran,
-% 3 syntax error, 4 runtime error. With REFIG_WARM set it serves jobs from stdin, one per line
-% (tab-separated: directory, program, image, width, height; see below), each in its own function
-% workspace with every figure closed, answering REFIG-DONE<TAB>status.
+% 3 syntax error, 4 runtime error. With REFIG_WARM set (Octave only) it serves jobs, one per line
+% (tab-separated: directory, program, image, width, height, protocol; see below), each in a child
+% forked from this loaded Octave, so each starts from the state a cold run starts from, answering
+% REFIG-DONE<TAB>status: the child's exit status, as a cold run's.
 1;
 
 function refig_status = refig_job(refig_program, refig_image, refig_width, refig_height, ...
@@ -66,12 +67,22 @@ while true
     break;
   end
   job = strsplit(line, "\t");
-  cd(job{1});
-  diary('refig-output.log');
-  diary on;
-  status = refig_job(job{2}, job{3}, str2double(job{4}), str2double(job{5}));
-  diary off;
-  cd(home);
+  pid = fork();
+  if pid == 0
+    % The child: its output goes to its job's log, never to the server's answers, and its
+    % standard input is empty; whatever it does ends with it.
+    cd(job{1});
+    output = fopen('refig-output.log', 'w');
+    dup2(output, stdout);
+    dup2(output, stderr);
+    dup2(fopen('/dev/null', 'r'), stdin);
+    exit(refig_job(job{2}, job{3}, str2double(job{4}), str2double(job{5}), job{6}));
+  end
+  [~, ended] = waitpid(pid);
+  status = 4;  % killed by a signal: the run failed
+  if WIFEXITED(ended)
+    status = WEXITSTATUS(ended);
+  end
   fprintf(1, 'REFIG-DONE\t%d\n', status);
   fflush(stdout);
 end
