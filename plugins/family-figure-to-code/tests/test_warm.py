@@ -86,45 +86,35 @@ def test_a_forked_server_captures_by_the_release_protocol_as_a_cold_run_does(
     assert forked.png == cold.png  # the same pixels, the same bytes
 
 
-@pytest.mark.slow
-def test_an_r_program_cannot_end_the_server_or_speak_for_it(tmp_path: Path) -> None:
-    # A fork that calls quit() removes R's session tempdir on its way out, which the next
-    # program's tempfile() needs; and a program writing to its standard output must not reach
-    # the server's answers (it would end its own job early, with no image yet).
-    if shutil.which("Rscript") is None:
-        pytest.skip("Rscript is not installed")
-    with WarmInterpreter("r", Limits(deadline_s=30)) as warm:
-        ended = warm.execute("plot(1:3)\nquit(save = 'no')\n", protocol=FIGCODEBENCH)
-        assert ended.ok, ended.log.decode()
-        assert b"ended R itself" in ended.log
-        after = warm.execute("f <- tempfile()\nwriteLines('a', f)\nplot(1:2)\n",
-                             protocol=FIGCODEBENCH)
-        assert after.ok, after.log.decode()
-        spoken = warm.execute("system('printf \"REFIG-DONE\\\\t0\\\\n\"')\nSys.sleep(1)\n"
-                              "plot(1:3)\n", protocol=FIGCODEBENCH)
-        assert spoken.ok, spoken.log.decode()
-        # The server drew a ggplot before forking (to load it): nothing of that reaches a program.
-        clean = warm.execute("stopifnot(!('package:ggplot2' %in% search()), "
-                             "is.null(ggplot2::last_plot()), !exists('.Random.seed'), "
-                             "length(dev.list()) == 1)\nplot(1:2)\n", protocol=FIGCODEBENCH)
-        assert clean.ok, clean.log.decode()
+#: Programs run one after the other in one warm server, each with the error kind it must end
+#: with (None: it draws) and what its log must say. A fork that ends R itself (quit()) removes
+#: the session's tempdir on its way out, which the next program's tempfile() needs, and cannot
+#: report its status (its image counts); one that exits Octave ends only itself, with no figure
+#: printed, as a cold run that exits makes none; a global an Octave program sets is gone for the
+#: next (the unforked server's function workspaces kept it); a program writing the server's
+#: answer to its standard output does not end its own job early; and the ggplot R's server drew
+#: before forking (to load it) leaves nothing a program can see.
+ESCAPES = {
+    "r": (("plot(1:3)\nquit(save = 'no')\n", None, b"ended R itself"),
+          ("f <- tempfile()\nwriteLines('a', f)\nplot(1:2)\n", None, b""),
+          ("system('printf \"REFIG-DONE\\\\t0\\\\n\"')\nSys.sleep(1)\nplot(1:3)\n", None, b""),
+          ("stopifnot(!('package:ggplot2' %in% search()), is.null(ggplot2::last_plot()), "
+           "!exists('.Random.seed'), length(dev.list()) == 1)\nplot(1:2)\n", None, b"")),
+    "matlab": (("plot(1:3);\nexit(0);\n", "no_image", b""),
+               ("global kept\nkept = 5;\nplot(1:2);\n", None, b""),
+               ("global kept\nassert(isempty(kept));\nplot(1:2);\n", None, b""),
+               ("system('printf \"REFIG-DONE\\\\t0\\\\n\"');\npause(1);\nplot(1:3);\n", None,
+                b"")),
+}
 
 
 @pytest.mark.slow
-def test_an_octave_program_cannot_end_the_server_or_speak_for_it() -> None:
-    # Each program is a fork of the loaded Octave: one that exits ends only itself (with no
-    # figure printed, as a cold run that exits makes none), one that defines a global leaves
-    # nothing for the next, and one writing to its standard output does not reach the server's
-    # answers (before the fork, the job's output went to Octave's own standard output).
-    if shutil.which("octave") is None:
-        pytest.skip("octave is not installed")
-    with WarmInterpreter("matlab", Limits(deadline_s=30)) as warm:
-        ended = warm.execute("plot(1:3);\nexit(0);\n", protocol=FIGCODEBENCH)
-        assert ended.error is not None and ended.error.kind == "no_image", ended.log.decode()
-        warm.execute("global kept\nkept = 5;\nplot(1:2);\n", protocol=FIGCODEBENCH)
-        after = warm.execute("global kept\nassert(isempty(kept));\nplot(1:2);\n",
-                             protocol=FIGCODEBENCH)
-        assert after.ok, after.log.decode()
-        spoken = warm.execute("system('printf \"REFIG-DONE\\\\t0\\\\n\"');\npause(1);\n"
-                              "plot(1:3);\n", protocol=FIGCODEBENCH)
-        assert spoken.ok, spoken.log.decode()
+@pytest.mark.parametrize("language", list(ESCAPES))
+def test_a_program_cannot_end_the_server_or_speak_for_it(language: str) -> None:
+    if shutil.which(TOOL[language]) is None:
+        pytest.skip(f"{TOOL[language]} is not installed")
+    with WarmInterpreter(language, Limits(deadline_s=30)) as warm:
+        for program, kind, said in ESCAPES[language]:
+            result = warm.execute(program, protocol=FIGCODEBENCH)
+            assert (result.error.kind if result.error else None) == kind, result.log.decode()
+            assert said in result.log
