@@ -3,6 +3,13 @@
 Every variant is a slide of one presentation so one conversion renders them all: the probes cost
 about one more render per artifact, not one per probe. The first copy of each probed slide is left
 unedited, so the checks compare renderings made by the same conversion.
+
+Every shape of a variant but the probed node is drawn without its effects (shadow, glow, soft
+edge, reflection): LibreOffice draws a blurred effect into a bitmap shape by shape, and a
+theme's shadow under every box was about 85% of a probe deck's PDF export (docs/performance.md,
+"Effects left out of the probe decks"). They are left out the same way in every variant of a
+slide, and the node keeps its own, so the checks read the node as the render stage shows it.
+The deck is written uncompressed: LibreOffice reads it once.
 """
 
 from __future__ import annotations
@@ -22,14 +29,20 @@ REL_SLIDE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships
 SLIDE_TYPE = "application/vnd.openxmlformats-officedocument.presentationml.slide+xml"
 #: Relationships a copied slide drops: they point back at the one slide they belong to.
 DROPPED_RELS = ("/notesSlide", "/comments", "/commentAuthors")
+#: Shapes whose effects a probe deck leaves out (a graphic frame has none).
+EFFECT_SHAPES = tuple(q(tag) for tag in ("p:sp", "p:cxnSp", "p:pic", "p:grpSp"))
+#: What may follow ``a:effectLst`` in a shape's properties, in the schema's order.
+AFTER_EFFECTS = tuple(q(tag) for tag in ("a:scene3d", "a:sp3d", "a:extLst"))
 
 
 @dataclass(frozen=True)
 class Variant:
-    """One slide of the probe deck: the slide part it copies and its edited XML."""
+    """One slide of the probe deck: the slide part it copies, its edited XML and the probed
+    node's shape id, the one shape that keeps its effects (None: every shape keeps them)."""
 
     source_part: str
     xml: etree._Element
+    node: int | None = None
 
 
 def _serialise(root: etree._Element) -> bytes:
@@ -50,6 +63,36 @@ def _slide_rels(package: Package, part: str) -> bytes:
             attributes["TargetMode"] = "External"
         etree.SubElement(root, f"{{{REL_NS}}}Relationship", attributes)
     return _serialise(root)
+
+
+def _shape_id(shape: etree._Element) -> str | None:
+    props = shape.find(f"./*/{q('p:cNvPr')}")
+    return None if props is None else props.get("id")
+
+
+def drop_effects(slide: etree._Element, keep: int) -> None:
+    """Draw every shape of ``slide`` without effects but shape ``keep`` and the groups holding
+    it: an empty effect list (which overrides a style's, a placeholder's or a theme's) and no
+    style effect."""
+    shapes = list(slide.iter(*EFFECT_SHAPES))
+    kept = {shape for shape in shapes if _shape_id(shape) == str(keep)}
+    kept |= {group for shape in kept for group in shape.iterancestors(q("p:grpSp"))}
+    for shape in shapes:
+        if shape in kept:
+            continue
+        for ref in shape.iterfind(f"{q('p:style')}/{q('a:effectRef')}"):
+            ref.set("idx", "0")
+        props = shape.find(q("p:grpSpPr" if shape.tag == q("p:grpSp") else "p:spPr"))
+        if props is None:
+            continue
+        for effects in props.findall(q("a:effectLst")) + props.findall(q("a:effectDag")):
+            props.remove(effects)
+        empty = etree.Element(q("a:effectLst"))
+        later = next((child for child in props if child.tag in AFTER_EFFECTS), None)
+        if later is None:
+            props.append(empty)
+        else:
+            later.addprevious(empty)
 
 
 def write_probe_deck(package: Package, variants: Sequence[Variant], out: Path) -> Path:
@@ -87,6 +130,8 @@ def write_probe_deck(package: Package, variants: Sequence[Variant], out: Path) -
         )
         slide = variant.xml
         slide.attrib.pop("show", None)  # a hidden slide's copies are shown
+        if variant.node is not None:
+            drop_effects(slide, variant.node)
         added[name] = _serialise(slide)
         added[posixpath.join(folder, "_rels", f"refigprobe{index}.xml.rels")] = _slide_rels(
             package, variant.source_part
@@ -100,7 +145,7 @@ def write_probe_deck(package: Package, variants: Sequence[Variant], out: Path) -
     # The gate bounded these members' sizes; they are copied as they are.
     with (
         zipfile.ZipFile(package.path) as source,
-        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as deck,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as deck,
     ):
         for info in source.infolist():
             if info.filename.lower() not in written:

@@ -61,7 +61,8 @@ class EditProbes(Metric):
     """Slide probes on the figure-to-slide slide or the edited slides of a deck; code probes on
     a figure-to-code program."""
 
-    version = "3"  # 2: keeps each slide probe's before and after renderings; 3: a program's too
+    version = "4"  # 2: keeps each slide probe's before and after renderings; 3: a program's too;
+    # 4: the probe decks draw shapes other than the node without effects (the same verdicts)
 
     def __init__(
         self, renderer: str = "libreoffice", code_renderer: str = "program", width: int = 800

@@ -186,7 +186,7 @@ def plan_slide(
     node = target.node
     assert node.id is not None
     base = len(variants)
-    variants.append(Variant(part, copy.deepcopy(xml)))
+    variants.append(Variant(part, copy.deepcopy(xml), node.id))
     delta = move_delta(tree, target.rect)
     geometry = Geometry(target, delta, 1.0 / tree.slide_width, 1.0 / tree.slide_height)
     glued = [e.line.id for e in target.edges if e.glued and e.line.id is not None]
@@ -215,7 +215,7 @@ def plan_slide(
         except edits.EditError as exc:
             skipped.append(not_applicable(probe, str(exc), slide))
             continue
-        variants.append(Variant(part, root))
+        variants.append(Variant(part, root, node.id))
         outcome = Outcome(probe, applicable=True, slide=slide, evidence=dict(described))
         planned.append(Planned(outcome, len(variants) - 1, base, check))
     return planned, skipped, geometry
