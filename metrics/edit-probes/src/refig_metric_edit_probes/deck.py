@@ -23,6 +23,8 @@ from pathlib import Path
 from lxml import etree
 from refig_toolkit_pptx import Package, q
 
+from refig_metric_edit_probes.edits import find_shapes
+
 REL_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
 CT_NS = "http://schemas.openxmlformats.org/package/2006/content-types"
 REL_SLIDE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide"
@@ -65,19 +67,13 @@ def _slide_rels(package: Package, part: str) -> bytes:
     return _serialise(root)
 
 
-def _shape_id(shape: etree._Element) -> str | None:
-    props = shape.find(f"./*/{q('p:cNvPr')}")
-    return None if props is None else props.get("id")
-
-
 def drop_effects(slide: etree._Element, keep: int) -> None:
     """Draw every shape of ``slide`` without effects but shape ``keep`` and the groups holding
     it: an empty effect list (which overrides a style's, a placeholder's or a theme's) and no
     style effect."""
-    shapes = list(slide.iter(*EFFECT_SHAPES))
-    kept = {shape for shape in shapes if _shape_id(shape) == str(keep)}
+    kept = set(find_shapes(slide, keep))  # none in a variant that deleted it
     kept |= {group for shape in kept for group in shape.iterancestors(q("p:grpSp"))}
-    for shape in shapes:
+    for shape in slide.iter(*EFFECT_SHAPES):
         if shape in kept:
             continue
         for ref in shape.iterfind(f"{q('p:style')}/{q('a:effectRef')}"):
