@@ -1,10 +1,10 @@
 # refig's warm R server: R started once, with its graphics and (when installed) ggplot2's
 # namespace loaded, not attached, and warmed by one throwaway plot; each program runs in a fresh
 # fork of it (parallel::mcparallel), so nothing one program does reaches the next and each starts
-# as a cold `Rscript --vanilla` of run_figure.R would, only sooner. Jobs arrive one per line on stdin
-# (tab-separated: directory, program, image, width, height, capture protocol); each is answered
-# with REFIG-DONE<TAB>status on stdout (REFIG-READY once loaded). The fork's own stdout is
-# /dev/null (silent), so a program cannot write to this channel; its output is sunk to
+# as a cold `Rscript --vanilla` of run_figure.R would, only sooner. Jobs arrive one per line on
+# stdin (tab-separated: directory, program, image, width, height, capture protocol); each is
+# answered with REFIG-DONE<TAB>status on stdout (REFIG-READY once loaded). The fork's own stdout
+# is /dev/null (silent), so a program cannot write to this channel; its output is sunk to
 # refig-output.log in its directory. The fork draws a fresh random seed from its own pid.
 source(file.path(Sys.getenv("REFIG_DRIVERS"), "run_figure.R"))
 
