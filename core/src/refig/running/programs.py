@@ -97,9 +97,14 @@ def run_sandboxed(
 
 def cap_holds(mechanism: str = "auto", limit: int = 16) -> bool:
     """True when ``mechanism`` really caps a program at ``limit`` tasks here: a harmless program
-    starts 40 sleeping children under the cap and counts those that started."""
+    starts four times ``limit`` sleeping children under the cap and some must be refused.
+
+    Not "fewer than ``limit``": under the ``uid`` mechanism the allowance is shared with every
+    other task of that uid, and one of them ending during the probe lets it start one more.
+    """
+    children = 4 * limit
     with tempfile.TemporaryDirectory(prefix="refig-cap-probe-") as work:
-        probe = "for i in $(seq 40); do (echo s; sleep 2) & done 2>/dev/null; sleep 1"
+        probe = f"for i in $(seq {children}); do (echo s; sleep 2) & done 2>/dev/null; sleep 1"
         result = run_sandboxed(["/bin/sh", "-c", probe], workdir=Path(work), deadline_s=20,
                                max_processes=limit, cap_mechanism=mechanism)
-    return result.stdout.count(b"s") < limit
+    return result.stdout.count(b"s") < children
