@@ -267,29 +267,25 @@ def test_a_group_is_probed_in_one_call_with_the_values_each_gets_alone(
     assert batched._prepared == {}
 
 
-def test_every_shape_but_the_node_and_its_groups_loses_its_effects() -> None:
+def test_every_shape_loses_its_effects_in_its_schema_place() -> None:
     prs = Presentation()
     slide = prs.slides.add_slide(prs.slide_layouts[6])
     group = slide.shapes.add_group_shape()
     node = group.shapes.add_shape(MSO_SHAPE.RECTANGLE, Emu(0), Emu(0), Emu(900_000), Emu(500_000))
     sibling = group.shapes.add_shape(MSO_SHAPE.OVAL, Emu(0), Emu(900_000), Emu(500_000),
                                      Emu(500_000))
-    other = slide.shapes.add_shape(MSO_SHAPE.RECTANGLE, Emu(2_000_000), Emu(0), Emu(900_000),
-                                   Emu(500_000))
     glow = '<a:effectLst xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main">' \
            '<a:glow rad="63500"><a:srgbClr val="FF0000"/></a:glow></a:effectLst>'
-    for shape in (node, other):  # an explicit effect, before the preset geometry's successors
-        shape._element.spPr.append(etree.fromstring(glow))
-    xml = slide._element
-    drop_effects(xml, node.shape_id)
+    node._element.spPr.append(etree.fromstring(glow))  # before the preset geometry's successors
 
     def effects(shape) -> tuple[str | None, list[int]]:
         ref = shape._element.find(f"{qn('p:style')}/{qn('a:effectRef')}")
         lists = shape._element.spPr.findall(qn("a:effectLst"))
         return (None if ref is None else ref.get("idx")), [len(e) for e in lists]
 
-    assert effects(node) == ("2", [1])  # python-pptx's style refers to the theme's shadow
-    assert effects(sibling) == ("0", [0]) and effects(other) == ("0", [0])
-    assert group._element.grpSpPr.find(qn("a:effectLst")) is None  # it holds the node
-    order = [child.tag for child in other._element.spPr]
+    assert effects(sibling) == ("2", [])  # python-pptx's style refers to the theme's shadow
+    drop_effects(slide._element)
+    assert effects(node) == ("0", [0]) and effects(sibling) == ("0", [0])
+    assert [len(e) for e in group._element.grpSpPr.findall(qn("a:effectLst"))] == [0]
+    order = [child.tag for child in node._element.spPr]
     assert order.index(qn("a:effectLst")) > order.index(qn("a:prstGeom"))

@@ -4,11 +4,10 @@ Every variant is a slide of one presentation so one conversion renders them all:
 about one more render per artifact, not one per probe. The first copy of each probed slide is left
 unedited, so the checks compare renderings made by the same conversion.
 
-Every shape of a variant but the probed node is drawn without its effects (shadow, glow, soft
-edge, reflection): LibreOffice draws a blurred effect into a bitmap shape by shape, and a
-theme's shadow under every box was about 85% of a probe deck's PDF export (docs/performance.md,
-"Effects left out of the probe decks"). They are left out the same way in every variant of a
-slide, and the node keeps its own, so the checks read the node as the render stage shows it.
+Every shape of every variant is drawn without its effects (shadow, glow, soft edge,
+reflection): LibreOffice draws a blurred effect into a bitmap shape by shape, and a theme's shadow
+under every box was about 85% of a probe deck's PDF export (docs/performance.md, "Effects left out
+of the probe decks"). The unedited copy loses them too, so every check compares like with like.
 The deck is written uncompressed: LibreOffice reads it once.
 """
 
@@ -22,8 +21,6 @@ from pathlib import Path
 
 from lxml import etree
 from refig_toolkit_pptx import Package, q
-
-from refig_metric_edit_probes.edits import find_shapes
 
 REL_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
 CT_NS = "http://schemas.openxmlformats.org/package/2006/content-types"
@@ -39,12 +36,10 @@ AFTER_EFFECTS = tuple(q(tag) for tag in ("a:scene3d", "a:sp3d", "a:extLst"))
 
 @dataclass(frozen=True)
 class Variant:
-    """One slide of the probe deck: the slide part it copies, its edited XML and the probed
-    node's shape id, the one shape that keeps its effects (None: every shape keeps them)."""
+    """One slide of the probe deck: the slide part it copies and its edited XML."""
 
     source_part: str
     xml: etree._Element
-    node: int | None = None
 
 
 def _serialise(root: etree._Element) -> bytes:
@@ -67,15 +62,10 @@ def _slide_rels(package: Package, part: str) -> bytes:
     return _serialise(root)
 
 
-def drop_effects(slide: etree._Element, keep: int) -> None:
-    """Draw every shape of ``slide`` without effects but shape ``keep`` and the groups holding
-    it: an empty effect list (which overrides a style's, a placeholder's or a theme's) and no
-    style effect."""
-    kept = set(find_shapes(slide, keep))  # none in a variant that deleted it
-    kept |= {group for shape in kept for group in shape.iterancestors(q("p:grpSp"))}
+def drop_effects(slide: etree._Element) -> None:
+    """Draw every shape of ``slide`` without effects: an empty effect list (which overrides a
+    style's, a placeholder's or a theme's) and no style effect."""
     for shape in slide.iter(*EFFECT_SHAPES):
-        if shape in kept:
-            continue
         for ref in shape.iterfind(f"{q('p:style')}/{q('a:effectRef')}"):
             ref.set("idx", "0")
         props = shape.find(q("p:grpSpPr" if shape.tag == q("p:grpSp") else "p:spPr"))
@@ -126,8 +116,7 @@ def write_probe_deck(package: Package, variants: Sequence[Variant], out: Path) -
         )
         slide = variant.xml
         slide.attrib.pop("show", None)  # a hidden slide's copies are shown
-        if variant.node is not None:
-            drop_effects(slide, variant.node)
+        drop_effects(slide)
         added[name] = _serialise(slide)
         added[posixpath.join(folder, "_rels", f"refigprobe{index}.xml.rels")] = _slide_rels(
             package, variant.source_part

@@ -130,6 +130,13 @@ def move(root: etree._Element, node_id: int, delta: Point, edges: Iterable[Edge]
                 set_line(shape, start, end)
 
 
+def hide(root: etree._Element, node_id: int) -> None:
+    """Draw the node hidden (``hidden`` on its ``p:cNvPr``): its glued connectors still end on
+    its connection sites, so the rendering shows the lines' own ink where it went."""
+    for shape in shapes_with_id(root, node_id):
+        shape.find(f"*/{q('p:cNvPr')}").set("hidden", "1")
+
+
 def longer_label(text: str) -> str:
     """The label half again as long: its words, then the first half of them again."""
     words = " ".join(text.split())

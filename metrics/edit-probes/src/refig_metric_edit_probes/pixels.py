@@ -95,6 +95,14 @@ def leaves(image: np.ndarray, box: Box, point: tuple[float, float]) -> bool:
     return bool((differs(pixels, background(image, box)) & band).any())
 
 
+def drawn_near(image: np.ndarray, without: np.ndarray, point: tuple[float, float]) -> bool:
+    """Whether ``image`` shows ink that ``without`` (the same slide without it) lacks within
+    :data:`REACH` px of ``point``."""
+    x, y = round(point[0]), round(point[1])
+    near = (x - REACH, y - REACH, x + REACH + 1, y + REACH + 1)
+    return bool(changed(window(image, near)[0], window(without, near)[0]).any())
+
+
 def changed(original: np.ndarray, variant: np.ndarray) -> np.ndarray:
     """Where the variant changed (compared exactly first: most pixels are equal)."""
     mask = (original != variant).any(axis=-1)

@@ -1,13 +1,15 @@
 """The slide probes: edit copies of the artifact's slides, render them in one conversion, check.
 
 - **move**: the node moves by :data:`MOVE_SHARE` of the slide's width and height (towards the side
-  with room); glued connectors follow to the same connection sites, free lines stay. Passes when
-  the node's old place no longer shows it (at most :data:`KEPT_MAX` of its ink stays) and every
-  edge the rendering showed meeting it still does: for each line with an end on the node, ink
-  in the band just outside the node's new box near that end's new place, or where a straight
-  line from there to its far end leaves the box (:func:`meets`), however the renderer routes
-  it. A glued connector leaves there; a free line stayed
-  behind.
+  with room); glued connectors follow to the same connection sites, free lines stay. The moved
+  node is drawn hidden, so near its new place the rendering shows only the lines' own ink.
+  Passes when the node's old place no longer shows it (at most :data:`KEPT_MAX` of its ink
+  stays) and every edge the rendering showed meeting it still does: each line with an end on
+  the node showed ink in the band just outside the node's box near that end, or where a
+  straight line from there to its far end leaves the box (:func:`meets`), and after the move
+  shows ink near that end's new place that the slide without the node and its glued lines (the
+  **delete** variant) lacks (:func:`pixels.drawn_near`), however the renderer routes it. A
+  glued connector is there; a free line stayed behind.
 - **relabel**: the label becomes half again as long. Passes when the text changed inside the
   node's box and nothing changed outside it (at most :data:`SPILL_SHARE` of the box's area).
 - **delete**: the node and the lines glued to it go. Passes when at most :data:`KEPT_MAX` of the
@@ -52,6 +54,11 @@ class ProbeRenderError(RuntimeError):
     """The probe deck did not render."""
 
 
+Check = Callable[
+    [np.ndarray, np.ndarray, "Geometry", np.ndarray | None], tuple[bool | None, dict[str, Any]]
+]
+
+
 @dataclass
 class Planned:
     """A probe whose variant is in the deck: its slide index in the deck and how to check it."""
@@ -59,7 +66,9 @@ class Planned:
     outcome: Outcome
     page: int
     base: int
-    check: Callable[[np.ndarray, np.ndarray, Geometry], tuple[bool | None, dict[str, Any]]]
+    check: Check
+    #: The page of the slide without the node and its glued lines (the delete variant's).
+    without: int | None = None
 
 
 @dataclass(frozen=True)
@@ -110,27 +119,32 @@ def exit_point(start: Point, stop: Point, box: pixels.Box) -> Point | None:
     return None
 
 
-def meets(image: np.ndarray, geo: Geometry, edge: Edge, shift: Point, box: pixels.Box) -> bool:
-    """Whether the rendering shows a line leaving the node's box from the edge's end moved by
-    ``shift``: ink in the band just outside the box near that point (a line leaving outwards,
-    however the renderer routes it), or, for a straight line that runs across the box to its
-    far end (moved too when glued to the node as well), near where it leaves the box."""
-    end = (edge.on_node[0] + shift[0], edge.on_node[1] + shift[1])
-    far = edge.far if not edge.both_glued else (edge.far[0] + shift[0], edge.far[1] + shift[1])
-    start, stop = (end[0] * geo.sx, end[1] * geo.sy), (far[0] * geo.sx, far[1] * geo.sy)
+def meets(image: np.ndarray, geo: Geometry, edge: Edge) -> bool:
+    """Whether the rendering shows a line leaving the node's box from the edge's end: ink in the
+    band just outside the box near that point (a line leaving outwards, however the renderer
+    routes it), or, for a straight line that runs across the box to its far end, near where it
+    leaves the box."""
+    box = geo.old
+    start = (edge.on_node[0] * geo.sx, edge.on_node[1] * geo.sy)
     if pixels.leaves(image, box, start):
         return True
     bent = (edge.line.geometry or "").startswith(("bentConnector", "curvedConnector"))
+    stop = (edge.far[0] * geo.sx, edge.far[1] * geo.sy)
     crossing = None if bent else exit_point(start, stop, box)
     return crossing is not None and pixels.leaves(image, box, crossing)
 
 
-def check_move(before: np.ndarray, after: np.ndarray, geo: Geometry):
+def check_move(before: np.ndarray, after: np.ndarray, geo: Geometry,
+               without: np.ndarray | None):
     share, count = pixels.kept(before, after, pixels.grow(geo.old, 2), pixels.grow(geo.new, 6))
     if share is None or count < MIN_INK:
         return None, {"why": "the node does not show in the rendering"}
-    drawn = [e for e in geo.target.edges if meets(before, geo, e, (0.0, 0.0), geo.old)]
-    kept_on = [e for e in drawn if meets(after, geo, e, geo.delta, geo.new)]
+    if without is None:
+        return None, {"why": "no slide without the node to compare with"}
+    drawn = [e for e in geo.target.edges if meets(before, geo, e)]
+    moved = [((e.on_node[0] + geo.delta[0]) * geo.sx, (e.on_node[1] + geo.delta[1]) * geo.sy)
+             for e in drawn]
+    kept_on = [end for end in moved if pixels.drawn_near(after, without, end)]
     return share <= KEPT_MAX and len(kept_on) == len(drawn), {
         "ink_kept_at_old_place": round(share, 3),
         "edges_meeting_before": len(drawn),
@@ -138,7 +152,7 @@ def check_move(before: np.ndarray, after: np.ndarray, geo: Geometry):
     }
 
 
-def check_relabel(before: np.ndarray, after: np.ndarray, geo: Geometry):
+def check_relabel(before: np.ndarray, after: np.ndarray, geo: Geometry, _: np.ndarray | None):
     inside = pixels.changed_inside(before, after, geo.old)
     outside = pixels.changed_outside(before, after, pixels.grow(geo.old, 3))
     (x0, y0, x1, y1) = geo.old
@@ -150,14 +164,14 @@ def check_relabel(before: np.ndarray, after: np.ndarray, geo: Geometry):
     }
 
 
-def check_delete(before: np.ndarray, after: np.ndarray, geo: Geometry):
+def check_delete(before: np.ndarray, after: np.ndarray, geo: Geometry, _: np.ndarray | None):
     share, count = pixels.kept(before, after, pixels.grow(geo.old, 2))
     if share is None or count < MIN_INK:
         return None, {"why": "the node does not show in the rendering"}
     return share <= KEPT_MAX, {"ink_kept": round(share, 3), "ink_pixels": count}
 
 
-def check_recolour(before: np.ndarray, after: np.ndarray, geo: Geometry):
+def check_recolour(before: np.ndarray, after: np.ndarray, geo: Geometry, _: np.ndarray | None):
     if pixels.share_near(before, geo.old, RECOLOUR) >= FILL_MIN:
         return None, {"why": "the node already shows the probe's colour"}
     filled = pixels.share_near(after, geo.old, RECOLOUR)
@@ -186,12 +200,16 @@ def plan_slide(
     node = target.node
     assert node.id is not None
     base = len(variants)
-    variants.append(Variant(part, copy.deepcopy(xml), node.id))
+    variants.append(Variant(part, copy.deepcopy(xml)))
     delta = move_delta(tree, target.rect)
     geometry = Geometry(target, delta, 1.0 / tree.slide_width, 1.0 / tree.slide_height)
     glued = [e.line.id for e in target.edges if e.glued and e.line.id is not None]
-    steps: dict[str, tuple[Callable[[Any], None], Any]] = {
-        "move": (lambda root: edits.move(root, node.id, delta, target.edges), check_move),
+    def move(root: Any) -> None:
+        edits.move(root, node.id, delta, target.edges)
+        edits.hide(root, node.id)
+
+    steps: dict[str, tuple[Callable[[Any], None], Check]] = {
+        "move": (move, check_move),
         "relabel": (
             lambda root: edits.relabel(root, node.id, edits.longer_label(node.text)),
             check_relabel,
@@ -215,9 +233,12 @@ def plan_slide(
         except edits.EditError as exc:
             skipped.append(not_applicable(probe, str(exc), slide))
             continue
-        variants.append(Variant(part, root, node.id))
+        variants.append(Variant(part, root))
         outcome = Outcome(probe, applicable=True, slide=slide, evidence=dict(described))
         planned.append(Planned(outcome, len(variants) - 1, base, check))
+    pages = {item.outcome.probe: item.page for item in planned}
+    for item in planned:
+        item.without = pages.get("delete")
     return planned, skipped, geometry
 
 
@@ -254,7 +275,8 @@ class ProbeDeck:
             item.outcome.pictures = {"before": before_png, "after": after_png}
             unit = self.geometries[item.outcome.slide or 0]  # scales per EMU of the slide
             geo = replace(unit, sx=unit.sx * before.shape[1], sy=unit.sy * before.shape[0])
-            passed, evidence = item.check(before, after, geo)
+            without = None if item.without is None else images[item.without][0]
+            passed, evidence = item.check(before, after, geo, without)
             item.outcome.passed = passed
             item.outcome.evidence |= evidence
             if passed is None:
