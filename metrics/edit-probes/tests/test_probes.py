@@ -74,7 +74,7 @@ def moved_tree(path: Path, tmp_path: Path):
         target = choose_target(tree)
         root = copy.deepcopy(package.xml(part))
         edits.move(root, target.node.id, MOVE, target.edges)
-        deck = write_probe_deck(package, [Variant(part, root)], tmp_path / "moved.pptx")
+        deck = write_probe_deck([(package, [Variant(part, root)])], tmp_path / "moved.pptx")
     with Package.open(deck) as package:
         return tree, target, read_tree(package, package.slides()[0].part)
 
