@@ -16,10 +16,10 @@ from pptx.enum.shapes import MSO_CONNECTOR, MSO_SHAPE
 from pptx.oxml.ns import qn
 from pptx.util import Emu
 from refig.models import GateResult
-from refig.plugin import Renderer
+from refig.plugin import ErrorInfo, Renderer, RenderOutput
 from refig.protocols import Artifact
 from refig_metric_edit_probes import edits
-from refig_metric_edit_probes.deck import Variant, write_probe_deck
+from refig_metric_edit_probes.deck import Variant, context_digest, write_probe_deck
 from refig_metric_edit_probes.metric import EditProbes, edited_slides
 from refig_metric_edit_probes.nodes import choose_target, endpoints
 from refig_toolkit_pptx import Package, read_tree
@@ -257,10 +257,55 @@ def test_a_group_is_probed_in_one_call_with_the_values_each_gets_alone(
     batched = EditProbes()
     batched._slide_renderer = counting  # the same warm renderer, counted
     batched.prepare(group)
-    assert counting.calls == [sum(1 for v in alone if v["probes_applicable"][0])]
+    assert counting.calls == [1]  # one template, one shared deck of every applicable variant
     together = [{v.name: (v.value, v.detail) for v in batched.compute(a)} for a in group]
     assert together[:-1] == alone  # the same values, outcomes and evidence
     assert together[-1]["probe_score"][0] is None
     assert "could not run" in together[-1]["probe_score"][1]["reason"]
-    assert counting.calls == [counting.calls[0]]  # nothing rendered again
+    assert counting.calls == [1]  # nothing rendered again
     assert batched._prepared == {}
+
+
+class FailingFirst(CountingRenderer):
+    """The real probe renderer, but every deck of its first call fails."""
+
+    def render(self, jobs, out_dir):
+        self.calls.append(len(jobs))
+        if len(self.calls) == 1:
+            return [RenderOutput(error=ErrorInfo(kind="render_failed", message="refused"))
+                    for _ in jobs]
+        return self.renderer.render(jobs, out_dir)
+
+
+def test_a_shared_deck_that_fails_is_rendered_again_one_deck_an_artifact(
+    probe_metric: EditProbes, lookalikes: dict[str, Path]
+) -> None:
+    group = [artifact(path) for path in lookalikes.values()]
+    alone = [{v.name: (v.value, v.detail) for v in probe_metric.compute(a)} for a in group]
+    failing = FailingFirst(probe_metric.renderer())
+    batched = EditProbes()
+    batched._slide_renderer = failing
+    batched.prepare(group)
+    applicable = sum(1 for v in alone if v["probes_applicable"][0])
+    assert failing.calls == [1, applicable]
+    assert [{v.name: (v.value, v.detail) for v in batched.compute(a)} for a in group] == alone
+
+
+def context_of(path: Path) -> str | None:
+    with Package.open(path) as package:
+        return context_digest(package, [package.slides()[0].part])
+
+
+def test_slides_share_a_deck_only_in_the_same_context(
+    kit: ModuleType, tmp_path: Path, lookalikes: dict[str, Path]
+) -> None:
+    # what the slides draw, their pictures included, is theirs; the template is the context
+    assert len({context_of(lookalikes[s]) for s in ("glued", "picture_under_labels")}) == 1
+    prs, slide = kit.new_slide(height=kit.SLIDE_H // 2)
+    kit.add_native_figure(slide)
+    assert context_of(kit.save(prs, tmp_path / "wide.pptx")) != context_of(lookalikes["glued"])
+    prs, slide = kit.new_slide()
+    kit.add_native_figure(slide)
+    other = prs.slides.add_slide(prs.slide_layouts[6])
+    slide.shapes[0].click_action.target_slide = other  # a link only its own package resolves
+    assert context_of(kit.save(prs, tmp_path / "linked.pptx")) is None

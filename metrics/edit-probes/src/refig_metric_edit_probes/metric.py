@@ -105,10 +105,10 @@ class EditProbes(Metric):
         return [0]
 
     def prepare(self, artifacts: Sequence[Artifact]) -> None:
-        """Probe the slides of a group of artifacts (the engine's artifacts of one source) with
-        their probe decks in one call of the renderer, which converts them in its batches:
-        one conversion call a deck cost 1.4 times as much. :meth:`compute` takes the outcomes
-        kept here; an artifact whose deck could not be made is probed alone there."""
+        """Probe the slides of a group of artifacts (the engine's artifacts of one source) in
+        one call of the renderer, those whose slides render in the same context in one shared
+        deck (:func:`~refig_metric_edit_probes.slides.probe_many`). :meth:`compute` takes the
+        outcomes kept here; an artifact whose deck could not be made is probed alone there."""
         slides = [a for a in artifacts if a.family != FIGURE_TO_CODE and a.gate.passed]
         if len(slides) < 2:
             return

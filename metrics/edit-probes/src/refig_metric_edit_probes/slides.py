@@ -1,5 +1,8 @@
 """The slide probes: edit copies of the artifact's slides, render them in one conversion, check.
 
+Artifacts probed together whose slides render in the same context share that conversion
+(:func:`shared_decks`); a slide renders the same in it as in a deck of its own.
+
 - **move**: the node moves by :data:`MOVE_SHARE` of the slide's width and height (towards the side
   with room); glued connectors follow to the same connection sites, free lines stay. Passes when
   the node's old place no longer shows it (at most :data:`KEPT_MAX` of its ink stays) and every
