@@ -22,6 +22,7 @@ from refig_metric_edit_probes import edits
 from refig_metric_edit_probes.deck import Variant, context_digest, write_probe_deck
 from refig_metric_edit_probes.metric import EditProbes, edited_slides
 from refig_metric_edit_probes.nodes import choose_target, endpoints
+from refig_metric_edit_probes.slides import MAX_DECK_PAGES
 from refig_toolkit_pptx import Package, read_tree
 
 DECK_EDIT = "deck-edit"
@@ -257,12 +258,14 @@ def test_a_group_is_probed_in_one_call_with_the_values_each_gets_alone(
     batched = EditProbes()
     batched._slide_renderer = counting  # the same warm renderer, counted
     batched.prepare(group)
-    assert counting.calls == [1]  # one template, one shared deck of every applicable variant
+    applicable = sum(1 for v in alone if v["probes_applicable"][0])
+    shared = math.ceil(applicable / (MAX_DECK_PAGES // 5))  # one template: decks of 5 pages each
+    assert counting.calls == [shared] and shared < applicable
     together = [{v.name: (v.value, v.detail) for v in batched.compute(a)} for a in group]
     assert together[:-1] == alone  # the same values, outcomes and evidence
     assert together[-1]["probe_score"][0] is None
     assert "could not run" in together[-1]["probe_score"][1]["reason"]
-    assert counting.calls == [1]  # nothing rendered again
+    assert counting.calls == [shared]  # nothing rendered again
     assert batched._prepared == {}
 
 

@@ -50,9 +50,10 @@ FILL_MIN = 0.3
 RECOLOUR = (0xE0, 0x21, 0x8A)
 #: A node with fewer ink pixels than this does not show in the rendering.
 MIN_INK = 20
-#: At most this many slides in a deck that several artifacts share (eight artifacts of one slide
-#: each): a bigger deck gains little and one conversion must finish within the renderer's timeout.
-MAX_DECK_PAGES = 40
+#: At most this many slides in a deck that several artifacts share (two artifacts of one slide
+#: each): a bigger deck saved less in one run and cost more under load, as the office no longer
+#: converts the next deck while the last is drawn; and one conversion must end within the timeout.
+MAX_DECK_PAGES = 10
 
 
 class ProbeRenderError(RuntimeError):
