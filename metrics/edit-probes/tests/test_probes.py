@@ -269,15 +269,19 @@ def test_a_group_is_probed_in_one_call_with_the_values_each_gets_alone(
     assert batched._prepared == {}
 
 
-class FailingFirst(CountingRenderer):
-    """The real probe renderer, but every deck of its first call fails."""
+class FailingShared(CountingRenderer):
+    """The real probe renderer, but every deck of more than one artifact's five slides fails."""
 
     def render(self, jobs, out_dir):
         self.calls.append(len(jobs))
-        if len(self.calls) == 1:
-            return [RenderOutput(error=ErrorInfo(kind="render_failed", message="refused"))
-                    for _ in jobs]
-        return self.renderer.render(jobs, out_dir)
+        shared = []
+        for job in jobs:
+            with Package.open(job.path) as package:
+                shared.append(len(package.slides()) > 5)
+        kept = [job for job, alone in zip(jobs, shared, strict=True) if not alone]
+        rendered = iter(self.renderer.render(kept, out_dir))
+        failed = RenderOutput(error=ErrorInfo(kind="render_failed", message="refused"))
+        return [failed if s else next(rendered) for s in shared]
 
 
 def test_a_shared_deck_that_fails_is_rendered_again_one_deck_an_artifact(
@@ -285,12 +289,14 @@ def test_a_shared_deck_that_fails_is_rendered_again_one_deck_an_artifact(
 ) -> None:
     group = [artifact(path) for path in lookalikes.values()]
     alone = [{v.name: (v.value, v.detail) for v in probe_metric.compute(a)} for a in group]
-    failing = FailingFirst(probe_metric.renderer())
+    failing = FailingShared(probe_metric.renderer())
     batched = EditProbes()
     batched._slide_renderer = failing
     batched.prepare(group)
     applicable = sum(1 for v in alone if v["probes_applicable"][0])
-    assert failing.calls == [1, applicable]
+    per_deck = MAX_DECK_PAGES // 5
+    shared = applicable - applicable % per_deck  # those in full shared decks, rendered again
+    assert failing.calls == [math.ceil(applicable / per_deck), shared] and shared > 1
     assert [{v.name: (v.value, v.detail) for v in batched.compute(a)} for a in group] == alone
 
 
