@@ -17,12 +17,13 @@ from pptx.enum.shapes import MSO_CONNECTOR, MSO_SHAPE
 from pptx.oxml.ns import qn
 from pptx.util import Emu
 from refig.models import GateResult
-from refig.plugin import Renderer
+from refig.plugin import ErrorInfo, Renderer, RenderOutput
 from refig.protocols import Artifact
 from refig_metric_edit_probes import edits
-from refig_metric_edit_probes.deck import Variant, drop_effects, write_probe_deck
+from refig_metric_edit_probes.deck import Variant, context_digest, drop_effects, write_probe_deck
 from refig_metric_edit_probes.metric import EditProbes, edited_slides
 from refig_metric_edit_probes.nodes import choose_target, endpoints
+from refig_metric_edit_probes.slides import MAX_DECK_PAGES
 from refig_toolkit_pptx import Package, read_tree
 
 DECK_EDIT = "deck-edit"
@@ -75,7 +76,7 @@ def moved_tree(path: Path, tmp_path: Path):
         target = choose_target(tree)
         root = copy.deepcopy(package.xml(part))
         edits.move(root, target.node.id, MOVE, target.edges)
-        deck = write_probe_deck(package, [Variant(part, root)], tmp_path / "moved.pptx")
+        deck = write_probe_deck([(package, [Variant(part, root)])], tmp_path / "moved.pptx")
     with Package.open(deck) as package:
         return tree, target, read_tree(package, package.slides()[0].part)
 
@@ -258,13 +259,66 @@ def test_a_group_is_probed_in_one_call_with_the_values_each_gets_alone(
     batched = EditProbes()
     batched._slide_renderer = counting  # the same warm renderer, counted
     batched.prepare(group)
-    assert counting.calls == [sum(1 for v in alone if v["probes_applicable"][0])]
+    applicable = sum(1 for v in alone if v["probes_applicable"][0])
+    shared = math.ceil(applicable / (MAX_DECK_PAGES // 5))  # one template: decks of 5 pages each
+    assert counting.calls == [shared] and shared < applicable
     together = [{v.name: (v.value, v.detail) for v in batched.compute(a)} for a in group]
     assert together[:-1] == alone  # the same values, outcomes and evidence
     assert together[-1]["probe_score"][0] is None
     assert "could not run" in together[-1]["probe_score"][1]["reason"]
-    assert counting.calls == [counting.calls[0]]  # nothing rendered again
+    assert counting.calls == [shared]  # nothing rendered again
     assert batched._prepared == {}
+
+
+class FailingShared(CountingRenderer):
+    """The real probe renderer, but every deck of more than one artifact's five slides fails."""
+
+    def render(self, jobs, out_dir):
+        self.calls.append(len(jobs))
+        shared = []
+        for job in jobs:
+            with Package.open(job.path) as package:
+                shared.append(len(package.slides()) > 5)
+        kept = [job for job, alone in zip(jobs, shared, strict=True) if not alone]
+        rendered = iter(self.renderer.render(kept, out_dir))
+        failed = RenderOutput(error=ErrorInfo(kind="render_failed", message="refused"))
+        return [failed if s else next(rendered) for s in shared]
+
+
+def test_a_shared_deck_that_fails_is_rendered_again_one_deck_an_artifact(
+    probe_metric: EditProbes, lookalikes: dict[str, Path]
+) -> None:
+    group = [artifact(path) for path in lookalikes.values()]
+    alone = [{v.name: (v.value, v.detail) for v in probe_metric.compute(a)} for a in group]
+    failing = FailingShared(probe_metric.renderer())
+    batched = EditProbes()
+    batched._slide_renderer = failing
+    batched.prepare(group)
+    applicable = sum(1 for v in alone if v["probes_applicable"][0])
+    per_deck = MAX_DECK_PAGES // 5
+    shared = applicable - applicable % per_deck  # those in full shared decks, rendered again
+    assert failing.calls == [math.ceil(applicable / per_deck), shared] and shared > 1
+    assert [{v.name: (v.value, v.detail) for v in batched.compute(a)} for a in group] == alone
+
+
+def context_of(path: Path) -> str | None:
+    with Package.open(path) as package:
+        return context_digest(package, [package.slides()[0].part])
+
+
+def test_slides_share_a_deck_only_in_the_same_context(
+    kit: ModuleType, tmp_path: Path, lookalikes: dict[str, Path]
+) -> None:
+    # what the slides draw, their pictures included, is theirs; the template is the context
+    assert len({context_of(lookalikes[s]) for s in ("glued", "picture_under_labels")}) == 1
+    prs, slide = kit.new_slide(height=kit.SLIDE_H // 2)
+    kit.add_native_figure(slide)
+    assert context_of(kit.save(prs, tmp_path / "wide.pptx")) != context_of(lookalikes["glued"])
+    prs, slide = kit.new_slide()
+    kit.add_native_figure(slide)
+    other = prs.slides.add_slide(prs.slide_layouts[6])
+    slide.shapes[0].click_action.target_slide = other  # a link only its own package resolves
+    assert context_of(kit.save(prs, tmp_path / "linked.pptx")) is None
 
 
 def test_every_shape_loses_its_effects_in_its_schema_place() -> None:

@@ -61,8 +61,10 @@ class EditProbes(Metric):
     """Slide probes on the figure-to-slide slide or the edited slides of a deck; code probes on
     a figure-to-code program."""
 
-    version = "4"  # 2: keeps each slide probe's before and after renderings; 3: a program's too;
-    # 4: the probe decks draw shapes other than the node without effects (the same verdicts)
+    version = "5"  # 2: keeps each slide probe's before and after renderings; 3: a program's too;
+    # 4: the probe decks draw shapes other than the node without effects (the same verdicts);
+    # 5: no shape keeps its effects, the moved node is hidden and its lines' ink is read against
+    # the delete variant (the same verdicts); artifacts of one context share a deck
 
     def __init__(
         self, renderer: str = "libreoffice", code_renderer: str = "program", width: int = 800
@@ -106,10 +108,10 @@ class EditProbes(Metric):
         return [0]
 
     def prepare(self, artifacts: Sequence[Artifact]) -> None:
-        """Probe the slides of a group of artifacts (the engine's artifacts of one source) with
-        their probe decks in one call of the renderer, which converts them in its batches:
-        one conversion call a deck cost 1.4 times as much. :meth:`compute` takes the outcomes
-        kept here; an artifact whose deck could not be made is probed alone there."""
+        """Probe the slides of a group of artifacts (the engine's artifacts of one source) in
+        one call of the renderer, those whose slides render in the same context in one shared
+        deck (:func:`~refig_metric_edit_probes.slides.probe_many`). :meth:`compute` takes the
+        outcomes kept here; an artifact whose deck could not be made is probed alone there."""
         slides = [a for a in artifacts if a.family != FIGURE_TO_CODE and a.gate.passed]
         if len(slides) < 2:
             return

@@ -1,5 +1,8 @@
 """The slide probes: edit copies of the artifact's slides, render them in one conversion, check.
 
+Artifacts probed together whose slides render in the same context share that conversion
+(:func:`shared_decks`); a slide renders the same in it as in a deck of its own.
+
 - **move**: the node moves by :data:`MOVE_SHARE` of the slide's width and height (towards the side
   with room); glued connectors follow to the same connection sites, free lines stay. The moved
   node is drawn hidden, so near its new place the rendering shows only the lines' own ink.
@@ -26,6 +29,7 @@ import io
 import math
 import tempfile
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -36,7 +40,7 @@ from refig.plugin import Renderer, RenderJob, RenderOutput
 from refig_toolkit_pptx import ObjectTree, Package, PackageError, Rect, read_object_tree
 
 from refig_metric_edit_probes import edits, pixels
-from refig_metric_edit_probes.deck import Variant, write_probe_deck
+from refig_metric_edit_probes.deck import Variant, context_digest, write_probe_deck
 from refig_metric_edit_probes.nodes import Edge, Point, Target, choose_target
 from refig_metric_edit_probes.outcome import Outcome, not_applicable
 
@@ -48,6 +52,10 @@ FILL_MIN = 0.3
 RECOLOUR = (0xE0, 0x21, 0x8A)
 #: A node with fewer ink pixels than this does not show in the rendering.
 MIN_INK = 20
+#: At most this many slides in a deck that several artifacts share (two artifacts of one slide
+#: each): a bigger deck saved less in one run and cost more under load, as the office no longer
+#: converts the next deck while the last is drawn; and one conversion must end within the timeout.
+MAX_DECK_PAGES = 10
 
 
 class ProbeRenderError(RuntimeError):
@@ -259,16 +267,17 @@ def _pages(output: RenderOutput, expected: int) -> list[tuple[np.ndarray, bytes]
 @dataclass
 class ProbeDeck:
     """One artifact's probes as planned: those that cannot apply, those whose variants are the
-    slides of ``deck`` (None when none applies), and each probed slide's geometry."""
+    slides ``variants`` (none when no probe applies), each probed slide's geometry, and the
+    digest of the context its slides render in (None when they cannot share a deck)."""
 
     skipped: list[Outcome]
     planned: list[Planned]
     geometries: dict[int, Geometry]
-    deck: Path | None
-    pages: int
+    variants: list[Variant]
+    context: str | None
 
     def judged(self, images: Sequence[tuple[np.ndarray, bytes]]) -> list[Outcome]:
-        """Every probe's outcome, the planned ones checked on the deck's rendered pages."""
+        """Every probe's outcome, the planned ones checked on the rendered variants."""
         outcomes = list(self.skipped)
         for item in self.planned:
             (before, before_png), (after, after_png) = images[item.base], images[item.page]
@@ -285,57 +294,123 @@ class ProbeDeck:
         return outcomes
 
 
-def plan_deck(path: Path, slide_indices: Sequence[int], out: Path) -> ProbeDeck:
-    """Plan every slide probe on the given slides (0-based) of the deck at ``path`` and write
-    their variants as one deck at ``out``."""
+def plan_deck(package: Package, slide_indices: Sequence[int]) -> ProbeDeck:
+    """Plan every slide probe on the given slides (0-based) of the package."""
     skipped: list[Outcome] = []
     planned: list[Planned] = []
     variants: list[Variant] = []
     geometries: dict[int, Geometry] = {}
-    with Package.open(path) as package:
-        refs = package.slides()
-        for index in slide_indices:
-            part = refs[index].part
-            tree = read_object_tree(package, part)
-            more, less, geometry = plan_slide(index, tree, package.xml(part), variants, part)
-            planned += more
-            skipped += less
-            if geometry is not None:
-                geometries[index] = geometry
-        deck = write_probe_deck(package, variants, out) if planned else None
-    return ProbeDeck(skipped, planned, geometries, deck, len(variants))
+    refs = package.slides()
+    for index in slide_indices:
+        part = refs[index].part
+        tree = read_object_tree(package, part)
+        more, less, geometry = plan_slide(index, tree, package.xml(part), variants, part)
+        planned += more
+        skipped += less
+        if geometry is not None:
+            geometries[index] = geometry
+    context = None
+    if planned:
+        context = context_digest(package, sorted({v.source_part for v in variants}))
+    return ProbeDeck(skipped, planned, geometries, variants if planned else [], context)
+
+
+def shared_decks(plans: Sequence[tuple[Package, ProbeDeck]]) -> list[list[int]]:
+    """The plans (by index) that share a deck: those with the same context, in order, at most
+    :data:`MAX_DECK_PAGES` pages a deck (a plan alone may have more); a plan with no context
+    alone; plans with no variant in none."""
+    groups: list[list[int]] = []
+    open_groups: dict[str, list[int]] = {}
+    pages: dict[int, int] = {}
+    for number, (_, plan) in enumerate(plans):
+        if not plan.variants:
+            continue
+        group = open_groups.get(plan.context) if plan.context else None
+        if group is None or pages[id(group)] + len(plan.variants) > MAX_DECK_PAGES:
+            group = []
+            groups.append(group)
+            pages[id(group)] = 0
+            if plan.context:
+                open_groups[plan.context] = group
+        group.append(number)
+        pages[id(group)] += len(plan.variants)
+    return groups
+
+
+def _render_groups(
+    groups: Sequence[Sequence[int]],
+    plans: Sequence[tuple[Package, ProbeDeck]],
+    renderer: Renderer,
+    folder: Path,
+) -> list[list[tuple[np.ndarray, bytes]] | Exception]:
+    """Each group's deck written and rendered, all in one call of the renderer (its batches;
+    calls from the engine's workers for other sources run at once, each in a warm office): per
+    group its pages, or the error that stopped them."""
+    found: list[list[tuple[np.ndarray, bytes]] | Exception] = []
+    jobs: dict[int, RenderJob] = {}
+    for number, group in enumerate(groups):
+        sources = [(plans[i][0], plans[i][1].variants) for i in group]
+        try:
+            deck = write_probe_deck(sources, folder / f"probes-{number}.pptx")
+        except PackageError as exc:
+            found.append(exc)
+            continue
+        jobs[number] = RenderJob(deck, pages="all", hidden=True)
+        found.append(ProbeRenderError("not rendered"))
+    outputs = renderer.render(list(jobs.values()), folder) if jobs else []
+    for number, output in zip(jobs, outputs, strict=True):
+        try:
+            found[number] = _pages(output, sum(len(plans[i][1].variants) for i in groups[number]))
+        except ProbeRenderError as exc:
+            found[number] = exc
+    return found
 
 
 def probe_many(
     items: Sequence[tuple[Path, Sequence[int]]], renderer: Renderer
 ) -> list[list[Outcome] | Exception]:
     """Every slide probe of several artifacts (each a deck and the slides to probe), their
-    probe decks converted in one call of the renderer (its batches); per artifact its
-    outcomes, or the error that stopped its probes."""
-    results: list[list[Outcome] | Exception] = []
-    with tempfile.TemporaryDirectory(prefix="refig-probes-") as tmp:
-        plans: list[ProbeDeck | Exception] = []
+    variants rendered in one call of the renderer: the artifacts whose slides render in the
+    same context share a deck (:func:`shared_decks`), so LibreOffice opens and exports one
+    document for them. A shared deck that does not render is rendered again as one deck an
+    artifact, so an artifact's verdict never depends on another's. Per artifact its outcomes,
+    or the error that stopped its probes."""
+    results: list[list[Outcome] | Exception | None] = [None] * len(items)
+    with tempfile.TemporaryDirectory(prefix="refig-probes-") as tmp, ExitStack() as stack:
+        plans: list[tuple[Package, ProbeDeck]] = []
+        numbers: list[int] = []
         for number, (path, slides) in enumerate(items):
             try:
-                plans.append(plan_deck(path, slides, Path(tmp) / f"probes-{number}.pptx"))
+                package = stack.enter_context(Package.open(path))
+                plans.append((package, plan_deck(package, slides)))
+                numbers.append(number)
             except PackageError as exc:
-                plans.append(exc)
-        decks = [p for p in plans if isinstance(p, ProbeDeck) and p.deck is not None]
-        if decks:
-            jobs = [RenderJob(p.deck, pages="all", hidden=True) for p in decks if p.deck]
-            # one call: the renderer converts them in its batches, not one call a deck; calls
-            # from the engine's workers (other sources) run at once, each in a warm office
-            outputs = renderer.render(jobs, Path(tmp))
-            rendered = dict(zip(map(id, decks), outputs, strict=True))
-        for plan in plans:
-            if isinstance(plan, Exception) or plan.deck is None:
-                results.append(plan if isinstance(plan, Exception) else plan.judged([]))
+                results[number] = exc
+        groups = shared_decks(plans)
+        for index, (_, plan) in enumerate(plans):
+            if not plan.variants:
+                results[numbers[index]] = plan.judged([])
+        alone: list[list[int]] = []
+        for group, pages in zip(groups, _render_groups(groups, plans, renderer, Path(tmp)),
+                                strict=True):
+            if isinstance(pages, Exception) and len(group) > 1:
+                alone += [[index] for index in group]
                 continue
-            try:
-                results.append(plan.judged(_pages(rendered[id(plan)], plan.pages)))
-            except ProbeRenderError as exc:
-                results.append(exc)
-    return results
+            start = 0
+            for index in group:
+                plan = plans[index][1]
+                results[numbers[index]] = (
+                    pages if isinstance(pages, Exception)
+                    else plan.judged(pages[start : start + len(plan.variants)])
+                )
+                start += len(plan.variants)
+        if alone:
+            for [index], pages in zip(alone, _render_groups(alone, plans, renderer, Path(tmp)),
+                                      strict=True):
+                results[numbers[index]] = (
+                    pages if isinstance(pages, Exception) else plans[index][1].judged(pages)
+                )
+    return [r if r is not None else ProbeRenderError("not probed") for r in results]
 
 
 def probe_slides(
