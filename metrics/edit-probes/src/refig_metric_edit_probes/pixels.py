@@ -9,6 +9,7 @@ box and the margin it needs.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 #: Channel difference (0..255) that counts as ink or as a change.
@@ -53,7 +54,11 @@ def box_mask(frame: Box, box: Box) -> np.ndarray:
 
 def differs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Where two images (or an image and a colour) differ by more than :data:`INK`."""
-    return np.abs(a.astype(np.int16) - np.asarray(b).astype(np.int16)).max(axis=-1) > INK
+    if b.shape == a.shape and a.dtype == b.dtype == np.uint8:
+        gap = cv2.absdiff(a, b)  # an order of magnitude faster than numpy's, the same values
+    else:
+        gap = np.abs(a.astype(np.int16) - np.asarray(b).astype(np.int16))
+    return np.maximum(np.maximum(gap[..., 0], gap[..., 1]), gap[..., 2]) > INK
 
 
 def background(image: np.ndarray, box: Box) -> np.ndarray:
@@ -100,20 +105,12 @@ def drawn_near(image: np.ndarray, without: np.ndarray, point: tuple[float, float
     :data:`REACH` px of ``point``."""
     x, y = round(point[0]), round(point[1])
     near = (x - REACH, y - REACH, x + REACH + 1, y + REACH + 1)
-    return bool(changed(window(image, near)[0], window(without, near)[0]).any())
-
-
-def changed(original: np.ndarray, variant: np.ndarray) -> np.ndarray:
-    """Where the variant changed (compared exactly first: most pixels are equal)."""
-    mask = (original != variant).any(axis=-1)
-    where = np.nonzero(mask)
-    mask[where] = differs(original[where], variant[where])
-    return mask
+    return bool(differs(window(image, near)[0], window(without, near)[0]).any())
 
 
 def changed_outside(original: np.ndarray, variant: np.ndarray, box: Box) -> int:
     """Pixels that changed outside the box."""
-    mask = changed(original, variant)
+    mask = differs(original, variant)
     x0, y0, x1, y1 = clip(box, original)
     mask[y0:y1, x0:x1] = False
     return int(mask.sum())
@@ -121,7 +118,7 @@ def changed_outside(original: np.ndarray, variant: np.ndarray, box: Box) -> int:
 
 def changed_inside(original: np.ndarray, variant: np.ndarray, box: Box) -> int:
     """Pixels that changed inside the box."""
-    return int(changed(window(original, box)[0], window(variant, box)[0]).sum())
+    return int(differs(window(original, box)[0], window(variant, box)[0]).sum())
 
 
 def share_near(variant: np.ndarray, box: Box, colour: tuple[int, int, int]) -> float:
