@@ -217,6 +217,32 @@ def test_an_elbow_whose_vertical_run_hugs_the_node_still_meets_it(
     assert move["passed"], move
 
 
+def test_a_free_line_under_a_shadowed_node_does_not_meet_it_after_the_move(
+    kit: ModuleType, tmp_path: Path, probe_metric: EditProbes
+) -> None:
+    # A line that only touches the bottom of a box with a hard black shadow 6 px below it: the
+    # line stays behind. Until metric version 5 the band below the moved box held the box's
+    # own shadow, and this free line counted as meeting it.
+    prs, slide = kit.new_slide()
+    box = slide.shapes.add_shape(
+        MSO_SHAPE.RECTANGLE, Emu(1_000_000), Emu(1_000_000), Emu(2_000_000), Emu(800_000)
+    )
+    box.text_frame.text = "Prompt"
+    box._element.spPr.append(etree.fromstring(
+        '<a:effectLst xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main">'
+        '<a:outerShdw dist="90000" dir="5400000" algn="t" rotWithShape="0">'
+        '<a:srgbClr val="000000"/></a:outerShdw></a:effectLst>'
+    ))
+    slide.shapes.add_connector(
+        MSO_CONNECTOR.STRAIGHT, Emu(2_000_000), Emu(3_000_000), Emu(2_000_000), Emu(1_800_000)
+    )
+    got = values(kit.save(prs, tmp_path / "touching.pptx"), probe_metric)
+    move = next(p for p in got["probe_score"].detail["probes"] if p["probe"] == "move")
+    assert move["evidence"]["edges_meeting_before"] == 1
+    assert move["evidence"]["edges_meeting_after"] == 0
+    assert move["passed"] is False
+
+
 def test_each_measured_probe_keeps_its_before_and_after_renderings(
     kit: ModuleType, tmp_path: Path, probe_metric: EditProbes
 ) -> None:
