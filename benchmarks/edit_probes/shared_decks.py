@@ -66,7 +66,7 @@ def main() -> None:
         def probe(cap: int) -> Callable[[list[Path]], object]:
             def run(files: list[Path]) -> object:
                 slides.MAX_DECK_PAGES = cap
-                return slides.probe_many([(f, [0]) for f in files], probes)
+                return slides.probe_many([slides.Probed(f, [0]) for f in files], probes)
             return run
 
         ways: dict[str, Callable[[list[Path]], object]] = {

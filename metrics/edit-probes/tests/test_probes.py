@@ -6,6 +6,7 @@ import copy
 import hashlib
 import io
 import math
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
@@ -19,12 +20,12 @@ from pptx.util import Emu
 from refig.models import GateResult
 from refig.plugin import ErrorInfo, Renderer, RenderOutput
 from refig.protocols import Artifact
-from refig_metric_edit_probes import edits
+from refig_metric_edit_probes import edits, slides
 from refig_metric_edit_probes.deck import Variant, context_digest, drop_effects, write_probe_deck
 from refig_metric_edit_probes.metric import EditProbes, edited_slides
 from refig_metric_edit_probes.nodes import choose_target, endpoints
 from refig_metric_edit_probes.slides import MAX_DECK_PAGES
-from refig_toolkit_pptx import Package, read_tree
+from refig_toolkit_pptx import Package, inspect_structure, read_tree
 
 DECK_EDIT = "deck-edit"
 
@@ -369,3 +370,18 @@ def test_every_shape_loses_its_effects_in_its_schema_place() -> None:
     assert [len(e) for e in group._element.grpSpPr.findall(qn("a:effectLst"))] == [0]
     order = [child.tag for child in node._element.spPr]
     assert order.index(qn("a:effectLst")) > order.index(qn("a:prstGeom"))
+
+
+def test_the_inspect_stage_tree_is_not_read_again_and_gives_the_same_values(
+    probe_metric: EditProbes, lookalikes: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = lookalikes["glued"]
+    read_alone = values(path, probe_metric)
+    reads: list[str] = []
+    monkeypatch.setattr(slides, "read_object_tree", lambda package, part: reads.append(part))
+    inspected = replace(artifact(path), structure=inspect_structure(path).tree)
+    given = values(inspected, probe_metric)
+    assert reads == []
+    assert {k: (v.value, v.detail) for k, v in given.items()} == {
+        k: (v.value, v.detail) for k, v in read_alone.items()
+    }

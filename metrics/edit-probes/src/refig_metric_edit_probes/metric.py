@@ -17,11 +17,11 @@ from refig.plugin import (
     renderer_for,
     unavailable,
 )
-from refig_toolkit_pptx import Package, PackageError
+from refig_toolkit_pptx import ObjectTree, Package, PackageError, object_tree
 
 from refig_metric_edit_probes.code import probe_program
 from refig_metric_edit_probes.outcome import Outcome, score
-from refig_metric_edit_probes.slides import ProbeRenderError, probe_many, probe_slides
+from refig_metric_edit_probes.slides import Probed, ProbeRenderError, probe_many, probe_slides
 
 DECK_EDIT = "deck-edit"
 FIGURE_TO_CODE = "figure-to-code"
@@ -51,6 +51,13 @@ def edited_slides(path: Any, original: Any) -> list[int]:
             if i >= len(old) or _canonical(package, part) != old[i]
         ]
     return changed[:MAX_SLIDES]
+
+
+def _trees(artifact: Artifact) -> dict[int, ObjectTree]:
+    """The object tree the inspect stage read, by slide: the one slide of a family whose
+    structure is a slide's tree (figure-to-slide's), so it is not read again."""
+    tree = object_tree(artifact)
+    return {} if tree is None else {0: tree}
 
 
 class ProbeInputError(ValueError):
@@ -121,7 +128,7 @@ class EditProbes(Metric):
                 items.append((artifact, self._slides(artifact)))
             except PackageError:
                 continue  # compute reports it
-        found = probe_many([(a.path, s) for a, s in items], self.renderer())
+        found = probe_many([Probed(a.path, s, _trees(a)) for a, s in items], self.renderer())
         with self._lock:
             for (artifact, _), result in zip(items, found, strict=True):
                 self._prepared[(artifact.sha256, str(artifact.path))] = result
@@ -144,7 +151,8 @@ class EditProbes(Metric):
             raise prepared
         if prepared is not None:
             return prepared
-        return probe_slides(artifact.path, self._slides(artifact), self.renderer())
+        return probe_slides(artifact.path, self._slides(artifact), self.renderer(),
+                            _trees(artifact))
 
     def compute(self, artifact: Artifact) -> Iterator[MetricValue]:
         make = ValueMaker(artifact, METRIC, self.version)

@@ -28,9 +28,9 @@ import copy
 import io
 import math
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -294,8 +294,21 @@ class ProbeDeck:
         return outcomes
 
 
-def plan_deck(package: Package, slide_indices: Sequence[int]) -> ProbeDeck:
-    """Plan every slide probe on the given slides (0-based) of the package."""
+@dataclass(frozen=True)
+class Probed:
+    """One artifact to probe: its deck, the slides to probe (0-based), and the object trees of
+    those slides already read (by slide index: the inspect stage's; others are read here)."""
+
+    path: Path
+    slides: Sequence[int]
+    trees: Mapping[int, ObjectTree] = field(default_factory=dict)
+
+
+def plan_deck(
+    package: Package, slide_indices: Sequence[int], trees: Mapping[int, ObjectTree]
+) -> ProbeDeck:
+    """Plan every slide probe on the given slides (0-based) of the package, reading the object
+    tree of each slide not in ``trees``."""
     skipped: list[Outcome] = []
     planned: list[Planned] = []
     variants: list[Variant] = []
@@ -303,7 +316,7 @@ def plan_deck(package: Package, slide_indices: Sequence[int]) -> ProbeDeck:
     refs = package.slides()
     for index in slide_indices:
         part = refs[index].part
-        tree = read_object_tree(package, part)
+        tree = trees.get(index) or read_object_tree(package, part)
         more, less, geometry = plan_slide(index, tree, package.xml(part), variants, part)
         planned += more
         skipped += less
@@ -366,10 +379,8 @@ def _render_groups(
     return found
 
 
-def probe_many(
-    items: Sequence[tuple[Path, Sequence[int]]], renderer: Renderer
-) -> list[list[Outcome] | Exception]:
-    """Every slide probe of several artifacts (each a deck and the slides to probe), their
+def probe_many(items: Sequence[Probed], renderer: Renderer) -> list[list[Outcome] | Exception]:
+    """Every slide probe of several artifacts, their
     variants rendered in one call of the renderer: the artifacts whose slides render in the
     same context share a deck (:func:`shared_decks`), so LibreOffice opens and exports one
     document for them. A shared deck that does not render is rendered again as one deck an
@@ -379,10 +390,10 @@ def probe_many(
     with tempfile.TemporaryDirectory(prefix="refig-probes-") as tmp, ExitStack() as stack:
         plans: list[tuple[Package, ProbeDeck]] = []
         numbers: list[int] = []
-        for number, (path, slides) in enumerate(items):
+        for number, item in enumerate(items):
             try:
-                package = stack.enter_context(Package.open(path))
-                plans.append((package, plan_deck(package, slides)))
+                package = stack.enter_context(Package.open(item.path))
+                plans.append((package, plan_deck(package, item.slides, item.trees)))
                 numbers.append(number)
             except PackageError as exc:
                 results[number] = exc
@@ -414,10 +425,12 @@ def probe_many(
 
 
 def probe_slides(
-    path: Path, slide_indices: Sequence[int], renderer: Renderer
+    path: Path, slide_indices: Sequence[int], renderer: Renderer,
+    trees: Mapping[int, ObjectTree] | None = None,
 ) -> list[Outcome]:
-    """Run every slide probe on the given slides (0-based) of the deck at ``path``."""
-    [result] = probe_many([(path, slide_indices)], renderer)
+    """Run every slide probe on the given slides (0-based) of the deck at ``path`` (``trees``:
+    as :class:`Probed` takes them)."""
+    [result] = probe_many([Probed(path, slide_indices, trees or {})], renderer)
     if isinstance(result, Exception):
         raise result
     return result
