@@ -24,8 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lxml import etree
-from refig_toolkit_pptx import Package, q
-from refig_toolkit_pptx.package import rels_name
+from refig_toolkit_pptx import Package, Relationship, q, rels_name
 
 REL_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
 CT_NS = "http://schemas.openxmlformats.org/package/2006/content-types"
@@ -55,7 +54,7 @@ def _serialise(root: etree._Element) -> bytes:
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
 
 
-def _kept(package: Package, part: str) -> list:
+def _kept(package: Package, part: str) -> list[Relationship]:
     """The slide's relationships without those that belong to it alone (notes, comments)."""
     return [rel for rel in package.rels(part).values() if not rel.type.endswith(DROPPED_RELS)]
 

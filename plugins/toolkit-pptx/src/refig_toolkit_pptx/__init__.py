@@ -4,7 +4,8 @@ Every read of an untrusted .pptx is bounded (:class:`Limits`) and uses a hardene
 entities, no network). The documented API:
 
 - packages: :class:`Package` (``Package.open(path, limits)``, ``slides()``, parts and
-  relationships), :class:`PackageError` (a typed gate reason), :class:`Limits`;
+  relationships), :class:`PackageError` (a typed gate reason), :class:`Limits`,
+  :func:`rels_name` (where a part's relationships are);
 - the object tree: :func:`read_object_tree` (``read_object_tree(package, slide_part)``) and its
   models :class:`ObjectTree`, :class:`SlideObject`, :class:`ObjectKind`, :class:`Rect`,
   :class:`Endpoint` (``ObjectTree.shown()`` walks what the slide paints); :func:`object_tree`
@@ -37,7 +38,7 @@ from refig_toolkit_pptx.objects import (
     SlideObject,
     object_tree,
 )
-from refig_toolkit_pptx.package import Package, PackageError, Relationship, SlideRef
+from refig_toolkit_pptx.package import Package, PackageError, Relationship, SlideRef, rels_name
 from refig_toolkit_pptx.rasters import RasterPlacement, SlideImage, raster_placements
 from refig_toolkit_pptx.slide_text import native_text, word_tokens
 from refig_toolkit_pptx.tree import read_tree
@@ -76,6 +77,7 @@ __all__ = [
     "raster_placements",
     "read_object_tree",
     "read_tree",
+    "rels_name",
     "slide_images",
     "word_tokens",
     "write_inert_copy",
