@@ -9,9 +9,12 @@ ten styles of :mod:`slides`), copied once per pass. Each round evaluates two fre
 default metric of figure-to-slide) and the same pass with them (the default metrics named, and
 ``-m edit-probes``), in alternating order (A B, then B A, ...) so that load drifting over the
 run falls on both. Reported per round: each pass's wall and CPU seconds and load average, the
-wall ratio with / without, and the probes' stage over the render stage of the same pass (what the
-probes cost in renders an artifact). The machine is shared: compare the ratios, measured in one
-run, not the seconds.
+wall ratio with / without, the probes' stage over the render stage of the same pass (what the
+probes cost in renders an artifact), and what the probes add to the whole pass (with minus without,
+wall and CPU) over the render stage of the pass without them (the issue's "add at most one
+render's worth"). The machine is shared: compare the ratios, measured in one run, not the
+seconds; the stage ratio moves with the render stage's own spread, the added ratio with both
+passes'.
 """
 
 from __future__ import annotations
@@ -57,6 +60,10 @@ def measure(run: Path, work: Path, jobs: int, rounds: int) -> list[dict[str, Any
         result["wall_ratio"] = result["with"]["wall_seconds"] / result["without"]["wall_seconds"]
         result["cpu_ratio"] = result["with"]["cpu_seconds"] / result["without"]["cpu_seconds"]
         result["probes_over_render"] = probe_stage / stages["render"]
+        without = result["without"]
+        for unit, key in (("wall", "seconds"), ("cpu", "cpu_seconds")):
+            added = result["with"][f"{unit}_seconds"] - without[f"{unit}_seconds"]
+            result[f"added_{unit}_over_render"] = added / without["stages"][key]["render"]
         found.append(result)
     return found
 
@@ -67,18 +74,22 @@ def report(results: dict[str, Any]) -> str:
              f"load average before {results['load_average_before']}, after "
              f"{results['load_average_after']} on {results['cores']} cores", "",
              "| round | order | without: wall s (CPU s) | with: wall s (CPU s) | wall ratio "
-             "| CPU ratio | probes stage / render stage | load (1 min) during |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| CPU ratio | probes stage / render stage | load (1 min) during "
+             "| added wall / render | added CPU / render |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for index, r in enumerate(rounds, start=1):
         a, b = r["without"], r["with"]
         load = [round(p["load_average_before"][0], 1) for p in (a, b)]
         lines.append(f"| {index} | {' then '.join(r['order'])} | {a['wall_seconds']:.1f} "
                      f"({a['cpu_seconds']:.1f}) | {b['wall_seconds']:.1f} "
                      f"({b['cpu_seconds']:.1f}) | {r['wall_ratio']:.2f} | {r['cpu_ratio']:.2f} "
-                     f"| {r['probes_over_render']:.2f} | {load} |")
+                     f"| {r['probes_over_render']:.2f} | {load} "
+                     f"| {r['added_wall_over_render']:.2f} | {r['added_cpu_over_render']:.2f} |")
     lines.append(f"median wall ratio {results['median_wall_ratio']:.2f}, CPU ratio "
                  f"{results['median_cpu_ratio']:.2f}, probes / render "
-                 f"{results['median_probes_over_render']:.2f}")
+                 f"{results['median_probes_over_render']:.2f}, added over render: wall "
+                 f"{results['median_added_wall_over_render']:.2f}, CPU "
+                 f"{results['median_added_cpu_over_render']:.2f}")
     for index, r in enumerate(rounds, start=1):
         lines.append(f"round {index} stages with the probes: {r['with']['stages']['seconds']}")
     return "\n".join(lines)
@@ -103,7 +114,8 @@ def main() -> None:
                                                   args.per_source, args.jobs)
         results["rounds"] = measure(work / "run", work, args.jobs, args.rounds)
     results["load_average_after"] = os.getloadavg()
-    for key in ("wall_ratio", "cpu_ratio", "probes_over_render"):
+    for key in ("wall_ratio", "cpu_ratio", "probes_over_render", "added_wall_over_render",
+                "added_cpu_over_render"):
         results[f"median_{key}"] = statistics.median(r[key] for r in results["rounds"])
     print(report(results))
     if args.json:

@@ -52,10 +52,12 @@ FILL_MIN = 0.3
 RECOLOUR = (0xE0, 0x21, 0x8A)
 #: A node with fewer ink pixels than this does not show in the rendering.
 MIN_INK = 20
-#: At most this many slides in a deck that several artifacts share (two artifacts of one slide
-#: each): a bigger deck saved less in one run and cost more under load, as the office no longer
-#: converts the next deck while the last is drawn; and one conversion must end within the timeout.
-MAX_DECK_PAGES = 10
+#: At most this many slides in a deck that several artifacts share (four artifacts of one slide
+#: each): against the render stage's call in one process, decks of 1, 10, 20 and 40 pages cost
+#: 1.16-1.21, 1.02-1.08, 0.99-1.04 and 1.09-1.11 (benchmarks/edit_probes/shared_decks.py); a
+#: bigger deck loses the office's converting the next deck while the last is drawn, and one
+#: conversion must end within the timeout.
+MAX_DECK_PAGES = 20
 
 
 class ProbeRenderError(RuntimeError):
