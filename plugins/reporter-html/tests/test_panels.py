@@ -115,7 +115,8 @@ def test_the_slide_panel_shows_each_edit_probe_before_and_after() -> None:
                                ["recolour", "not applicable: the node has no fill to change"]]
     assert move["kind"] == "images" and move["title"] == "move: failed; ink kept at old place 0.9"
     assert move["items"] == [{"label": "before the move", "sha256": before},
-                             {"label": "after the move", "sha256": after}]
+                             {"label": "after the move (the node drawn hidden: its lines show "
+                                       "where they went)", "sha256": after}]
     assert len(blocks) == 3  # the probe that did not apply has no pictures
     without = registry.panels().view("figure-to-slide").panel(PanelInput(
         None, _outcome({"slide": "a" * 64}), {}, [], None, lambda _: None))

@@ -138,6 +138,10 @@ def _where(probe: Mapping[str, Any], numbered: bool) -> str:
     return f" (slide {slide + 1})" if numbered and slide is not None else ""
 
 
+#: What a probe's "after" picture shows beyond its edit (the metric's drawing of it).
+AFTER_NOTES = {"move": " (the node drawn hidden: its lines show where they went)"}
+
+
 def probe_blocks(value: Any) -> list[Block]:
     """A task page's blocks of one artifact's probes (``value``: its ``probe_score``
     MetricValue, or None): each probe's verdict, then the slide before and after its edit (from
@@ -161,7 +165,9 @@ def probe_blocks(value: Any) -> list[Block]:
         if renders:
             name = probe["probe"] + _where(probe, numbered)
             blocks.append({"kind": "images", "title": f"{name}: {probe_verdict(probe)}",
-                           "items": [{"label": f"{role} the {probe['probe']}",
+                           "items": [{"label": f"{role} the {probe['probe']}"
+                                      + (AFTER_NOTES.get(probe["probe"], "")
+                                         if role == "after" else ""),
                                       "sha256": renders[role]}
                                      for role in ("before", "after") if role in renders]})
     return blocks
