@@ -25,17 +25,11 @@ class EditError(ValueError):
     """The slide does not hold what the edit needs (the probe is then not applicable)."""
 
 
-def find_shapes(root: etree._Element, shape_id: int) -> list[etree._Element]:
-    """Every shape element whose ``p:cNvPr`` has this id (both branches of alternate content);
-    none when the slide has no such shape."""
-    return [
+def shapes_with_id(root: etree._Element, shape_id: int) -> list[etree._Element]:
+    """Every shape element whose ``p:cNvPr`` has this id (both branches of alternate content)."""
+    found = [
         c.getparent().getparent() for c in root.iter(q("p:cNvPr")) if c.get("id") == str(shape_id)
     ]
-
-
-def shapes_with_id(root: etree._Element, shape_id: int) -> list[etree._Element]:
-    """:func:`find_shapes`, an :class:`EditError` when there is none."""
-    found = find_shapes(root, shape_id)
     if not found:
         raise EditError(f"no shape with id {shape_id}")
     return found
