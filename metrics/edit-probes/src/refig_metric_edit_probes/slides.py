@@ -270,7 +270,8 @@ def _pages(output: RenderOutput, expected: int) -> list[tuple[np.ndarray, bytes]
 class ProbeDeck:
     """One artifact's probes as planned: those that cannot apply, those whose variants are the
     slides ``variants`` (none when no probe applies), each probed slide's geometry, and the
-    digest of the context its slides render in (None when they cannot share a deck)."""
+    digest of the context its slides render in (None when they cannot share a deck or are
+    probed alone)."""
 
     skipped: list[Outcome]
     planned: list[Planned]
@@ -307,10 +308,12 @@ class Probed:
 
 
 def plan_deck(
-    package: Package, slide_indices: Sequence[int], trees: Mapping[int, ObjectTree]
+    package: Package, slide_indices: Sequence[int], trees: Mapping[int, ObjectTree],
+    *, together: bool,
 ) -> ProbeDeck:
     """Plan every slide probe on the given slides (0-based) of the package, reading the object
-    tree of each slide not in ``trees``."""
+    tree of each slide not in ``trees``; its context only when it is probed ``together`` with
+    other artifacts (alone it shares no deck)."""
     skipped: list[Outcome] = []
     planned: list[Planned] = []
     variants: list[Variant] = []
@@ -325,7 +328,7 @@ def plan_deck(
         if geometry is not None:
             geometries[index] = geometry
     context = None
-    if planned:
+    if planned and together:
         context = context_digest(package, sorted({v.source_part for v in variants}))
     return ProbeDeck(skipped, planned, geometries, variants if planned else [], context)
 
@@ -395,7 +398,8 @@ def probe_many(items: Sequence[Probed], renderer: Renderer) -> list[list[Outcome
         for number, item in enumerate(items):
             try:
                 package = stack.enter_context(Package.open(item.path))
-                plans.append((package, plan_deck(package, item.slides, item.trees)))
+                plans.append((package, plan_deck(package, item.slides, item.trees,
+                                                 together=len(items) > 1)))
                 numbers.append(number)
             except PackageError as exc:
                 results[number] = exc
