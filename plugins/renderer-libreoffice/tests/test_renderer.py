@@ -18,6 +18,7 @@ from pptx import Presentation
 from pptx.dml.color import RGBColor
 from pptx.enum.shapes import MSO_SHAPE
 from pptx.util import Emu
+from refig.plugin import RefigError
 from refig.plugins import Registry
 from refig.protocols import Renderer, RenderJob
 from refig_renderer_libreoffice import renderer as renderer_module
@@ -29,6 +30,9 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed"),
 ]
 needs_uno = pytest.mark.skipif(uno_python() is None, reason="python3-uno is not installed")
+#: A timeout no other renderer here has: renderers that convert alike share their offices (the
+#: session's would), so a renderer made with it starts and counts offices of its own.
+OWN_OFFICES = 59.0
 
 
 @pytest.fixture(scope="session")
@@ -153,7 +157,7 @@ def _processes_mentioning(text: str) -> list[int]:
 def test_a_timeout_kills_the_whole_process_group(tmp_path: Path) -> None:
     """0.3 s is far less than LibreOffice needs to start: the conversion must be killed."""
     with LibreOfficeRenderer(width=200, timeout=0.3) as hasty:
-        workdir = str(hasty._workdir)
+        workdir = str(hasty.pool.workdir)
         [output] = hasty.render(jobs([deck(tmp_path / "slow.pptx")]), tmp_path / "out")
         assert output.png is None and output.error is not None
         assert output.error.kind == "timeout"
@@ -179,10 +183,10 @@ def test_registered_as_the_libreoffice_renderer() -> None:
 def test_concurrent_calls_use_separate_profiles(renderer, tmp_path: Path) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
-    held = renderer._acquire(), renderer._acquire()  # two calls in flight hold two profiles
+    held = renderer.pool.acquire(), renderer.pool.acquire()  # two calls in flight hold two profiles
     assert held[0].path != held[1].path
     for profile in held:
-        renderer._release(profile)
+        renderer.pool.release(profile)
     files = [deck(tmp_path / f"c{i}.pptx") for i in range(4)]
     with ThreadPoolExecutor(2) as pool:
         results = list(
@@ -240,8 +244,8 @@ def red_left_half(outputs) -> bool:
 def test_one_office_serves_every_call_and_a_killed_one_is_replaced(tmp_path: Path,
                                                                     converters) -> None:
     files = [deck(tmp_path / f"d{i}.pptx") for i in range(3)]
-    with LibreOfficeRenderer(width=200) as renderer:
-        workdir = renderer._workdir
+    with LibreOfficeRenderer(width=200, timeout=OWN_OFFICES) as renderer:
+        workdir = renderer.pool.workdir
         assert red_left_half(renderer.render([RenderJob(f) for f in files], tmp_path / "a"))
         first = converters(workdir)
         assert len(first) == 1  # started once, still running between calls
@@ -268,7 +272,7 @@ def test_without_uno_the_batch_converter_gives_the_same_verdicts(
     hidden = deck(tmp_path / "hidden.pptx", hidden=True)
     shown = deck(tmp_path / "shown.pptx")
     with LibreOfficeRenderer(width=200) as renderer:
-        assert renderer._warm is None
+        assert renderer.pool.warm is None
         asked, not_asked, plain = renderer.render(
             [RenderJob(hidden, hidden=True), RenderJob(hidden), RenderJob(shown)], tmp_path / "o")
     assert red_left_half([asked, plain])
@@ -279,15 +283,41 @@ def test_without_uno_the_batch_converter_gives_the_same_verdicts(
 @needs_uno
 def test_warm_up_starts_the_offices_the_next_calls_use(tmp_path: Path, converters) -> None:
     files = [deck(tmp_path / f"d{i}.pptx") for i in range(4)]
-    with LibreOfficeRenderer(width=200, workers=2) as renderer:
-        workdir = renderer._workdir
+    with LibreOfficeRenderer(width=200, workers=2, timeout=OWN_OFFICES) as renderer:
+        workdir = renderer.pool.workdir
         renderer.warm_up(2)  # returns at once: the offices start in the background
-        offices = dict(renderer._warm._offices)
+        offices = dict(renderer.pool.warm._offices)
         assert len(offices) == 2
         renderer.warm_up(2)
-        assert renderer._warm._offices == offices  # already warm: none started again
+        assert renderer.pool.warm._offices == offices  # already warm: none started again
         assert red_left_half(renderer.render([RenderJob(f) for f in files], tmp_path / "o"))
         # the two chunks went to the two warm offices: no office was started for them
-        assert renderer._warm._offices == offices
+        assert renderer.pool.warm._offices == offices
         assert len(converters(workdir)) == 2
     assert converters(workdir) == set()  # close() ends both
+
+
+@needs_uno
+def test_renderers_that_convert_alike_share_warm_offices_until_the_last_closes(
+        tmp_path: Path, converters) -> None:
+    file = deck(tmp_path / "d.pptx")
+    wide = LibreOfficeRenderer(width=200, timeout=OWN_OFFICES)
+    narrow = LibreOfficeRenderer(width=100, timeout=OWN_OFFICES)
+    apart = LibreOfficeRenderer(width=100, timeout=OWN_OFFICES + 1)  # converts otherwise
+    try:
+        assert narrow.pool is wide.pool and apart.pool is not wide.pool
+        workdir = wide.pool.workdir
+        [first] = wide.render(jobs([file]), tmp_path / "a")
+        started = converters(workdir)
+        assert len(started) == 1 and red_left_half([first])
+        wide.close()  # narrow still uses the office
+        [second] = narrow.render(jobs([file]), tmp_path / "b")
+        assert converters(workdir) == started  # the office wide warmed converted it
+        assert red_left_half([second]) and Image.open(second.png).width == 100
+        with pytest.raises(RefigError, match="closed"):
+            wide.render(jobs([file]), tmp_path / "c")
+    finally:
+        wide.close()
+        narrow.close()
+        apart.close()
+    assert converters(workdir) == set() and not workdir.exists()  # the last one ended it

@@ -7,7 +7,6 @@ import math
 import os
 import shutil
 import tempfile
-import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -31,10 +30,11 @@ from refig_toolkit_imaging.fonts import font_files_digest, fontconfig_fonts
 from refig_toolkit_pptx import Package
 
 from refig_renderer_libreoffice.confinement import SYSTEM_PATH, Confinement, office_policy
-from refig_renderer_libreoffice.convert import Converter, Profile
+from refig_renderer_libreoffice.convert import Profile
+from refig_renderer_libreoffice.offices import Conversion, OfficePool, join, leave
 from refig_renderer_libreoffice.raster import RasterError, pdf_to_pngs
-from refig_renderer_libreoffice.scratch import make_workdir, reap_abandoned
-from refig_renderer_libreoffice.warm import WarmConverter, uno_python
+from refig_renderer_libreoffice.scratch import reap_abandoned
+from refig_renderer_libreoffice.warm import uno_python
 
 #: (input index, .pptx) pairs, converted together in one profile.
 Chunk = list[tuple[int, Path]]
@@ -115,11 +115,13 @@ def slide_aspect(path: Path) -> float | None:
 
 
 class LibreOfficeRenderer(Renderer):
-    """Renders .pptx files to PNG; profiles and their warm offices live until :meth:`close`.
+    """Renders .pptx files to PNG in profiles and warm offices shared with the process's other
+    renderers that convert alike (:mod:`~refig_renderer_libreoffice.offices`), until the last of
+    them closes.
 
-    With LibreOffice's ``uno`` module (``python3-uno``) each profile keeps one office running for
-    the renderer's life (:mod:`~refig_renderer_libreoffice.warm`); without it each call's chunk
-    is one batch ``soffice --convert-to`` (:mod:`~refig_renderer_libreoffice.convert`).
+    With LibreOffice's ``uno`` module (``python3-uno``) each profile keeps one office running
+    (:mod:`~refig_renderer_libreoffice.warm`); without it each call's chunk is one batch
+    ``soffice --convert-to`` (:mod:`~refig_renderer_libreoffice.convert`).
 
     ``width`` is the PNG width in pixels (the height follows the slide's aspect ratio);
     ``timeout`` the seconds a single file may take; ``workers`` how many soffice processes one
@@ -159,44 +161,23 @@ class LibreOfficeRenderer(Renderer):
         self.workers = max(1, int(workers))
         self.batch_size = max(1, int(batch_size))
         reap_abandoned()  # what a killed renderer left: its converters and profiles
-        self._workdir = make_workdir()
-        memory_bytes = int(memory_mb) << 20 if memory_mb else None
-        self._converter = Converter(soffice=self.soffice, workdir=self._workdir,
-                                    timeout=float(timeout), confinement=confinement,
-                                    memory_bytes=memory_bytes)
-        self._warm = WarmConverter(python=python, soffice=self.soffice, workdir=self._workdir,
-                                   timeout=float(timeout), confinement=confinement,
-                                   memory_bytes=memory_bytes) if python else None
-        self._idle: list[Profile] = []
-        self._made = 0
-        self._lock = threading.Lock()
+        # renderers that convert alike share their offices (a later stage's finds them warm)
+        self._pool: OfficePool | None = join(Conversion(
+            soffice=self.soffice, timeout=float(timeout), confinement=confinement,
+            memory_bytes=int(memory_mb) << 20 if memory_mb else None, python=python))
 
-    # --- profiles -------------------------------------------------------------------------------
-
-    def _acquire(self) -> Profile:
-        with self._lock:
-            if self._idle:
-                return self._idle.pop()
-            self._made += 1
-            return Profile(self._workdir / f"profile-{self._made}")
-
-    def _release(self, profile: Profile) -> None:
-        with self._lock:
-            self._idle.append(profile)
+    @property
+    def pool(self) -> OfficePool:
+        """The offices this renderer converts in (shared with the process's alike renderers)."""
+        if self._pool is None:
+            raise RefigError("the libreoffice renderer is closed")
+        return self._pool
 
     def warm_up(self, offices: int) -> None:
         """Start up to ``offices`` warm offices now, without waiting for them, so their start-up
         overlaps the caller's other work (``refig check`` inspecting its files); the next
         :meth:`render` calls find them running. Nothing to do without UNO."""
-        if self._warm is None:
-            return
-        profiles = [self._acquire() for _ in range(max(0, offices))]
-        try:
-            for profile in profiles:
-                self._warm.start(profile)
-        finally:
-            for profile in reversed(profiles):
-                self._release(profile)
+        self.pool.warm_up(offices)
 
     # --- rendering ------------------------------------------------------------------------------
 
@@ -230,12 +211,12 @@ class LibreOfficeRenderer(Renderer):
     ) -> Iterator[tuple[int, Path | ErrorInfo, float]]:
         """Each item's PDF or failure, with the conversion's seconds, as soon as it is ready."""
         started = time.monotonic()
-        if self._warm is not None:
-            for index, result in self._warm.convert(chunk, profile, hidden=hidden):
+        if self.pool.warm is not None:
+            for index, result in self.pool.warm.convert(chunk, profile, hidden=hidden):
                 yield index, result, time.monotonic() - started
                 started = time.monotonic()
             return
-        converted = self._converter.convert(chunk, profile, hidden=hidden)
+        converted = self.pool.converter.convert(chunk, profile, hidden=hidden)
         share = (time.monotonic() - started) / len(chunk)
         for index, _ in chunk:
             yield index, converted[index], share
@@ -245,14 +226,14 @@ class LibreOfficeRenderer(Renderer):
     ) -> dict[int, RenderOutput]:
         sources = dict(chunk)
         outputs: dict[int, RenderOutput] = {}
-        profile = self._acquire()
+        profile = self.pool.acquire()
         try:
             # Rasterised as each PDF arrives: the warm office converts the next file meanwhile.
             for index, result, seconds in self._converted(chunk, profile, hidden):
                 outputs[index] = self._rasterise(sources[index], result, seconds, out_dir,
                                                  all_pages=index in every)
         finally:
-            self._release(profile)
+            self.pool.release(profile)
         return outputs
 
     def _rasterise(self, source: Path, result: Path | ErrorInfo, seconds: float, out_dir: Path,
@@ -285,10 +266,11 @@ class LibreOfficeRenderer(Renderer):
                 "pypdfium2": distribution_version("pypdfium2")}
 
     def close(self) -> None:
-        """Stop the warm offices; remove the profiles and scratch files."""
-        if self._warm is not None:
-            self._warm.close()
-        shutil.rmtree(self._workdir, ignore_errors=True)
+        """Leave the offices: the last renderer using them stops them and removes the profiles
+        and scratch files."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            leave(pool)
 
     def __enter__(self) -> LibreOfficeRenderer:
         return self
