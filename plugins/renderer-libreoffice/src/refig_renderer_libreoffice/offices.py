@@ -9,6 +9,7 @@ two more: the probe stage took a third less time on 80 slides and a fifth less o
 
 from __future__ import annotations
 
+import os
 import shutil
 import threading
 from dataclasses import dataclass, field
@@ -85,6 +86,17 @@ class OfficePool:
 
 _pools: dict[Conversion, OfficePool] = {}
 _pools_lock = threading.Lock()
+
+
+def _forget_in_child() -> None:
+    """A forked child owns none of its parent's offices (their pipes are the parent's): its
+    renderers start their own."""
+    global _pools_lock
+    _pools.clear()
+    _pools_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_in_child)
 
 
 def join(conversion: Conversion) -> OfficePool:
