@@ -1,7 +1,7 @@
 """The edit probes' cost inside the whole deterministic pass, in one run.
 
     uv run python benchmarks/full_pass/probes.py [--sources 20] [--per-source 10] [--jobs 2]
-        [--rounds 2] [--json FILE]
+        [--rounds 2] [--stage-only] [--json FILE]
 
 The corpus of :mod:`run` (a ``sample`` suite and ``--per-source`` slides of each figure in the
 ten styles of :mod:`slides`), copied once per pass. Each round evaluates two fresh copies with
@@ -14,7 +14,8 @@ probes cost in renders an artifact), and what the probes add to the whole pass (
 wall and CPU) over the render stage of the pass without them (the issue's "add at most one
 render's worth"). The machine is shared: compare the ratios, measured in one run, not the
 seconds; the stage ratio moves with the render stage's own spread, the added ratio with both
-passes'.
+passes'. ``--stage-only``: each round one pass with the probes alone (``-m edit-probes``), for
+the stage ratio at sizes where a pair of passes a round takes too long (10,000 artifacts).
 """
 
 from __future__ import annotations
@@ -68,6 +69,38 @@ def measure(run: Path, work: Path, jobs: int, rounds: int) -> list[dict[str, Any
     return found
 
 
+def stage_only(run: Path, work: Path, jobs: int, rounds: int) -> list[dict[str, Any]]:
+    """``rounds`` passes with the probes alone, each on a fresh copy of ``run``: the probe stage
+    over the render stage of the same pass, in wall and CPU."""
+    found = []
+    for index in range(rounds):
+        copy = work / f"run-{index}"
+        shutil.copytree(run, copy)
+        result = evaluate(copy, jobs, "-m", PROBES)
+        shutil.rmtree(copy)
+        seconds, cpu = result["stages"]["seconds"], result["stages"]["cpu_seconds"]
+        probe = next(k for k in seconds if PROBES in k)
+        found.append({"pass": result, "render_seconds": seconds["render"],
+                      "probe_seconds": seconds[probe],
+                      "probes_over_render": seconds[probe] / seconds["render"],
+                      "cpu_probes_over_render": cpu[probe] / cpu["render"]})
+    return found
+
+
+def report_stage_only(results: dict[str, Any]) -> str:
+    lines = [f"corpus: {results['corpus']}", "",
+             "| round | pass wall s (CPU s) | render stage s | probe stage s "
+             "| probes / render, wall | CPU | load (1 min) before |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    for index, r in enumerate(results["rounds"], start=1):
+        run = r["pass"]
+        lines.append(f"| {index} | {run['wall_seconds']:.1f} ({run['cpu_seconds']:.1f}) "
+                     f"| {r['render_seconds']:.1f} | {r['probe_seconds']:.1f} "
+                     f"| {r['probes_over_render']:.2f} | {r['cpu_probes_over_render']:.2f} "
+                     f"| {run['load_average_before'][0]:.1f} |")
+    return "\n".join(lines)
+
+
 def report(results: dict[str, Any]) -> str:
     rounds = results["rounds"]
     lines = [f"corpus: {results['corpus']}; default metrics {results['defaults']}",
@@ -102,6 +135,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--stage-only", action="store_true",
+                        help="one pass a round with the probes alone: the stage ratio only")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     results: dict[str, Any] = {"args": vars(args) | {"json": str(args.json)},
@@ -112,12 +147,16 @@ def main() -> None:
         results["corpus"] = build_suite(REFIG, work / "suite", args.sources, args.seed)
         results["corpus"]["artifacts"] = make_run(work / "suite", work / "run",
                                                   args.per_source, args.jobs)
-        results["rounds"] = measure(work / "run", work, args.jobs, args.rounds)
+        way = stage_only if args.stage_only else measure
+        results["rounds"] = way(work / "run", work, args.jobs, args.rounds)
     results["load_average_after"] = os.getloadavg()
-    for key in ("wall_ratio", "cpu_ratio", "probes_over_render", "added_wall_over_render",
-                "added_cpu_over_render"):
-        results[f"median_{key}"] = statistics.median(r[key] for r in results["rounds"])
-    print(report(results))
+    if args.stage_only:
+        print(report_stage_only(results))
+    else:
+        for key in ("wall_ratio", "cpu_ratio", "probes_over_render", "added_wall_over_render",
+                    "added_cpu_over_render"):
+            results[f"median_{key}"] = statistics.median(r[key] for r in results["rounds"])
+        print(report(results))
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, default=str))
 
