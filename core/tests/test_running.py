@@ -181,6 +181,34 @@ def test_kill_tree_by_marker_alone(tmp_path: Path) -> None:
         proc.kill()
 
 
+FORKER = """
+import os, time
+for _ in range(30):
+    if os.fork() == 0:
+        time.sleep(300)
+        os._exit(0)
+print("started", flush=True)
+time.sleep(300)
+"""
+
+
+def test_kill_tree_returns_once_what_it_killed_has_ended() -> None:
+    """Thirty sleeping children: none runs when the call returns. Before it waited, SIGKILL was
+    only sent, and some were still there in 10 of 10 trials (a fork bomb test saw one)."""
+    token = os.urandom(6).hex()
+    env = {**os.environ, "ESCAPE_TOKEN": token}
+    proc = subprocess.Popen([sys.executable, "-c", FORKER], env=env, stdout=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == b"started\n"
+        assert len(_scan(token)) == 31
+        assert kill_tree(proc.pid) == 31
+        assert _scan(token) == []  # no settling: they had ended by the time it returned
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 # --- workspaces and the sandbox -----------------------------------------------------------------
 
 

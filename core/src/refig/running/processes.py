@@ -22,6 +22,9 @@ from typing import IO
 
 MARKER = "REFIG_ATTEMPT_ID"
 _PROC = Path("/proc")
+#: How long :func:`kill_tree` waits for the processes it killed to end (SIGKILL is delivered when
+#: each is next scheduled: a fork bomb's were still there when the call returned).
+KILL_WAIT_S = 5.0
 
 
 @dataclass(frozen=True)
@@ -84,8 +87,18 @@ def _members(root: int | None, marker: str | None) -> set[int]:
     return {pid for pid in found if pid in table}
 
 
+def _running(pid: int) -> bool:
+    """Whether ``pid`` has not ended yet (a zombie has: it holds only its exit status)."""
+    try:
+        state = (_PROC / str(pid) / "stat").read_text().rsplit(")", 1)[-1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
 def kill_tree(root: int | None = None, marker: str | None = None) -> int:
-    """Stop, then kill, ``root``'s group and descendants and every process marked ``marker``.
+    """Stop, then kill, ``root``'s group and descendants and every process marked ``marker``,
+    and wait (at most :data:`KILL_WAIT_S`) until they have ended.
 
     Processes are stopped first so that none can fork while the sweep runs; the sweep repeats
     until it finds nothing new. Returns how many processes were killed.
@@ -99,9 +112,16 @@ def kill_tree(root: int | None = None, marker: str | None = None) -> int:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGSTOP)
         stopped |= fresh
+    ending: set[int] = set()
     for pid in stopped:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGKILL)
+            ending.add(pid)
+    deadline = time.monotonic() + KILL_WAIT_S
+    while ending and time.monotonic() < deadline:
+        ending = {pid for pid in ending if _running(pid)}
+        if ending:
+            time.sleep(0.005)
     return len(stopped)
 
 
